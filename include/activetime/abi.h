@@ -1,0 +1,97 @@
+//===- activetime/abi.h - Pass <-> runtime interface ------------*- C++ -*-===//
+//
+// Part of ActiveTime. The one place that names the runtime entry points the
+// pass calls and lays out the tables it emits. Included by the pass (to build
+// IR with these names and shapes) and by the runtime (to define them).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_ABI_H
+#define ACTIVETIME_ABI_H
+
+#include <stdint.h>
+
+// Bumped whenever a probe signature or a table layout changes. The module
+// constructor calls kVersionCheckName (which embeds the number), so objects
+// built by a different pass fail to link; the runtime also checks
+// ModuleDesc::AbiVersion at registration and dies with a clear message.
+#define ACTIVETIME_ABI_VERSION 1
+
+#define ACTIVETIME_STRINGIFY_(X) #X
+#define ACTIVETIME_STRINGIFY(X) ACTIVETIME_STRINGIFY_(X)
+
+namespace activetime {
+namespace abi {
+
+constexpr uint32_t kAbiVersion = ACTIVETIME_ABI_VERSION;
+
+// Probes. Both take the function's descriptor (its address in the module's
+// table is the function's identity at run time: no load, no lookup) and the
+// address of the slot holding the return address of the instrumented frame
+// (llvm.addressofreturnaddress), which is identical at entry and exit and
+// strictly decreasing with depth on one stack. The runtime uses it to repair
+// its shadow stack after longjmp and other non-local exits.
+//   void __activetime_func_enter(const FuncDesc *Fn, void *Frame);
+//   void __activetime_func_exit(const FuncDesc *Fn, void *Frame);
+constexpr const char kFuncEnterName[] = "__activetime_func_enter";
+constexpr const char kFuncExitName[] = "__activetime_func_exit";
+
+// Module registration, called from the module constructor / destructor.
+//   void __activetime_register_module(ModuleDesc *M);
+//   void __activetime_unregister_module(ModuleDesc *M);
+constexpr const char kRegisterModuleName[] = "__activetime_register_module";
+constexpr const char kUnregisterModuleName[] = "__activetime_unregister_module";
+
+// A function whose name carries the ABI version; the constructor calls it so
+// a pass/runtime mismatch is a link error naming the version.
+constexpr const char kVersionCheckName[] =
+    "__activetime_version_mismatch_check_v" ACTIVETIME_STRINGIFY(
+        ACTIVETIME_ABI_VERSION);
+
+// Names of what the pass emits into each instrumented module.
+constexpr const char kModuleCtorName[] = "activetime.module_ctor";
+constexpr const char kModuleDtorName[] = "activetime.module_dtor";
+constexpr const char kFuncTableName[] = "__activetime_funcs";
+constexpr const char kModuleDescName[] = "__activetime_module";
+// Module flag set once a module is instrumented (guards against running twice,
+// e.g. in the pre-link and link-time halves of an LTO build).
+constexpr const char kInstrumentedFlag[] = "activetime.instrumented";
+// Prefix of everything the runtime defines; the pass never instruments it.
+constexpr const char kRuntimePrefix[] = "__activetime";
+
+// Constructor priority: after libc/C++ runtime set-up (which uses priority
+// 0..100), before ordinary user constructors (65535).
+constexpr int kCtorPriority = 1;
+
+enum FuncFlags : uint32_t {
+  FF_LocalLinkage = 1u << 0, // internal/private: identity is (module, name)
+};
+
+// One per instrumented function, in the module's table (kFuncTableName).
+// IR type: { ptr, ptr, ptr, i32, i32 }.
+struct FuncDesc {
+  const void *Addr;  // the function itself
+  const char *Name;  // linkage (mangled) name, NUL-terminated
+  const char *File;  // source file from debug info ("dir/file"), or null
+  uint32_t Line;     // line of the definition, 0 if unknown
+  uint32_t Flags;    // FuncFlags
+};
+
+// One per instrumented module (kModuleDescName), passed to registration.
+// IR type: { i32, i32, ptr, ptr, i64, ptr }.
+struct ModuleDesc {
+  uint32_t AbiVersion;  // ACTIVETIME_ABI_VERSION of the pass that built it
+  uint32_t NumFuncs;
+  const FuncDesc *Funcs;
+  const char *ModuleName; // the module's source file name
+  uint64_t Hash;          // stable hash of the function names in table order
+  void *RuntimeData;      // owned by the runtime; null when emitted
+};
+
+static_assert(sizeof(void *) != 8 || sizeof(FuncDesc) == 32, "FuncDesc layout");
+static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 40, "ModuleDesc layout");
+
+} // namespace abi
+} // namespace activetime
+
+#endif // ACTIVETIME_ABI_H

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs everything ActiveTime needs on Debian 12, idempotently: the LLVM/Clang 19
+# packages, the test tools, and compiler-rt's source (for sanitizer_common), which Debian
+# ships only inside the llvm-toolchain-19 source package.
+set -euo pipefail
+
+LLVM_VERSION=19
+DEPS_DIR=${ACTIVETIME_DEPS_DIR:-/var/cache/activetime}
+PACKAGES=(cmake ninja-build python3 "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VERSION}"
+          "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools" "libomp-${LLVM_VERSION}-dev"
+          "libclang-rt-${LLVM_VERSION}-dev" googletest libgtest-dev xz-utils)
+
+log() { echo "[install-deps] $*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+apt_updated=0
+apt_update_once() {
+  if [ $apt_updated -eq 0 ]; then as_root apt-get update -qq; apt_updated=1; fi
+}
+
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing: ${missing[*]}"
+  apt_update_once
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# compiler-rt source of the same LLVM version, extracted once into $DEPS_DIR.
+CRT_DIR="$DEPS_DIR/compiler-rt-${LLVM_VERSION}"
+if [ ! -f "$CRT_DIR/lib/sanitizer_common/sanitizer_common.h" ]; then
+  src_list=/etc/apt/sources.list.d/activetime-deb-src.sources
+  if [ ! -f "$src_list" ]; then
+    log "enabling deb-src for bookworm (source packages only)"
+    as_root tee "$src_list" >/dev/null <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    apt_updated=0
+  fi
+  apt_update_once
+  as_root mkdir -p "$DEPS_DIR/src"
+  log "fetching llvm-toolchain-${LLVM_VERSION} source package (only compiler-rt/ is extracted)"
+  (cd "$DEPS_DIR/src" && as_root apt-get source --download-only -qq "llvm-toolchain-${LLVM_VERSION}")
+  orig=$(ls "$DEPS_DIR"/src/llvm-toolchain-"${LLVM_VERSION}"_*.orig.tar.* | head -n1)
+  tmp=$(mktemp -d "$DEPS_DIR/extract.XXXXXX")
+  as_root tar -xf "$orig" -C "$tmp" --wildcards '*/compiler-rt/*'
+  top=$(ls "$tmp")
+  as_root rm -rf "$CRT_DIR"
+  as_root mv "$tmp/$top/compiler-rt" "$CRT_DIR"
+  as_root rm -rf "$tmp" "$DEPS_DIR/src"
+  log "compiler-rt source in $CRT_DIR"
+fi
+echo "$CRT_DIR"

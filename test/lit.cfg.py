@@ -1,0 +1,40 @@
+# lit configuration for ActiveTime: pass IR tests, tool tests and end-to-end
+# tests that compile programs with the plugin, run them and check the report.
+import os
+import platform
+
+import lit.formats
+import lit.util
+
+config.name = "ActiveTime"
+config.test_format = lit.formats.ShTest(not lit.util.which("bash") is None)
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.activetime_obj_root, "test")
+
+# LLVM's test tools (FileCheck, not, count) and our binaries first on PATH.
+path = os.path.pathsep.join([config.bin_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.environment["PATH"] = path
+# Tests set their own runtime options; never inherit the caller's.
+for var in ("ACTIVETIME_OPTIONS",):
+    config.environment.pop(var, None)
+
+# lit substitutes in list order: a name that is a prefix of another comes after it.
+# `opt` with the plugin loaded, running only our pass.
+config.substitutions.append(("%opt_at", "%s -load-pass-plugin=%s" % (config.opt, config.pass_plugin)))
+config.substitutions.append(("%clang_plugin", config.clang_plugin))
+config.substitutions.append(("%clangxx", config.clangxx))
+config.substitutions.append(("%clang", config.clang))
+config.substitutions.append(("%opt", config.opt))
+config.substitutions.append(("%pass_plugin", config.pass_plugin))
+config.substitutions.append(("%rt_static", config.runtime_static))
+config.substitutions.append(("%rt_shared", config.runtime_shared))
+# Compile + instrument + link with the runtime, through the user-facing wrappers.
+config.substitutions.append(("%at_cxx", os.path.join(config.bin_dir, "activetime-clang++")))
+config.substitutions.append(("%at_cc", os.path.join(config.bin_dir, "activetime-clang")))
+config.substitutions.append(("%activetime", os.path.join(config.bin_dir, "activetime")))
+
+config.available_features.add(platform.machine())
+if config.shared_runtime_built:
+    config.available_features.add("shared-runtime")
