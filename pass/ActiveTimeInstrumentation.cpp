@@ -1,0 +1,630 @@
+//===- ActiveTimeInstrumentation.cpp - ActiveTime probe insertion ---------===//
+//
+// Part of ActiveTime.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements ActiveTimePass. It works in two phases per module:
+//
+//  * find: decide, function by function, whether it gets probes and, if not,
+//    record why (declarations, naked functions, the runtime itself, opt-outs
+//    through attributes, annotations or the user's function list, tiny leaves
+//    below the size threshold);
+//
+//  * insert: emit the module's function table and descriptor, then give each
+//    chosen function an entry probe and an exit probe on every way out of it
+//    (returns, musttail calls, unwinding), and finally a constructor and a
+//    destructor that register the descriptor with the runtime.
+//
+// See include/activetime/abi.h for the probe signatures and table layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ActiveTimeInstrumentation.h"
+#include "activetime/abi.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/EHPersonalities.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SpecialCaseList.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/EscapeEnumerator.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <optional>
+
+using namespace llvm;
+using namespace activetime;
+
+#define DEBUG_TYPE "activetime"
+
+static cl::opt<std::string> ClListFile(
+    "activetime-list",
+    cl::desc("Special case list selecting the functions to instrument: "
+             "[allow] and [deny] sections with fun:GLOB and src:GLOB entries"),
+    cl::value_desc("filename"), cl::init(""));
+
+static cl::opt<unsigned> ClMinSize(
+    "activetime-min-size",
+    cl::desc("Do not instrument leaf functions (no calls other than to "
+             "intrinsics) with fewer than this many IR instructions; "
+             "0 instruments every function"),
+    cl::init(0));
+
+static cl::opt<bool> ClHandleExceptions(
+    "activetime-handle-exceptions",
+    cl::desc("Run the exit probe when an exception unwinds through an "
+             "instrumented function (turns calls that may throw into invokes)"),
+    cl::init(true));
+
+static cl::opt<bool> ClPrintDecisions(
+    "activetime-print-decisions",
+    cl::desc("Print to stderr, for each function, whether it is instrumented "
+             "and if not, why"),
+    cl::Hidden, cl::init(false));
+
+STATISTIC(NumInstrumented, "Number of functions instrumented");
+STATISTIC(NumSkipped, "Number of function definitions not instrumented");
+STATISTIC(NumInvokes, "Number of calls turned into invokes for exit probes");
+
+// Strings the clang plugin uses to lower source-level opt-outs/opt-ins into
+// llvm.global.annotations, and the matching string function attributes.
+static constexpr char kNoInstrumentAnnotation[] = "activetime.no_instrument";
+static constexpr char kInstrumentAnnotation[] = "activetime.instrument";
+static constexpr char kNoInstrumentAttr[] = "activetime-no-instrument";
+static constexpr char kInstrumentAttr[] = "activetime-instrument";
+
+namespace {
+
+/// The user's function list (-activetime-list), a SpecialCaseList with
+/// [deny] and [allow] sections holding fun: and src: entries. Entries above
+/// any section header act as deny entries.
+class FunctionList : public SpecialCaseList {
+public:
+  static std::unique_ptr<FunctionList> create(StringRef Path,
+                                              std::string &Error) {
+    std::unique_ptr<FunctionList> List(new FunctionList());
+    if (!List->createInternal({Path.str()}, *vfs::getRealFileSystem(), Error))
+      return nullptr;
+    // An allow list changes the default from "everything" to "nothing", so
+    // it matters whether one is present at all, not just whether it matches.
+    for (const auto &S : List->Sections)
+      if (S.getKey() != "*" && !S.getValue().Entries.empty() &&
+          S.getValue().SectionMatcher->match("allow"))
+        List->HasAllowEntries = true;
+    return List;
+  }
+
+  bool hasAllowEntries() const { return HasAllowEntries; }
+
+  /// Whether any of \p FunNames or \p SrcNames is listed in \p Section.
+  bool contains(StringRef Section, ArrayRef<StringRef> FunNames,
+                ArrayRef<StringRef> SrcNames) const {
+    for (StringRef Name : FunNames)
+      if (inSection(Section, "fun", Name))
+        return true;
+    for (StringRef Src : SrcNames)
+      if (!Src.empty() && inSection(Section, "src", Src))
+        return true;
+    return false;
+  }
+
+private:
+  FunctionList() = default;
+  bool HasAllowEntries = false;
+};
+
+/// The outcome of the find phase for one function.
+struct Decision {
+  bool Instrument = false;
+  const char *SkipReason = nullptr;
+
+  static Decision instrument() { return {true, nullptr}; }
+  static Decision skip(const char *Reason) { return {false, Reason}; }
+};
+
+class ActiveTimeInstrumenter {
+public:
+  ActiveTimeInstrumenter(Module &M, const FunctionList *List);
+
+  /// Instruments the module; returns true if it changed.
+  bool run();
+
+private:
+  // Find phase.
+  void collectAnnotations();
+  bool dropOurAnnotations();
+  Decision decide(Function &F) const;
+  static bool isTinyLeaf(const Function &F, unsigned MinSize);
+  static std::string getSourceFile(const Function &F);
+
+  // Insert phase.
+  Constant *createString(StringRef Str, const Twine &Name);
+  GlobalVariable *createTables(ArrayRef<Function *> Fns);
+  void createCtorAndDtor(GlobalVariable *ModuleDesc);
+  void instrumentFunction(Function &F, Constant *Desc);
+  void emitProbe(IRBuilder<> &IRB, FunctionCallee Probe, Constant *Desc,
+                 ArrayRef<OperandBundleDef> Bundles = {});
+
+  Module &M;
+  LLVMContext &Ctx;
+  const FunctionList *List;
+
+  SmallPtrSet<const Function *, 8> AnnotatedNoInstrument;
+  SmallPtrSet<const Function *, 8> AnnotatedInstrument;
+
+  PointerType *PtrTy;
+  IntegerType *Int32Ty;
+  IntegerType *Int64Ty;
+  StructType *FuncDescTy;
+  StructType *ModuleDescTy;
+  FunctionCallee EnterProbe;
+  FunctionCallee ExitProbe;
+  // Whether llvm.addressofreturnaddress can be lowered for the target;
+  // elsewhere the frame address stands in for it.
+  bool HasAddrOfReturnAddr;
+  StringMap<Constant *> FileStrings;
+};
+
+} // end anonymous namespace
+
+ActiveTimeInstrumenter::ActiveTimeInstrumenter(Module &M,
+                                               const FunctionList *List)
+    : M(M), Ctx(M.getContext()), List(List) {
+  PtrTy = PointerType::getUnqual(Ctx);
+  Int32Ty = Type::getInt32Ty(Ctx);
+  Int64Ty = Type::getInt64Ty(Ctx);
+  // Layouts of abi::FuncDesc and abi::ModuleDesc.
+  FuncDescTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
+  ModuleDescTy =
+      StructType::get(Ctx, {Int32Ty, Int32Ty, PtrTy, PtrTy, Int64Ty, PtrTy});
+
+  Triple TT(M.getTargetTriple());
+  HasAddrOfReturnAddr =
+      TT.getArch() == Triple::x86_64 || TT.getArch() == Triple::x86 ||
+      TT.isAArch64();
+}
+
+//===----------------------------------------------------------------------===//
+// Find phase
+//===----------------------------------------------------------------------===//
+
+void ActiveTimeInstrumenter::collectAnnotations() {
+  // Clang drops __attribute__((no_instrument_function)) before IR; our clang
+  // plugin re-expresses it as an annotate attribute, which clang lowers into
+  // entries { fn, string, file, line, args } of llvm.global.annotations.
+  GlobalVariable *GA = M.getGlobalVariable("llvm.global.annotations");
+  if (!GA || !GA->hasInitializer())
+    return;
+  auto *Entries = dyn_cast<ConstantArray>(GA->getInitializer());
+  if (!Entries)
+    return;
+  for (const Use &U : Entries->operands()) {
+    auto *Entry = dyn_cast<ConstantStruct>(U.get());
+    if (!Entry || Entry->getNumOperands() < 2)
+      continue;
+    auto *Fn = dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts());
+    auto *StrGV =
+        dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
+    if (!Fn || !StrGV || !StrGV->hasInitializer())
+      continue;
+    auto *Data = dyn_cast<ConstantDataSequential>(StrGV->getInitializer());
+    if (!Data || !Data->isString())
+      continue;
+    StringRef Str = Data->isCString() ? Data->getAsCString()
+                                      : Data->getAsString();
+    if (Str == kNoInstrumentAnnotation)
+      AnnotatedNoInstrument.insert(Fn);
+    else if (Str == kInstrumentAnnotation)
+      AnnotatedInstrument.insert(Fn);
+  }
+}
+
+/// Our annotations are read; remove them so they do not keep alive a function
+/// that was inlined everywhere (llvm.global.annotations is a use of it).
+bool ActiveTimeInstrumenter::dropOurAnnotations() {
+  GlobalVariable *GA = M.getGlobalVariable("llvm.global.annotations");
+  if (!GA || !GA->hasInitializer() ||
+      (AnnotatedNoInstrument.empty() && AnnotatedInstrument.empty()))
+    return false;
+  auto *Entries = dyn_cast<ConstantArray>(GA->getInitializer());
+  if (!Entries)
+    return false;
+  SmallVector<Constant *, 16> Kept;
+  SmallPtrSet<Function *, 8> Dropped;
+  for (const Use &U : Entries->operands()) {
+    auto *Entry = cast<Constant>(U.get());
+    auto *Fn = Entry->getNumOperands() >= 2
+                   ? dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts())
+                   : nullptr;
+    if (Fn && (AnnotatedNoInstrument.contains(Fn) ||
+               AnnotatedInstrument.contains(Fn))) {
+      auto *StrGV = dyn_cast<GlobalVariable>(
+          Entry->getOperand(1)->stripPointerCasts());
+      auto *Data = StrGV && StrGV->hasInitializer()
+                       ? dyn_cast<ConstantDataSequential>(StrGV->getInitializer())
+                       : nullptr;
+      if (Data && Data->isString()) {
+        StringRef Str = Data->isCString() ? Data->getAsCString()
+                                          : Data->getAsString();
+        if (Str == kNoInstrumentAnnotation || Str == kInstrumentAnnotation) {
+          Dropped.insert(Fn);
+          continue;
+        }
+      }
+    }
+    Kept.push_back(Entry);
+  }
+  if (Kept.size() == Entries->getNumOperands())
+    return false;
+  if (Kept.empty()) {
+    GA->eraseFromParent();
+  } else {
+    auto *Ty = ArrayType::get(Entries->getType()->getElementType(), Kept.size());
+    auto *NewGA = new GlobalVariable(M, Ty, GA->isConstant(), GA->getLinkage(),
+                                     ConstantArray::get(Ty, Kept), "", GA,
+                                     GA->getThreadLocalMode());
+    NewGA->setSection(GA->getSection());
+    NewGA->takeName(GA);
+    GA->eraseFromParent();
+  }
+  for (Function *Fn : Dropped) {
+    Fn->removeDeadConstantUsers();
+    if (Fn->use_empty() && Fn->isDiscardableIfUnused()) {
+      AnnotatedNoInstrument.erase(Fn);
+      AnnotatedInstrument.erase(Fn);
+      Fn->eraseFromParent();
+    }
+  }
+  return true;
+}
+
+/// The source file of \p F as recorded in its debug info ("dir/file"), or an
+/// empty string without debug info.
+std::string ActiveTimeInstrumenter::getSourceFile(const Function &F) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP)
+    return "";
+  StringRef Filename = SP->getFilename();
+  StringRef Directory = SP->getDirectory();
+  if (Filename.empty() || Directory.empty() ||
+      sys::path::is_absolute(Filename))
+    return Filename.str();
+  return (Directory + "/" + Filename).str();
+}
+
+/// A leaf is tiny when it has fewer than \p MinSize real instructions and no
+/// calls: the probes would cost more than the body, and with no callees the
+/// time spent in it is not hidden from anyone (it stays in its caller).
+bool ActiveTimeInstrumenter::isTinyLeaf(const Function &F, unsigned MinSize) {
+  unsigned Count = 0;
+  for (const Instruction &I : instructions(F)) {
+    if (I.isDebugOrPseudoInst())
+      continue;
+    if (const auto *CB = dyn_cast<CallBase>(&I))
+      if (!isa<IntrinsicInst>(CB) && !CB->isInlineAsm())
+        return false;
+    if (++Count >= MinSize)
+      return false;
+  }
+  return true;
+}
+
+Decision ActiveTimeInstrumenter::decide(Function &F) const {
+  // Structural reasons: there is no body we may touch.
+  if (F.isDeclaration())
+    return Decision::skip("declaration");
+  if (F.hasAvailableExternallyLinkage())
+    // The body is a copy for the optimizer; the real one is emitted (and
+    // instrumented) elsewhere.
+    return Decision::skip("available_externally");
+  StringRef Name = F.getName();
+  if (Name.starts_with(abi::kRuntimePrefix))
+    return Decision::skip("runtime function");
+  // Prefix match: LTO may rename our internal constructors when it merges
+  // modules.
+  if (Name.starts_with(abi::kModuleCtorName) ||
+      Name.starts_with(abi::kModuleDtorName))
+    return Decision::skip("module constructor/destructor");
+  if (F.hasFnAttribute(Attribute::Naked))
+    // No prologue: a call would clobber the state the body relies on.
+    return Decision::skip("naked");
+  if (F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation))
+    return Decision::skip("disable_sanitizer_instrumentation");
+
+  // Explicit opt-outs win over opt-ins.
+  if (F.hasFnAttribute(kNoInstrumentAttr))
+    return Decision::skip("activetime-no-instrument attribute");
+  if (AnnotatedNoInstrument.contains(&F))
+    return Decision::skip("activetime.no_instrument annotation");
+
+  // Forced functions bypass the list and the size threshold.
+  if (F.hasFnAttribute(kInstrumentAttr) || AnnotatedInstrument.contains(&F))
+    return Decision::instrument();
+
+  bool Allowed = false;
+  if (List) {
+    StringRef LinkageName = GlobalValue::dropLLVMManglingEscape(Name);
+    std::string Demangled = demangle(LinkageName);
+    std::string FnFile = getSourceFile(F);
+    StringRef FunNames[] = {LinkageName, Demangled};
+    StringRef SrcNames[] = {M.getSourceFileName(), FnFile};
+    if (List->contains("deny", FunNames, SrcNames))
+      return Decision::skip("denied by list");
+    if (List->hasAllowEntries()) {
+      if (!List->contains("allow", FunNames, SrcNames))
+        return Decision::skip("not in allow list");
+      Allowed = true;
+    }
+  }
+
+  // Being explicitly allowed by name overrides the threshold.
+  if (!Allowed && ClMinSize > 0 && isTinyLeaf(F, ClMinSize))
+    return Decision::skip("tiny leaf below -activetime-min-size");
+
+  return Decision::instrument();
+}
+
+//===----------------------------------------------------------------------===//
+// Insert phase
+//===----------------------------------------------------------------------===//
+
+Constant *ActiveTimeInstrumenter::createString(StringRef Str,
+                                               const Twine &Name) {
+  Constant *Init = ConstantDataArray::getString(Ctx, Str, /*AddNull=*/true);
+  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage, Init, Name);
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(Align(1));
+  return GV;
+}
+
+/// Emits __activetime_funcs (one FuncDesc per function in \p Fns, in order)
+/// and __activetime_module, and returns the latter.
+GlobalVariable *
+ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
+  SmallVector<Constant *, 64> Descs;
+  SmallString<1024> HashInput;
+  for (Function *F : Fns) {
+    StringRef Name = GlobalValue::dropLLVMManglingEscape(F->getName());
+    // Names are separated so that {"ab","c"} and {"a","bc"} hash apart.
+    HashInput += Name;
+    HashInput.push_back('\0');
+
+    Constant *File = ConstantPointerNull::get(PtrTy);
+    std::string Path = getSourceFile(*F);
+    if (!Path.empty()) {
+      Constant *&Str = FileStrings[Path];
+      if (!Str)
+        Str = createString(Path, "__activetime_file");
+      File = Str;
+    }
+    const DISubprogram *SP = F->getSubprogram();
+    uint32_t Flags = F->hasLocalLinkage() ? abi::FF_LocalLinkage : 0;
+    Descs.push_back(ConstantStruct::get(
+        FuncDescTy, {F, createString(Name, "__activetime_name"), File,
+                     ConstantInt::get(Int32Ty, SP ? SP->getLine() : 0),
+                     ConstantInt::get(Int32Ty, Flags)}));
+  }
+
+  ArrayType *TableTy = ArrayType::get(FuncDescTy, Descs.size());
+  // Internal and comdat-free: every module and shared library carries its own
+  // table, and the runtime only ever finds it through the descriptor.
+  auto *Table = new GlobalVariable(M, TableTy, /*isConstant=*/true,
+                                   GlobalValue::InternalLinkage,
+                                   ConstantArray::get(TableTy, Descs),
+                                   abi::kFuncTableName);
+
+  Constant *ModuleDescInit = ConstantStruct::get(
+      ModuleDescTy,
+      {ConstantInt::get(Int32Ty, abi::kAbiVersion),
+       ConstantInt::get(Int32Ty, Descs.size()), Table,
+       createString(M.getSourceFileName(), "__activetime_module_name"),
+       ConstantInt::get(Int64Ty, xxh3_64bits(HashInput.str())),
+       ConstantPointerNull::get(PtrTy)});
+  // Writable: the runtime keeps its per-module state in RuntimeData.
+  return new GlobalVariable(M, ModuleDescTy, /*isConstant=*/false,
+                            GlobalValue::InternalLinkage, ModuleDescInit,
+                            abi::kModuleDescName);
+}
+
+void ActiveTimeInstrumenter::createCtorAndDtor(GlobalVariable *ModuleDesc) {
+  Type *VoidTy = Type::getVoidTy(Ctx);
+  FunctionType *VoidFnTy = FunctionType::get(VoidTy, /*isVarArg=*/false);
+  unsigned AS = M.getDataLayout().getProgramAddressSpace();
+
+  auto CreateHook = [&](const char *Name) {
+    Function *Fn = Function::createWithDefaultAttr(
+        VoidFnTy, GlobalValue::InternalLinkage, AS, Name, &M);
+    Fn->addFnAttr(Attribute::NoUnwind);
+    return Fn;
+  };
+
+  // The version check comes first: with a mismatched runtime it is an
+  // undefined symbol naming the ABI version the module was built for.
+  Function *Ctor = CreateHook(abi::kModuleCtorName);
+  IRBuilder<> IRB(BasicBlock::Create(Ctx, "", Ctor));
+  IRB.CreateCall(M.getOrInsertFunction(abi::kVersionCheckName, VoidFnTy));
+  IRB.CreateCall(
+      M.getOrInsertFunction(abi::kRegisterModuleName, VoidTy, PtrTy),
+      {ModuleDesc});
+  IRB.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, abi::kCtorPriority);
+
+  // Unregistering lets the runtime copy what it needs out of a shared
+  // library's tables before dlclose unmaps them.
+  Function *Dtor = CreateHook(abi::kModuleDtorName);
+  IRB.SetInsertPoint(BasicBlock::Create(Ctx, "", Dtor));
+  IRB.CreateCall(
+      M.getOrInsertFunction(abi::kUnregisterModuleName, VoidTy, PtrTy),
+      {ModuleDesc});
+  IRB.CreateRetVoid();
+  appendToGlobalDtors(M, Dtor, abi::kCtorPriority);
+}
+
+void ActiveTimeInstrumenter::emitProbe(IRBuilder<> &IRB, FunctionCallee Probe,
+                                       Constant *Desc,
+                                       ArrayRef<OperandBundleDef> Bundles) {
+  // The frame value is recomputed at every probe rather than kept live
+  // across the body; it is a constant offset from the stack or frame pointer.
+  Value *Frame =
+      HasAddrOfReturnAddr
+          ? IRB.CreateIntrinsic(Intrinsic::addressofreturnaddress, {PtrTy}, {})
+          : IRB.CreateIntrinsic(Intrinsic::frameaddress, {PtrTy},
+                                {IRB.getInt32(0)});
+  CallInst *Call = IRB.CreateCall(Probe, {Desc, Frame}, Bundles);
+  Call->setDoesNotThrow();
+}
+
+void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc) {
+  // Calls to the probes need a location in a function with debug info (the
+  // verifier insists for inlinable calls); they belong to the function as a
+  // whole, so use its own scope.
+  DISubprogram *SP = F.getSubprogram();
+
+  // Entry probe, after the static allocas so they stay grouped at the top of
+  // the entry block where the backend folds them into the fixed frame.
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator IP = Entry.getFirstInsertionPt();
+  while (IP != Entry.end() &&
+         ((isa<AllocaInst>(*IP) && cast<AllocaInst>(*IP).isStaticAlloca()) ||
+          isa<DbgInfoIntrinsic>(*IP)))
+    ++IP;
+  IRBuilder<> IRB(&Entry, IP);
+  if (SP)
+    IRB.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
+  emitProbe(IRB, EnterProbe, Desc);
+
+  // Funclet-based EH (Windows) cannot take the landingpad cleanup
+  // EscapeEnumerator creates; give its cleanups that unwind to the caller the
+  // probe directly, inside the funclet.
+  bool ScopedEH = F.hasPersonalityFn() &&
+                  isScopedEHPersonality(classifyEHPersonality(
+                      F.getPersonalityFn()));
+  if (ScopedEH) {
+    SmallVector<CleanupReturnInst *, 4> CleanupRets;
+    for (BasicBlock &BB : F)
+      if (auto *CRI = dyn_cast<CleanupReturnInst>(BB.getTerminator()))
+        if (CRI->unwindsToCaller())
+          CleanupRets.push_back(CRI);
+    for (CleanupReturnInst *CRI : CleanupRets) {
+      IRBuilder<> AtCRI(CRI);
+      if (SP && !AtCRI.getCurrentDebugLocation())
+        AtCRI.SetCurrentDebugLocation(DILocation::get(Ctx, 0, 0, SP));
+      emitProbe(AtCRI, ExitProbe, Desc,
+                OperandBundleDef("funclet", CRI->getCleanupPad()));
+    }
+  }
+
+  // Exit probes before each ret and resume, and before a musttail call (which
+  // must stay right before its ret). With exception handling on, calls that
+  // may throw become invokes unwinding to a cleanup pad that runs the probe
+  // and resumes, so a frame left by an exception is closed too.
+  bool HandleExceptions = ClHandleExceptions && !F.doesNotThrow() && !ScopedEH;
+  unsigned BlocksBefore = F.size();
+  EscapeEnumerator EE(F, "activetime.cleanup", HandleExceptions);
+  while (IRBuilder<> *AtExit = EE.Next()) {
+    if (SP && !AtExit->getCurrentDebugLocation())
+      AtExit->SetCurrentDebugLocation(DILocation::get(Ctx, 0, 0, SP));
+    emitProbe(*AtExit, ExitProbe, Desc);
+  }
+  // Every invoke conversion splits a block; the cleanup pad is one more.
+  if (F.size() > BlocksBefore)
+    NumInvokes += F.size() - BlocksBefore - 1;
+}
+
+bool ActiveTimeInstrumenter::run() {
+  collectAnnotations();
+  bool Changed = dropOurAnnotations();
+
+  SmallVector<Function *, 64> ToInstrument;
+  for (Function &F : M) {
+    Decision D = decide(F);
+    if (D.Instrument) {
+      ToInstrument.push_back(&F);
+    } else if (!F.isDeclaration()) {
+      ++NumSkipped;
+    }
+    if (ClPrintDecisions) {
+      if (D.Instrument)
+        errs() << "activetime: instrument " << F.getName() << "\n";
+      else
+        errs() << "activetime: skip " << F.getName() << ": " << D.SkipReason
+               << "\n";
+    }
+  }
+  if (ToInstrument.empty())
+    return Changed;
+
+  // Declared only now so that an untouched module stays untouched. The
+  // probes never throw; saying so keeps them out of the invoke rewrite.
+  AttributeList ProbeAttrs =
+      AttributeList().addFnAttribute(Ctx, Attribute::NoUnwind);
+  Type *VoidTy = Type::getVoidTy(Ctx);
+  EnterProbe = M.getOrInsertFunction(abi::kFuncEnterName, ProbeAttrs, VoidTy,
+                                     PtrTy, PtrTy);
+  ExitProbe = M.getOrInsertFunction(abi::kFuncExitName, ProbeAttrs, VoidTy,
+                                    PtrTy, PtrTy);
+
+  GlobalVariable *ModuleDesc = createTables(ToInstrument);
+  auto *Table = cast<GlobalVariable>(
+      cast<ConstantStruct>(ModuleDesc->getInitializer())->getOperand(2));
+  Type *TableTy = Table->getValueType();
+  for (unsigned I = 0, E = ToInstrument.size(); I != E; ++I) {
+    Constant *Desc = ConstantExpr::getInBoundsGetElementPtr(
+        TableTy, Table,
+        ArrayRef<Constant *>{ConstantInt::get(Int64Ty, 0),
+                             ConstantInt::get(Int64Ty, I)});
+    instrumentFunction(*ToInstrument[I], Desc);
+    ++NumInstrumented;
+  }
+  createCtorAndDtor(ModuleDesc);
+  return true;
+}
+
+PreservedAnalyses activetime::ActiveTimePass::run(Module &M,
+                                                  ModuleAnalysisManager &) {
+  // Already instrumented, e.g. in the pre-link half of an LTO build.
+  if (M.getModuleFlag(abi::kInstrumentedFlag))
+    return PreservedAnalyses::all();
+
+  std::unique_ptr<FunctionList> List;
+  if (!ClListFile.empty()) {
+    std::string Error;
+    List = FunctionList::create(ClListFile, Error);
+    if (!List) {
+      M.getContext().emitError("activetime: cannot use -activetime-list=" +
+                               ClListFile + ": " + Error);
+      return PreservedAnalyses::all();
+    }
+  }
+
+  bool Changed = ActiveTimeInstrumenter(M, List.get()).run();
+  // Mark the module as processed even when nothing qualified, so a later run
+  // (after LTO inlining changed function sizes, say) leaves it alone too.
+  // Max: merging an instrumented with an uninstrumented module is no conflict.
+  M.addModuleFlag(Module::Max, abi::kInstrumentedFlag, 1);
+  // A module flag alone invalidates no analysis.
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}

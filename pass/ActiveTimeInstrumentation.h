@@ -1,0 +1,36 @@
+//===- ActiveTimeInstrumentation.h - ActiveTime probe insertion -*- C++ -*-===//
+//
+// Part of ActiveTime.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares the ActiveTime instrumentation pass. It gives every
+// function that survives the optimization pipeline an entry probe and an exit
+// probe on each path out of it, emits a per-module table describing the
+// instrumented functions, and a constructor/destructor pair that registers the
+// table with the ActiveTime runtime. The probe names and table layouts are
+// defined in include/activetime/abi.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_PASS_ACTIVETIMEINSTRUMENTATION_H
+#define ACTIVETIME_PASS_ACTIVETIMEINSTRUMENTATION_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace activetime {
+
+/// Module pass inserting ActiveTime probes, tables and registration code.
+/// Running it on a module that already carries the "activetime.instrumented"
+/// module flag does nothing, so it is safe to schedule more than once (for
+/// example in both halves of an LTO build).
+class ActiveTimePass : public llvm::PassInfoMixin<ActiveTimePass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  // Instrumentation must not be dropped by optnone or opt-bisect.
+  static bool isRequired() { return true; }
+};
+
+} // namespace activetime
+
+#endif // ACTIVETIME_PASS_ACTIVETIMEINSTRUMENTATION_H
