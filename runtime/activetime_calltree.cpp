@@ -1,0 +1,94 @@
+//===- activetime_calltree.cpp - Per-thread calling-context tree -*- C++ -*-===//
+
+#include "activetime_calltree.h"
+
+namespace __activetime {
+
+void CallTree::Init() {
+  uptr NSlots = uptr(1) << kInitialSlotsLog;
+  Slots = (Slot *)MmapOrDie(NSlots * sizeof(Slot), "ActiveTime call-tree index");
+  Mask = NSlots - 1;
+  Shift = 64 - kInitialSlotsLog;
+  Used = 0;
+  DirCap = 16;
+  Dir = (Node **)MmapOrDie(DirCap * sizeof(Node *), "ActiveTime call-tree dir");
+  atomic_store(&DirPtr, uptr(Dir), memory_order_release);
+  atomic_store(&NumNodes, 0, memory_order_relaxed);
+  NewNode(0xffffffffu, nullptr); // root sentinel
+}
+
+void CallTree::ReleaseIndex() {
+  if (Slots)
+    UnmapOrDie(Slots, (Mask + 1) * sizeof(Slot));
+  Slots = nullptr;
+}
+
+u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn) {
+  u32 I = atomic_load(&NumNodes, memory_order_relaxed);
+  CHECK_LT(I, 0xfffffff0u);
+  u32 C = I >> kChunkShift;
+  if ((I & (kChunkNodes - 1)) == 0) {
+    if (C == DirCap) {
+      // Grow the directory; the old one is never freed (a writer on another
+      // thread may still be reading it).
+      u32 NewCap = DirCap * 2;
+      Node **D = (Node **)MmapOrDie(NewCap * sizeof(Node *), "ActiveTime call-tree dir");
+      internal_memcpy(D, Dir, DirCap * sizeof(Node *));
+      Dir = D;
+      DirCap = NewCap;
+    }
+    Dir[C] = (Node *)MmapOrDie(kChunkNodes * sizeof(Node), "ActiveTime call-tree nodes");
+    atomic_store(&DirPtr, uptr(Dir), memory_order_release);
+  }
+  Node *N = &Dir[C][I & (kChunkNodes - 1)];
+  N->Fn = Fn;
+  N->Parent = Parent;
+  N->Reserved = 0;
+  N->Calls = N->Incl = N->Excl = N->Max = 0;
+  N->Min = ~0ull;
+  atomic_store(&NumNodes, I + 1, memory_order_release);
+  return I;
+}
+
+void CallTree::Grow() {
+  uptr OldN = Mask + 1;
+  Slot *Old = Slots;
+  uptr NewN = OldN * 2;
+  Slots = (Slot *)MmapOrDie(NewN * sizeof(Slot), "ActiveTime call-tree index");
+  Mask = NewN - 1;
+  Shift -= 1;
+  for (uptr I = 0; I < OldN; ++I) {
+    if (!Old[I].Fn)
+      continue;
+    uptr J = Hash(Old[I].Parent, Old[I].Fn) >> Shift;
+    while (Slots[J].Fn)
+      J = (J + 1) & Mask;
+    Slots[J] = Old[I];
+  }
+  UnmapOrDie(Old, OldN * sizeof(Slot));
+}
+
+u32 CallTree::Insert(u32 Parent, const FuncDesc *Fn) {
+  if (2 * (Used + 1) > Mask + 1)
+    Grow();
+  u32 N = NewNode(Parent, Fn);
+  uptr J = Hash(Parent, Fn) >> Shift;
+  while (Slots[J].Fn)
+    J = (J + 1) & Mask;
+  Slots[J].Fn = Fn;
+  Slots[J].Parent = Parent;
+  Slots[J].Node = N;
+  ++Used;
+  return N;
+}
+
+void CallTree::ResetStats() {
+  u32 N = Size();
+  for (u32 I = 0; I < N; ++I) {
+    Node *X = At(I);
+    X->Calls = X->Incl = X->Excl = X->Max = 0;
+    X->Min = ~0ull;
+  }
+}
+
+} // namespace __activetime

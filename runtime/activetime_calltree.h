@@ -1,0 +1,106 @@
+//===- activetime_calltree.h - Per-thread calling-context tree --*- C++ -*-===//
+//
+// Nodes live in fixed-size chunks that never move; the chunk directory grows
+// by copying and old directories are never freed, so the exit-time writer can
+// read another live thread's tree (size first, acquire) without
+// use-after-free. Children are found through an open-addressing hash table
+// keyed by (parent node index, FuncDesc pointer); a slot holds the key and
+// the node index so a hit touches one cache line. The table is only used by
+// the owning thread and is rehashed (slow path) when load exceeds 1/2.
+// Node 0 is the root sentinel (fn null).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_CALLTREE_H
+#define ACTIVETIME_CALLTREE_H
+
+#include "activetime_internal.h"
+
+namespace __activetime {
+
+struct Node {
+  const FuncDesc *Fn;
+  u32 Parent;
+  u32 Reserved;
+  u64 Calls;
+  u64 Incl;
+  u64 Excl;
+  u64 Min; // ~0 until the first call completes
+  u64 Max;
+};
+
+class CallTree {
+public:
+  static constexpr u32 kChunkShift = 10;
+  static constexpr u32 kChunkNodes = 1u << kChunkShift;
+  static constexpr u32 kInitialSlotsLog = 10;
+
+  // Zero-initialized storage is "not initialized"; Init allocates the root.
+  void Init();
+  // Releases the hash table (the nodes stay readable). Owner thread only.
+  void ReleaseIndex();
+
+  // Child of Parent for Fn: its index, or 0 if none. Owner thread only.
+  ALWAYS_INLINE u32 Find(u32 Parent, const FuncDesc *Fn) const {
+    uptr I = Hash(Parent, Fn) >> Shift;
+    for (;;) {
+      const Slot &S = Slots[I];
+      if (LIKELY(S.Fn == Fn && S.Parent == Parent))
+        return S.Node;
+      if (!S.Fn)
+        return 0;
+      I = (I + 1) & Mask;
+    }
+  }
+  // Adds a child (slow path: may allocate). Owner thread only.
+  u32 Insert(u32 Parent, const FuncDesc *Fn);
+  ALWAYS_INLINE u32 FindOrInsert(u32 Parent, const FuncDesc *Fn) {
+    u32 N = Find(Parent, Fn);
+    if (LIKELY(N))
+      return N;
+    return Insert(Parent, Fn);
+  }
+
+  ALWAYS_INLINE Node *At(u32 I) const {
+    return &Dir[I >> kChunkShift][I & (kChunkNodes - 1)];
+  }
+  // Number of nodes (including the root), for readers on other threads:
+  // nodes below the returned size are fully initialized.
+  u32 SizeAcquire() const { return atomic_load(&NumNodes, memory_order_acquire); }
+  Node *AtAcquire(u32 I) const {
+    Node **D = (Node **)atomic_load(&DirPtr, memory_order_acquire);
+    return &D[I >> kChunkShift][I & (kChunkNodes - 1)];
+  }
+  u32 Size() const { return atomic_load(&NumNodes, memory_order_relaxed); }
+  u32 NumSlots() const { return Mask + 1; }
+
+  // Zeroes every node's statistics (fork child).
+  void ResetStats();
+
+  ALWAYS_INLINE static u64 Hash(u32 Parent, const FuncDesc *Fn) {
+    u64 K = u64(uptr(Fn)) ^ (u64(Parent) << 32) ^ u64(Parent);
+    return K * 0x9E3779B97F4A7C15ull;
+  }
+
+private:
+  struct Slot {
+    const FuncDesc *Fn;
+    u32 Parent;
+    u32 Node;
+  };
+  void Grow();
+  u32 NewNode(u32 Parent, const FuncDesc *Fn);
+
+  Slot *Slots;
+  uptr Mask;
+  u32 Shift; // 64 - log2(number of slots)
+  u32 Used;
+  Node **Dir;
+  atomic_uintptr_t DirPtr; // == Dir, for readers
+  u32 DirCap;
+  atomic_uint32_t NumNodes;
+};
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_CALLTREE_H

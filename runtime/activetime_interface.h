@@ -1,0 +1,37 @@
+//===- activetime_interface.h - ActiveTime runtime entry points -*- C++ -*-===//
+//
+// Part of ActiveTime. The extern "C" functions the instrumented program calls
+// (see include/activetime/abi.h). They are the only global symbols of the
+// shipped runtime (libactivetime_rt.a / .so): everything else is localized.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_INTERFACE_H
+#define ACTIVETIME_INTERFACE_H
+
+#include "activetime/abi.h"
+#include "sanitizer_common/sanitizer_internal_defs.h"
+
+extern "C" {
+// Hot path: called at every instrumented function entry / exit.
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_func_enter(const activetime::abi::FuncDesc *Fn, void *Frame);
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_func_exit(const activetime::abi::FuncDesc *Fn, void *Frame);
+
+// Called from each instrumented module's constructor / destructor.
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_register_module(activetime::abi::ModuleDesc *M);
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_unregister_module(activetime::abi::ModuleDesc *M);
+
+// Empty; referenced by module constructors so a pass/runtime ABI mismatch is
+// a link error ("undefined reference to __activetime_version_mismatch_check_vN").
+SANITIZER_INTERFACE_ATTRIBUTE void __activetime_version_mismatch_check_v1(void);
+
+// Writes the profile now (as at exit) and returns 0 on success. Also useful
+// for programs that leave through _exit. The exit-time write still happens.
+SANITIZER_INTERFACE_ATTRIBUTE int __activetime_write_profile(void);
+} // extern "C"
+
+#endif // ACTIVETIME_INTERFACE_H

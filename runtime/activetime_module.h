@@ -1,0 +1,43 @@
+//===- activetime_module.h - Instrumented module registry -------*- C++ -*-===//
+#ifndef ACTIVETIME_MODULE_H
+#define ACTIVETIME_MODULE_H
+
+#include "activetime_internal.h"
+
+namespace __activetime {
+
+struct ModuleInfo {
+  const ModuleDesc *Desc;   // the module's descriptor (not dereferenced once unloaded)
+  const FuncDesc *Funcs;    // its table, or a runtime-owned copy once unloaded
+  uptr FuncsBegin;          // original table address range: function identity
+  uptr FuncsEnd;
+  u32 NumFuncs;
+  u32 FirstId;              // process-wide id of Funcs[0]
+  u64 Hash;
+  const char *Name;         // source file name (runtime-owned copy once unloaded)
+  const char *Path;         // ELF object (runtime-owned copy)
+  uptr LoadBase;
+  bool Unloaded;
+};
+
+void RegisterModule(ModuleDesc *M);
+void UnregisterModule(ModuleDesc *M);
+
+// Registry access (writer, fork). Modules in registration order.
+void LockModules();
+void UnlockModules();
+uptr NumModules();            // modules lock held
+ModuleInfo *GetModule(uptr I); // modules lock held
+
+// Maps a FuncDesc pointer to its process-wide id using the modules' table
+// ranges; returns false if it belongs to no registered module. The lookup
+// table is built by BuildFuncIdIndex (modules lock held).
+void BuildFuncIdIndex();
+bool LookupFuncId(const FuncDesc *Fn, u32 *Id);
+
+// Testing: forget all modules.
+void ResetModulesForTesting();
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_MODULE_H

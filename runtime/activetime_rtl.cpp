@@ -1,0 +1,105 @@
+//===- activetime_rtl.cpp - ActiveTime runtime start-up ---------*- C++ -*-===//
+//
+// One-time initialization (from the first module registration or the first
+// probe, whichever comes first), the exit-time writer and fork handling.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime_flags.h"
+#include "activetime_interface.h"
+#include "activetime_internal.h"
+#include "activetime_module.h"
+#include "activetime_thread.h"
+#include "activetime_timer.h"
+#include "activetime_writer.h"
+
+#include <pthread.h>
+
+namespace __activetime {
+
+RuntimeState runtime;
+
+namespace {
+StaticSpinMutex init_mu;
+StaticSpinMutex persistent_mu;
+char *persistent_cur;
+uptr persistent_left;
+
+void AtExitWriter() {
+  if (flags()->write_profile)
+    WriteProfile();
+}
+
+void ForkPrepare() {
+  LockModules();
+  LockThreadRegistry();
+  persistent_mu.Lock();
+}
+
+void ForkParent() {
+  persistent_mu.Unlock();
+  UnlockThreadRegistry();
+  UnlockModules();
+}
+
+void ForkChild() {
+  // The child's profile holds only post-fork time.
+  u64 Now = ReadTick();
+  runtime.Pid = (u32)internal_getpid();
+  runtime.StartTick = Now;
+  runtime.StartUnixNs = RealtimeNs();
+  ThreadRegistryAfterForkChild(Now);
+  persistent_mu.Unlock();
+  UnlockThreadRegistry();
+  UnlockModules();
+}
+} // namespace
+
+void *PersistentAlloc(uptr Size) {
+  Size = RoundUpTo(Size ? Size : 1, 16);
+  if (Size > 16384)
+    return MmapOrDie(Size, "ActiveTime persistent");
+  SpinMutexLock L(&persistent_mu);
+  if (Size > persistent_left) {
+    const uptr kChunk = 1 << 16;
+    persistent_cur = (char *)MmapOrDie(kChunk, "ActiveTime persistent");
+    persistent_left = kChunk;
+  }
+  void *P = persistent_cur;
+  persistent_cur += Size;
+  persistent_left -= Size;
+  return P;
+}
+
+char *PersistentStrdup(const char *S) {
+  uptr N = internal_strlen(S);
+  char *D = (char *)PersistentAlloc(N + 1);
+  internal_memcpy(D, S, N + 1);
+  return D;
+}
+
+void InitRuntimeSlow() {
+  SpinMutexLock L(&init_mu);
+  if (atomic_load(&runtime.Initialized, memory_order_acquire))
+    return;
+  SanitizerToolName = "ActiveTime";
+  InitializeFlags();
+  InitTimer();
+  runtime.Pid = (u32)internal_getpid();
+  runtime.StartTick = ReadTick();
+  runtime.StartUnixNs = RealtimeNs();
+  InitThreadRegistry();
+  pthread_atfork(ForkPrepare, ForkParent, ForkChild);
+  Atexit(AtExitWriter);
+  atomic_store(&runtime.Initialized, 1, memory_order_release);
+  VLog(2, "runtime initialized in pid %u", runtime.Pid);
+}
+
+} // namespace __activetime
+
+using namespace __activetime;
+
+extern "C" int __activetime_write_profile(void) {
+  EnsureInit();
+  return WriteProfile() ? 0 : -1;
+}

@@ -1,0 +1,197 @@
+//===- activetime_thread.cpp - Per-thread state and registry ----*- C++ -*-===//
+
+#include "activetime_thread.h"
+
+#include "activetime_flags.h"
+#include "activetime_timer.h"
+#include "sanitizer_common/sanitizer_linux.h"
+
+#include <limits.h>
+#include <pthread.h>
+
+#ifndef PTHREAD_DESTRUCTOR_ITERATIONS
+#define PTHREAD_DESTRUCTOR_ITERATIONS 4
+#endif
+
+namespace __activetime {
+
+THREADLOCAL ThreadTls at_tls __attribute__((tls_model("initial-exec")));
+
+namespace {
+Mutex registry_mu;
+ThreadState *thread_head;
+ThreadState *thread_tail;
+pthread_key_t thread_key;
+
+constexpr int kPrGetName = 16; // PR_GET_NAME
+
+void ReadThreadName(char *Name) {
+  char Buf[17];
+  internal_memset(Buf, 0, sizeof(Buf));
+  internal_prctl(kPrGetName, uptr(Buf), 0, 0, 0);
+  internal_memcpy(Name, Buf, 16);
+}
+
+void ThreadKeyDestructor(void *V) {
+  // Re-arm until the last destructor round so that probes in TLS destructors
+  // that run after ours still count.
+  uptr Iter = uptr(V);
+  if (Iter < PTHREAD_DESTRUCTOR_ITERATIONS) {
+    pthread_setspecific(thread_key, (void *)(Iter + 1));
+    return;
+  }
+  FinishCurrentThread(ReadTick());
+}
+
+void FreeStacks(ThreadState *TS, Frame *Cur, u32 Cap) {
+  if (Cur)
+    UnmapOrDie(Cur, RoundUpTo(Cap * sizeof(Frame), GetPageSizeCached()));
+  for (int I = 0; I < TS->NumOldStacks; ++I)
+    UnmapOrDie(TS->OldStacks[I], TS->OldStackBytes[I]);
+  TS->NumOldStacks = 0;
+}
+} // namespace
+
+void InitThreadRegistry() {
+  if (pthread_key_create(&thread_key, ThreadKeyDestructor) != 0) {
+    Printf("ActiveTime: ERROR: pthread_key_create failed; thread exits will "
+           "not be recorded\n");
+  }
+}
+
+void LockThreadRegistry() { registry_mu.Lock(); }
+void UnlockThreadRegistry() { registry_mu.Unlock(); }
+ThreadState *ThreadListHead() { return thread_head; }
+
+bool InitCurrentThread(u64 Now) {
+  ThreadTls &T = at_tls;
+  if (T.Dead)
+    return false;
+  EnsureInit();
+  uptr Bytes = RoundUpTo(sizeof(ThreadState), GetPageSizeCached());
+  ThreadState *TS = (ThreadState *)MmapOrDie(Bytes, "ActiveTime thread state");
+  TS->Tls = &T;
+  TS->Tree.Init();
+  TS->Tid = GetTid();
+  TS->StartTick = Now;
+  ReadThreadName(TS->Name);
+  u32 Cap = (u32)flags()->initial_stack_frames;
+  if (Cap < 4)
+    Cap = 4;
+  Frame *Stk = (Frame *)MmapOrDie(
+      RoundUpTo(Cap * sizeof(Frame), GetPageSizeCached()), "ActiveTime shadow stack");
+  Stk[0].Fn = nullptr;
+  Stk[0].Addr = ~uptr(0);
+  Stk[0].StartTick = Now;
+  Stk[0].ChildTicks = 0;
+  Stk[0].N = TS->Tree.At(0);
+  Stk[0].NodeIdx = 0;
+  T.Stack = Stk;
+  T.Tree = &TS->Tree;
+  T.TS = TS;
+  T.Depth = 1;
+  {
+    Lock L(&registry_mu);
+    if (thread_tail)
+      thread_tail->Next = TS;
+    else
+      thread_head = TS;
+    thread_tail = TS;
+  }
+  pthread_setspecific(thread_key, (void *)1);
+  AT_BARRIER();
+  T.Capacity = Cap; // last: enables the fast path
+  VLog(2, "thread %llu (%s) started", (unsigned long long)TS->Tid, TS->Name);
+  return true;
+}
+
+void GrowStack(ThreadTls &T) {
+  ThreadState *TS = T.TS;
+  u32 OldCap = T.Capacity;
+  CHECK_LT(OldCap, 0x40000000u);
+  u32 NewCap = OldCap * 2;
+  uptr PS = GetPageSizeCached();
+  Frame *N = (Frame *)MmapOrDie(RoundUpTo(NewCap * sizeof(Frame), PS),
+                                "ActiveTime shadow stack");
+  internal_memcpy(N, T.Stack, T.Depth * sizeof(Frame));
+  // The old array is kept until the thread finishes: the exit-time writer
+  // on another thread may be reading it.
+  if (TS->NumOldStacks < ThreadState::kMaxOldStacks) {
+    TS->OldStacks[TS->NumOldStacks] = T.Stack;
+    TS->OldStackBytes[TS->NumOldStacks] = RoundUpTo(OldCap * sizeof(Frame), PS);
+    TS->NumOldStacks++;
+  }
+  AT_BARRIER();
+  T.Stack = N;
+  AT_BARRIER();
+  T.Capacity = NewCap;
+}
+
+void FinishCurrentThread(u64 Now) {
+  ThreadTls &T = at_tls;
+  ThreadState *TS = T.TS;
+  if (!TS || T.Dead)
+    return;
+  T.Busy = 1;
+  AT_BARRIER();
+  Lock L(&registry_mu);
+  // Frames still open at thread exit (pthread_exit, cancellation, forced
+  // unwind): closed now, counted as unwound.
+  Frame *Stk = T.Stack;
+  for (u32 I = T.Depth - 1; I >= 1; --I) {
+    Frame *F = &Stk[I];
+    u64 El = Now - F->StartTick;
+    Node *N = F->N;
+    N->Calls++;
+    N->Incl += El;
+    N->Excl += El - F->ChildTicks;
+    if (El < N->Min)
+      N->Min = El;
+    if (El > N->Max)
+      N->Max = El;
+    Stk[I - 1].ChildTicks += El;
+    TS->UnwoundFrames++;
+  }
+  ReadThreadName(TS->Name);
+  TS->EndTick = Now;
+  TS->Finished = true;
+  u32 Cap = T.Capacity;
+  T.Capacity = 0;
+  T.Depth = 0;
+  T.Dead = 1;
+  T.Stack = nullptr;
+  FreeStacks(TS, Stk, Cap);
+  TS->Tree.ReleaseIndex();
+  TS->Tls = nullptr;
+  VLog(2, "thread %llu finished", (unsigned long long)TS->Tid);
+  AT_BARRIER();
+  T.Busy = 0;
+}
+
+void ThreadRegistryAfterForkChild(u64 Now) {
+  // Called with registry_mu held (pthread_atfork prepare). Other threads do
+  // not exist in the child; finished ones belong to the parent's profile.
+  ThreadTls &T = at_tls;
+  ThreadState *TS = T.Dead ? nullptr : T.TS;
+  thread_head = thread_tail = TS;
+  if (!TS)
+    return;
+  TS->Next = nullptr;
+  TS->Tid = GetTid();
+  TS->StartTick = Now;
+  TS->UnmatchedExits = TS->UnwoundFrames = TS->DroppedEvents = 0;
+  TS->Tree.ResetStats();
+  for (u32 I = 0; I < T.Depth; ++I) {
+    T.Stack[I].StartTick = Now;
+    T.Stack[I].ChildTicks = 0;
+  }
+}
+
+void ResetThreadsForTesting() {
+  ThreadTls &T = at_tls;
+  Lock L(&registry_mu);
+  thread_head = thread_tail = nullptr;
+  internal_memset(&T, 0, sizeof(T));
+}
+
+} // namespace __activetime

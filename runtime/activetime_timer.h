@@ -1,0 +1,43 @@
+//===- activetime_timer.h - ActiveTime tick source --------------*- C++ -*-===//
+//
+// The tick read on the probe hot path: rdtsc on x86-64, cntvct_el0 on
+// AArch64, CLOCK_MONOTONIC nanoseconds elsewhere. The tick rate is calibrated
+// against CLOCK_MONOTONIC_RAW from the start of the run to the write time (no
+// start-up sleep); a run shorter than min_calibration_ms spins at write time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_TIMER_H
+#define ACTIVETIME_TIMER_H
+
+#include "sanitizer_common/sanitizer_internal_defs.h"
+
+namespace __activetime {
+using namespace __sanitizer;
+
+u64 MonotonicNanoTimeFallback();
+
+ALWAYS_INLINE u64 ReadTick() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+  u64 V;
+  __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(V));
+  return V;
+#else
+  return MonotonicNanoTimeFallback();
+#endif
+}
+
+// Records the calibration start (tick + CLOCK_MONOTONIC_RAW). Called at init.
+void InitTimer();
+// Returns the tick rate (ticks per second) calibrated from InitTimer to now,
+// spinning first until at least MinMs milliseconds have passed since
+// InitTimer. Stores the tick of "now" in *NowTick.
+u64 CalibrateTickRate(int MinMs, u64 *NowTick);
+// CLOCK_REALTIME in ns since the epoch.
+u64 RealtimeNs();
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_TIMER_H

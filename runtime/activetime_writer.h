@@ -1,0 +1,43 @@
+//===- activetime_writer.h - Raw profile writer -----------------*- C++ -*-===//
+//
+// Serializes the process profile in the format of activetime/raw_format.h
+// into a memory buffer, then writes it to "<final>.tmp.<pid>" and renames it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_WRITER_H
+#define ACTIVETIME_WRITER_H
+
+#include "activetime_internal.h"
+
+namespace __activetime {
+
+struct OutBuffer {
+  char *Data;
+  uptr Size;
+  uptr Cap;
+  void Append(const void *P, uptr N);
+  void AppendZeros(uptr N);
+  void PadTo8() { AppendZeros((8 - (Size & 7)) & 7); }
+  void Release();
+};
+
+// Builds the whole file image (takes the module and thread registry locks).
+// Live threads' open frames are accounted up to EndTick in the image only.
+void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick);
+
+// Calibrates, serializes and writes the profile; prints one line on failure
+// (and on success with verbosity >= 1). Returns true on success.
+bool WriteProfile();
+
+// Expands %e (executable base name), %p (pid) and %% in Pattern. Other '%'
+// sequences are copied literally. Returns false if Out is too small.
+bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
+                         char *Out, uptr OutSize);
+// The final profile path from the output flag (see activetime_flags.inc).
+bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
+                     char *Out, uptr OutSize);
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_WRITER_H
