@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Write an ActiveTime raw profile from a JSON description, for tests.
+
+An independent implementation of include/activetime/raw_format.h (it does
+not share code with the C++ reader/writer, so the two check each other),
+plus switches that corrupt the result to exercise the reader's validation.
+
+JSON description (all fields optional except where noted):
+
+  {"merged": false,
+   "processes": [{
+      "tick_rate": 1000000000, "start_tick": 0, "end_tick": 0,
+      "start_unix_ns": 0, "pid": 1, "ppid": 0,
+      "exe": "/bin/app", "build_id": "hex bytes",
+      "num_modules": N, "num_threads": N, "exe_len": N,   # overrides
+      "modules": [{"hash": 0, "load_base": 0, "flags": 0,
+                   "name": "a.c", "path": "/bin/app",
+                   "functions": [{"name": "main", "file": "a.c", "line": 1,
+                                  "addr": 0, "flags": 0}]}],
+      "threads": [{"tid": 1, "name": "main", "flags": 0,
+                   "start_tick": 0, "end_tick": 0, "open_frames": 0,
+                   "unmatched_exits": 0, "unwound_frames": 0,
+                   "dropped_events": 0, "num_nodes": N,
+                   "nodes": [[parent, func, calls, incl, excl, min, max]],
+                   "chain": {"funcs": [f...], "depth": D, "excl": E}}]}]}
+
+A node is a list (min and max default to incl // calls) or an object with
+the same keys; parent -1 means no parent; func is a process-wide function
+id or a function name (first match in the process). "chain" appends a
+D-deep chain of nodes (each the child of the previous, cycling through
+funcs, exclusive E ticks each) after "nodes", under the last listed node.
+"""
+
+import argparse
+import json
+import struct
+import sys
+
+MAGIC = b"\x7fATPROF\n"
+VERSION = 1
+NO_PARENT = 0xFFFFFFFF
+SK_PROCESS, SK_MODULE, SK_THREAD = 1, 2, 3
+
+
+def pad8(b):
+    return b + b"\0" * (-len(b) % 8)
+
+
+def func_id(proc, ref):
+    if isinstance(ref, int):
+        return ref
+    i = 0
+    for m in proc.get("modules", []):
+        for f in m.get("functions", []):
+            if f["name"] == ref:
+                return i
+            i += 1
+    sys.exit("mkraw: no function named %r" % ref)
+
+
+def node_bytes(n):
+    parent, func, calls, incl, excl, mn, mx = n
+    return struct.pack("<IIQQQQQ", parent & 0xFFFFFFFF, func, calls, incl,
+                       excl, mn, mx)
+
+
+def thread_nodes(proc, t):
+    out = []
+    for n in t.get("nodes", []):
+        if isinstance(n, dict):
+            n = [n.get("parent", -1), n["func"], n.get("calls", 1),
+                 n.get("incl", 0), n.get("excl", 0)] + (
+                     [n["min"], n["max"]] if "min" in n else [])
+        parent, func, calls, incl, excl = n[:5]
+        avg = incl // calls if calls else 0
+        mn, mx = (n[5], n[6]) if len(n) > 5 else (avg, avg)
+        out.append(node_bytes((NO_PARENT if parent < 0 else parent,
+                               func_id(proc, func), calls, incl, excl, mn,
+                               mx)))
+    chain = t.get("chain")
+    if chain:
+        funcs = [func_id(proc, f) for f in chain["funcs"]]
+        depth, excl = chain["depth"], chain.get("excl", 1)
+        base = len(out)
+        for d in range(depth):
+            parent = base + d - 1 if d or base else NO_PARENT
+            incl = excl * (depth - d)
+            out.append(node_bytes((parent, funcs[d % len(funcs)], 1, incl,
+                                   excl, incl, incl)))
+    return out
+
+
+def build_sections(desc):
+    sections = []
+    for p in desc["processes"]:
+        exe = p.get("exe", "").encode()
+        bid = bytes.fromhex(p.get("build_id", ""))
+        mods, threads = p.get("modules", []), p.get("threads", [])
+        rec = struct.pack("<QQQQIIIIII", p.get("tick_rate", 1000000000),
+                          p.get("start_tick", 0), p.get("end_tick", 0),
+                          p.get("start_unix_ns", 0), p.get("pid", 1),
+                          p.get("ppid", 0), p.get("num_modules", len(mods)),
+                          p.get("num_threads", len(threads)),
+                          p.get("exe_len", len(exe)), len(bid))
+        sections.append((SK_PROCESS, pad8(rec + exe + bid)))
+        for m in mods:
+            name, path = m.get("name", "").encode(), m.get("path", "").encode()
+            fns = m.get("functions", [])
+            b = struct.pack("<QQIIII", m.get("hash", 0), m.get("load_base", 0),
+                            m.get("num_funcs", len(fns)), len(name),
+                            len(path), m.get("flags", 0)) + name + path
+            for f in fns:
+                fname, ffile = f["name"].encode(), f.get("file", "").encode()
+                b += struct.pack("<QIIII", f.get("addr", 0), f.get("line", 0),
+                                 f.get("flags", 0), len(fname),
+                                 len(ffile)) + fname + ffile
+            sections.append((SK_MODULE, pad8(b)))
+        for t in threads:
+            nodes = thread_nodes(p, t)
+            name = t.get("name", "").encode()[:16].ljust(16, b"\0")
+            b = struct.pack("<QQQIIQQQQ", t.get("tid", 1),
+                            t.get("start_tick", 0), t.get("end_tick", 0),
+                            t.get("num_nodes", len(nodes)), t.get("flags", 0),
+                            t.get("open_frames", 0),
+                            t.get("unmatched_exits", 0),
+                            t.get("unwound_frames", 0),
+                            t.get("dropped_events", 0)) + name
+            sections.append((SK_THREAD, b + b"".join(nodes)))
+    return sections
+
+
+def assemble(sections, flags, num_sections=None):
+    body = b"".join(struct.pack("<IIQ", k, r, len(p)) + p
+                    for k, r, p in sections)
+    size = 32 + len(body)
+    n = len(sections) if num_sections is None else num_sections
+    return bytearray(MAGIC + struct.pack("<IIQII", VERSION, 32, size, n,
+                                         flags) + body)
+
+
+def section_offsets(sections):
+    off, offs = 32, []
+    for _, _, p in sections:
+        offs.append(off)
+        off += 16 + len(p)
+    return offs
+
+
+def pair(s):
+    a, b = s.split(":")
+    return int(a, 0), int(b, 0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("input", help="JSON description ('-' for stdin)")
+    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--set", action="append", default=[], metavar="K=V",
+                    help="change the description before writing: a dotted "
+                    "path of keys and list indices, and a JSON value, e.g. "
+                    "processes.0.threads.0.nodes.1.0=5")
+    g = ap.add_argument_group("corruptions")
+    g.add_argument("--bad-magic", action="store_true")
+    g.add_argument("--version", type=int, help="file format version field")
+    g.add_argument("--header-size", type=int)
+    g.add_argument("--file-size", type=int, help="FileSize field")
+    g.add_argument("--flags", type=int, help="file header flags field")
+    g.add_argument("--num-sections", type=int)
+    g.add_argument("--truncate", type=int, metavar="N",
+                   help="keep only the first N bytes")
+    g.add_argument("--append", type=int, metavar="N",
+                   help="append N garbage bytes (header FileSize unchanged)")
+    g.add_argument("--drop-section", type=int, metavar="I", action="append",
+                   default=[], help="leave out section I (sizes adjusted)")
+    g.add_argument("--section-kind", type=pair, metavar="I:KIND",
+                   action="append", default=[])
+    g.add_argument("--section-size", type=pair, metavar="I:SIZE",
+                   action="append", default=[],
+                   help="set the size field only (payload unchanged)")
+    g.add_argument("--section-reserved", type=pair, metavar="I:V",
+                   action="append", default=[])
+    g.add_argument("--poke32", type=pair, metavar="OFF:V", action="append",
+                   default=[], help="overwrite a u32 at a file offset")
+    g.add_argument("--poke64", type=pair, metavar="OFF:V", action="append",
+                   default=[], help="overwrite a u64 at a file offset")
+    a = ap.parse_args()
+
+    src = sys.stdin if a.input == "-" else open(a.input)
+    desc = json.load(src)
+    for kv in a.set:
+        key, val = kv.split("=", 1)
+        *path, last = [int(k) if k.isdigit() else k for k in key.split(".")]
+        obj = desc
+        for k in path:
+            obj = obj[k]
+        obj[last] = json.loads(val)
+    secs = [[k, 0, p] for k, p in build_sections(desc)]
+    secs = [s for i, s in enumerate(secs) if i not in a.drop_section]
+    for i, k in a.section_kind:
+        secs[i][0] = k
+    for i, v in a.section_reserved:
+        secs[i][1] = v
+    data = assemble(secs, 1 if desc.get("merged") else 0, a.num_sections)
+    offs = section_offsets(secs)
+    for i, v in a.section_size:
+        struct.pack_into("<Q", data, offs[i] + 8, v)
+    if a.bad_magic:
+        data[0:8] = b"NOTAPROF"
+    if a.version is not None:
+        struct.pack_into("<I", data, 8, a.version)
+    if a.header_size is not None:
+        struct.pack_into("<I", data, 12, a.header_size)
+    if a.file_size is not None:
+        struct.pack_into("<Q", data, 16, a.file_size)
+    if a.flags is not None:
+        struct.pack_into("<I", data, 28, a.flags)
+    for off, v in a.poke32:
+        struct.pack_into("<I", data, off, v)
+    for off, v in a.poke64:
+        struct.pack_into("<Q", data, off, v)
+    if a.truncate is not None:
+        data = data[:a.truncate]
+    if a.append:
+        data += b"\xa5" * a.append
+    with open(a.output, "wb") as f:
+        f.write(data)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+//===- activetime.cpp - ActiveTime profile tool driver ----------------------===//
+//
+// Part of ActiveTime. `activetime report` shows raw profiles, `activetime
+// merge` combines them; see README.md in this directory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::tool;
+
+cl::OptionCategory tool::ToolCategory("activetime options");
+
+int tool::reportError(Error E) {
+  handleAllErrors(std::move(E), [](const ErrorInfoBase &EI) {
+    WithColor::error(errs(), "activetime") << EI.message() << '\n';
+  });
+  return 1;
+}
+
+Expected<profile::Profile> tool::readInputs(ArrayRef<std::string> Files) {
+  if (Files.empty())
+    return createStringError(inconvertibleErrorCode(), "no input files");
+  std::vector<profile::NamedProfile> Inputs;
+  for (const std::string &F : Files) {
+    Expected<profile::Profile> P = profile::readProfile(F);
+    if (!P)
+      return P.takeError();
+    Inputs.push_back({F, std::move(*P)});
+  }
+  if (Inputs.size() == 1)
+    return std::move(Inputs.front().Prof);
+  return profile::mergeProfiles(std::move(Inputs));
+}
+
+static void printVersion(raw_ostream &OS) {
+  OS << "activetime (ActiveTime) " ACTIVETIME_VERSION_STRING "\n";
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::SetVersionPrinter(printVersion);
+  // libLLVM registers many options of its own; keep --help about ours.
+  cl::HideUnrelatedOptions(ToolCategory);
+  cl::HideUnrelatedOptions(ToolCategory, ReportCommand);
+  cl::HideUnrelatedOptions(ToolCategory, MergeCommand);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "ActiveTime profile tool\n\n"
+                              "  activetime report [options] FILE...\n"
+                              "  activetime merge -o OUT FILE...\n");
+  if (ReportCommand)
+    return reportMain();
+  if (MergeCommand)
+    return mergeMain();
+  WithColor::error(errs(), "activetime")
+      << "no subcommand given (expected 'report' or 'merge'; see --help)\n";
+  return 1;
+}

@@ -1,0 +1,55 @@
+//===- merge.cpp - `activetime merge` ---------------------------------------===//
+//
+// Part of ActiveTime. Combines raw profiles of several runs (or of the
+// processes of one run) into one raw profile with all their process blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime.h"
+
+#include "llvm/Support/FileSystem.h"
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::tool;
+
+cl::SubCommand tool::MergeCommand("merge", "Merge raw profiles into one");
+
+static cl::list<std::string> Inputs(cl::Positional, cl::sub(MergeCommand),
+                                    cl::desc("<profile>..."),
+                                    cl::cat(ToolCategory));
+static cl::opt<std::string> Output("o", cl::Required, cl::sub(MergeCommand),
+                                   cl::desc("Output file"),
+                                   cl::value_desc("file"),
+                                   cl::cat(ToolCategory));
+static cl::alias OutputLong("output", cl::aliasopt(Output),
+                            cl::desc("Alias for -o"));
+
+int tool::mergeMain() {
+  if (Inputs.empty())
+    return reportError(
+        createStringError(inconvertibleErrorCode(), "no input files"));
+  // Check before reading anything: a merge must never clobber its input,
+  // however the paths are spelled (relative, symlink, hard link).
+  for (const std::string &In : Inputs) {
+    bool Same = false;
+    if (!sys::fs::equivalent(In, Output, Same) && Same)
+      return reportError(createStringError(
+          inconvertibleErrorCode(),
+          Output + ": output file is also an input (" + In + "); refusing "
+                   "to overwrite it"));
+  }
+  std::vector<profile::NamedProfile> Profiles;
+  for (const std::string &In : Inputs) {
+    Expected<profile::Profile> P = profile::readProfile(In);
+    if (!P)
+      return reportError(P.takeError());
+    Profiles.push_back({In, std::move(*P)});
+  }
+  Expected<profile::Profile> Merged = profile::mergeProfiles(std::move(Profiles));
+  if (!Merged)
+    return reportError(Merged.takeError());
+  if (Error E = profile::writeProfile(*Merged, StringRef(Output)))
+    return reportError(std::move(E));
+  return 0;
+}

@@ -1,0 +1,477 @@
+//===- report.cpp - `activetime report` -------------------------------------===//
+//
+// Part of ActiveTime. Prints a profile as text (header, flat table, optional
+// call tree and per-thread sections) or as JSON (schema in README.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime.h"
+#include "activetime/Profile/Aggregate.h"
+#include "activetime/raw_format.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::tool;
+
+cl::SubCommand tool::ReportCommand("report", "Show a profile");
+
+static cl::list<std::string> Inputs(cl::Positional, cl::sub(ReportCommand),
+                                    cl::desc("<profile>..."),
+                                    cl::cat(ToolCategory));
+static cl::opt<unsigned>
+    Top("top", cl::sub(ReportCommand), cl::init(20),
+        cl::desc("Functions listed in the flat table and per thread "
+                 "(0 = all; JSON always lists all)"),
+        cl::value_desc("N"), cl::cat(ToolCategory));
+static cl::opt<bool> ShowTree("tree", cl::sub(ReportCommand),
+                              cl::desc("Print the merged call tree"),
+                              cl::cat(ToolCategory));
+static cl::opt<unsigned>
+    MaxDepth("max-depth", cl::sub(ReportCommand), cl::init(40),
+             cl::desc("Deepest call tree level printed (text and JSON; "
+                      "0 = no limit)"),
+             cl::value_desc("D"), cl::cat(ToolCategory));
+static cl::opt<bool> ShowThreads("threads", cl::sub(ReportCommand),
+                                 cl::desc("Print a section per thread"),
+                                 cl::cat(ToolCategory));
+static cl::opt<bool> Json("json", cl::sub(ReportCommand),
+                          cl::desc("Print a JSON document instead of text"),
+                          cl::cat(ToolCategory));
+static cl::opt<bool> NoDemangle("no-demangle", cl::sub(ReportCommand),
+                                cl::desc("Print linkage names as they are"),
+                                cl::cat(ToolCategory));
+
+static const char TimesNote[] =
+    "times are elapsed (wall-clock) times, including probe overhead and time "
+    "switched out; active-time correction is not in this profile";
+
+namespace {
+
+/// Counters summed over threads.
+struct Counters {
+  uint64_t OpenFrames = 0, UnwoundFrames = 0, UnmatchedExits = 0,
+           DroppedEvents = 0;
+  void add(const Thread &T) {
+    OpenFrames += T.OpenFrames;
+    UnwoundFrames += T.UnwoundFrames;
+    UnmatchedExits += T.UnmatchedExits;
+    DroppedEvents += T.DroppedEvents;
+  }
+  bool any() const {
+    return OpenFrames || UnwoundFrames || UnmatchedExits || DroppedEvents;
+  }
+};
+
+Counters countersOf(const Process &P) {
+  Counters C;
+  for (const Thread &T : P.Threads)
+    C.add(T);
+  return C;
+}
+
+/// Right-aligned time with a unit chosen by magnitude, so columns line up.
+std::string formatTime(double Ns) {
+  if (Ns < 999.5)
+    return formatv("{0:F0} ns", Ns);
+  if (Ns < 999999.5)
+    return formatv("{0:F3} us", Ns / 1e3);
+  if (Ns < 999999999.5)
+    return formatv("{0:F3} ms", Ns / 1e6);
+  return formatv("{0:F3} s ", Ns / 1e9);
+}
+
+/// formatTime without the alignment padding, for running text.
+std::string plainTime(double Ns) {
+  return StringRef(formatTime(Ns)).rtrim().str();
+}
+
+class Reporter {
+public:
+  Reporter(const Profile &P, const Aggregate &A, raw_ostream &OS)
+      : P(P), A(A), OS(OS) {
+    // Local functions of different modules may share a name (two files
+    // with a static `helper`); only those get their module appended.
+    StringMap<unsigned> Count;
+    for (const FunctionStats &F : A.Flat)
+      ++Count[A.Functions[F.Func].Name];
+    Ambiguous.resize(A.Functions.size());
+    for (const FunctionStats &F : A.Flat)
+      Ambiguous[F.Func] = A.Functions[F.Func].Local &&
+                          Count[A.Functions[F.Func].Name] > 1;
+  }
+
+  void text();
+  void json();
+
+private:
+  std::string name(uint32_t Func) const;
+  std::string location(uint32_t Func) const;
+  void header();
+  void counterLines(const Counters &C, StringRef Indent);
+  void table(ArrayRef<FunctionStats> Rows, StringRef Indent);
+  void tree();
+  std::vector<uint32_t> subtreeHeights() const;
+
+  const Profile &P;
+  const Aggregate &A;
+  raw_ostream &OS;
+  std::vector<bool> Ambiguous;
+};
+
+std::string Reporter::name(uint32_t Func) const {
+  const FunctionInfo &F = A.Functions[Func];
+  std::string N = NoDemangle ? F.Name : llvm::demangle(F.Name);
+  if (Ambiguous[Func])
+    N += " [" + sys::path::filename(F.Module).str() + "]";
+  return N;
+}
+
+std::string Reporter::location(uint32_t Func) const {
+  const FunctionInfo &F = A.Functions[Func];
+  if (F.File.empty())
+    return F.Local ? "[" + F.Module + "]" : "";
+  std::string L = sys::path::filename(F.File).str();
+  if (F.Line)
+    L += ":" + utostr(F.Line);
+  return L;
+}
+
+void Reporter::counterLines(const Counters &C, StringRef Indent) {
+  auto Line = [&](StringRef Label, uint64_t V, StringRef Why) {
+    if (V)
+      OS << Indent << left_justify(Label, 17) << V << "  (" << Why << ")\n";
+  };
+  Line("open frames:", C.OpenFrames,
+       "calls still running when the profile was written; timed up to then");
+  Line("unwound frames:", C.UnwoundFrames,
+       "frames left by longjmp or exception unwinding, closed at repair");
+  Line("unmatched exits:", C.UnmatchedExits,
+       "function exits without a matching entry; ignored");
+  Line("dropped events:", C.DroppedEvents,
+       "probes ignored, e.g. re-entered from a signal handler");
+}
+
+void Reporter::header() {
+  // Per-process blocks while they stay readable; a summary beyond that
+  // (a fork-heavy program can leave hundreds of processes).
+  constexpr size_t MaxDetailed = 4;
+  size_t NumThreads = 0;
+  for (const Process &Pr : P.Processes)
+    NumThreads += Pr.Threads.size();
+  OS << "ActiveTime profile: " << P.Processes.size()
+     << (P.Processes.size() == 1 ? " process, " : " processes, ") << NumThreads
+     << (NumThreads == 1 ? " thread\n" : " threads\n");
+  if (P.Processes.size() <= MaxDetailed) {
+    for (const Process &Pr : P.Processes) {
+      OS << "process " << Pr.Pid << " (parent " << Pr.ParentPid
+         << "): " << (Pr.Exe.empty() ? "<unknown executable>" : Pr.Exe)
+         << "\n";
+      if (!Pr.BuildId.empty())
+        OS << "  build id:        " << buildIdHex(Pr) << "\n";
+      OS << "  tick rate:       " << Pr.TickRate << " ticks/s\n";
+      OS << "  wall time:       "
+         << plainTime(ticksToNs(Pr, Pr.EndTick - Pr.StartTick)) << "\n";
+      OS << "  threads:         " << Pr.Threads.size() << "\n";
+      OS << "  modules:         " << Pr.Modules.size() << "\n";
+      counterLines(countersOf(Pr), "  ");
+    }
+  } else {
+    const Process &First = P.Processes.front();
+    OS << "processes of " << (First.Exe.empty() ? "<unknown executable>"
+                                                : First.Exe)
+       << "\n";
+    OS << "  pids:           ";
+    for (size_t I = 0; I < P.Processes.size() && I < 8; ++I)
+      OS << (I ? ", " : " ") << P.Processes[I].Pid;
+    if (P.Processes.size() > 8)
+      OS << ", ... (" << P.Processes.size() - 8 << " more)";
+    OS << "\n";
+    double Total = 0, Longest = 0;
+    size_t MaxModules = 0;
+    bool SameRate = true;
+    Counters C;
+    for (const Process &Pr : P.Processes) {
+      double W = ticksToNs(Pr, Pr.EndTick - Pr.StartTick);
+      Total += W;
+      Longest = std::max(Longest, W);
+      MaxModules = std::max(MaxModules, Pr.Modules.size());
+      SameRate &= Pr.TickRate == First.TickRate;
+      for (const Thread &T : Pr.Threads)
+        C.add(T);
+    }
+    if (SameRate)
+      OS << "  tick rate:       " << First.TickRate << " ticks/s\n";
+    else
+      OS << "  tick rate:       differs between processes\n";
+    OS << "  wall time:       " << plainTime(Total) << " in total, longest "
+       << plainTime(Longest) << "\n";
+    OS << "  threads:         " << NumThreads << "\n";
+    OS << "  modules:         up to " << MaxModules << " per process\n";
+    counterLines(C, "  ");
+  }
+  OS << "note: " << TimesNote << "\n";
+}
+
+void Reporter::table(ArrayRef<FunctionStats> Rows, StringRef Indent) {
+  size_t Shown = Top == 0 ? Rows.size() : std::min<size_t>(Top, Rows.size());
+  std::vector<std::string> Names;
+  size_t NameWidth = 8;
+  for (size_t I = 0; I < Shown; ++I) {
+    Names.push_back(name(Rows[I].Func));
+    NameWidth = std::max(NameWidth, Names.back().size());
+  }
+  NameWidth = std::min<size_t>(NameWidth, 60);
+  auto Row = [&](StringRef Calls, StringRef Incl, StringRef Excl,
+                 StringRef Pct, StringRef Min, StringRef Max, StringRef Name,
+                 StringRef Loc) {
+    std::string Line;
+    raw_string_ostream L(Line);
+    L << Indent << right_justify(Calls, 10) << ' ' << right_justify(Incl, 11)
+      << ' ' << right_justify(Excl, 11) << ' ' << right_justify(Pct, 7) << ' '
+      << right_justify(Min, 11) << ' ' << right_justify(Max, 11) << "  "
+      << left_justify(Name, NameWidth) << "  " << Loc;
+    OS << StringRef(Line).rtrim() << "\n";
+  };
+  Row("calls", "incl", "excl", "excl%", "min", "max", "function", "location");
+  for (size_t I = 0; I < Shown; ++I) {
+    const FunctionStats &F = Rows[I];
+    bool Called = F.S.Calls != 0;
+    Row(utostr(F.S.Calls), formatTime(F.S.Incl), formatTime(F.S.Excl),
+        formatv("{0:F1}%", F.Share * 100).str(),
+        Called ? formatTime(F.S.Min) : "-", Called ? formatTime(F.S.Max) : "-",
+        Names[I], location(F.Func));
+  }
+  if (Shown < Rows.size())
+    OS << Indent << "(" << Rows.size() - Shown
+       << " more functions; --top 0 lists all)\n";
+}
+
+std::vector<uint32_t> Reporter::subtreeHeights() const {
+  // Children always have larger indices than their parent, so one reverse
+  // pass computes every height without recursion.
+  std::vector<uint32_t> H(A.Tree.size(), 0);
+  for (size_t I = A.Tree.size(); I-- > 1;) {
+    uint32_t Par = A.Tree[I].Parent;
+    H[Par] = std::max(H[Par], H[I] + 1);
+  }
+  return H;
+}
+
+void Reporter::tree() {
+  std::vector<uint32_t> Heights = subtreeHeights();
+  OS << "\ncall tree (all threads merged; children by inclusive time):\n";
+  OS << right_justify("incl", 11) << ' ' << right_justify("excl", 11) << ' '
+     << right_justify("calls", 10) << "  function\n";
+  std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
+                              A.Tree[0].Children.rend());
+  while (!Stack.empty()) {
+    uint32_t I = Stack.back();
+    Stack.pop_back();
+    const TreeNode &N = A.Tree[I];
+    std::string Indent(2 * (N.Depth - 1), ' ');
+    OS << right_justify(formatTime(N.S.Incl), 11) << ' '
+       << right_justify(formatTime(N.S.Excl), 11) << ' '
+       << right_justify(utostr(N.S.Calls), 10) << "  " << Indent
+       << name(N.Func) << "\n";
+    if (N.Children.empty())
+      continue;
+    if (MaxDepth != 0 && N.Depth >= MaxDepth) {
+      OS << std::string(11 + 1 + 11 + 1 + 10 + 2, ' ') << Indent << "  ... "
+         << Heights[I] << (Heights[I] == 1 ? " more level\n"
+                                           : " more levels\n");
+      continue;
+    }
+    Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
+  }
+}
+
+void Reporter::text() {
+  header();
+  OS << "\n";
+  table(A.Flat, "");
+  if (ShowTree)
+    tree();
+  if (ShowThreads) {
+    for (const ThreadSummary &T : A.Threads) {
+      const Process &Pr = P.Processes[T.Process];
+      OS << "\nthread " << T.Tid;
+      if (!T.Name.empty())
+        OS << " \"" << T.Name << "\"";
+      OS << " (pid " << Pr.Pid << "): wall " << plainTime(T.WallNs) << ", "
+         << T.Functions.size()
+         << (T.Functions.size() == 1 ? " function" : " functions");
+      if (T.Flags & raw::TF_Running)
+        OS << ", still running when the profile was written";
+      OS << "\n";
+      Counters C;
+      C.OpenFrames = T.OpenFrames;
+      C.UnwoundFrames = T.UnwoundFrames;
+      C.UnmatchedExits = T.UnmatchedExits;
+      C.DroppedEvents = T.DroppedEvents;
+      counterLines(C, "  ");
+      table(T.Functions, "  ");
+    }
+  }
+}
+
+void Reporter::json() {
+  // Function ids in the document are positions in "functions" (flat order).
+  std::vector<uint32_t> JsonId(A.Functions.size(), UINT32_MAX);
+  for (size_t I = 0; I < A.Flat.size(); ++I)
+    JsonId[A.Flat[I].Func] = I;
+  std::vector<uint32_t> Heights = subtreeHeights();
+
+  json::OStream J(OS, 2);
+  auto StatsAttrs = [&](const Stats &S) {
+    J.attribute("calls", int64_t(S.Calls));
+    J.attribute("inclusive_ns", S.Incl);
+    J.attribute("exclusive_ns", S.Excl);
+    J.attribute("min_ns", S.Min);
+    J.attribute("max_ns", S.Max);
+  };
+  auto CounterAttrs = [&](const Counters &C) {
+    J.attributeObject("counters", [&] {
+      J.attribute("open_frames", int64_t(C.OpenFrames));
+      J.attribute("unwound_frames", int64_t(C.UnwoundFrames));
+      J.attribute("unmatched_exits", int64_t(C.UnmatchedExits));
+      J.attribute("dropped_events", int64_t(C.DroppedEvents));
+    });
+  };
+  J.object([&] {
+    J.attribute("schema", "activetime-report");
+    J.attribute("version", 1);
+    J.attribute("time_unit", "ns");
+    J.attribute("time_kind", "elapsed");
+    J.attribute("note", TimesNote);
+    Counters Total;
+    J.attributeArray("processes", [&] {
+      for (const Process &Pr : P.Processes) {
+        Counters C = countersOf(Pr);
+        Total.OpenFrames += C.OpenFrames;
+        Total.UnwoundFrames += C.UnwoundFrames;
+        Total.UnmatchedExits += C.UnmatchedExits;
+        Total.DroppedEvents += C.DroppedEvents;
+        J.object([&] {
+          J.attribute("executable", Pr.Exe);
+          J.attribute("build_id", buildIdHex(Pr));
+          J.attribute("pid", int64_t(Pr.Pid));
+          J.attribute("parent_pid", int64_t(Pr.ParentPid));
+          J.attribute("tick_rate", int64_t(Pr.TickRate));
+          J.attribute("start_unix_ns", int64_t(Pr.StartUnixNs));
+          J.attribute("wall_ns", ticksToNs(Pr, Pr.EndTick - Pr.StartTick));
+          J.attribute("threads", int64_t(Pr.Threads.size()));
+          J.attribute("modules", int64_t(Pr.Modules.size()));
+          CounterAttrs(C);
+        });
+      }
+    });
+    CounterAttrs(Total);
+    J.attribute("total_exclusive_ns", A.TotalExcl);
+    J.attributeArray("functions", [&] {
+      for (const FunctionStats &F : A.Flat) {
+        const FunctionInfo &Info = A.Functions[F.Func];
+        J.object([&] {
+          J.attribute("id", int64_t(JsonId[F.Func]));
+          J.attribute("name", name(F.Func));
+          J.attribute("linkage_name", Info.Name);
+          J.attribute("local", Info.Local);
+          if (Info.Local)
+            J.attribute("module", Info.Module);
+          J.attribute("file", Info.File);
+          J.attribute("line", int64_t(Info.Line));
+          StatsAttrs(F.S);
+          J.attribute("exclusive_share", F.Share);
+        });
+      }
+    });
+    J.attributeObject("tree", [&] {
+      J.attribute("max_depth", int64_t(MaxDepth));
+      // Flat pre-order list with parent links: no nesting, so arbitrarily
+      // deep trees need no recursion here or in consumers.
+      J.attributeArray("nodes", [&] {
+        std::vector<uint32_t> Order(A.Tree.size(), UINT32_MAX);
+        uint32_t Next = 0;
+        std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
+                                    A.Tree[0].Children.rend());
+        while (!Stack.empty()) {
+          uint32_t I = Stack.back();
+          Stack.pop_back();
+          const TreeNode &N = A.Tree[I];
+          Order[I] = Next++;
+          bool Cut = MaxDepth != 0 && N.Depth >= MaxDepth &&
+                     !N.Children.empty();
+          J.object([&] {
+            J.attribute("id", int64_t(Order[I]));
+            if (N.Parent == 0)
+              J.attribute("parent", nullptr);
+            else
+              J.attribute("parent", int64_t(Order[N.Parent]));
+            J.attribute("depth", int64_t(N.Depth));
+            J.attribute("function", int64_t(JsonId[N.Func]));
+            StatsAttrs(N.S);
+            if (Cut)
+              J.attribute("truncated_levels", int64_t(Heights[I]));
+          });
+          if (!Cut)
+            Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
+        }
+      });
+    });
+    J.attributeArray("threads", [&] {
+      for (const ThreadSummary &T : A.Threads) {
+        J.object([&] {
+          J.attribute("process", int64_t(T.Process));
+          J.attribute("pid", int64_t(P.Processes[T.Process].Pid));
+          J.attribute("tid", int64_t(T.Tid));
+          J.attribute("name", T.Name);
+          J.attribute("running", bool(T.Flags & raw::TF_Running));
+          J.attribute("wall_ns", T.WallNs);
+          Counters C;
+          C.OpenFrames = T.OpenFrames;
+          C.UnwoundFrames = T.UnwoundFrames;
+          C.UnmatchedExits = T.UnmatchedExits;
+          C.DroppedEvents = T.DroppedEvents;
+          CounterAttrs(C);
+          J.attribute("total_exclusive_ns", T.TotalExcl);
+          J.attributeArray("functions", [&] {
+            for (const FunctionStats &F : T.Functions)
+              J.object([&] {
+                J.attribute("function", int64_t(JsonId[F.Func]));
+                StatsAttrs(F.S);
+                J.attribute("exclusive_share", F.Share);
+              });
+          });
+        });
+      }
+    });
+  });
+  OS << "\n";
+}
+
+} // namespace
+
+int tool::reportMain() {
+  Expected<Profile> P = readInputs(Inputs);
+  if (!P)
+    return reportError(P.takeError());
+  Aggregate A = aggregate(*P);
+  Reporter R(*P, A, outs());
+  if (Json)
+    R.json();
+  else
+    R.text();
+  outs().flush();
+  return 0;
+}

@@ -1,0 +1,393 @@
+//===- Reader.cpp - Raw profile reader --------------------------------------===//
+//
+// Part of ActiveTime. Parses a raw profile (raw_format.h) into the model of
+// Profile.h. The input may be truncated or garbage: every field is read with
+// bounds checks and little-endian loads (the buffer need not be aligned), and
+// every inconsistency becomes a one-line error instead of a crash later.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Profile.h"
+#include "activetime/raw_format.h"
+
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+
+namespace {
+
+Error fail(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+uint64_t alignTo8(uint64_t N) { return (N + 7) & ~uint64_t(7); }
+
+/// Sequential little-endian reader over one section payload. Callers check
+/// remaining() before each record so the loads below never overrun.
+class Cursor {
+public:
+  Cursor(StringRef Data) : Data(Data) {}
+  uint64_t remaining() const { return Data.size() - Pos; }
+  uint64_t offset() const { return Pos; }
+  uint32_t u32() {
+    uint32_t V = support::endian::read32le(Data.data() + Pos);
+    Pos += 4;
+    return V;
+  }
+  uint64_t u64() {
+    uint64_t V = support::endian::read64le(Data.data() + Pos);
+    Pos += 8;
+    return V;
+  }
+  StringRef bytes(uint64_t N) {
+    StringRef S = Data.substr(Pos, N);
+    Pos += N;
+    return S;
+  }
+
+private:
+  StringRef Data;
+  uint64_t Pos = 0;
+};
+
+const char *kindName(uint32_t Kind) {
+  switch (Kind) {
+  case raw::SK_Process:
+    return "process";
+  case raw::SK_Module:
+    return "module";
+  case raw::SK_Thread:
+    return "thread";
+  }
+  return "unknown";
+}
+
+class Parser {
+public:
+  Expected<Profile> parse(StringRef Buf);
+
+private:
+  Error parseProcess(Cursor C);
+  Error parseModule(Cursor C);
+  Error parseThread(Cursor C);
+  Error finishBlock();
+  /// The padding after the last record must be what alignment requires,
+  /// so a wrong length field is caught rather than silently skipped.
+  Error checkPadding(const Cursor &C, uint64_t Size, const Twine &What);
+
+  Profile Prof;
+  Process *Cur = nullptr;
+  uint32_t ModulesSeen = 0;
+  uint32_t ThreadsSeen = 0;
+  uint32_t ExpectedModules = 0;
+  uint32_t ExpectedThreads = 0;
+};
+
+Error Parser::checkPadding(const Cursor &C, uint64_t Size, const Twine &What) {
+  uint64_t Used = C.offset();
+  if (alignTo8(Used) != Size)
+    return fail(formatv("{0}: section size {1} does not match its contents "
+                        "({2} bytes, {3} with padding)",
+                        What, Size, Used, alignTo8(Used)));
+  return Error::success();
+}
+
+Error Parser::finishBlock() {
+  if (!Cur)
+    return Error::success();
+  size_t Idx = Prof.Processes.size() - 1;
+  if (ModulesSeen != ExpectedModules)
+    return fail(formatv("process {0} (pid {1}) has {2} module sections, its "
+                        "header says {3}",
+                        Idx, Cur->Pid, ModulesSeen, ExpectedModules));
+  if (ThreadsSeen != ExpectedThreads)
+    return fail(formatv("process {0} (pid {1}) has {2} thread sections, its "
+                        "header says {3}",
+                        Idx, Cur->Pid, ThreadsSeen, ExpectedThreads));
+  return Error::success();
+}
+
+Error Parser::parseProcess(Cursor C) {
+  if (Error E = finishBlock())
+    return E;
+  uint64_t Size = C.remaining();
+  if (Size < sizeof(raw::ProcessRecord))
+    return fail(formatv("process section too small: {0} bytes, need {1}", Size,
+                        sizeof(raw::ProcessRecord)));
+  Prof.Processes.emplace_back();
+  Cur = &Prof.Processes.back();
+  Cur->TickRate = C.u64();
+  Cur->StartTick = C.u64();
+  Cur->EndTick = C.u64();
+  Cur->StartUnixNs = C.u64();
+  Cur->Pid = C.u32();
+  Cur->ParentPid = C.u32();
+  ExpectedModules = C.u32();
+  ExpectedThreads = C.u32();
+  uint32_t ExeLen = C.u32();
+  uint32_t BuildIdLen = C.u32();
+  ModulesSeen = ThreadsSeen = 0;
+  if (Cur->TickRate == 0)
+    return fail(formatv("process (pid {0}): tick rate is 0", Cur->Pid));
+  if (Cur->EndTick < Cur->StartTick)
+    return fail(formatv("process (pid {0}): end tick {1} is before start "
+                        "tick {2}",
+                        Cur->Pid, Cur->EndTick, Cur->StartTick));
+  if (uint64_t(ExeLen) + BuildIdLen > C.remaining())
+    return fail(formatv("process (pid {0}): executable name ({1} bytes) and "
+                        "build id ({2} bytes) overrun the section",
+                        Cur->Pid, ExeLen, BuildIdLen));
+  Cur->Exe = C.bytes(ExeLen).str();
+  Cur->BuildId = C.bytes(BuildIdLen).str();
+  return checkPadding(C, Size, formatv("process (pid {0})", Cur->Pid).str());
+}
+
+Error Parser::parseModule(Cursor C) {
+  if (!Cur)
+    return fail("module section before any process section");
+  if (ThreadsSeen)
+    return fail(formatv("process (pid {0}): module section after a thread "
+                        "section",
+                        Cur->Pid));
+  if (ModulesSeen == ExpectedModules)
+    return fail(formatv("process (pid {0}): more module sections than its "
+                        "header says ({1})",
+                        Cur->Pid, ExpectedModules));
+  uint32_t ModIdx = ModulesSeen++;
+  std::string What = formatv("module {0} of process (pid {1})", ModIdx,
+                             Cur->Pid);
+  uint64_t Size = C.remaining();
+  if (Size < sizeof(raw::ModuleRecord))
+    return fail(formatv("{0}: section too small: {1} bytes, need {2}", What,
+                        Size, sizeof(raw::ModuleRecord)));
+  Module M;
+  M.Hash = C.u64();
+  M.LoadBase = C.u64();
+  uint32_t NumFuncs = C.u32();
+  uint32_t NameLen = C.u32();
+  uint32_t PathLen = C.u32();
+  M.Flags = C.u32();
+  if (uint64_t(NameLen) + PathLen > C.remaining())
+    return fail(formatv("{0}: name ({1} bytes) and path ({2} bytes) overrun "
+                        "the section",
+                        What, NameLen, PathLen));
+  M.Name = C.bytes(NameLen).str();
+  M.Path = C.bytes(PathLen).str();
+  // Bound the count by the bytes present before reserving anything.
+  if (uint64_t(NumFuncs) * sizeof(raw::FuncRecord) > C.remaining())
+    return fail(formatv("{0}: {1} function records overrun the section", What,
+                        NumFuncs));
+  Cur->Functions.reserve(Cur->Functions.size() + NumFuncs);
+  for (uint32_t I = 0; I < NumFuncs; ++I) {
+    if (C.remaining() < sizeof(raw::FuncRecord))
+      return fail(formatv("{0}: function record {1} overruns the section",
+                          What, I));
+    Function F;
+    F.Module = ModIdx;
+    F.Addr = C.u64();
+    F.Line = C.u32();
+    F.Flags = C.u32();
+    uint32_t FNameLen = C.u32();
+    uint32_t FileLen = C.u32();
+    if (uint64_t(FNameLen) + FileLen > C.remaining())
+      return fail(formatv("{0}: function {1}: name ({2} bytes) and file ({3} "
+                          "bytes) overrun the section",
+                          What, I, FNameLen, FileLen));
+    F.Name = C.bytes(FNameLen).str();
+    F.File = C.bytes(FileLen).str();
+    Cur->Functions.push_back(std::move(F));
+  }
+  Cur->Modules.push_back(std::move(M));
+  return checkPadding(C, Size, What);
+}
+
+Error Parser::parseThread(Cursor C) {
+  if (!Cur)
+    return fail("thread section before any process section");
+  if (ModulesSeen != ExpectedModules)
+    return fail(formatv("process (pid {0}): thread section after {1} of its "
+                        "{2} module sections",
+                        Cur->Pid, ModulesSeen, ExpectedModules));
+  if (ThreadsSeen == ExpectedThreads)
+    return fail(formatv("process (pid {0}): more thread sections than its "
+                        "header says ({1})",
+                        Cur->Pid, ExpectedThreads));
+  uint32_t ThreadIdx = ThreadsSeen++;
+  uint64_t Size = C.remaining();
+  if (Size < sizeof(raw::ThreadRecord))
+    return fail(formatv("thread {0} of process (pid {1}): section too small: "
+                        "{2} bytes, need {3}",
+                        ThreadIdx, Cur->Pid, Size, sizeof(raw::ThreadRecord)));
+  Thread T;
+  T.Tid = C.u64();
+  T.StartTick = C.u64();
+  T.EndTick = C.u64();
+  uint32_t NumNodes = C.u32();
+  T.Flags = C.u32();
+  T.OpenFrames = C.u64();
+  T.UnmatchedExits = C.u64();
+  T.UnwoundFrames = C.u64();
+  T.DroppedEvents = C.u64();
+  StringRef Name = C.bytes(16);
+  T.Name = Name.take_until([](char Ch) { return Ch == '\0'; }).str();
+  std::string What = formatv("thread {0} (tid {1})", ThreadIdx, T.Tid);
+  if (T.EndTick < T.StartTick)
+    return fail(formatv("{0}: end tick {1} is before start tick {2}", What,
+                        T.EndTick, T.StartTick));
+  if (uint64_t(NumNodes) * sizeof(raw::NodeRecord) != C.remaining())
+    return fail(formatv("{0}: {1} nodes need {2} bytes, the section has {3}",
+                        What, NumNodes,
+                        uint64_t(NumNodes) * sizeof(raw::NodeRecord),
+                        C.remaining()));
+  uint64_t NumFuncs = Cur->Functions.size();
+  T.Nodes.resize(NumNodes);
+  for (uint32_t I = 0; I < NumNodes; ++I) {
+    Node &N = T.Nodes[I];
+    N.Parent = C.u32();
+    N.Func = C.u32();
+    N.Calls = C.u64();
+    N.Incl = C.u64();
+    N.Excl = C.u64();
+    N.Min = C.u64();
+    N.Max = C.u64();
+    // Parents precede children; the tree algorithms rely on it.
+    if (N.Parent != raw::kNoParent && N.Parent >= I)
+      return fail(formatv("{0}: node {1}: parent {2} does not precede it",
+                          What, I, N.Parent));
+    if (N.Func >= NumFuncs)
+      return fail(formatv("{0}: node {1}: function id {2} out of range (the "
+                          "process has {3} functions)",
+                          What, I, N.Func, NumFuncs));
+    if (N.Excl > N.Incl)
+      return fail(formatv("{0}: node {1}: exclusive ticks {2} exceed "
+                          "inclusive ticks {3}",
+                          What, I, N.Excl, N.Incl));
+    // Time is only ever added when a call closes (or is closed at the write).
+    if (N.Calls == 0 && N.Incl != 0)
+      return fail(formatv("{0}: node {1}: {2} inclusive ticks but no calls",
+                          What, I, N.Incl));
+    if (N.Calls && N.Min > N.Max)
+      return fail(formatv("{0}: node {1}: minimum ticks {2} exceed maximum "
+                          "ticks {3}",
+                          What, I, N.Min, N.Max));
+  }
+  Cur->Threads.push_back(std::move(T));
+  return Error::success();
+}
+
+Expected<Profile> Parser::parse(StringRef Buf) {
+  if (Buf.size() < sizeof(raw::kMagic) ||
+      std::memcmp(Buf.data(), raw::kMagic, sizeof(raw::kMagic)) != 0)
+    return fail("not an ActiveTime raw profile (bad magic)");
+  if (Buf.size() < sizeof(raw::FileHeader))
+    return fail(formatv("truncated: file has {0} bytes, the header alone "
+                        "needs {1}",
+                        Buf.size(), sizeof(raw::FileHeader)));
+  Cursor H(Buf.substr(sizeof(raw::kMagic)));
+  uint32_t Version = H.u32();
+  uint32_t HeaderSize = H.u32();
+  uint64_t FileSize = H.u64();
+  uint32_t NumSections = H.u32();
+  uint32_t Flags = H.u32();
+  if (Version > raw::kVersion)
+    return fail(formatv("format version {0} is newer than supported (this "
+                        "activetime reads version {1})",
+                        Version, raw::kVersion));
+  if (Version < raw::kVersion)
+    return fail(formatv("format version {0} is older than supported (this "
+                        "activetime reads version {1})",
+                        Version, raw::kVersion));
+  if (HeaderSize != sizeof(raw::FileHeader))
+    return fail(formatv("bad header size {0} (version {1} has {2})",
+                        HeaderSize, Version, sizeof(raw::FileHeader)));
+  if (FileSize > Buf.size())
+    return fail(formatv("truncated: header says {0} bytes, file has {1}",
+                        FileSize, Buf.size()));
+  if (FileSize < Buf.size())
+    return fail(formatv("trailing garbage: header says {0} bytes, file has "
+                        "{1}",
+                        FileSize, Buf.size()));
+  if (Flags & ~uint32_t(raw::FH_Merged))
+    return fail(formatv("unknown file flags {0:x}", Flags));
+  Prof.Merged = Flags & raw::FH_Merged;
+
+  uint64_t Off = sizeof(raw::FileHeader);
+  for (uint32_t S = 0; S < NumSections; ++S) {
+    if (Buf.size() - Off < sizeof(raw::SectionHeader))
+      return fail(formatv("section {0} of {1}: header at offset {2} overruns "
+                          "the file ({3} bytes)",
+                          S, NumSections, Off, Buf.size()));
+    Cursor SH(Buf.substr(Off, sizeof(raw::SectionHeader)));
+    uint32_t Kind = SH.u32();
+    uint32_t Reserved = SH.u32();
+    uint64_t Size = SH.u64();
+    Off += sizeof(raw::SectionHeader);
+    if (Kind != raw::SK_Process && Kind != raw::SK_Module &&
+        Kind != raw::SK_Thread)
+      return fail(formatv("section {0} at offset {1}: unknown section kind "
+                          "{2}",
+                          S, Off - sizeof(raw::SectionHeader), Kind));
+    if (Reserved != 0)
+      return fail(formatv("section {0} ({1}): reserved field is {2}, not 0",
+                          S, kindName(Kind), Reserved));
+    if (Size % 8)
+      return fail(formatv("section {0} ({1}): size {2} is not a multiple of "
+                          "8",
+                          S, kindName(Kind), Size));
+    if (Size > Buf.size() - Off)
+      return fail(formatv("section {0} ({1}): {2} bytes at offset {3} overrun "
+                          "the file ({4} bytes)",
+                          S, kindName(Kind), Size, Off, Buf.size()));
+    Cursor Payload(Buf.substr(Off, Size));
+    Off += Size;
+    Error E = Error::success();
+    switch (Kind) {
+    case raw::SK_Process:
+      E = parseProcess(Payload);
+      break;
+    case raw::SK_Module:
+      E = parseModule(Payload);
+      break;
+    case raw::SK_Thread:
+      E = parseThread(Payload);
+      break;
+    }
+    if (E)
+      return std::move(E);
+  }
+  if (Off != Buf.size())
+    return fail(formatv("{0} bytes after the last of {1} sections",
+                        Buf.size() - Off, NumSections));
+  if (Error E = finishBlock())
+    return std::move(E);
+  if (Prof.Processes.empty())
+    return fail("the profile contains no process");
+  return std::move(Prof);
+}
+
+} // namespace
+
+Expected<Profile> profile::readProfile(MemoryBufferRef Buffer) {
+  return Parser().parse(Buffer.getBuffer());
+}
+
+Expected<Profile> profile::readProfile(StringRef Path) {
+  // Not null-terminated and never mmap-ed lazily past the end: the parser
+  // needs only the bytes.
+  ErrorOr<std::unique_ptr<MemoryBuffer>> BufOrErr = MemoryBuffer::getFile(
+      Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!BufOrErr)
+    return createStringError(BufOrErr.getError(),
+                             Path + ": " + BufOrErr.getError().message());
+  Expected<Profile> P = readProfile((*BufOrErr)->getMemBufferRef());
+  if (!P)
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ": " + toString(P.takeError()));
+  return P;
+}

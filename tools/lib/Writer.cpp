@@ -1,0 +1,215 @@
+//===- Writer.cpp - Raw profile writer --------------------------------------===//
+//
+// Part of ActiveTime. Serializes a Profile in the raw format so that merged
+// profiles are read back by the same reader as runtime-written ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Profile.h"
+#include "activetime/raw_format.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/EndianStream.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+
+namespace {
+
+Error fail(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+uint64_t alignTo8(uint64_t N) { return (N + 7) & ~uint64_t(7); }
+
+/// Builds the payload of one section in memory so its size is known before
+/// the section header is emitted.
+class SectionBuilder {
+public:
+  void u32(uint32_t V) { W.write<uint32_t>(V); }
+  void u64(uint64_t V) { W.write<uint64_t>(V); }
+  void bytes(StringRef S) { OS << S; }
+  void pad() { OS.write_zeros(alignTo8(Buf.size()) - Buf.size()); }
+  StringRef data() const { return Buf; }
+
+private:
+  SmallString<256> Buf;
+  raw_svector_ostream OS{Buf};
+  support::endian::Writer W{OS, llvm::endianness::little};
+};
+
+bool fits32(size_t N) { return N <= UINT32_MAX; }
+
+Error checkProcess(const Process &P, size_t Idx) {
+  if (P.TickRate == 0)
+    return fail(formatv("process {0}: tick rate is 0", Idx));
+  if (!fits32(P.Modules.size()) || !fits32(P.Threads.size()) ||
+      !fits32(P.Exe.size()) || !fits32(P.BuildId.size()) ||
+      !fits32(P.Functions.size()))
+    return fail(formatv("process {0}: too large for the raw format", Idx));
+  // Function ids are implied by module order, so the table must be grouped.
+  uint32_t Prev = 0;
+  for (const Function &F : P.Functions) {
+    if (F.Module >= P.Modules.size() || F.Module < Prev)
+      return fail(formatv("process {0}: function table is not grouped by "
+                          "module",
+                          Idx));
+    Prev = F.Module;
+  }
+  for (const Thread &T : P.Threads) {
+    if (!fits32(T.Nodes.size()))
+      return fail(formatv("process {0}: too many nodes", Idx));
+    for (size_t I = 0; I < T.Nodes.size(); ++I) {
+      const Node &N = T.Nodes[I];
+      if ((N.Parent != raw::kNoParent && N.Parent >= I) ||
+          N.Func >= P.Functions.size() || N.Excl > N.Incl)
+        return fail(formatv("process {0}, thread {1}: inconsistent node {2}",
+                            Idx, T.Tid, I));
+    }
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
+  for (size_t I = 0; I < Prof.Processes.size(); ++I)
+    if (Error E = checkProcess(Prof.Processes[I], I))
+      return E;
+
+  std::vector<std::pair<uint32_t, std::string>> Sections;
+  auto Add = [&](uint32_t Kind, SectionBuilder &B) {
+    B.pad();
+    Sections.emplace_back(Kind, B.data().str());
+  };
+  for (const Process &P : Prof.Processes) {
+    SectionBuilder PB;
+    PB.u64(P.TickRate);
+    PB.u64(P.StartTick);
+    PB.u64(P.EndTick);
+    PB.u64(P.StartUnixNs);
+    PB.u32(P.Pid);
+    PB.u32(P.ParentPid);
+    PB.u32(P.Modules.size());
+    PB.u32(P.Threads.size());
+    PB.u32(P.Exe.size());
+    PB.u32(P.BuildId.size());
+    PB.bytes(P.Exe);
+    PB.bytes(P.BuildId);
+    Add(raw::SK_Process, PB);
+
+    size_t NextFunc = 0;
+    for (uint32_t MI = 0; MI < P.Modules.size(); ++MI) {
+      const Module &M = P.Modules[MI];
+      size_t First = NextFunc;
+      while (NextFunc < P.Functions.size() && P.Functions[NextFunc].Module == MI)
+        ++NextFunc;
+      SectionBuilder MB;
+      MB.u64(M.Hash);
+      MB.u64(M.LoadBase);
+      MB.u32(NextFunc - First);
+      MB.u32(M.Name.size());
+      MB.u32(M.Path.size());
+      MB.u32(M.Flags);
+      MB.bytes(M.Name);
+      MB.bytes(M.Path);
+      for (size_t FI = First; FI < NextFunc; ++FI) {
+        const Function &F = P.Functions[FI];
+        MB.u64(F.Addr);
+        MB.u32(F.Line);
+        MB.u32(F.Flags);
+        MB.u32(F.Name.size());
+        MB.u32(F.File.size());
+        MB.bytes(F.Name);
+        MB.bytes(F.File);
+      }
+      Add(raw::SK_Module, MB);
+    }
+
+    for (const Thread &T : P.Threads) {
+      SectionBuilder TB;
+      TB.u64(T.Tid);
+      TB.u64(T.StartTick);
+      TB.u64(T.EndTick);
+      TB.u32(T.Nodes.size());
+      TB.u32(T.Flags);
+      TB.u64(T.OpenFrames);
+      TB.u64(T.UnmatchedExits);
+      TB.u64(T.UnwoundFrames);
+      TB.u64(T.DroppedEvents);
+      char Name[16] = {};
+      memcpy(Name, T.Name.data(), std::min<size_t>(T.Name.size(), 16));
+      TB.bytes(StringRef(Name, 16));
+      for (const Node &N : T.Nodes) {
+        TB.u32(N.Parent);
+        TB.u32(N.Func);
+        TB.u64(N.Calls);
+        TB.u64(N.Incl);
+        TB.u64(N.Excl);
+        TB.u64(N.Min);
+        TB.u64(N.Max);
+      }
+      Add(raw::SK_Thread, TB);
+    }
+  }
+  if (!fits32(Sections.size()))
+    return fail("too many sections for the raw format");
+
+  uint64_t FileSize = sizeof(raw::FileHeader);
+  for (const auto &S : Sections)
+    FileSize += sizeof(raw::SectionHeader) + S.second.size();
+
+  support::endian::Writer W(OS, llvm::endianness::little);
+  OS.write(raw::kMagic, sizeof(raw::kMagic));
+  W.write<uint32_t>(raw::kVersion);
+  W.write<uint32_t>(sizeof(raw::FileHeader));
+  W.write<uint64_t>(FileSize);
+  W.write<uint32_t>(Sections.size());
+  W.write<uint32_t>(Prof.Merged ? raw::FH_Merged : 0);
+  for (const auto &S : Sections) {
+    W.write<uint32_t>(S.first);
+    W.write<uint32_t>(0);
+    W.write<uint64_t>(S.second.size());
+    OS << S.second;
+  }
+  return Error::success();
+}
+
+Error profile::writeProfile(const Profile &Prof, StringRef Path) {
+  auto Prefixed = [&](Error E) {
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ": " + toString(std::move(E)));
+  };
+  // Serialize first: a model the format cannot express fails before any
+  // file is created.
+  std::string Data;
+  raw_string_ostream DS(Data);
+  if (Error E = writeProfile(Prof, DS))
+    return Prefixed(std::move(E));
+  DS.flush();
+
+  Expected<sys::fs::TempFile> Temp =
+      sys::fs::TempFile::create(Path + ".tmp-%%%%%%%%");
+  if (!Temp)
+    return Prefixed(Temp.takeError());
+  {
+    raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
+    OS << Data;
+    OS.flush();
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
+      consumeError(Temp->discard());
+      return Prefixed(errorCodeToError(EC));
+    }
+  }
+  if (Error E = Temp->keep(Path)) {
+    consumeError(Temp->discard());
+    return Prefixed(std::move(E));
+  }
+  return Error::success();
+}

@@ -1,0 +1,116 @@
+//===- activetime/Profile/Profile.h - In-memory raw profile -----*- C++ -*-===//
+//
+// Part of ActiveTime. The in-memory form of a raw profile (raw_format.h):
+// what the reader produces, the writer serializes and merge concatenates.
+// Times stay in ticks here; Aggregate.h converts them to nanoseconds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_PROFILE_PROFILE_H
+#define ACTIVETIME_PROFILE_PROFILE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace activetime {
+namespace profile {
+
+struct Module {
+  uint64_t Hash = 0;
+  uint64_t LoadBase = 0;
+  uint32_t Flags = 0;   // raw::ModuleFlags
+  std::string Name;     // source file of the module
+  std::string Path;     // ELF object it was loaded from
+};
+
+// One entry of the process-wide function table; its index is the function
+// id the thread nodes refer to.
+struct Function {
+  uint32_t Module = 0;  // index into Process::Modules
+  uint64_t Addr = 0;
+  uint32_t Line = 0;
+  uint32_t Flags = 0;   // abi::FuncFlags
+  std::string Name;     // linkage name
+  std::string File;     // source file, may be empty
+};
+
+struct Node {
+  uint32_t Parent = 0;  // raw::kNoParent for a root
+  uint32_t Func = 0;
+  uint64_t Calls = 0;
+  uint64_t Incl = 0;
+  uint64_t Excl = 0;
+  uint64_t Min = 0;
+  uint64_t Max = 0;
+};
+
+struct Thread {
+  uint64_t Tid = 0;
+  std::string Name;
+  uint32_t Flags = 0;   // raw::ThreadFlags
+  uint64_t StartTick = 0;
+  uint64_t EndTick = 0;
+  uint64_t OpenFrames = 0;
+  uint64_t UnmatchedExits = 0;
+  uint64_t UnwoundFrames = 0;
+  uint64_t DroppedEvents = 0;
+  std::vector<Node> Nodes; // parents before children
+};
+
+struct Process {
+  uint64_t TickRate = 0;
+  uint64_t StartTick = 0;
+  uint64_t EndTick = 0;
+  uint64_t StartUnixNs = 0;
+  uint32_t Pid = 0;
+  uint32_t ParentPid = 0;
+  std::string Exe;
+  std::string BuildId;  // raw bytes
+  std::vector<Module> Modules;
+  std::vector<Function> Functions; // grouped by module, in module order
+  std::vector<Thread> Threads;
+};
+
+struct Profile {
+  bool Merged = false;
+  std::vector<Process> Processes;
+};
+
+/// Parses and validates a raw profile. Errors are one line with the reason
+/// only; the caller adds the file name.
+llvm::Expected<Profile> readProfile(llvm::MemoryBufferRef Buffer);
+
+/// Reads the file at \p Path; errors are "Path: reason".
+llvm::Expected<Profile> readProfile(llvm::StringRef Path);
+
+/// Serializes \p P exactly as raw_format.h lays it out.
+llvm::Error writeProfile(const Profile &P, llvm::raw_ostream &OS);
+
+/// Writes \p P to \p Path through a temporary file in the same directory
+/// that is renamed into place, so a failure never leaves a partial file.
+llvm::Error writeProfile(const Profile &P, llvm::StringRef Path);
+
+struct NamedProfile {
+  std::string Name; // file name, used in diagnostics
+  Profile Prof;
+};
+
+/// Concatenates the process blocks of all inputs after checking that every
+/// process comes from the same binary as the first one.
+llvm::Expected<Profile> mergeProfiles(std::vector<NamedProfile> Inputs);
+
+/// One-line description of the binary a process ran, for diagnostics.
+std::string describeBinary(const Process &P);
+
+/// Build id as lower-case hex.
+std::string buildIdHex(const Process &P);
+
+} // namespace profile
+} // namespace activetime
+
+#endif // ACTIVETIME_PROFILE_PROFILE_H

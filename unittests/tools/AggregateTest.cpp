@@ -1,0 +1,214 @@
+//===- AggregateTest.cpp - Profile aggregation tests ------------------------===//
+//
+// Part of ActiveTime. Recursion must not double count inclusive time,
+// function identity follows linkage, and the merged tree combines threads
+// and processes after converting each process's ticks to nanoseconds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Aggregate.h"
+#include "activetime/abi.h"
+#include "activetime/raw_format.h"
+
+#include "gtest/gtest.h"
+
+using namespace activetime;
+using namespace activetime::profile;
+
+namespace {
+
+constexpr uint32_t Root = raw::kNoParent;
+
+/// A process at 1 tick = 1 ns with one module "m.c" holding \p Names.
+Process makeProcess(std::vector<std::string> Names, uint64_t TickRate = 1e9,
+                    std::string ModName = "m.c", uint32_t Flags = 0) {
+  Process P;
+  P.TickRate = TickRate;
+  P.Exe = "/bin/app";
+  P.Modules.push_back({1, 0, 0, ModName, "/bin/app"});
+  for (std::string &N : Names)
+    P.Functions.push_back({0, 0, 1, Flags, N, ModName});
+  return P;
+}
+
+Thread makeThread(uint64_t Tid, std::vector<Node> Nodes) {
+  Thread T;
+  T.Tid = Tid;
+  T.EndTick = 1000000;
+  T.Nodes = std::move(Nodes);
+  return T;
+}
+
+const FunctionStats *find(const Aggregate &A, const std::string &Name,
+                          const std::string &Module = "") {
+  for (const FunctionStats &F : A.Flat)
+    if (A.Functions[F.Func].Name == Name &&
+        (Module.empty() || A.Functions[F.Func].Module == Module))
+      return &F;
+  return nullptr;
+}
+
+TEST(Aggregate, DirectRecursionCountedOnce) {
+  // A -> A -> A: inclusive is the outermost call's, exclusive the sum.
+  Process P = makeProcess({"A"});
+  P.Threads.push_back(makeThread(1, {{Root, 0, 1, 100, 10, 100, 100},
+                                     {0, 0, 1, 90, 20, 90, 90},
+                                     {1, 0, 1, 70, 70, 70, 70}}));
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  const FunctionStats *F = find(A, "A");
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->S.Calls, 3u);
+  EXPECT_EQ(F->S.Incl, 100);
+  EXPECT_EQ(F->S.Excl, 100);
+  EXPECT_EQ(F->S.Min, 70);
+  EXPECT_EQ(F->S.Max, 100);
+  EXPECT_EQ(F->Share, 1.0);
+  // The tree keeps every level.
+  ASSERT_EQ(A.Tree.size(), 4u);
+  EXPECT_EQ(A.Tree[3].Depth, 3u);
+  EXPECT_EQ(A.Tree[3].S.Incl, 70);
+}
+
+TEST(Aggregate, IndirectRecursionAndSiblings) {
+  // main -> A -> B -> A, and main -> C -> A (a separate, non-nested A).
+  Process P = makeProcess({"main", "A", "B", "C"});
+  P.Threads.push_back(makeThread(1, {{Root, 0, 1, 1000, 100, 1000, 1000},
+                                     {0, 1, 1, 600, 100, 600, 600},
+                                     {1, 2, 1, 500, 200, 500, 500},
+                                     {2, 1, 1, 300, 300, 300, 300},
+                                     {0, 3, 1, 300, 200, 300, 300},
+                                     {4, 1, 1, 100, 100, 100, 100}}));
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  EXPECT_EQ(find(A, "A")->S.Incl, 700); // 600 + 100, not + 300
+  EXPECT_EQ(find(A, "A")->S.Excl, 500);
+  EXPECT_EQ(find(A, "A")->S.Calls, 3u);
+  EXPECT_EQ(find(A, "B")->S.Incl, 500);
+  EXPECT_EQ(find(A, "main")->S.Incl, 1000);
+  EXPECT_EQ(A.TotalExcl, 1000);
+  // Sorted by exclusive time.
+  ASSERT_EQ(A.Flat.size(), 4u);
+  EXPECT_EQ(A.Functions[A.Flat[0].Func].Name, "A");
+}
+
+TEST(Aggregate, DeepChainIsIterative) {
+  // 1,000,000 levels alternating A and B; recursion here would overflow.
+  constexpr uint32_t Depth = 1000000;
+  Process P = makeProcess({"A", "B"});
+  std::vector<Node> Nodes(Depth);
+  for (uint32_t I = 0; I < Depth; ++I) {
+    uint64_t Incl = Depth - I;
+    Nodes[I] = {I ? I - 1 : Root, I % 2, 1, Incl, 1, Incl, Incl};
+  }
+  P.Threads.push_back(makeThread(1, std::move(Nodes)));
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  EXPECT_EQ(find(A, "A")->S.Incl, Depth);
+  EXPECT_EQ(find(A, "B")->S.Incl, Depth - 1);
+  EXPECT_EQ(find(A, "A")->S.Excl, Depth / 2);
+  EXPECT_EQ(A.Tree.size(), Depth + 1);
+  EXPECT_EQ(A.Tree.back().Depth, Depth);
+}
+
+TEST(Aggregate, LocalLinkageIsPerModule) {
+  // Two modules, each with a static "helper" and the same inline function.
+  Process P;
+  P.TickRate = 1e9;
+  P.Modules.push_back({1, 0, 0, "a.c", "/bin/app"});
+  P.Modules.push_back({2, 0, 0, "b.c", "/bin/app"});
+  uint32_t L = activetime::abi::FF_LocalLinkage;
+  P.Functions.push_back({0, 0, 1, L, "helper", "a.c"});
+  P.Functions.push_back({0, 0, 2, 0, "_ZN1S6inlineEv", "s.h"});
+  P.Functions.push_back({1, 0, 1, L, "helper", "b.c"});
+  P.Functions.push_back({1, 0, 2, 0, "_ZN1S6inlineEv", "s.h"});
+  P.Threads.push_back(makeThread(1, {{Root, 0, 1, 10, 10, 10, 10},
+                                     {Root, 1, 1, 20, 20, 20, 20},
+                                     {Root, 2, 1, 30, 30, 30, 30},
+                                     {Root, 3, 1, 40, 40, 40, 40}}));
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  ASSERT_EQ(A.Flat.size(), 3u);
+  EXPECT_EQ(find(A, "_ZN1S6inlineEv")->S.Incl, 60);
+  EXPECT_EQ(find(A, "_ZN1S6inlineEv")->S.Calls, 2u);
+  EXPECT_EQ(find(A, "helper", "a.c")->S.Incl, 10);
+  EXPECT_EQ(find(A, "helper", "b.c")->S.Incl, 30);
+  EXPECT_TRUE(A.Functions[find(A, "helper", "b.c")->Func].Local);
+  // Tree roots merge the same way: three distinct children of the root.
+  EXPECT_EQ(A.Tree[0].Children.size(), 3u);
+
+  // The same static function of the same module in another process (e.g.
+  // a forked child) is the same function.
+  Prof.Processes.push_back(P);
+  Aggregate B = aggregate(Prof);
+  EXPECT_EQ(B.Flat.size(), 3u);
+  EXPECT_EQ(find(B, "helper", "a.c")->S.Incl, 20);
+}
+
+TEST(Aggregate, TreeMergesThreadsAndProcessesWithTickRates) {
+  // Process 1 at 1 GHz ticks, process 2 at 4 GHz: both describe 1000 ns
+  // of main with 400 ns in f.
+  Process P1 = makeProcess({"main", "f", "g"}, 1000000000);
+  P1.Threads.push_back(makeThread(1, {{Root, 0, 1, 1000, 600, 1000, 1000},
+                                      {0, 1, 2, 400, 400, 150, 250}}));
+  P1.Threads.push_back(makeThread(2, {{Root, 1, 1, 100, 100, 100, 100}}));
+  // Different function table order in the second process: identity is by
+  // name, not by id.
+  Process P2 = makeProcess({"g", "f", "main"}, 4000000000);
+  P2.Threads.push_back(makeThread(3, {{Root, 2, 1, 4000, 2400, 4000, 4000},
+                                      {0, 1, 1, 1600, 1200, 1600, 1600},
+                                      {1, 0, 1, 400, 400, 400, 400}}));
+  Profile Prof;
+  Prof.Processes = {P1, P2};
+  Aggregate A = aggregate(Prof);
+
+  // Root children: main (merged from both processes) and f (thread 2).
+  ASSERT_EQ(A.Tree[0].Children.size(), 2u);
+  const TreeNode &Main = A.Tree[A.Tree[0].Children[0]];
+  EXPECT_EQ(A.Functions[Main.Func].Name, "main");
+  EXPECT_EQ(Main.S.Incl, 2000);
+  EXPECT_EQ(Main.S.Excl, 1200);
+  EXPECT_EQ(Main.S.Calls, 2u);
+  ASSERT_EQ(Main.Children.size(), 1u);
+  const TreeNode &F = A.Tree[Main.Children[0]];
+  EXPECT_EQ(A.Functions[F.Func].Name, "f");
+  EXPECT_EQ(F.S.Incl, 800);
+  EXPECT_EQ(F.S.Calls, 3u);
+  EXPECT_EQ(F.S.Min, 150);
+  EXPECT_EQ(F.S.Max, 400);
+  ASSERT_EQ(F.Children.size(), 1u);
+  EXPECT_EQ(A.Tree[F.Children[0]].S.Incl, 100);
+  const TreeNode &F2 = A.Tree[A.Tree[0].Children[1]];
+  EXPECT_EQ(A.Functions[F2.Func].Name, "f");
+  EXPECT_EQ(F2.S.Incl, 100);
+  EXPECT_EQ(A.Tree[0].S.Incl, 2100);
+
+  // Flat: f over all three threads.
+  EXPECT_EQ(find(A, "f")->S.Incl, 900);
+  EXPECT_EQ(find(A, "f")->S.Excl, 800);
+  EXPECT_EQ(find(A, "f")->S.Calls, 4u);
+  EXPECT_EQ(A.TotalExcl, 2100);
+
+  // Per-thread summaries, in process then thread order.
+  ASSERT_EQ(A.Threads.size(), 3u);
+  EXPECT_EQ(A.Threads[0].Tid, 1u);
+  EXPECT_EQ(A.Threads[2].Process, 1u);
+  EXPECT_EQ(A.Threads[2].WallNs, 250000); // 1e6 ticks at 4 GHz
+  EXPECT_EQ(A.Threads[2].TotalExcl, 1000);
+  ASSERT_EQ(A.Threads[2].Functions.size(), 3u);
+  EXPECT_EQ(A.Functions[A.Threads[2].Functions[0].Func].Name, "main");
+  EXPECT_DOUBLE_EQ(A.Threads[2].Functions[0].Share, 0.6);
+}
+
+TEST(Aggregate, TicksToNsKeepsPrecision) {
+  Process P;
+  P.TickRate = 3000000000; // 3 GHz TSC
+  EXPECT_DOUBLE_EQ(ticksToNs(P, 3), 1.0);
+  EXPECT_DOUBLE_EQ(ticksToNs(P, 3000000000ull * 86400 + 3), 86400e9 + 1);
+}
+
+} // namespace

@@ -1,0 +1,473 @@
+//===- ProfileTest.cpp - Raw profile reader/writer/merge tests --------------===//
+//
+// Part of ActiveTime. Round trips through the writer and reader, one test
+// per kind of corruption the reader must reject (a valid file is written,
+// then bytes are changed), and merge semantics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Profile.h"
+#include "activetime/abi.h"
+#include "activetime/raw_format.h"
+
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <functional>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+
+namespace {
+
+Profile makeProfile() {
+  Profile P;
+  Process Pr;
+  Pr.TickRate = 1000000000;
+  Pr.StartTick = 10;
+  Pr.EndTick = 5000;
+  Pr.StartUnixNs = 1700000000000000000ull;
+  Pr.Pid = 42;
+  Pr.ParentPid = 1;
+  Pr.Exe = "/usr/bin/app";
+  Pr.BuildId = std::string("\x01\x02\xab\xcd", 4);
+  Pr.Modules.push_back({0x1234, 0x400000, 0, "main.c", "/usr/bin/app"});
+  Pr.Modules.push_back({0x5678, 0x7f0000, raw::MF_Unloaded, "lib.c",
+                        "/usr/lib/libx.so"});
+  Pr.Functions.push_back({0, 0x401000, 3, 0, "main", "src/main.c"});
+  Pr.Functions.push_back({0, 0x401100, 9, activetime::abi::FF_LocalLinkage, "helper", ""});
+  Pr.Functions.push_back({1, 0x7f1000, 7, 0, "_Z3libv", "src/lib.c"});
+  Thread T;
+  T.Tid = 42;
+  T.Name = "app";
+  T.Flags = raw::TF_Running;
+  T.StartTick = 20;
+  T.EndTick = 4000;
+  T.OpenFrames = 1;
+  T.UnmatchedExits = 2;
+  T.UnwoundFrames = 3;
+  T.DroppedEvents = 4;
+  T.Nodes.push_back({raw::kNoParent, 0, 1, 1000, 300, 1000, 1000});
+  T.Nodes.push_back({0, 1, 4, 500, 200, 100, 150});
+  T.Nodes.push_back({1, 2, 4, 300, 300, 50, 100});
+  T.Nodes.push_back({0, 2, 2, 200, 200, 90, 110});
+  Pr.Threads.push_back(T);
+  Thread T2;
+  T2.Tid = 43;
+  T2.Name = "exactly16chars!!";
+  T2.StartTick = 30;
+  T2.EndTick = 40;
+  Pr.Threads.push_back(T2); // a thread without nodes is valid
+  P.Processes.push_back(std::move(Pr));
+  return P;
+}
+
+std::string serialize(const Profile &P) {
+  std::string S;
+  raw_string_ostream OS(S);
+  EXPECT_FALSE(bool(writeProfile(P, OS)));
+  OS.flush();
+  return S;
+}
+
+Expected<Profile> parse(StringRef Bytes) {
+  return readProfile(MemoryBufferRef(Bytes, "test"));
+}
+
+std::string parseError(StringRef Bytes) {
+  Expected<Profile> P = parse(Bytes);
+  if (P)
+    return "<no error>";
+  return toString(P.takeError());
+}
+
+void expectEqual(const Profile &A, const Profile &B) {
+  ASSERT_EQ(A.Merged, B.Merged);
+  ASSERT_EQ(A.Processes.size(), B.Processes.size());
+  for (size_t I = 0; I < A.Processes.size(); ++I) {
+    const Process &X = A.Processes[I], &Y = B.Processes[I];
+    EXPECT_EQ(X.TickRate, Y.TickRate);
+    EXPECT_EQ(X.StartTick, Y.StartTick);
+    EXPECT_EQ(X.EndTick, Y.EndTick);
+    EXPECT_EQ(X.StartUnixNs, Y.StartUnixNs);
+    EXPECT_EQ(X.Pid, Y.Pid);
+    EXPECT_EQ(X.ParentPid, Y.ParentPid);
+    EXPECT_EQ(X.Exe, Y.Exe);
+    EXPECT_EQ(X.BuildId, Y.BuildId);
+    ASSERT_EQ(X.Modules.size(), Y.Modules.size());
+    for (size_t M = 0; M < X.Modules.size(); ++M) {
+      EXPECT_EQ(X.Modules[M].Hash, Y.Modules[M].Hash);
+      EXPECT_EQ(X.Modules[M].LoadBase, Y.Modules[M].LoadBase);
+      EXPECT_EQ(X.Modules[M].Flags, Y.Modules[M].Flags);
+      EXPECT_EQ(X.Modules[M].Name, Y.Modules[M].Name);
+      EXPECT_EQ(X.Modules[M].Path, Y.Modules[M].Path);
+    }
+    ASSERT_EQ(X.Functions.size(), Y.Functions.size());
+    for (size_t F = 0; F < X.Functions.size(); ++F) {
+      const Function &FX = X.Functions[F], &FY = Y.Functions[F];
+      EXPECT_EQ(FX.Module, FY.Module);
+      EXPECT_EQ(FX.Addr, FY.Addr);
+      EXPECT_EQ(FX.Line, FY.Line);
+      EXPECT_EQ(FX.Flags, FY.Flags);
+      EXPECT_EQ(FX.Name, FY.Name);
+      EXPECT_EQ(FX.File, FY.File);
+    }
+    ASSERT_EQ(X.Threads.size(), Y.Threads.size());
+    for (size_t T = 0; T < X.Threads.size(); ++T) {
+      const Thread &TX = X.Threads[T], &TY = Y.Threads[T];
+      EXPECT_EQ(TX.Tid, TY.Tid);
+      EXPECT_EQ(TX.Name, TY.Name);
+      EXPECT_EQ(TX.Flags, TY.Flags);
+      EXPECT_EQ(TX.StartTick, TY.StartTick);
+      EXPECT_EQ(TX.EndTick, TY.EndTick);
+      EXPECT_EQ(TX.OpenFrames, TY.OpenFrames);
+      EXPECT_EQ(TX.UnmatchedExits, TY.UnmatchedExits);
+      EXPECT_EQ(TX.UnwoundFrames, TY.UnwoundFrames);
+      EXPECT_EQ(TX.DroppedEvents, TY.DroppedEvents);
+      ASSERT_EQ(TX.Nodes.size(), TY.Nodes.size());
+      for (size_t N = 0; N < TX.Nodes.size(); ++N) {
+        const Node &NX = TX.Nodes[N], &NY = TY.Nodes[N];
+        EXPECT_EQ(NX.Parent, NY.Parent);
+        EXPECT_EQ(NX.Func, NY.Func);
+        EXPECT_EQ(NX.Calls, NY.Calls);
+        EXPECT_EQ(NX.Incl, NY.Incl);
+        EXPECT_EQ(NX.Excl, NY.Excl);
+        EXPECT_EQ(NX.Min, NY.Min);
+        EXPECT_EQ(NX.Max, NY.Max);
+      }
+    }
+  }
+}
+
+/// File offsets of each section header of a well-formed file.
+std::vector<size_t> sectionOffsets(StringRef Bytes) {
+  std::vector<size_t> Offs;
+  uint32_t N = support::endian::read32le(Bytes.data() + 24);
+  size_t Off = sizeof(raw::FileHeader);
+  for (uint32_t I = 0; I < N; ++I) {
+    Offs.push_back(Off);
+    Off += sizeof(raw::SectionHeader) +
+           support::endian::read64le(Bytes.data() + Off + 8);
+  }
+  return Offs;
+}
+
+void put32(std::string &S, size_t Off, uint32_t V) {
+  support::endian::write32le(&S[Off], V);
+}
+void put64(std::string &S, size_t Off, uint64_t V) {
+  support::endian::write64le(&S[Off], V);
+}
+
+// Payload offsets inside sections (see raw_format.h).
+constexpr size_t kPayload = sizeof(raw::SectionHeader);
+constexpr size_t kNode0 = kPayload + sizeof(raw::ThreadRecord);
+
+TEST(ProfileIO, RoundTrip) {
+  Profile P = makeProfile();
+  std::string Bytes = serialize(P);
+  EXPECT_EQ(Bytes.size() % 8, 0u);
+  Expected<Profile> Q = parse(Bytes);
+  ASSERT_TRUE(bool(Q)) << toString(Q.takeError());
+  expectEqual(P, *Q);
+  // Writing what was read gives the same bytes.
+  EXPECT_EQ(serialize(*Q), Bytes);
+
+  P.Merged = true;
+  Q = parse(serialize(P));
+  ASSERT_TRUE(bool(Q)) << toString(Q.takeError());
+  EXPECT_TRUE(Q->Merged);
+}
+
+TEST(ProfileIO, RoundTripThroughFile) {
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("activetime-test", Dir));
+  SmallString<128> Path(Dir);
+  sys::path::append(Path, "out.raw");
+  Profile P = makeProfile();
+  ASSERT_FALSE(bool(writeProfile(P, StringRef(Path))));
+  Expected<Profile> Q = readProfile(StringRef(Path));
+  ASSERT_TRUE(bool(Q)) << toString(Q.takeError());
+  expectEqual(P, *Q);
+  // Nothing but the output is left in the directory.
+  std::error_code EC;
+  unsigned Count = 0;
+  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC))
+    ++Count;
+  EXPECT_EQ(Count, 1u);
+
+  // A model the format cannot express fails before any file is created.
+  SmallString<128> Bad(Dir);
+  sys::path::append(Bad, "bad.raw");
+  P.Processes[0].TickRate = 0;
+  Error E = writeProfile(P, StringRef(Bad));
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(toString(std::move(E)).find("tick rate is 0"), std::string::npos);
+  EXPECT_FALSE(sys::fs::exists(Bad));
+
+  ASSERT_FALSE(sys::fs::remove_directories(Dir));
+}
+
+TEST(ProfileIO, MissingFile) {
+  Expected<Profile> P = readProfile(StringRef("/nonexistent/x.raw"));
+  ASSERT_FALSE(bool(P));
+  std::string Msg = toString(P.takeError());
+  EXPECT_EQ(Msg.find("/nonexistent/x.raw: "), 0u) << Msg;
+}
+
+struct Corruption {
+  const char *Name;
+  std::function<void(std::string &, const std::vector<size_t> &)> Apply;
+  const char *Expected;
+};
+
+class ProfileCorruption : public ::testing::TestWithParam<Corruption> {};
+
+TEST_P(ProfileCorruption, Rejected) {
+  std::string Bytes = serialize(makeProfile());
+  std::vector<size_t> Secs = sectionOffsets(Bytes);
+  ASSERT_EQ(Secs.size(), 5u); // process, 2 modules, 2 threads
+  GetParam().Apply(Bytes, Secs);
+  std::string Msg = parseError(Bytes);
+  EXPECT_NE(Msg.find(GetParam().Expected), std::string::npos)
+      << "got: " << Msg;
+  EXPECT_EQ(Msg.find('\n'), std::string::npos) << "not one line: " << Msg;
+}
+
+/// Rebuilds the file from the given sections of \p S (a valid file).
+std::string reassemble(const std::string &S, const std::vector<size_t> &Secs,
+                       ArrayRef<size_t> Keep) {
+  std::string Body;
+  for (size_t I : Keep) {
+    size_t Size = support::endian::read64le(S.data() + Secs[I] + 8);
+    Body += S.substr(Secs[I], kPayload + Size);
+  }
+  std::string Out = S.substr(0, sizeof(raw::FileHeader)) + Body;
+  put64(Out, 16, Out.size());
+  put32(Out, 24, Keep.size());
+  return Out;
+}
+
+using Secs = const std::vector<size_t> &;
+const Corruption Corruptions[] = {
+    {"Empty", [](std::string &S, Secs) { S.clear(); },
+     "not an ActiveTime raw profile"},
+    {"BadMagic", [](std::string &S, Secs) { S[1] = 'X'; },
+     "not an ActiveTime raw profile"},
+    {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
+     "truncated: file has 20 bytes"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 2); },
+     "format version 2 is newer than supported"},
+    {"OlderVersion", [](std::string &S, Secs) { put32(S, 8, 0); },
+     "format version 0 is older than supported"},
+    {"HeaderSize", [](std::string &S, Secs) { put32(S, 12, 40); },
+     "bad header size 40"},
+    {"Truncated", [](std::string &S, Secs) { S.resize(S.size() - 8); },
+     "truncated: header says"},
+    {"TrailingGarbage", [](std::string &S, Secs) { S += "garbage!"; },
+     "trailing garbage: header says"},
+    {"UnknownFlags", [](std::string &S, Secs) { put32(S, 28, 6); },
+     "unknown file flags"},
+    {"FewerSections",
+     [](std::string &S, Secs) { put32(S, 24, 4); },
+     "bytes after the last of 4 sections"},
+    {"MoreSections",
+     [](std::string &S, Secs) { put32(S, 24, 6); },
+     "section 5 of 6: header at offset"},
+    {"UnknownKind", [](std::string &S, Secs X) { put32(S, X[1], 9); },
+     "unknown section kind 9"},
+    {"Reserved", [](std::string &S, Secs X) { put32(S, X[1] + 4, 1); },
+     "reserved field is 1"},
+    {"SizeNotMultipleOf8",
+     [](std::string &S, Secs X) { put64(S, X[0] + 8, 57); },
+     "size 57 is not a multiple of 8"},
+    {"SectionOverrun",
+     [](std::string &S, Secs X) { put64(S, X[4] + 8, 1 << 20); },
+     "overrun the file"},
+    {"ModuleBeforeProcess",
+     [](std::string &S, Secs X) { S = reassemble(S, X, {1, 0, 2, 3, 4}); },
+     "module section before any process section"},
+    {"ThreadBeforeProcess",
+     [](std::string &S, Secs X) { S = reassemble(S, X, {3}); },
+     "thread section before any process section"},
+    {"ThreadBeforeModules",
+     [](std::string &S, Secs X) { S = reassemble(S, X, {0, 1, 3, 2, 4}); },
+     "thread section after 1 of its 2 module sections"},
+    {"NoProcess", [](std::string &S, Secs X) { S = reassemble(S, X, {}); },
+     "contains no process"},
+    {"TooFewModules",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 40, 3); },
+     "thread section after 2 of its 3 module sections"},
+    {"TooManyModules",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 40, 1); },
+     "more module sections than its header says (1)"},
+    {"TooFewThreads",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 44, 3); },
+     "has 2 thread sections, its header says 3"},
+    {"TooManyThreads",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 44, 1); },
+     "more thread sections than its header says (1)"},
+    {"TickRateZero",
+     [](std::string &S, Secs X) { put64(S, X[0] + kPayload, 0); },
+     "tick rate is 0"},
+    {"ProcessEndBeforeStart",
+     [](std::string &S, Secs X) { put64(S, X[0] + kPayload + 16, 1); },
+     "end tick 1 is before start tick 10"},
+    {"ExeLenOverrun",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 1000); },
+     "overrun the section"},
+    {"ExeLenShort",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 3); },
+     "does not match its contents"},
+    {"ModuleNameOverrun",
+     [](std::string &S, Secs X) { put32(S, X[1] + kPayload + 20, 4000); },
+     "overrun the section"},
+    {"FuncCountOverrun",
+     [](std::string &S, Secs X) { put32(S, X[1] + kPayload + 16, 1000000); },
+     "function records overrun the section"},
+    {"FuncNameOverrun",
+     [](std::string &S, Secs X) {
+       // First function record follows the module's name and path.
+       size_t Off = X[1] + kPayload + 32 + 6 + 12;
+       put32(S, Off + 16, 5000);
+     },
+     "function 0: name"},
+    {"NodeCountMismatch",
+     [](std::string &S, Secs X) { put32(S, X[3] + kPayload + 24, 5); },
+     "5 nodes need 240 bytes, the section has 192"},
+    {"ParentNotBefore",
+     [](std::string &S, Secs X) { put32(S, X[3] + kNode0 + 48 * 2, 2); },
+     "node 2: parent 2 does not precede it"},
+    {"RootlessParentFirst",
+     [](std::string &S, Secs X) { put32(S, X[3] + kNode0, 0); },
+     "node 0: parent 0 does not precede it"},
+    {"FuncOutOfRange",
+     [](std::string &S, Secs X) { put32(S, X[3] + kNode0 + 48 + 4, 3); },
+     "function id 3 out of range (the process has 3 functions)"},
+    {"ExclAboveIncl",
+     [](std::string &S, Secs X) { put64(S, X[3] + kNode0 + 24, 1001); },
+     "exclusive ticks 1001 exceed inclusive ticks 1000"},
+    {"MinAboveMax",
+     [](std::string &S, Secs X) { put64(S, X[3] + kNode0 + 32, 2000); },
+     "minimum ticks 2000 exceed maximum ticks 1000"},
+    {"ThreadEndBeforeStart",
+     [](std::string &S, Secs X) { put64(S, X[3] + kPayload + 16, 5); },
+     "end tick 5 is before start tick 20"},
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    All, ProfileCorruption, ::testing::ValuesIn(Corruptions),
+    [](const ::testing::TestParamInfo<Corruption> &I) {
+      return std::string(I.param.Name);
+    });
+
+TEST(ProfileIO, EveryTruncationRejected) {
+  // Whatever the cut, the reader reports an error and never crashes.
+  std::string Bytes = serialize(makeProfile());
+  for (size_t N = 0; N < Bytes.size(); ++N)
+    EXPECT_FALSE(bool(parse(StringRef(Bytes).take_front(N)))) << N;
+}
+
+TEST(ProfileIO, ByteFlipsNeverCrash) {
+  // Flip each byte of the header, section headers and records; whatever is
+  // accepted must still be internally consistent enough to re-serialize.
+  std::string Bytes = serialize(makeProfile());
+  for (size_t I = 0; I < Bytes.size(); ++I) {
+    std::string Copy = Bytes;
+    Copy[I] ^= 0xff;
+    Expected<Profile> P = parse(Copy);
+    if (!P) {
+      consumeError(P.takeError());
+      continue;
+    }
+    std::string Out;
+    raw_string_ostream OS(Out);
+    EXPECT_FALSE(bool(writeProfile(*P, OS))) << I;
+  }
+}
+
+Profile withBinary(StringRef Exe, StringRef BuildId,
+                   std::vector<uint64_t> MainHashes, uint64_t LibHash = 7) {
+  Profile P;
+  Process Pr;
+  Pr.TickRate = 1000;
+  Pr.Exe = Exe.str();
+  Pr.BuildId = BuildId.str();
+  for (uint64_t H : MainHashes)
+    Pr.Modules.push_back({H, 0, 0, "m.c", Exe.str()});
+  Pr.Modules.push_back({LibHash, 0, 0, "lib.c", "/lib/libz.so"});
+  P.Processes.push_back(std::move(Pr));
+  return P;
+}
+
+std::string mergeError(std::vector<NamedProfile> In) {
+  Expected<Profile> P = mergeProfiles(std::move(In));
+  if (P)
+    return "<no error>";
+  return toString(P.takeError());
+}
+
+TEST(ProfileMerge, ConcatenatesProcesses) {
+  Profile A = makeProfile(), B = makeProfile();
+  B.Processes[0].Pid = 43;
+  Profile AB = makeProfile();
+  AB.Processes.push_back(B.Processes[0]);
+  AB.Merged = true;
+  Expected<Profile> M = mergeProfiles({{"a", A}, {"b", B}});
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_TRUE(M->Merged);
+  ASSERT_EQ(M->Processes.size(), 2u);
+  EXPECT_EQ(M->Processes[0].Pid, 42u);
+  EXPECT_EQ(M->Processes[1].Pid, 43u);
+  expectEqual(*M, AB);
+  // Merging a merged profile again keeps all blocks.
+  Expected<Profile> M2 = mergeProfiles({{"m", *M}, {"a", A}});
+  ASSERT_TRUE(bool(M2));
+  EXPECT_EQ(M2->Processes.size(), 3u);
+  EXPECT_FALSE(bool(mergeProfiles({})));
+}
+
+TEST(ProfileMerge, BuildIdDecides) {
+  // Same build id: same binary, even if renamed.
+  EXPECT_EQ(mergeError({{"a", withBinary("/x/app", "\x01", {1})},
+                        {"b", withBinary("/y/renamed", "\x01", {2})}}),
+            "<no error>");
+  std::string Msg = mergeError({{"a.raw", withBinary("/x/app", "\x01", {1})},
+                                {"b.raw", withBinary("/x/app", "\x02", {1})}});
+  EXPECT_EQ(Msg, "b.raw: profile is from a different binary than a.raw "
+                 "(/x/app build-id 02 vs /x/app build-id 01)");
+}
+
+TEST(ProfileMerge, WithoutBuildIdNameAndMainModules) {
+  // Directory may differ, shared library modules may differ.
+  EXPECT_EQ(mergeError({{"a", withBinary("/x/app", "", {1, 2}, 7)},
+                        {"b", withBinary("/y/app", "", {2, 1}, 8)}}),
+            "<no error>");
+  // One side with a build id, the other without: fall back to names.
+  EXPECT_EQ(mergeError({{"a", withBinary("/x/app", "\x01", {1})},
+                        {"b", withBinary("/x/app", "", {1})}}),
+            "<no error>");
+  EXPECT_EQ(mergeError({{"a", withBinary("/x/app", "", {1})},
+                        {"b", withBinary("/x/other", "", {1})}}),
+            "b: profile is from a different binary than a (/x/other vs "
+            "/x/app)");
+  EXPECT_NE(mergeError({{"a", withBinary("/x/app", "", {1})},
+                        {"b", withBinary("/x/app", "", {1, 3})}})
+                .find("different binary"),
+            std::string::npos);
+  // The third input is checked against the first, too.
+  EXPECT_NE(mergeError({{"a", withBinary("/x/app", "", {1})},
+                        {"b", withBinary("/x/app", "", {1})},
+                        {"c", withBinary("/x/app", "", {2})}})
+                .find("c: profile is from a different binary than a"),
+            std::string::npos);
+}
+
+} // namespace
