@@ -1,0 +1,56 @@
+// Exact call counts and call-tree shape, C, at -O0 and -O2.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %at_cc -O0 -g %s -o calls0 && ./calls0 | FileCheck --check-prefix=OUT %s
+// RUN: %activetime report --top 0 activetime.calls0.*.raw | FileCheck --check-prefix=FLAT %s
+// RUN: %activetime report --json activetime.calls0.*.raw | python3 %S/../Inputs/callpaths.py | FileCheck --check-prefix=TREE %s
+// RUN: %at_cc -O2 -g %s -o calls2 && ./calls2 | FileCheck --check-prefix=OUT %s
+// RUN: %activetime report --top 0 activetime.calls2.*.raw | FileCheck --check-prefix=FLAT %s
+// RUN: %activetime report --json activetime.calls2.*.raw | python3 %S/../Inputs/callpaths.py | FileCheck --check-prefix=TREE %s
+// RUN: %activetime report --tree activetime.calls2.*.raw | FileCheck --check-prefix=TEXT %s
+
+// FLAT-NOT: unwound
+// FLAT-NOT: running
+// FLAT: note: times are elapsed
+#include <stdio.h>
+
+#define NOINLINE __attribute__((noinline))
+volatile int sink;
+
+// FLAT-DAG: {{^ +}}33 {{.*}} leaf {{ *}}calls.c:[[#@LINE+1]]{{$}}
+NOINLINE void leaf(int i) { sink += i; }
+// FLAT-DAG: {{^ +}}11 {{.*}} middle {{ *}}calls.c:[[#@LINE+1]]{{$}}
+NOINLINE void middle(int n) {
+  for (int i = 0; i < n; ++i)
+    leaf(i);
+}
+// FLAT-DAG: {{^ +}}2 {{.*}} twice {{ *}}calls.c:[[#@LINE+1]]{{$}}
+NOINLINE static int twice(int x) {
+  if (x > 100)
+    return x;          // early return: a second exit path
+  middle(2);
+  return x * 2;
+}
+
+// FLAT-DAG: {{^ +}}1 {{.*}} main {{ *}}calls.c:[[#@LINE+1]]{{$}}
+int main(void) {
+  for (int i = 0; i < 10; ++i)
+    middle(3);
+  int r = twice(1) + twice(1000);
+  leaf(7);
+  printf("r=%d\n", r);
+  return 0;
+}
+
+// OUT: r=1002
+
+// TREE:      1 main{{$}}
+// TREE-NEXT: 1 main > leaf{{$}}
+// TREE-NEXT: 10 main > middle{{$}}
+// TREE-NEXT: 30 main > middle > leaf{{$}}
+// TREE-NEXT: 2 main > twice{{$}}
+// TREE-NEXT: 1 main > twice > middle{{$}}
+// TREE-NEXT: 2 main > twice > middle > leaf{{$}}
+// TREE-NOT: {{.}}
+
+// TEXT: call tree
+// TEXT: {{^ +[0-9.]+ [num]?s +[0-9.]+ [num]?s +1  main$}}
