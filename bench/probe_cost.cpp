@@ -5,6 +5,9 @@
 //   call    : one call of a noinline empty function (uninstrumented)
 //   2 ticks : two timestamp reads (the tick the runtime uses)
 //   floor   : two timestamp reads + push/pop of a thread-local array stack
+//   floor+  : the same plus what active time adds to a frame: snapshots of
+//             three cumulative counters at entry, their differences at exit
+//             and the switch check (one load + compare of a ring head)
 //   probes  : __activetime_func_enter + __activetime_func_exit, called
 //             directly with a registered fake module, steady state; once for
 //             the same callee repeatedly and once for 8 rotating callees
@@ -72,6 +75,16 @@ struct FloorStack {
 };
 static thread_local FloorStack floor_stack;
 
+struct FloorFrame {
+  uint64_t Start, Ovh, Off, Sw;
+};
+struct FloorPlus {
+  FloorFrame Slots[1024];
+  unsigned Depth;
+  uint64_t Ovh, Off, Sw, Head, TailSeen, Acc[3];
+};
+static thread_local FloorPlus floor_plus;
+
 static volatile uint64_t sink;
 static const long kIters = 5000000;
 
@@ -105,6 +118,37 @@ static double RunFloor() {
     __asm__ __volatile__("" ::: "memory");
     uint64_t Now = Tick();
     Acc += Now - S.Slots[--S.Depth & 1023];
+    __asm__ __volatile__("" ::: "memory");
+  }
+  double R = (NowNs() - T0) / kIters;
+  sink = Acc;
+  return R;
+}
+
+static double RunFloorPlus() {
+  uint64_t Acc = 0;
+  double T0 = NowNs();
+  for (long I = 0; I < kIters; ++I) {
+    FloorPlus &S = floor_plus;
+    uint64_t Now = Tick();
+    if (__builtin_expect(*(volatile uint64_t *)&S.Head != S.TailSeen, 0))
+      S.TailSeen = S.Head;
+    FloorFrame &F = S.Slots[S.Depth++ & 1023];
+    F.Start = Now;
+    F.Ovh = S.Ovh;
+    F.Off = S.Off;
+    F.Sw = S.Sw;
+    S.Ovh += 7;
+    __asm__ __volatile__("" ::: "memory");
+    Now = Tick();
+    if (__builtin_expect(*(volatile uint64_t *)&S.Head != S.TailSeen, 0))
+      S.TailSeen = S.Head;
+    FloorFrame &G = S.Slots[--S.Depth & 1023];
+    Acc += Now - G.Start;
+    S.Acc[0] += S.Ovh - G.Ovh;
+    S.Acc[1] += S.Off - G.Off;
+    S.Acc[2] += S.Sw - G.Sw;
+    S.Ovh += 5;
     __asm__ __volatile__("" ::: "memory");
   }
   double R = (NowNs() - T0) / kIters;
@@ -157,6 +201,7 @@ int main(int argc, char **argv) {
       {"noinline empty call", RunCall, {}},
       {"2 timestamp reads", RunTicks, {}},
       {"floor: 2 reads + TLS stack push/pop", RunFloor, {}},
+      {"floor+: with active-time bookkeeping", RunFloorPlus, {}},
       {"enter+exit, same callee", RunProbesSame, {}},
       {"enter+exit, 8 rotating callees", RunProbesRotating, {}},
   };

@@ -44,7 +44,8 @@ u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn) {
   N->Fn = Fn;
   N->Parent = Parent;
   N->Reserved = 0;
-  N->Calls = N->Incl = N->Excl = N->Max = 0;
+  N->Calls = N->Incl = N->Excl = N->Max = N->Ovh256 = N->Off = 0;
+  N->Vol = N->Invol = 0;
   N->Min = ~0ull;
   atomic_store(&NumNodes, I + 1, memory_order_release);
   return I;
@@ -86,9 +87,21 @@ void CallTree::ResetStats() {
   u32 N = Size();
   for (u32 I = 0; I < N; ++I) {
     Node *X = At(I);
-    X->Calls = X->Incl = X->Excl = X->Max = 0;
+    X->Calls = X->Incl = X->Excl = X->Max = X->Ovh256 = X->Off = 0;
+    X->Vol = X->Invol = 0;
     X->Min = ~0ull;
   }
+}
+
+void CallTree::Destroy() {
+  ReleaseIndex();
+  u32 N = Size();
+  for (u32 C = 0; C * kChunkNodes < N; ++C)
+    UnmapOrDie(Dir[C], kChunkNodes * sizeof(Node));
+  UnmapOrDie(Dir, DirCap * sizeof(Node *));
+  Dir = nullptr;
+  atomic_store(&DirPtr, 0, memory_order_relaxed);
+  atomic_store(&NumNodes, 0, memory_order_relaxed);
 }
 
 } // namespace __activetime

@@ -23,10 +23,14 @@ struct Node {
   u32 Parent;
   u32 Reserved;
   u64 Calls;
-  u64 Incl;
-  u64 Excl;
-  u64 Min; // ~0 until the first call completes
-  u64 Max;
+  u64 Incl;  // elapsed inclusive
+  u64 Excl;  // elapsed exclusive (Incl minus the callees' Incl)
+  u64 Min;   // shortest call, ACTIVE ticks; ~0 until the first call completes
+  u64 Max;   // longest call, ACTIVE ticks
+  u64 Ovh256; // probe overhead inside the calls, ticks * 256
+  u64 Off;   // switched-out ticks inside the calls
+  u32 Vol;   // voluntary switches inside the calls
+  u32 Invol; // involuntary switches inside the calls
 };
 
 class CallTree {
@@ -76,6 +80,8 @@ public:
 
   // Zeroes every node's statistics (fork child).
   void ResetStats();
+  // Unmaps everything (a tree nobody else can see: calibration scratch).
+  void Destroy();
 
   ALWAYS_INLINE static u64 Hash(u32 Parent, const FuncDesc *Fn) {
     u64 K = u64(uptr(Fn)) ^ (u64(Parent) << 32) ^ u64(Parent);

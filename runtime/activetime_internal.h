@@ -10,6 +10,7 @@
 #define ACTIVETIME_INTERNAL_H
 
 #include "activetime/abi.h"
+#include "activetime/raw_format.h"
 #include "sanitizer_common/sanitizer_atomic.h"
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_internal_defs.h"
@@ -35,6 +36,9 @@ struct RuntimeState {
   u32 Pid;
   u64 StartTick;      // runtime start, or the fork in a child
   u64 StartUnixNs;    // CLOCK_REALTIME at StartTick
+  // The overhead table (calibrated at init or fixed by the overhead_*_ticks
+  // flags); copied into each thread's TLS block at thread init.
+  activetime::raw::OverheadRecord Overhead;
 };
 extern RuntimeState runtime;
 
@@ -45,6 +49,23 @@ ALWAYS_INLINE void EnsureInit() {
     return;
   InitRuntimeSlow();
 }
+
+// Overhead table (activetime_overhead.cpp). Model: a probe event's cost is an
+// interval starting at its timestamp (seed 000). Enter = the part of one
+// instrumented call's probe cost inside the frame's own elapsed interval =
+// the elapsed time an EMPTY instrumented function shows (rest of the entry
+// probe after its tick read + exit probe up to its tick read); Exit = B -
+// Enter where B is the full cost one instrumented call adds to its caller.
+// Charging Enter at every entry and Exit at every exit except the frame's own
+// then removes exactly Enter + n*B from a frame with n nested calls.
+// Runs the real probe code on a scratch thread state (the caller's TLS block
+// is saved and restored); fills *Out (Source = OS_Calibrated).
+void CalibrateOverhead(activetime::raw::OverheadRecord *Out);
+// Sets runtime.Overhead from the flags, calibrating if needed (runtime init).
+void InitOverheadTable();
+// Testing: replaces the table (ticks * 256) for threads initialized later
+// and for the calling thread.
+void SetOverheadForTesting(u64 Enter256, u64 Exit256);
 
 // Memory that is never freed (module name copies, thread records).
 // Page-backed bump allocator; thread-safe; fork-safe (spin lock held only

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/raw_format.h"
 #include "activetime_interface.h"
 #include "activetime_probes.h"
 #include "activetime_thread.h"
@@ -18,19 +19,55 @@
 namespace __activetime {
 
 // Completes frame I (>= 1) at Now and charges it to its parent frame.
-ALWAYS_INLINE static void CloseFrame(Frame *Stk, u32 I, u64 Now) {
+// Active ticks of the call = elapsed - overhead - off-CPU, where overhead is
+// what the thread's overhead counter grew by since the frame's entry snapshot
+// (own entry probe + every nested probe; the own exit probe is added to the
+// counter only after this) and off-CPU what the off-CPU counter grew by.
+ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now) {
   Frame *F = &Stk[I];
   u64 El = Now - F->StartTick;
+  u64 Ovh = T.Ovh - F->OvhAtEntry;
+  u64 Off = T.Off - F->OffAtEntry;
+  u64 Sw = T.Sw - F->SwAtEntry;
   Node *N = F->N;
   N->Calls++;
   N->Incl += El;
   N->Excl += El - F->ChildTicks;
-  if (El < N->Min)
-    N->Min = El;
-  if (El > N->Max)
-    N->Max = El;
+  N->Ovh256 += Ovh;
+  N->Off += Off;
+  N->Vol += u32(Sw >> 32);
+  N->Invol += u32(Sw);
+  s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
+  u64 A = Act > 0 ? u64(Act) : 0;
+  if (A < N->Min)
+    N->Min = A;
+  if (A > N->Max)
+    N->Max = A;
   Stk[I - 1].ChildTicks += El;
 }
+
+// mode=trace: one timer measurement, bounded buffer, never blocks.
+NOINLINE void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind,
+                               u64 Now) {
+  TraceBuffers &B = T.TS->Trace;
+  u64 I = B.NumEvents;
+  if (UNLIKELY(I >= B.CapEvents)) {
+    B.DroppedEvents++;
+    return;
+  }
+  B.Events[I].Tick = Now;
+  B.Events[I].FnKind = uptr(Fn) | Kind;
+  __atomic_store_n(&B.NumEvents, I + 1, __ATOMIC_RELEASE);
+}
+
+// The switch check, run by every probe after it read its tick: one load and
+// compare for perf (ring head moved?) folded with the cpuclock deadline.
+#define AT_SWITCH_CHECK(T, Now)                                                \
+  do {                                                                         \
+    if (UNLIKELY(*(T).SwitchHead != (T).SwitchTailSeen ||                      \
+                 (Now) >= (T).NextCheckTick))                                  \
+      SwitchCheckSlow((T), (Now));                                             \
+  } while (0)
 
 // Pops frames at or below Addr on the same stack: they were abandoned by a
 // longjmp or an unwind we did not see. Charged up to Now, counted as unwound.
@@ -41,7 +78,7 @@ static NOINLINE void PopStaleFrames(ThreadTls &T, uptr Addr, u64 Now) {
     Frame *Top = &Stk[D - 1];
     if (Top->Addr > Addr || Addr - Top->Addr >= kSameStackDistance)
       break;
-    CloseFrame(Stk, D - 1, Now);
+    CloseFrame(T, Stk, D - 1, Now);
     T.TS->UnwoundFrames++;
     --D;
   }
@@ -63,11 +100,21 @@ ALWAYS_INLINE static void EnterBody(ThreadTls &T, const FuncDesc *Fn,
   F->StartTick = Now;
   F->ChildTicks = 0;
   F->N = Tree->At(Idx);
+  F->OvhAtEntry = T.Ovh;
+  F->OffAtEntry = T.Off;
+  F->SwAtEntry = T.Sw;
   F->NodeIdx = Idx;
+  T.Ovh += T.Enter256;
   T.Depth++;
+  if (UNLIKELY(T.Trace))
+    TraceRecordEvent(T, Fn, activetime::raw::TE_Enter, Now);
 }
 
-static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
+// RealTick: Now was read by the probe itself (not injected by a test); after
+// a thread init (perf_event_open can take milliseconds the first time) the
+// frame starts at a fresh tick so the init is in no frame's elapsed time.
+static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
+                               bool RealTick) {
   ThreadTls &T = at_tls;
   if (T.Busy) {
     if (T.TS)
@@ -79,22 +126,28 @@ static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
   T.Busy = 1;
   AT_BARRIER();
   bool Ok = true;
-  if (T.Capacity == 0)
+  if (T.Capacity == 0) {
     Ok = InitCurrentThread(Now);
-  else if (T.Depth >= T.Capacity)
+    if (RealTick)
+      Now = ReadTick();
+  } else if (T.Depth >= T.Capacity)
     GrowStack(T);
-  if (Ok)
+  if (Ok) {
+    AT_SWITCH_CHECK(T, Now);
     EnterBody(T, Fn, Addr, Now);
+  }
   AT_BARRIER();
   T.Busy = 0;
 }
 
-ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
+ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, u64 Now,
+                                    bool RealTick) {
   ThreadTls &T = at_tls;
   if (UNLIKELY(T.Capacity == T.Depth || T.Busy))
-    return EnterSlow(Fn, Addr, Now);
+    return EnterSlow(Fn, Addr, Now, RealTick);
   T.Busy = 1;
   AT_BARRIER();
+  AT_SWITCH_CHECK(T, Now);
   EnterBody(T, Fn, Addr, Now);
   AT_BARRIER();
   T.Busy = 0;
@@ -103,7 +156,7 @@ ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
 // The top frame is not (Fn, Addr). Search down for it; if found, close the
 // frames above it as unwound and then it normally; else it is a return with
 // no matching entry: a no-op, counted.
-static NOINLINE void ExitRepair(ThreadTls &T, const FuncDesc *Fn, uptr Addr,
+static NOINLINE bool ExitRepair(ThreadTls &T, const FuncDesc *Fn, uptr Addr,
                                 u64 Now) {
   Frame *Stk = T.Stack;
   u32 D = T.Depth;
@@ -119,14 +172,15 @@ static NOINLINE void ExitRepair(ThreadTls &T, const FuncDesc *Fn, uptr Addr,
   }
   if (!Found) {
     T.TS->UnmatchedExits++;
-    return;
+    return false;
   }
   for (u32 I = D - 1; I > Found; --I) {
-    CloseFrame(Stk, I, Now);
+    CloseFrame(T, Stk, I, Now);
     T.TS->UnwoundFrames++;
   }
-  CloseFrame(Stk, Found, Now);
+  CloseFrame(T, Stk, Found, Now);
   T.Depth = Found;
+  return true;
 }
 
 static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
@@ -137,8 +191,15 @@ static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
     T.TS->DroppedEvents++;
     return;
   }
-  // Depth <= 1: nothing open, a return with no matching entry.
+  // Depth <= 1: nothing open, a return with no matching entry. The probe
+  // still ran inside the thread's time.
+  T.Busy = 1;
+  AT_BARRIER();
+  AT_SWITCH_CHECK(T, Now);
   T.TS->UnmatchedExits++;
+  T.Ovh += T.Exit256;
+  AT_BARRIER();
+  T.Busy = 0;
 }
 
 ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
@@ -147,20 +208,38 @@ ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
     return ExitSlow(Fn, Addr, Now);
   T.Busy = 1;
   AT_BARRIER();
+  AT_SWITCH_CHECK(T, Now);
   u32 D = T.Depth;
   Frame *Top = &T.Stack[D - 1];
+  bool Matched = true;
   if (LIKELY(Top->Fn == Fn && Top->Addr == Addr)) {
-    CloseFrame(T.Stack, D - 1, Now);
+    CloseFrame(T, T.Stack, D - 1, Now);
     T.Depth = D - 1;
   } else {
-    ExitRepair(T, Fn, Addr, Now);
+    Matched = ExitRepair(T, Fn, Addr, Now);
   }
+  // The exit probe's own cost lies after the frame's recorded end: charged
+  // to the enclosing frames only.
+  T.Ovh += T.Exit256;
+  if (UNLIKELY(T.Trace) && Matched)
+    TraceRecordEvent(T, Fn, activetime::raw::TE_Exit, Now);
   AT_BARRIER();
   T.Busy = 0;
 }
 
+u32 CloseOpenFrames(ThreadTls &T, u64 Now) {
+  u32 N = 0;
+  for (u32 I = T.Depth; I-- > 1;) {
+    CloseFrame(T, T.Stack, I, Now);
+    ++N;
+  }
+  if (T.Depth > 1)
+    T.Depth = 1;
+  return N;
+}
+
 void ProbeEnterAt(const FuncDesc *Fn, uptr Addr, u64 Now) {
-  EnterImpl(Fn, Addr, Now);
+  EnterImpl(Fn, Addr, Now, /*RealTick=*/false);
 }
 void ProbeExitAt(const FuncDesc *Fn, uptr Addr, u64 Now) {
   ExitImpl(Fn, Addr, Now);
@@ -173,7 +252,7 @@ using namespace __activetime;
 extern "C" AT_PROBE_ATTRS void
 __activetime_func_enter(const activetime::abi::FuncDesc *Fn, void *Frame) {
   u64 Now = ReadTick();
-  EnterImpl(Fn, uptr(Frame), Now);
+  EnterImpl(Fn, uptr(Frame), Now, /*RealTick=*/true);
 }
 
 extern "C" AT_PROBE_ATTRS void

@@ -25,6 +25,28 @@ StaticSpinMutex persistent_mu;
 char *persistent_cur;
 uptr persistent_left;
 
+bool OneOf(const char *V, const char *const *Names) {
+  for (; *Names; ++Names)
+    if (internal_strcmp(V ? V : "", *Names) == 0)
+      return true;
+  return false;
+}
+
+void ValidateEnumFlags() {
+  static const char *const kModes[] = {"profile", "trace", nullptr};
+  static const char *const kSources[] = {"auto", "perf", "cpuclock", "none", nullptr};
+  if (!OneOf(flags()->mode, kModes)) {
+    Printf("ActiveTime: ERROR: mode='%s': expected profile or trace\n", flags()->mode);
+    Die();
+  }
+  if (!OneOf(flags()->switch_source, kSources)) {
+    Printf("ActiveTime: ERROR: switch_source='%s': expected auto, perf, cpuclock "
+           "or none\n",
+           flags()->switch_source);
+    Die();
+  }
+}
+
 void AtExitWriter() {
   if (flags()->write_profile)
     WriteProfile();
@@ -84,7 +106,9 @@ void InitRuntimeSlow() {
     return;
   SanitizerToolName = "ActiveTime";
   InitializeFlags();
+  ValidateEnumFlags();
   InitTimer();
+  InitOverheadTable(); // before the first real frame is pushed
   runtime.Pid = (u32)internal_getpid();
   runtime.StartTick = ReadTick();
   runtime.StartUnixNs = RealtimeNs();

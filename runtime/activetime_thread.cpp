@@ -85,11 +85,31 @@ bool InitCurrentThread(u64 Now) {
   Stk[0].StartTick = Now;
   Stk[0].ChildTicks = 0;
   Stk[0].N = TS->Tree.At(0);
+  Stk[0].OvhAtEntry = Stk[0].OffAtEntry = Stk[0].SwAtEntry = 0;
   Stk[0].NodeIdx = 0;
   T.Stack = Stk;
   T.Tree = &TS->Tree;
   T.TS = TS;
   T.Depth = 1;
+  T.Ovh = T.Off = T.Sw = 0;
+  T.Enter256 = runtime.Overhead.Enter256;
+  T.Exit256 = runtime.Overhead.Exit256;
+  T.Trace = 0;
+  if (internal_strcmp(flags()->mode, "trace") == 0) {
+    TraceBuffers &B = TS->Trace;
+    uptr PS = GetPageSizeCached();
+    s64 NE = flags()->trace_buffer_events, NS = flags()->trace_buffer_switches;
+    B.CapEvents = NE > 0 ? u64(NE) : 0;
+    B.CapSwitches = NS > 0 ? u64(NS) : 0;
+    if (B.CapEvents)
+      B.Events = (TraceEv *)MmapOrDie(RoundUpTo(B.CapEvents * sizeof(TraceEv), PS),
+                                      "ActiveTime trace events");
+    if (B.CapSwitches)
+      B.Switches = (TraceSw *)MmapOrDie(
+          RoundUpTo(B.CapSwitches * sizeof(TraceSw), PS), "ActiveTime trace switches");
+    T.Trace = 1;
+  }
+  OpenThreadSwitchSource(T, TS, Now);
   {
     Lock L(&registry_mu);
     if (thread_tail)
@@ -135,23 +155,14 @@ void FinishCurrentThread(u64 Now) {
   T.Busy = 1;
   AT_BARRIER();
   Lock L(&registry_mu);
-  // Frames still open at thread exit (pthread_exit, cancellation, forced
-  // unwind): closed now, counted as unwound.
+  // Remaining switch records first (intervals up to Now), then the frames
+  // still open at thread exit (pthread_exit, cancellation, forced unwind):
+  // closed now, counted as unwound.
+  CloseThreadSwitchSource(T, TS, /*Drain=*/true, Now);
   Frame *Stk = T.Stack;
-  for (u32 I = T.Depth - 1; I >= 1; --I) {
-    Frame *F = &Stk[I];
-    u64 El = Now - F->StartTick;
-    Node *N = F->N;
-    N->Calls++;
-    N->Incl += El;
-    N->Excl += El - F->ChildTicks;
-    if (El < N->Min)
-      N->Min = El;
-    if (El > N->Max)
-      N->Max = El;
-    Stk[I - 1].ChildTicks += El;
-    TS->UnwoundFrames++;
-  }
+  TS->UnwoundFrames += CloseOpenFrames(T, Now);
+  TS->FinalOff = T.Off;
+  TS->FinalSw = T.Sw;
   ReadThreadName(TS->Name);
   TS->EndTick = Now;
   TS->Finished = true;
@@ -181,10 +192,18 @@ void ThreadRegistryAfterForkChild(u64 Now) {
   TS->StartTick = Now;
   TS->UnmatchedExits = TS->UnwoundFrames = TS->DroppedEvents = 0;
   TS->Tree.ResetStats();
+  T.Ovh = T.Off = T.Sw = 0;
   for (u32 I = 0; I < T.Depth; ++I) {
     T.Stack[I].StartTick = Now;
     T.Stack[I].ChildTicks = 0;
+    T.Stack[I].OvhAtEntry = T.Stack[I].OffAtEntry = T.Stack[I].SwAtEntry = 0;
   }
+  TS->Trace.NumEvents = TS->Trace.DroppedEvents = 0;
+  TS->Trace.NumSwitches = TS->Trace.DroppedSwitches = 0;
+  // The inherited perf event watches the parent's thread: close it (and its
+  // mapping) and watch this one.
+  CloseThreadSwitchSource(T, TS, /*Drain=*/false, Now);
+  OpenThreadSwitchSource(T, TS, Now);
 }
 
 void ResetThreadsForTesting() {

@@ -14,15 +14,24 @@
 
 #include "activetime_calltree.h"
 #include "activetime_internal.h"
+#include "activetime_switch.h"
 
 namespace __activetime {
 
-struct Frame {
+// Active time (seed 000): a frame snapshots the thread's cumulative overhead,
+// off-CPU and switch counters at entry (after the switch check, before its
+// own entry overhead is added); at exit the differences are what happened
+// inside it: own entry probe + every nested probe (not its own exit), and
+// every switched-out interval that started after its entry tick.
+struct Frame {     // 72 bytes
   const FuncDesc *Fn;
   uptr Addr;       // frame address (slot of the return address)
   u64 StartTick;
-  u64 ChildTicks;  // inclusive ticks of completed callees
+  u64 ChildTicks;  // inclusive (elapsed) ticks of completed callees
   Node *N;         // == Tree->At(NodeIdx); nodes never move
+  u64 OvhAtEntry;  // ThreadTls::Ovh at entry (ticks * 256)
+  u64 OffAtEntry;  // ThreadTls::Off at entry
+  u64 SwAtEntry;   // ThreadTls::Sw at entry
   u32 NodeIdx;
   u32 Reserved;
 };
@@ -37,6 +46,46 @@ struct ThreadTls {
   u32 Dead;   // finished: later probes are ignored
   CallTree *Tree;
   ThreadState *TS;
+  // Switch check (every probe, after reading its tick): the slow path runs
+  // when the perf ring's data_head moved (SwitchHead points at a zero word
+  // for other sources) or the tick reached NextCheckTick (cpuclock checks;
+  // 0 forces the next probe in when a pending interval waits; ~0 = never).
+  const volatile u64 *SwitchHead;
+  u64 SwitchTailSeen;
+  u64 NextCheckTick;
+  // Cumulative per-thread counters, only ever increasing.
+  u64 Ovh;      // probe overhead charged so far, ticks * 256
+  u64 Off;      // switched-out ticks charged so far
+  u64 Sw;       // switches charged so far: voluntary << 32 | involuntary
+  u64 Enter256; // the overhead table, copied here at thread init
+  u64 Exit256;
+  u32 Trace;    // mode=trace: record the timer measurements
+  u32 Reserved;
+};
+
+// Packing of ThreadTls::Sw / Frame::SwAtEntry.
+constexpr u64 kSwVoluntary = u64(1) << 32;
+constexpr u64 kSwInvoluntary = 1;
+
+// mode=trace per-thread buffers (mmap'd at thread init, never grown).
+struct TraceEv {   // the timer measurement as recorded at run time
+  u64 Tick;
+  uptr FnKind;     // FuncDesc pointer | TraceEventKind (bit 0)
+};
+struct TraceSw {
+  u64 Tick;
+  u32 Out;         // 1: switched out, 0: switched in
+  u32 Reserved;
+};
+struct TraceBuffers {
+  TraceEv *Events;
+  u64 NumEvents;   // written by the owner; the writer reads it (volatile)
+  u64 CapEvents;
+  u64 DroppedEvents;
+  TraceSw *Switches;
+  u64 NumSwitches;
+  u64 CapSwitches;
+  u64 DroppedSwitches;
 };
 
 extern THREADLOCAL ThreadTls at_tls __attribute__((tls_model("initial-exec")));
@@ -51,6 +100,12 @@ struct ThreadState {
   u64 UnwoundFrames;
   u64 DroppedEvents;
   char Name[16];
+  SwitchState Switch; // the thread's context-switch source (slow path only)
+  const char *SwitchFallbackWhy; // why perf was not used (or null)
+  TraceBuffers Trace; // mode=trace
+  // Copies of the ThreadTls counters, made when the thread finished.
+  u64 FinalOff;
+  u64 FinalSw;
   bool Finished;
   ThreadState *Next;  // registry list, creation order
   // Shadow stacks replaced by larger ones; freed when the thread finishes.
@@ -69,6 +124,19 @@ void GrowStack(ThreadTls &T);
 // finished and dead. Called from the pthread key destructor.
 void FinishCurrentThread(u64 Now);
 void InitThreadRegistry();   // pthread key (call once, at runtime init)
+
+// The switch check's slow path: consumes the thread's switch records /
+// cpuclock check at tick Now and charges T.Off / T.Sw (activetime_switch.cpp).
+void SwitchCheckSlow(ThreadTls &T, u64 Now);
+// Opens the thread's switch source (thread init, fork child) / drains and
+// closes it (thread finish, fork child for the parent's source).
+void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now);
+void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain, u64 Now);
+// Closes every open frame of the calling thread at Now (same accounting as
+// an exit); returns how many. Leaves Depth at 1.
+u32 CloseOpenFrames(ThreadTls &T, u64 Now);
+// mode=trace: records one timer measurement (owner thread, probe held busy).
+void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind, u64 Now);
 
 // Registry access for the writer and fork handling.
 void LockThreadRegistry();

@@ -5,6 +5,8 @@
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_linux.h"
 
+#include <time.h>
+
 namespace __activetime {
 
 namespace {
@@ -49,6 +51,31 @@ u64 MonotonicNanoTimeFallback() { return ClockNs(kClockMonotonic); }
 u64 RealtimeNs() { return ClockNs(kClockRealtime); }
 
 void InitTimer() { ReadPair(&timer.Tick0, &timer.RawNs0); }
+
+u64 ProvisionalTickRate() {
+#if !defined(__x86_64__) && !defined(__i386__) && !defined(__aarch64__)
+  return 1000000000ull;
+#else
+#if defined(__aarch64__)
+  u64 Freq;
+  __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(Freq));
+  if (Freq)
+    return Freq;
+#endif
+  // libc's clock_gettime (vDSO): a short bracket around the ns read.
+  struct timespec TS = {0, 0};
+  u64 A = ReadTick();
+  clock_gettime(CLOCK_MONOTONIC_RAW, &TS);
+  u64 B = ReadTick();
+  u64 Ns = u64(TS.tv_sec) * 1000000000ull + u64(TS.tv_nsec);
+  u64 Tick = A + (B - A) / 2;
+  if (Ns <= timer.RawNs0 || Tick <= timer.Tick0)
+    return 1000000000ull;
+  unsigned __int128 Num = (unsigned __int128)(Tick - timer.Tick0) * 1000000000ull;
+  u64 Rate = (u64)(Num / (Ns - timer.RawNs0));
+  return Rate ? Rate : 1;
+#endif
+}
 
 u64 CalibrateTickRate(int MinMs, u64 *NowTick) {
 #if !defined(__x86_64__) && !defined(__i386__) && !defined(__aarch64__)

@@ -35,6 +35,10 @@ void InitTimer();
 // spinning first until at least MinMs milliseconds have passed since
 // InitTimer. Stores the tick of "now" in *NowTick.
 u64 CalibrateTickRate(int MinMs, u64 *NowTick);
+// The tick rate measured so far (ticks since InitTimer / CLOCK_MONOTONIC_RAW
+// ns since InitTimer), without spinning: for the slow paths that convert
+// between ns and ticks during the run (switch sources).
+u64 ProvisionalTickRate();
 // CLOCK_REALTIME in ns since the epoch.
 u64 RealtimeNs();
 

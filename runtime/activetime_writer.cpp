@@ -167,6 +167,10 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick) {
     R.ExclTicks = X->Excl;
     R.MinTicks = X->Calls ? X->Min : 0;
     R.MaxTicks = X->Max;
+    R.OverheadTicks = X->Ovh256; // fixed point until the open frames are in
+    R.OffCpuTicks = X->Off;
+    R.VoluntarySwitches = X->Vol;
+    R.InvoluntarySwitches = X->Invol;
     B->Append(&R, sizeof(R));
     Map[I] = Out++;
   }
@@ -174,6 +178,13 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick) {
   u64 Open = 0;
   u64 ThreadEnd = TS->Finished ? TS->EndTick : EndTick;
   ThreadTls *T = TS->Finished ? nullptr : TS->Tls;
+  u64 TOff = TS->FinalOff, TSw = TS->FinalSw, TOvh = 0;
+  if (T) {
+    TOff = *(volatile u64 *)&T->Off;
+    TSw = *(volatile u64 *)&T->Sw;
+    TOvh = *(volatile u64 *)&T->Ovh;
+  }
+  raw::NodeRecord *Recs = (raw::NodeRecord *)(B->Data + NodesOff);
   if (T) {
     // Account the open frames up to EndTick in the written copy only.
     // (Another live thread may be running: best effort, bounded reads.)
@@ -182,7 +193,6 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick) {
     u32 D = *(volatile u32 *)&T->Depth;
     if (D > Cap)
       D = Cap;
-    raw::NodeRecord *Recs = (raw::NodeRecord *)(B->Data + NodesOff);
     u64 Carry = 0;
     for (u32 I = D; Stk && I-- > 1;) {
       Frame F = Stk[I];
@@ -191,19 +201,31 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick) {
         Carry = El;
         continue;
       }
+      // Same accounting as an exit at EndTick (no exit probe).
+      u64 Ovh = TOvh > F.OvhAtEntry ? TOvh - F.OvhAtEntry : 0;
+      u64 Off = TOff > F.OffAtEntry ? TOff - F.OffAtEntry : 0;
+      u64 Sw = TSw - F.SwAtEntry;
       raw::NodeRecord *R = &Recs[Map[F.NodeIdx]];
       u64 Child = F.ChildTicks + Carry;
       R->Calls++;
       R->InclTicks += El;
       R->ExclTicks += El > Child ? El - Child : 0;
-      if (R->Calls == 1 || El < R->MinTicks)
-        R->MinTicks = El;
-      if (El > R->MaxTicks)
-        R->MaxTicks = El;
+      R->OverheadTicks += Ovh;
+      R->OffCpuTicks += Off;
+      R->VoluntarySwitches += u32(Sw >> 32);
+      R->InvoluntarySwitches += u32(Sw);
+      s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
+      u64 A = Act > 0 ? u64(Act) : 0;
+      if (R->Calls == 1 || A < R->MinTicks)
+        R->MinTicks = A;
+      if (A > R->MaxTicks)
+        R->MaxTicks = A;
       Carry = El;
       ++Open;
     }
   }
+  for (u32 I = 0; I < Out; ++I)
+    Recs[I].OverheadTicks = (Recs[I].OverheadTicks + 128) >> 8;
   UnmapOrDie(Map, MapBytes);
 
   raw::ThreadRecord *P = (raw::ThreadRecord *)(B->Data + RecOff);
@@ -217,6 +239,60 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick) {
   P->UnwoundFrames = TS->UnwoundFrames;
   P->DroppedEvents = TS->DroppedEvents + Dropped;
   internal_memcpy(P->Name, TS->Name, sizeof(P->Name));
+  const SwitchState &S = TS->Switch;
+  P->SwitchSource = S.Source;
+  P->SwitchResolution = S.Source == raw::SS_CpuClock ? S.Resolution : 0;
+  P->OffCpuTicks = TOff;
+  P->VoluntarySwitches = TSw >> 32;
+  P->InvoluntarySwitches = u32(TSw);
+  P->LostSwitchRecords = S.Lost;
+}
+
+bool HasTrace(const ThreadState *TS) {
+  return TS->Trace.Events || TS->Trace.Switches;
+}
+
+// SK_Trace payload of one thread (mode=trace).
+void WriteTrace(OutBuffer *B, ThreadState *TS) {
+  const TraceBuffers &TB = TS->Trace;
+  u64 NE = __atomic_load_n(&TB.NumEvents, __ATOMIC_ACQUIRE);
+  u64 NS = __atomic_load_n(&TB.NumSwitches, __ATOMIC_ACQUIRE);
+  if (NE > TB.CapEvents)
+    NE = TB.CapEvents;
+  if (NS > TB.CapSwitches)
+    NS = TB.CapSwitches;
+  raw::TraceRecord TR;
+  TR.Tid = TS->Tid;
+  TR.NumEvents = NE;
+  TR.NumSwitches = NS;
+  TR.DroppedEvents = TB.DroppedEvents;
+  TR.DroppedSwitches = TB.DroppedSwitches;
+  B->Append(&TR, sizeof(TR));
+  // Consecutive events mostly repeat functions: cache the last lookup.
+  const FuncDesc *LastFn = nullptr;
+  u32 LastId = 0xffffffffu;
+  for (u64 I = 0; I < NE; ++I) {
+    TraceEv E = TB.Events[I];
+    const FuncDesc *Fn = (const FuncDesc *)(E.FnKind & ~uptr(1));
+    if (Fn != LastFn) {
+      LastFn = Fn;
+      if (!LookupFuncId(Fn, &LastId))
+        LastId = 0xffffffffu; // function of no registered module
+    }
+    raw::TraceEvent R;
+    R.Tick = E.Tick;
+    R.Func = LastId;
+    R.Kind = (E.FnKind & 1) ? raw::TE_Exit : raw::TE_Enter;
+    B->Append(&R, sizeof(R));
+  }
+  for (u64 I = 0; I < NS; ++I) {
+    TraceSw E = TB.Switches[I];
+    raw::SwitchEvent R;
+    R.Tick = E.Tick;
+    R.OldTid = E.Out ? TS->Tid : 0;
+    R.NewTid = E.Out ? 0 : TS->Tid;
+    B->Append(&R, sizeof(R));
+  }
 }
 
 const char *BaseName(const char *Path) {
@@ -242,9 +318,18 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   B->Append(&H, sizeof(H));
   u32 NumSections = 0;
 
-  u32 NumThreads = 0;
-  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next)
+  // The writing thread's switch records up to EndTick are consumed now (its
+  // probe state is held busy by WriteProfile); other live threads' records
+  // are theirs to consume: their figures are as of their last probe.
+  ThreadTls &Self = at_tls;
+  if (Self.TS && !Self.Dead && Self.Capacity && Self.SwitchHead)
+    SwitchCheckSlow(Self, EndTick);
+
+  u32 NumThreads = 0, NumTraces = 0;
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next) {
     ++NumThreads;
+    NumTraces += HasTrace(TS);
+  }
 
   // Process.
   char Exe[4096];
@@ -264,6 +349,8 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   PR.ParentPid = (u32)internal_getppid();
   PR.NumModules = (u32)NumModules();
   PR.NumThreads = NumThreads;
+  PR.NumTraces = NumTraces;
+  PR.Overhead = runtime.Overhead;
   PR.ExeLen = (u32)ExeLen;
   PR.BuildIdLen = (u32)BuildIdLen;
   B->Append(&PR, sizeof(PR));
@@ -282,6 +369,14 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next) {
     Off = BeginSection(B, raw::SK_Thread);
     WriteThread(B, TS, EndTick);
+    EndSection(B, Off);
+    ++NumSections;
+  }
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next) {
+    if (!HasTrace(TS))
+      continue;
+    Off = BeginSection(B, raw::SK_Trace);
+    WriteTrace(B, TS);
     EndSection(B, Off);
     ++NumSections;
   }

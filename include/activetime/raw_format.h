@@ -10,9 +10,14 @@
 //   File    := FileHeader Section{NumSections}
 //   Section := SectionHeader Payload[Size]
 //
-// A Process section opens a process block: the Module and Thread sections
-// after it (NumModules and NumThreads of them, modules first) belong to that
-// process. A runtime-written file has one block; a merged file has several.
+// A Process section opens a process block: the Module, Thread and Trace
+// sections after it (NumModules, NumThreads and NumTraces of them, in that
+// order) belong to that process. A runtime-written file has one block; a
+// merged file has several.
+//
+// Version 2 added active time: the overhead table (process), switch data
+// source and losses (thread), overhead/off-CPU/switch counts per node, and the
+// trace sections of mode=trace.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +31,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -45,6 +50,7 @@ enum SectionKind : uint32_t {
   SK_Process = 1,
   SK_Module = 2,
   SK_Thread = 3,
+  SK_Trace = 4,
 };
 
 struct SectionHeader {   // 16 bytes
@@ -53,10 +59,30 @@ struct SectionHeader {   // 16 bytes
   uint64_t Size;         // payload bytes, a multiple of 8
 };
 
+enum OverheadSource : uint32_t {
+  OS_Calibrated = 0,     // measured at start-up by the runtime
+  OS_Option = 1,         // fixed by ACTIVETIME_OPTIONS (overhead_*_ticks)
+};
+
+// The overhead table (seed 000, table 600): the cost of each probe event, as
+// an interval that starts at the event's timestamp. Enter = the part of an
+// entry/exit pair that lies inside the instrumented frame's own elapsed
+// interval (after its entry timestamp, before its exit timestamp); Exit = the
+// rest of the pair's cost, so Enter + Exit is what one instrumented call adds
+// to its caller. Fixed point: ticks * 256.
+struct OverheadRecord {  // 32 bytes
+  uint64_t Enter256;
+  uint64_t Exit256;
+  uint32_t Source;       // OverheadSource
+  uint32_t Batches;      // calibration batches kept (0 for OS_Option)
+  uint32_t SpreadPermille; // (q75 - q25) / median of the pair cost, in 1/1000
+  uint32_t Stable;       // 1 if the spread was within the calibration bound
+};
+
 // Payload of SK_Process, followed by Exe[ExeLen] and BuildId[BuildIdLen]
 // (raw bytes of the main executable's GNU build-id note, may be empty),
 // then zero padding to 8.
-struct ProcessRecord {   // 56 bytes
+struct ProcessRecord {   // 96 bytes
   uint64_t TickRate;     // ticks per second of every *Tick* figure below
   uint64_t StartTick;    // runtime start (or fork, in a child)
   uint64_t EndTick;      // when the profile was written
@@ -65,8 +91,11 @@ struct ProcessRecord {   // 56 bytes
   uint32_t ParentPid;
   uint32_t NumModules;
   uint32_t NumThreads;
+  uint32_t NumTraces;
   uint32_t ExeLen;
   uint32_t BuildIdLen;
+  uint32_t Reserved;     // 0
+  OverheadRecord Overhead;
 };
 
 enum ModuleFlags : uint32_t {
@@ -100,10 +129,18 @@ enum ThreadFlags : uint32_t {
   TF_Running = 1u << 0,  // still running when the profile was written
 };
 
+// Where a thread's switched-out intervals came from.
+enum SwitchSource : uint32_t {
+  SS_None = 0,     // not measured: off-CPU time is NOT removed from active
+  SS_Perf = 1,     // perf_event_open context-switch records (exact)
+  SS_CpuClock = 2, // thread CPU-time clock read every SwitchResolution ticks
+                   // of wall time: off-CPU time located within that window
+};
+
 constexpr uint32_t kNoParent = 0xffffffffu;
 
 // Payload of SK_Thread: ThreadRecord followed by NumNodes NodeRecords.
-struct ThreadRecord {    // 80 bytes
+struct ThreadRecord {    // 128 bytes
   uint64_t Tid;
   uint64_t StartTick;    // first probe of the thread
   uint64_t EndTick;      // thread exit, or profile write if still running
@@ -114,26 +151,73 @@ struct ThreadRecord {    // 80 bytes
   uint64_t UnwoundFrames;  // frames closed by longjmp/unwind repair
   uint64_t DroppedEvents;  // probes ignored (re-entered from a signal, ...)
   char Name[16];         // thread name, NUL-padded
+  uint32_t SwitchSource;   // SwitchSource
+  uint32_t Reserved;       // 0
+  uint64_t SwitchResolution; // SS_CpuClock: check interval in ticks; else 0
+  uint64_t OffCpuTicks;    // switched-out ticks between StartTick and EndTick
+  uint64_t VoluntarySwitches;   // switched out while blocked/waiting
+  uint64_t InvoluntarySwitches; // switched out by preemption
+  uint64_t LostSwitchRecords;   // context-switch records the kernel dropped
 };
 
-// One calling context: a node of the thread's call tree.
-struct NodeRecord {      // 48 bytes
+// One calling context: a node of the thread's call tree. Active inclusive
+// ticks = InclTicks - OverheadTicks - OffCpuTicks; active exclusive = active
+// inclusive minus the children's active inclusive.
+struct NodeRecord {      // 72 bytes
   uint32_t Parent;       // index of the parent node (< own index), or kNoParent
   uint32_t Func;         // process-wide function id
   uint64_t Calls;        // completed calls plus calls open at EndTick
   uint64_t InclTicks;    // inclusive elapsed ticks
   uint64_t ExclTicks;    // InclTicks minus the callees' InclTicks
-  uint64_t MinTicks;     // shortest single call (inclusive)
-  uint64_t MaxTicks;     // longest single call (inclusive)
+  uint64_t MinTicks;     // shortest single call (active inclusive ticks)
+  uint64_t MaxTicks;     // longest single call (active inclusive ticks)
+  uint64_t OverheadTicks; // probe overhead inside the calls (overhead table)
+  uint64_t OffCpuTicks;  // switched-out ticks inside the calls
+  uint32_t VoluntarySwitches;   // inside the calls
+  uint32_t InvoluntarySwitches; // inside the calls
+};
+
+// mode=trace: the three inputs of seed 000's method, recorded literally.
+enum TraceEventKind : uint32_t {
+  TE_Enter = 0,
+  TE_Exit = 1,
+};
+
+// Payload of SK_Trace: TraceRecord, NumEvents TraceEvents, NumSwitches
+// SwitchEvents. One per traced thread; the overhead table is the process's.
+struct TraceRecord {     // 40 bytes
+  uint64_t Tid;
+  uint64_t NumEvents;
+  uint64_t NumSwitches;
+  uint64_t DroppedEvents;   // timer measurements lost to a full buffer
+  uint64_t DroppedSwitches; // switch events lost (full buffer or kernel)
+};
+
+struct TraceEvent {      // 16 bytes: a timer measurement
+  uint64_t Tick;
+  uint32_t Func;         // process-wide function id (the code portion)
+  uint32_t Kind;         // TraceEventKind
+};
+
+// A context switch as seen by this thread: OldTid is switched out and NewTid
+// in; with per-thread perf events the other thread is unknown and written 0.
+struct SwitchEvent {     // 24 bytes
+  uint64_t Tick;
+  uint64_t OldTid;
+  uint64_t NewTid;
 };
 
 static_assert(sizeof(FileHeader) == 32, "layout");
 static_assert(sizeof(SectionHeader) == 16, "layout");
-static_assert(sizeof(ProcessRecord) == 56, "layout");
+static_assert(sizeof(OverheadRecord) == 32, "layout");
+static_assert(sizeof(ProcessRecord) == 96, "layout");
 static_assert(sizeof(ModuleRecord) == 32, "layout");
 static_assert(sizeof(FuncRecord) == 24, "layout");
-static_assert(sizeof(ThreadRecord) == 80, "layout");
-static_assert(sizeof(NodeRecord) == 48, "layout");
+static_assert(sizeof(ThreadRecord) == 128, "layout");
+static_assert(sizeof(NodeRecord) == 72, "layout");
+static_assert(sizeof(TraceRecord) == 40, "layout");
+static_assert(sizeof(TraceEvent) == 16, "layout");
+static_assert(sizeof(SwitchEvent) == 24, "layout");
 
 } // namespace raw
 } // namespace activetime

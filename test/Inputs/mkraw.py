@@ -12,7 +12,11 @@ JSON description (all fields optional except where noted):
       "tick_rate": 1000000000, "start_tick": 0, "end_tick": 0,
       "start_unix_ns": 0, "pid": 1, "ppid": 0,
       "exe": "/bin/app", "build_id": "hex bytes",
-      "num_modules": N, "num_threads": N, "exe_len": N,   # overrides
+      "num_modules": N, "num_threads": N, "num_traces": N,
+      "exe_len": N, "reserved": 0,                         # overrides
+      "overhead": {"enter": 3, "exit": 2.5,     # ticks (or "enter256"...)
+                   "source": 0, "batches": 0, "spread_permille": 0,
+                   "stable": 1},
       "modules": [{"hash": 0, "load_base": 0, "flags": 0,
                    "name": "a.c", "path": "/bin/app",
                    "functions": [{"name": "main", "file": "a.c", "line": 1,
@@ -21,14 +25,26 @@ JSON description (all fields optional except where noted):
                    "start_tick": 0, "end_tick": 0, "open_frames": 0,
                    "unmatched_exits": 0, "unwound_frames": 0,
                    "dropped_events": 0, "num_nodes": N,
-                   "nodes": [[parent, func, calls, incl, excl, min, max]],
-                   "chain": {"funcs": [f...], "depth": D, "excl": E}}]}]}
+                   "switch_source": 0, "switch_resolution": 0,
+                   "off_cpu": 0, "voluntary": 0, "involuntary": 0,
+                   "lost_switch_records": 0, "reserved": 0,
+                   "nodes": [[parent, func, calls, incl, excl, min, max,
+                              overhead, off_cpu, voluntary, involuntary]],
+                   "chain": {"funcs": [f...], "depth": D, "excl": E}}],
+      "traces": [{"tid": 1, "dropped_events": 0, "dropped_switches": 0,
+                  "num_events": N, "num_switches": N,           # overrides
+                  "events": [[tick, func, "enter"|"exit"|kind]],
+                  "switches": [[tick, old_tid, new_tid]]}]}]}
 
-A node is a list (min and max default to incl // calls) or an object with
-the same keys; parent -1 means no parent; func is a process-wide function
-id or a function name (first match in the process). "chain" appends a
-D-deep chain of nodes (each the child of the previous, cycling through
-funcs, exclusive E ticks each) after "nodes", under the last listed node.
+Every new version-2 field defaults to 0, except the overhead table's
+"stable" (1). A node is a list (min and max default to the active time per
+call, (incl - overhead - off_cpu) // calls; the last four fields default to
+0) or an object with keys parent, func, calls, incl, excl, min, max,
+overhead, off_cpu, voluntary, involuntary; parent -1 means no parent; func
+is a process-wide function id or a function name (first match in the
+process). "chain" appends a D-deep chain of nodes (each the child of the
+previous, cycling through funcs, exclusive E ticks each) after "nodes",
+under the last listed node.
 """
 
 import argparse
@@ -37,9 +53,10 @@ import struct
 import sys
 
 MAGIC = b"\x7fATPROF\n"
-VERSION = 1
+VERSION = 2
 NO_PARENT = 0xFFFFFFFF
-SK_PROCESS, SK_MODULE, SK_THREAD = 1, 2, 3
+SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE = 1, 2, 3, 4
+KINDS = {"enter": 0, "exit": 1}
 
 
 def pad8(b):
@@ -59,9 +76,9 @@ def func_id(proc, ref):
 
 
 def node_bytes(n):
-    parent, func, calls, incl, excl, mn, mx = n
-    return struct.pack("<IIQQQQQ", parent & 0xFFFFFFFF, func, calls, incl,
-                       excl, mn, mx)
+    parent, func, calls, incl, excl, mn, mx, oh, off, vol, inv = n
+    return struct.pack("<IIQQQQQQQII", parent & 0xFFFFFFFF, func, calls, incl,
+                       excl, mn, mx, oh, off, vol, inv)
 
 
 def thread_nodes(proc, t):
@@ -69,14 +86,18 @@ def thread_nodes(proc, t):
     for n in t.get("nodes", []):
         if isinstance(n, dict):
             n = [n.get("parent", -1), n["func"], n.get("calls", 1),
-                 n.get("incl", 0), n.get("excl", 0)] + (
-                     [n["min"], n["max"]] if "min" in n else [])
+                 n.get("incl", 0), n.get("excl", 0), n.get("min"),
+                 n.get("max"), n.get("overhead", 0), n.get("off_cpu", 0),
+                 n.get("voluntary", 0), n.get("involuntary", 0)]
+        n = list(n) + [None] * (11 - len(n))
         parent, func, calls, incl, excl = n[:5]
-        avg = incl // calls if calls else 0
-        mn, mx = (n[5], n[6]) if len(n) > 5 else (avg, avg)
+        oh, off, vol, inv = [v or 0 for v in n[7:11]]
+        avg = max(incl - oh - off, 0) // calls if calls else 0
+        mn = avg if n[5] is None else n[5]
+        mx = avg if n[6] is None else n[6]
         out.append(node_bytes((NO_PARENT if parent < 0 else parent,
                                func_id(proc, func), calls, incl, excl, mn,
-                               mx)))
+                               mx, oh, off, vol, inv)))
     chain = t.get("chain")
     if chain:
         funcs = [func_id(proc, f) for f in chain["funcs"]]
@@ -86,7 +107,7 @@ def thread_nodes(proc, t):
             parent = base + d - 1 if d or base else NO_PARENT
             incl = excl * (depth - d)
             out.append(node_bytes((parent, funcs[d % len(funcs)], 1, incl,
-                                   excl, incl, incl)))
+                                   excl, incl, incl, 0, 0, 0, 0)))
     return out
 
 
@@ -96,12 +117,22 @@ def build_sections(desc):
         exe = p.get("exe", "").encode()
         bid = bytes.fromhex(p.get("build_id", ""))
         mods, threads = p.get("modules", []), p.get("threads", [])
-        rec = struct.pack("<QQQQIIIIII", p.get("tick_rate", 1000000000),
+        traces = p.get("traces", [])
+        oh = p.get("overhead", {})
+        enter256 = oh.get("enter256", round(oh.get("enter", 0) * 256))
+        exit256 = oh.get("exit256", round(oh.get("exit", 0) * 256))
+        rec = struct.pack("<QQQQIIIIIIII", p.get("tick_rate", 1000000000),
                           p.get("start_tick", 0), p.get("end_tick", 0),
                           p.get("start_unix_ns", 0), p.get("pid", 1),
                           p.get("ppid", 0), p.get("num_modules", len(mods)),
                           p.get("num_threads", len(threads)),
-                          p.get("exe_len", len(exe)), len(bid))
+                          p.get("num_traces", len(traces)),
+                          p.get("exe_len", len(exe)), len(bid),
+                          p.get("reserved", 0))
+        rec += struct.pack("<QQIIII", enter256, exit256, oh.get("source", 0),
+                           oh.get("batches", 0),
+                           oh.get("spread_permille", 0),
+                           oh.get("stable", 1))
         sections.append((SK_PROCESS, pad8(rec + exe + bid)))
         for m in mods:
             name, path = m.get("name", "").encode(), m.get("path", "").encode()
@@ -125,7 +156,26 @@ def build_sections(desc):
                             t.get("unmatched_exits", 0),
                             t.get("unwound_frames", 0),
                             t.get("dropped_events", 0)) + name
+            b += struct.pack("<IIQQQQQ", t.get("switch_source", 0),
+                             t.get("reserved", 0),
+                             t.get("switch_resolution", 0),
+                             t.get("off_cpu", 0), t.get("voluntary", 0),
+                             t.get("involuntary", 0),
+                             t.get("lost_switch_records", 0))
             sections.append((SK_THREAD, b + b"".join(nodes)))
+        for t in traces:
+            evs, sws = t.get("events", []), t.get("switches", [])
+            b = struct.pack("<QQQQQ", t.get("tid", 1),
+                            t.get("num_events", len(evs)),
+                            t.get("num_switches", len(sws)),
+                            t.get("dropped_events", 0),
+                            t.get("dropped_switches", 0))
+            for tick, func, kind in evs:
+                b += struct.pack("<QII", tick, func_id(p, func),
+                                 KINDS.get(kind, kind))
+            for tick, old, new in sws:
+                b += struct.pack("<QQQ", tick, old, new)
+            sections.append((SK_TRACE, b))
     return sections
 
 

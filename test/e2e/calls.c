@@ -10,7 +10,7 @@
 
 // FLAT-NOT: unwound
 // FLAT-NOT: running
-// FLAT: note: times are elapsed
+// FLAT: note: active = elapsed - probe overhead - switched-out
 #include <stdio.h>
 
 #define NOINLINE __attribute__((noinline))
@@ -53,4 +53,5 @@ int main(void) {
 // TREE-NOT: {{.}}
 
 // TEXT: call tree
-// TEXT: {{^ +[0-9.]+ [num]?s +[0-9.]+ [num]?s +1  main$}}
+// TEXT-NEXT: elapsed active self-active overhead off-cpu calls function
+// TEXT-NEXT: {{^( +[0-9.]+ [num]?s){5} +1 +main$}}

@@ -50,15 +50,19 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(ToolCategory);
   cl::HideUnrelatedOptions(ToolCategory, ReportCommand);
   cl::HideUnrelatedOptions(ToolCategory, MergeCommand);
+  cl::HideUnrelatedOptions(ToolCategory, ActiveTimeCommand);
   cl::ParseCommandLineOptions(argc, argv,
                               "ActiveTime profile tool\n\n"
                               "  activetime report [options] FILE...\n"
-                              "  activetime merge -o OUT FILE...\n");
+                              "  activetime merge -o OUT FILE...\n"
+                              "  activetime active-time [options] FILE\n");
   if (ReportCommand)
     return reportMain();
   if (MergeCommand)
     return mergeMain();
+  if (ActiveTimeCommand)
+    return activeTimeMain();
   WithColor::error(errs(), "activetime")
-      << "no subcommand given (expected 'report' or 'merge'; see --help)\n";
+      << "no subcommand given (expected 'report', 'merge' or 'active-time'; see --help)\n";
   return 1;
 }

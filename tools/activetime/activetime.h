@@ -21,10 +21,12 @@ namespace tool {
 
 extern llvm::cl::SubCommand ReportCommand;
 extern llvm::cl::SubCommand MergeCommand;
+extern llvm::cl::SubCommand ActiveTimeCommand;
 extern llvm::cl::OptionCategory ToolCategory;
 
 int reportMain();
 int mergeMain();
+int activeTimeMain();
 
 /// Prints "activetime: error: <message>" and returns the exit code 1.
 int reportError(llvm::Error E);

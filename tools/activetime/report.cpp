@@ -52,10 +52,30 @@ static cl::opt<bool> Json("json", cl::sub(ReportCommand),
 static cl::opt<bool> NoDemangle("no-demangle", cl::sub(ReportCommand),
                                 cl::desc("Print linkage names as they are"),
                                 cl::cat(ToolCategory));
+static cl::opt<bool> ShowHeader("header", cl::sub(ReportCommand),
+                                cl::desc("Print only the header block "
+                                         "(overhead table, switch sources)"),
+                                cl::cat(ToolCategory));
+static cl::opt<SortKey> Sort(
+    "sort", cl::sub(ReportCommand), cl::init(SortKey::SelfActive),
+    cl::desc("Order of the flat and per-thread tables (largest first)"),
+    cl::values(clEnumValN(SortKey::Calls, "calls", "calls"),
+               clEnumValN(SortKey::Elapsed, "elapsed", "elapsed inclusive"),
+               clEnumValN(SortKey::Active, "active", "active inclusive"),
+               clEnumValN(SortKey::SelfActive, "self-active",
+                          "active exclusive (default)"),
+               clEnumValN(SortKey::SelfElapsed, "self-elapsed",
+                          "elapsed exclusive"),
+               clEnumValN(SortKey::Overhead, "overhead", "probe overhead"),
+               clEnumValN(SortKey::OffCpu, "off-cpu", "switched-out time"),
+               clEnumValN(SortKey::Min, "min", "shortest call (active)"),
+               clEnumValN(SortKey::Max, "max", "longest call (active)"),
+               clEnumValN(SortKey::Name, "name", "function name, A-Z")),
+    cl::value_desc("key"), cl::cat(ToolCategory));
 
 static const char TimesNote[] =
-    "times are elapsed (wall-clock) times, including probe overhead and time "
-    "switched out; active-time correction is not in this profile";
+    "active = elapsed - probe overhead - switched-out (off-cpu) time; "
+    "self-active = active - the callees' active; min/max are active per call";
 
 namespace {
 
@@ -97,6 +117,58 @@ std::string plainTime(double Ns) {
   return StringRef(formatTime(Ns)).rtrim().str();
 }
 
+/// Threads of a scope grouped by where their switched-out time came from.
+struct SwitchSummary {
+  unsigned Perf = 0, CpuClock = 0, None = 0;
+  double MinResolutionNs = 0, MaxResolutionNs = 0;
+  uint64_t Lost = 0, Voluntary = 0, Involuntary = 0;
+  double OffCpuNs = 0;
+  void add(const Process &P, const Thread &T) {
+    switch (T.SwitchSource) {
+    case raw::SS_Perf:
+      ++Perf;
+      break;
+    case raw::SS_CpuClock: {
+      double R = ticksToNs(P, T.SwitchResolution);
+      MinResolutionNs = CpuClock ? std::min(MinResolutionNs, R) : R;
+      MaxResolutionNs = CpuClock ? std::max(MaxResolutionNs, R) : R;
+      ++CpuClock;
+      break;
+    }
+    default:
+      ++None;
+      break;
+    }
+    Lost += T.LostSwitchRecords;
+    Voluntary += T.VoluntarySwitches;
+    Involuntary += T.InvoluntarySwitches;
+    OffCpuNs += ticksToNs(P, T.OffCpuTicks);
+  }
+  std::string resolution() const {
+    if (MinResolutionNs == MaxResolutionNs)
+      return plainTime(MaxResolutionNs);
+    return plainTime(MinResolutionNs) + " to " + plainTime(MaxResolutionNs);
+  }
+};
+
+std::string threads(unsigned N) {
+  return utostr(N) + (N == 1 ? " thread" : " threads");
+}
+
+const char *sourceName(uint32_t S) {
+  switch (S) {
+  case raw::SS_Perf:
+    return "perf";
+  case raw::SS_CpuClock:
+    return "cpu-clock";
+  }
+  return "none";
+}
+
+std::string ticks2(uint64_t Ticks256) {
+  return formatv("{0:F2}", double(Ticks256) / 256.0).str();
+}
+
 class Reporter {
 public:
   Reporter(const Profile &P, const Aggregate &A, raw_ostream &OS)
@@ -110,6 +182,11 @@ public:
     for (const FunctionStats &F : A.Flat)
       Ambiguous[F.Func] = A.Functions[F.Func].Local &&
                           Count[A.Functions[F.Func].Name] > 1;
+    // Never show elapsed time under the name active time: if any thread's
+    // switched-out time was not measured, the active columns are starred.
+    for (const Process &Pr : P.Processes)
+      for (const Thread &T : Pr.Threads)
+        Starred |= T.SwitchSource == raw::SS_None;
   }
 
   void text();
@@ -119,8 +196,10 @@ private:
   std::string name(uint32_t Func) const;
   std::string location(uint32_t Func) const;
   void header();
+  void overheadLines(const Process &Pr);
+  void switchLines(const SwitchSummary &S);
   void counterLines(const Counters &C, StringRef Indent);
-  void table(ArrayRef<FunctionStats> Rows, StringRef Indent);
+  void table(ArrayRef<FunctionStats> Rows, StringRef Indent, bool Starred);
   void tree();
   std::vector<uint32_t> subtreeHeights() const;
 
@@ -128,6 +207,7 @@ private:
   const Aggregate &A;
   raw_ostream &OS;
   std::vector<bool> Ambiguous;
+  bool Starred = false;
 };
 
 std::string Reporter::name(uint32_t Func) const {
@@ -163,13 +243,55 @@ void Reporter::counterLines(const Counters &C, StringRef Indent) {
        "probes ignored, e.g. re-entered from a signal handler");
 }
 
+void Reporter::overheadLines(const Process &Pr) {
+  const OverheadTable &O = Pr.Overhead;
+  OS << "  probe overhead:  enter " << ticks2(O.Enter256) << " ticks ("
+     << formatv("{0:F1}", ticks256ToNs(Pr, O.Enter256)) << " ns), exit "
+     << ticks2(O.Exit256) << " ticks ("
+     << formatv("{0:F1}", ticks256ToNs(Pr, O.Exit256))
+     << " ns) per probe event\n";
+  if (O.Source == raw::OS_Option) {
+    OS << "                   fixed by ACTIVETIME_OPTIONS\n";
+  } else {
+    OS << "                   calibrated at start-up: " << O.Batches
+       << (O.Batches == 1 ? " batch" : " batches") << ", spread "
+       << formatv("{0:F1}", O.SpreadPermille / 10.0) << "%\n";
+    if (!O.Stable)
+      OS << "                   UNSTABLE: the calibration spread exceeded its "
+            "bound; overhead and active times are approximate\n";
+  }
+}
+
+void Reporter::switchLines(const SwitchSummary &S) {
+  std::vector<std::string> Parts;
+  if (S.Perf)
+    Parts.push_back("from perf context-switch records: " + threads(S.Perf));
+  if (S.CpuClock)
+    Parts.push_back("from the thread CPU clock (resolution " +
+                    S.resolution() + "): " + threads(S.CpuClock));
+  if (S.None)
+    Parts.push_back("NOT MEASURED: " + threads(S.None));
+  OS << "  switched-out time " << join(Parts, "; ") << "\n";
+  if (S.Lost)
+    OS << "  lost switch records: " << S.Lost
+       << "  (context-switch records the kernel dropped; their switched-out "
+          "time is counted as active)\n";
+  OS << "  switches:        " << S.Voluntary << " voluntary, "
+     << S.Involuntary << " involuntary; off-cpu " << plainTime(S.OffCpuNs)
+     << "\n";
+}
+
 void Reporter::header() {
   // Per-process blocks while they stay readable; a summary beyond that
   // (a fork-heavy program can leave hundreds of processes).
   constexpr size_t MaxDetailed = 4;
   size_t NumThreads = 0;
-  for (const Process &Pr : P.Processes)
+  SwitchSummary All;
+  for (const Process &Pr : P.Processes) {
     NumThreads += Pr.Threads.size();
+    for (const Thread &T : Pr.Threads)
+      All.add(Pr, T);
+  }
   OS << "ActiveTime profile: " << P.Processes.size()
      << (P.Processes.size() == 1 ? " process, " : " processes, ") << NumThreads
      << (NumThreads == 1 ? " thread\n" : " threads\n");
@@ -185,6 +307,14 @@ void Reporter::header() {
          << plainTime(ticksToNs(Pr, Pr.EndTick - Pr.StartTick)) << "\n";
       OS << "  threads:         " << Pr.Threads.size() << "\n";
       OS << "  modules:         " << Pr.Modules.size() << "\n";
+      overheadLines(Pr);
+      SwitchSummary S;
+      for (const Thread &T : Pr.Threads)
+        S.add(Pr, T);
+      switchLines(S);
+      if (!Pr.Traces.empty())
+        OS << "  traces:          " << threads(Pr.Traces.size())
+           << " (see `activetime active-time`)\n";
       counterLines(countersOf(Pr), "  ");
     }
   } else {
@@ -200,7 +330,7 @@ void Reporter::header() {
     OS << "\n";
     double Total = 0, Longest = 0;
     size_t MaxModules = 0;
-    bool SameRate = true;
+    bool SameRate = true, SameOverhead = true;
     Counters C;
     for (const Process &Pr : P.Processes) {
       double W = ticksToNs(Pr, Pr.EndTick - Pr.StartTick);
@@ -208,6 +338,13 @@ void Reporter::header() {
       Longest = std::max(Longest, W);
       MaxModules = std::max(MaxModules, Pr.Modules.size());
       SameRate &= Pr.TickRate == First.TickRate;
+      SameOverhead &= Pr.Overhead.Enter256 == First.Overhead.Enter256 &&
+                      Pr.Overhead.Exit256 == First.Overhead.Exit256 &&
+                      Pr.Overhead.Source == First.Overhead.Source &&
+                      Pr.Overhead.Stable == First.Overhead.Stable &&
+                      Pr.Overhead.Batches == First.Overhead.Batches &&
+                      Pr.Overhead.SpreadPermille ==
+                          First.Overhead.SpreadPermille;
       for (const Thread &T : Pr.Threads)
         C.add(T);
     }
@@ -219,12 +356,47 @@ void Reporter::header() {
        << plainTime(Longest) << "\n";
     OS << "  threads:         " << NumThreads << "\n";
     OS << "  modules:         up to " << MaxModules << " per process\n";
+    if (SameOverhead && SameRate) {
+      overheadLines(First);
+    } else {
+      unsigned Unstable = 0;
+      for (const Process &Pr : P.Processes)
+        Unstable += Pr.Overhead.Source == raw::OS_Calibrated &&
+                    !Pr.Overhead.Stable;
+      OS << "  probe overhead:  differs between processes (--json lists "
+            "each)";
+      if (Unstable)
+        OS << "; UNSTABLE calibration in " << Unstable << " of them";
+      OS << "\n";
+    }
+    switchLines(All);
     counterLines(C, "  ");
   }
   OS << "note: " << TimesNote << "\n";
+  if (All.CpuClock)
+    OS << "note: for threads measured with the thread CPU clock, switched-out "
+          "time is located within "
+       << All.resolution()
+       << " (the clock is read at that interval): it may be charged to a "
+          "call next to the one that was switched out\n";
+  if (All.None)
+    OS << "note: " << threads(All.None)
+       << " without switched-out measurement: for "
+       << (All.None == 1 ? "it" : "them")
+       << " \"active\" excludes probe overhead only, not switched-out time "
+          "(columns marked *)\n";
 }
 
-void Reporter::table(ArrayRef<FunctionStats> Rows, StringRef Indent) {
+void Reporter::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
+                     bool Starred) {
+  std::vector<FunctionStats> Sorted(Rows.begin(), Rows.end());
+  sortFunctions(Sorted, A.Functions, Sort);
+  if (Sort == SortKey::Name) // by the name as printed (demangled)
+    std::stable_sort(Sorted.begin(), Sorted.end(),
+                     [&](const FunctionStats &X, const FunctionStats &Y) {
+                       return name(X.Func) < name(Y.Func);
+                     });
+  Rows = Sorted;
   size_t Shown = Top == 0 ? Rows.size() : std::min<size_t>(Top, Rows.size());
   std::vector<std::string> Names;
   size_t NameWidth = 8;
@@ -233,29 +405,38 @@ void Reporter::table(ArrayRef<FunctionStats> Rows, StringRef Indent) {
     NameWidth = std::max(NameWidth, Names.back().size());
   }
   NameWidth = std::min<size_t>(NameWidth, 60);
-  auto Row = [&](StringRef Calls, StringRef Incl, StringRef Excl,
-                 StringRef Pct, StringRef Min, StringRef Max, StringRef Name,
-                 StringRef Loc) {
+  auto Row = [&](ArrayRef<std::string> Cols, StringRef Name, StringRef Loc) {
     std::string Line;
     raw_string_ostream L(Line);
-    L << Indent << right_justify(Calls, 10) << ' ' << right_justify(Incl, 11)
-      << ' ' << right_justify(Excl, 11) << ' ' << right_justify(Pct, 7) << ' '
-      << right_justify(Min, 11) << ' ' << right_justify(Max, 11) << "  "
-      << left_justify(Name, NameWidth) << "  " << Loc;
+    L << Indent << right_justify(Cols[0], 10);
+    for (size_t I = 1; I < Cols.size(); ++I)
+      L << ' ' << right_justify(Cols[I], I == 3 ? 12 : 11);
+    L << "  " << left_justify(Name, NameWidth) << "  " << Loc;
     OS << StringRef(Line).rtrim() << "\n";
   };
-  Row("calls", "incl", "excl", "excl%", "min", "max", "function", "location");
+  std::string Star = Starred ? "*" : "";
+  Row({"calls", "elapsed", "active" + Star, "self-active" + Star, "overhead",
+       "off-cpu", "min" + Star, "max" + Star},
+      "function", "location");
   for (size_t I = 0; I < Shown; ++I) {
-    const FunctionStats &F = Rows[I];
-    bool Called = F.S.Calls != 0;
-    Row(utostr(F.S.Calls), formatTime(F.S.Incl), formatTime(F.S.Excl),
-        formatv("{0:F1}%", F.Share * 100).str(),
-        Called ? formatTime(F.S.Min) : "-", Called ? formatTime(F.S.Max) : "-",
-        Names[I], location(F.Func));
+    const Stats &S = Rows[I].S;
+    bool Called = S.Calls != 0;
+    Row({utostr(S.Calls), formatTime(S.Elapsed), formatTime(S.Active),
+         formatTime(S.SelfActive), formatTime(S.Overhead),
+         formatTime(S.OffCpu), Called ? formatTime(S.Min) : "-",
+         Called ? formatTime(S.Max) : "-"},
+        Names[I], location(Rows[I].Func));
   }
   if (Shown < Rows.size())
     OS << Indent << "(" << Rows.size() - Shown
        << " more functions; --top 0 lists all)\n";
+  if (Starred)
+    OS << Indent
+       << (Indent.empty() ? "* switched-out time not measured for some "
+                            "threads: for them active excludes probe "
+                            "overhead only\n"
+                          : "* switched-out time not measured for this "
+                            "thread: active excludes probe overhead only\n");
 }
 
 std::vector<uint32_t> Reporter::subtreeHeights() const {
@@ -271,9 +452,13 @@ std::vector<uint32_t> Reporter::subtreeHeights() const {
 
 void Reporter::tree() {
   std::vector<uint32_t> Heights = subtreeHeights();
-  OS << "\ncall tree (all threads merged; children by inclusive time):\n";
-  OS << right_justify("incl", 11) << ' ' << right_justify("excl", 11) << ' '
-     << right_justify("calls", 10) << "  function\n";
+  OS << "\ncall tree (all threads merged; children by active time):\n";
+  std::string Star = Starred ? "*" : "";
+  OS << right_justify("elapsed", 11) << ' ' << right_justify("active" + Star, 11)
+     << ' ' << right_justify("self-active" + Star, 12) << ' '
+     << right_justify("overhead", 11) << ' ' << right_justify("off-cpu", 11)
+     << ' ' << right_justify("calls", 10) << "  function\n";
+  constexpr size_t Lead = 11 + 1 + 11 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 10 + 2;
   std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
                               A.Tree[0].Children.rend());
   while (!Stack.empty()) {
@@ -281,16 +466,18 @@ void Reporter::tree() {
     Stack.pop_back();
     const TreeNode &N = A.Tree[I];
     std::string Indent(2 * (N.Depth - 1), ' ');
-    OS << right_justify(formatTime(N.S.Incl), 11) << ' '
-       << right_justify(formatTime(N.S.Excl), 11) << ' '
+    OS << right_justify(formatTime(N.S.Elapsed), 11) << ' '
+       << right_justify(formatTime(N.S.Active), 11) << ' '
+       << right_justify(formatTime(N.S.SelfActive), 12) << ' '
+       << right_justify(formatTime(N.S.Overhead), 11) << ' '
+       << right_justify(formatTime(N.S.OffCpu), 11) << ' '
        << right_justify(utostr(N.S.Calls), 10) << "  " << Indent
        << name(N.Func) << "\n";
     if (N.Children.empty())
       continue;
     if (MaxDepth != 0 && N.Depth >= MaxDepth) {
-      OS << std::string(11 + 1 + 11 + 1 + 10 + 2, ' ') << Indent << "  ... "
-         << Heights[I] << (Heights[I] == 1 ? " more level\n"
-                                           : " more levels\n");
+      OS << std::string(Lead, ' ') << Indent << "  ... " << Heights[I]
+         << (Heights[I] == 1 ? " more level\n" : " more levels\n");
       continue;
     }
     Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
@@ -299,8 +486,10 @@ void Reporter::tree() {
 
 void Reporter::text() {
   header();
+  if (ShowHeader)
+    return;
   OS << "\n";
-  table(A.Flat, "");
+  table(A.Flat, "", Starred);
   if (ShowTree)
     tree();
   if (ShowThreads) {
@@ -315,13 +504,31 @@ void Reporter::text() {
       if (T.Flags & raw::TF_Running)
         OS << ", still running when the profile was written";
       OS << "\n";
+      OS << "  switched-out:    ";
+      switch (T.SwitchSource) {
+      case raw::SS_Perf:
+        OS << "from perf context-switch records";
+        break;
+      case raw::SS_CpuClock:
+        OS << "from the thread CPU clock (resolution "
+           << plainTime(T.SwitchResolutionNs) << ")";
+        break;
+      default:
+        OS << "NOT MEASURED (active excludes probe overhead only)";
+        break;
+      }
+      OS << "; off-cpu " << plainTime(T.OffCpuNs) << "; switches "
+         << T.VoluntarySwitches << " voluntary, " << T.InvoluntarySwitches
+         << " involuntary\n";
+      if (T.LostSwitchRecords)
+        OS << "  lost switch records: " << T.LostSwitchRecords << "\n";
       Counters C;
       C.OpenFrames = T.OpenFrames;
       C.UnwoundFrames = T.UnwoundFrames;
       C.UnmatchedExits = T.UnmatchedExits;
       C.DroppedEvents = T.DroppedEvents;
       counterLines(C, "  ");
-      table(T.Functions, "  ");
+      table(T.Functions, "  ", T.SwitchSource == raw::SS_None);
     }
   }
 }
@@ -336,10 +543,16 @@ void Reporter::json() {
   json::OStream J(OS, 2);
   auto StatsAttrs = [&](const Stats &S) {
     J.attribute("calls", int64_t(S.Calls));
-    J.attribute("inclusive_ns", S.Incl);
-    J.attribute("exclusive_ns", S.Excl);
-    J.attribute("min_ns", S.Min);
-    J.attribute("max_ns", S.Max);
+    J.attribute("elapsed_ns", S.Elapsed);
+    J.attribute("self_elapsed_ns", S.SelfElapsed);
+    J.attribute("active_ns", S.Active);
+    J.attribute("self_active_ns", S.SelfActive);
+    J.attribute("overhead_ns", S.Overhead);
+    J.attribute("off_cpu_ns", S.OffCpu);
+    J.attribute("voluntary_switches", int64_t(S.Voluntary));
+    J.attribute("involuntary_switches", int64_t(S.Involuntary));
+    J.attribute("min_active_ns", S.Min);
+    J.attribute("max_active_ns", S.Max);
   };
   auto CounterAttrs = [&](const Counters &C) {
     J.attributeObject("counters", [&] {
@@ -349,12 +562,18 @@ void Reporter::json() {
       J.attribute("dropped_events", int64_t(C.DroppedEvents));
     });
   };
+  SwitchSummary All;
+  for (const Process &Pr : P.Processes)
+    for (const Thread &T : Pr.Threads)
+      All.add(Pr, T);
   J.object([&] {
     J.attribute("schema", "activetime-report");
-    J.attribute("version", 1);
+    J.attribute("version", 2);
     J.attribute("time_unit", "ns");
-    J.attribute("time_kind", "elapsed");
+    J.attribute("time_kind", "active");
     J.attribute("note", TimesNote);
+    // Threads whose "active" still includes switched-out time.
+    J.attribute("threads_without_switch_data", int64_t(All.None));
     Counters Total;
     J.attributeArray("processes", [&] {
       for (const Process &Pr : P.Processes) {
@@ -373,12 +592,26 @@ void Reporter::json() {
           J.attribute("wall_ns", ticksToNs(Pr, Pr.EndTick - Pr.StartTick));
           J.attribute("threads", int64_t(Pr.Threads.size()));
           J.attribute("modules", int64_t(Pr.Modules.size()));
+          J.attribute("traces", int64_t(Pr.Traces.size()));
+          const OverheadTable &O = Pr.Overhead;
+          J.attributeObject("overhead", [&] {
+            J.attribute("enter_ticks", double(O.Enter256) / 256.0);
+            J.attribute("exit_ticks", double(O.Exit256) / 256.0);
+            J.attribute("enter_ns", ticks256ToNs(Pr, O.Enter256));
+            J.attribute("exit_ns", ticks256ToNs(Pr, O.Exit256));
+            J.attribute("source", O.Source == raw::OS_Option ? "option"
+                                                             : "calibrated");
+            J.attribute("batches", int64_t(O.Batches));
+            J.attribute("spread", O.SpreadPermille / 1000.0);
+            J.attribute("stable", bool(O.Stable));
+          });
           CounterAttrs(C);
         });
       }
     });
     CounterAttrs(Total);
-    J.attribute("total_exclusive_ns", A.TotalExcl);
+    J.attribute("total_self_active_ns", A.TotalSelfActive);
+    J.attribute("total_self_elapsed_ns", A.TotalSelfElapsed);
     J.attributeArray("functions", [&] {
       for (const FunctionStats &F : A.Flat) {
         const FunctionInfo &Info = A.Functions[F.Func];
@@ -392,7 +625,7 @@ void Reporter::json() {
           J.attribute("file", Info.File);
           J.attribute("line", int64_t(Info.Line));
           StatsAttrs(F.S);
-          J.attribute("exclusive_share", F.Share);
+          J.attribute("self_active_share", F.Share);
         });
       }
     });
@@ -438,19 +671,26 @@ void Reporter::json() {
           J.attribute("name", T.Name);
           J.attribute("running", bool(T.Flags & raw::TF_Running));
           J.attribute("wall_ns", T.WallNs);
+          J.attribute("switch_source", sourceName(T.SwitchSource));
+          J.attribute("switch_resolution_ns", T.SwitchResolutionNs);
+          J.attribute("off_cpu_ns", T.OffCpuNs);
+          J.attribute("voluntary_switches", int64_t(T.VoluntarySwitches));
+          J.attribute("involuntary_switches", int64_t(T.InvoluntarySwitches));
+          J.attribute("lost_switch_records", int64_t(T.LostSwitchRecords));
           Counters C;
           C.OpenFrames = T.OpenFrames;
           C.UnwoundFrames = T.UnwoundFrames;
           C.UnmatchedExits = T.UnmatchedExits;
           C.DroppedEvents = T.DroppedEvents;
           CounterAttrs(C);
-          J.attribute("total_exclusive_ns", T.TotalExcl);
+          J.attribute("total_self_active_ns", T.TotalSelfActive);
+          J.attribute("total_self_elapsed_ns", T.TotalSelfElapsed);
           J.attributeArray("functions", [&] {
             for (const FunctionStats &F : T.Functions)
               J.object([&] {
                 J.attribute("function", int64_t(JsonId[F.Func]));
                 StatsAttrs(F.S);
-                J.attribute("exclusive_share", F.Share);
+                J.attribute("self_active_share", F.Share);
               });
           });
         });

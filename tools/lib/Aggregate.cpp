@@ -25,6 +25,59 @@ double profile::ticksToNs(const Process &P, uint64_t Ticks) {
   return double(Sec) * 1e9 + double(Rem) * 1e9 / double(P.TickRate);
 }
 
+double profile::signedTicksToNs(const Process &P, int64_t Ticks) {
+  return Ticks < 0 ? -ticksToNs(P, uint64_t(0) - uint64_t(Ticks))
+                   : ticksToNs(P, uint64_t(Ticks));
+}
+
+double profile::ticks256ToNs(const Process &P, uint64_t Ticks256) {
+  return ticksToNs(P, Ticks256 >> 8) +
+         double(Ticks256 & 255) / 256.0 * 1e9 / double(P.TickRate);
+}
+
+static double keyOf(const Stats &S, SortKey K) {
+  switch (K) {
+  case SortKey::Calls:
+    return double(S.Calls);
+  case SortKey::Elapsed:
+    return S.Elapsed;
+  case SortKey::Active:
+    return S.Active;
+  case SortKey::SelfActive:
+  case SortKey::Name:
+    return S.SelfActive;
+  case SortKey::SelfElapsed:
+    return S.SelfElapsed;
+  case SortKey::Overhead:
+    return S.Overhead;
+  case SortKey::OffCpu:
+    return S.OffCpu;
+  case SortKey::Min:
+    return S.Min;
+  case SortKey::Max:
+    return S.Max;
+  }
+  return 0;
+}
+
+void profile::sortFunctions(std::vector<FunctionStats> &V,
+                            const std::vector<FunctionInfo> &Fns,
+                            SortKey Key) {
+  llvm::sort(V, [&](const FunctionStats &A, const FunctionStats &B) {
+    const FunctionInfo &FA = Fns[A.Func], &FB = Fns[B.Func];
+    if (Key == SortKey::Name && FA.Name != FB.Name)
+      return FA.Name < FB.Name;
+    double KA = keyOf(A.S, Key), KB = keyOf(B.S, Key);
+    if (KA != KB)
+      return KA > KB;
+    if (A.S.SelfActive != B.S.SelfActive)
+      return A.S.SelfActive > B.S.SelfActive;
+    if (FA.Name != FB.Name)
+      return FA.Name < FB.Name;
+    return A.Func < B.Func;
+  });
+}
+
 void Stats::addMinMax(double NodeMin, double NodeMax) {
   if (Calls == 0) {
     Min = NodeMin;
@@ -59,6 +112,7 @@ private:
   std::vector<Stats> ThreadAcc;
   std::vector<uint32_t> Touched;
   std::vector<uint32_t> Active;
+  std::vector<bool> Used;
 };
 
 std::vector<uint32_t> Aggregator::mapFunctions(const Process &P) {
@@ -116,6 +170,29 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   // A context with no calls (e.g. one entered before a fork, in the child's
   // profile) and everything under it is left out: it describes no time.
   constexpr uint32_t kSkipped = UINT32_MAX;
+  // Self-active ticks of every node: its active minus its children's
+  // (parents precede children, so a reverse pass sees children first).
+  std::vector<int64_t> SelfActive(N);
+  for (size_t I = 0; I < N; ++I)
+    SelfActive[I] = Nodes[I].active();
+  for (size_t I = N; I-- > 0;)
+    if (Nodes[I].Parent != raw::kNoParent)
+      SelfActive[Nodes[I].Parent] -= Nodes[I].active();
+  auto AddIncl = [&](Stats &S, const Node &Nd) {
+    S.Elapsed += ticksToNs(P, Nd.Incl);
+    S.Active += signedTicksToNs(P, Nd.active());
+    S.Overhead += ticksToNs(P, Nd.Overhead);
+    S.OffCpu += ticksToNs(P, Nd.OffCpu);
+    S.Voluntary += Nd.Voluntary;
+    S.Involuntary += Nd.Involuntary;
+  };
+  auto AddSelf = [&](Stats &S, const Node &Nd, size_t I) {
+    S.SelfElapsed += ticksToNs(P, Nd.Excl);
+    S.SelfActive += signedTicksToNs(P, SelfActive[I]);
+    if (Nd.Calls)
+      S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
+    S.Calls += Nd.Calls;
+  };
   std::vector<uint32_t> TreeIdx(N);
   for (size_t I = 0; I < N; ++I) {
     const Node &Nd = Nodes[I];
@@ -128,11 +205,8 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
     uint32_t Idx = treeChild(Parent, Global[Nd.Func]);
     TreeIdx[I] = Idx;
     Stats &S = Out.Tree[Idx].S;
-    if (Nd.Calls)
-      S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
-    S.Calls += Nd.Calls;
-    S.Incl += ticksToNs(P, Nd.Incl);
-    S.Excl += ticksToNs(P, Nd.Excl);
+    AddIncl(S, Nd);
+    AddSelf(S, Nd, I);
   }
 
   // Children lists in CSR form for the walk below.
@@ -159,20 +233,20 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   if (ThreadAcc.size() < Out.Functions.size()) {
     ThreadAcc.resize(Out.Functions.size());
     Active.resize(Out.Functions.size());
+    Used.resize(Out.Functions.size());
   }
   Touched.clear();
   auto Enter = [&](uint32_t I) {
     const Node &Nd = Nodes[I];
     uint32_t G = Global[Nd.Func];
     Stats &S = ThreadAcc[G];
-    if (S.Calls == 0 && S.Excl == 0 && S.Incl == 0)
+    if (!Used[G]) {
+      Used[G] = true;
       Touched.push_back(G);
+    }
     if (Active[G]++ == 0)
-      S.Incl += ticksToNs(P, Nd.Incl);
-    S.Excl += ticksToNs(P, Nd.Excl);
-    if (Nd.Calls)
-      S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
-    S.Calls += Nd.Calls;
+      AddIncl(S, Nd);
+    AddSelf(S, Nd, I);
   };
   std::vector<std::pair<uint32_t, uint32_t>> Stack; // node, next child slot
   for (uint32_t R : Roots) {
@@ -190,9 +264,7 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
       Stack.pop_back();
     }
   }
-  // A node with zero calls and zero time may not be in Touched; dedupe.
   llvm::sort(Touched);
-  Touched.erase(std::unique(Touched.begin(), Touched.end()), Touched.end());
 
   ThreadSummary TS;
   TS.Process = ProcIdx;
@@ -204,40 +276,45 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   TS.UnmatchedExits = T.UnmatchedExits;
   TS.UnwoundFrames = T.UnwoundFrames;
   TS.DroppedEvents = T.DroppedEvents;
+  TS.SwitchSource = T.SwitchSource;
+  TS.SwitchResolutionNs = ticksToNs(P, T.SwitchResolution);
+  TS.OffCpuNs = ticksToNs(P, T.OffCpuTicks);
+  TS.VoluntarySwitches = T.VoluntarySwitches;
+  TS.InvoluntarySwitches = T.InvoluntarySwitches;
+  TS.LostSwitchRecords = T.LostSwitchRecords;
   for (uint32_t G : Touched) {
     Stats &S = ThreadAcc[G];
+    Used[G] = false;
     if (S.Calls == 0) {
       S = Stats();
       continue;
     }
     TS.Functions.push_back({G, S, 0});
-    TS.TotalExcl += S.Excl;
+    TS.TotalSelfActive += S.SelfActive;
+    TS.TotalSelfElapsed += S.SelfElapsed;
     Stats &F = FlatAcc[G];
     if (S.Calls)
       F.addMinMax(S.Min, S.Max);
     F.Calls += S.Calls;
-    F.Incl += S.Incl;
-    F.Excl += S.Excl;
+    F.Elapsed += S.Elapsed;
+    F.SelfElapsed += S.SelfElapsed;
+    F.Active += S.Active;
+    F.SelfActive += S.SelfActive;
+    F.Overhead += S.Overhead;
+    F.OffCpu += S.OffCpu;
+    F.Voluntary += S.Voluntary;
+    F.Involuntary += S.Involuntary;
     S = Stats();
   }
   for (FunctionStats &FS : TS.Functions)
-    FS.Share = TS.TotalExcl > 0 ? FS.S.Excl / TS.TotalExcl : 0;
+    FS.Share = TS.TotalSelfActive > 0 ? FS.S.SelfActive / TS.TotalSelfActive
+                                      : 0;
   sortAll(TS.Functions);
   Out.Threads.push_back(std::move(TS));
 }
 
 void Aggregator::sortAll(std::vector<FunctionStats> &V) const {
-  const auto &Fns = Out.Functions;
-  llvm::sort(V, [&](const FunctionStats &A, const FunctionStats &B) {
-    if (A.S.Excl != B.S.Excl)
-      return A.S.Excl > B.S.Excl;
-    if (A.S.Incl != B.S.Incl)
-      return A.S.Incl > B.S.Incl;
-    const FunctionInfo &FA = Fns[A.Func], &FB = Fns[B.Func];
-    if (FA.Name != FB.Name)
-      return FA.Name < FB.Name;
-    return A.Func < B.Func;
-  });
+  sortFunctions(V, Out.Functions, SortKey::SelfActive);
 }
 
 Aggregate Aggregator::run() {
@@ -259,23 +336,27 @@ Aggregate Aggregator::run() {
     if (!Seen[G])
       continue;
     Out.Flat.push_back({G, FlatAcc[G], 0});
-    Out.TotalExcl += FlatAcc[G].Excl;
+    Out.TotalSelfActive += FlatAcc[G].SelfActive;
+    Out.TotalSelfElapsed += FlatAcc[G].SelfElapsed;
   }
   for (FunctionStats &FS : Out.Flat)
-    FS.Share = Out.TotalExcl > 0 ? FS.S.Excl / Out.TotalExcl : 0;
+    FS.Share =
+        Out.TotalSelfActive > 0 ? FS.S.SelfActive / Out.TotalSelfActive : 0;
   sortAll(Out.Flat);
 
   // Root totals make the tree self-describing (e.g. percentages).
   TreeNode &Root = Out.Tree[0];
-  for (uint32_t C : Root.Children)
-    Root.S.Incl += Out.Tree[C].S.Incl;
+  for (uint32_t C : Root.Children) {
+    Root.S.Elapsed += Out.Tree[C].S.Elapsed;
+    Root.S.Active += Out.Tree[C].S.Active;
+  }
 
   const auto &Fns = Out.Functions;
   for (TreeNode &TN : Out.Tree) {
     llvm::sort(TN.Children, [&](uint32_t A, uint32_t B) {
       const TreeNode &NA = Out.Tree[A], &NB = Out.Tree[B];
-      if (NA.S.Incl != NB.S.Incl)
-        return NA.S.Incl > NB.S.Incl;
+      if (NA.S.Active != NB.S.Active)
+        return NA.S.Active > NB.S.Active;
       const FunctionInfo &FA = Fns[NA.Func], &FB = Fns[NB.Func];
       if (FA.Name != FB.Name)
         return FA.Name < FB.Name;

@@ -64,6 +64,8 @@ const char *kindName(uint32_t Kind) {
     return "module";
   case raw::SK_Thread:
     return "thread";
+  case raw::SK_Trace:
+    return "trace";
   }
   return "unknown";
 }
@@ -76,6 +78,7 @@ private:
   Error parseProcess(Cursor C);
   Error parseModule(Cursor C);
   Error parseThread(Cursor C);
+  Error parseTrace(Cursor C);
   Error finishBlock();
   /// The padding after the last record must be what alignment requires,
   /// so a wrong length field is caught rather than silently skipped.
@@ -85,8 +88,10 @@ private:
   Process *Cur = nullptr;
   uint32_t ModulesSeen = 0;
   uint32_t ThreadsSeen = 0;
+  uint32_t TracesSeen = 0;
   uint32_t ExpectedModules = 0;
   uint32_t ExpectedThreads = 0;
+  uint32_t ExpectedTraces = 0;
 };
 
 Error Parser::checkPadding(const Cursor &C, uint64_t Size, const Twine &What) {
@@ -110,6 +115,10 @@ Error Parser::finishBlock() {
     return fail(formatv("process {0} (pid {1}) has {2} thread sections, its "
                         "header says {3}",
                         Idx, Cur->Pid, ThreadsSeen, ExpectedThreads));
+  if (TracesSeen != ExpectedTraces)
+    return fail(formatv("process {0} (pid {1}) has {2} trace sections, its "
+                        "header says {3}",
+                        Idx, Cur->Pid, TracesSeen, ExpectedTraces));
   return Error::success();
 }
 
@@ -130,11 +139,30 @@ Error Parser::parseProcess(Cursor C) {
   Cur->ParentPid = C.u32();
   ExpectedModules = C.u32();
   ExpectedThreads = C.u32();
+  ExpectedTraces = C.u32();
   uint32_t ExeLen = C.u32();
   uint32_t BuildIdLen = C.u32();
-  ModulesSeen = ThreadsSeen = 0;
+  uint32_t Reserved = C.u32();
+  OverheadTable &OH = Cur->Overhead;
+  OH.Enter256 = C.u64();
+  OH.Exit256 = C.u64();
+  OH.Source = C.u32();
+  OH.Batches = C.u32();
+  OH.SpreadPermille = C.u32();
+  OH.Stable = C.u32();
+  ModulesSeen = ThreadsSeen = TracesSeen = 0;
   if (Cur->TickRate == 0)
     return fail(formatv("process (pid {0}): tick rate is 0", Cur->Pid));
+  if (Reserved != 0)
+    return fail(formatv("process (pid {0}): reserved field is {1}, not 0",
+                        Cur->Pid, Reserved));
+  if (OH.Source != raw::OS_Calibrated && OH.Source != raw::OS_Option)
+    return fail(formatv("process (pid {0}): unknown overhead source {1}",
+                        Cur->Pid, OH.Source));
+  if (OH.Stable > 1)
+    return fail(formatv("process (pid {0}): overhead stable flag is {1}, not "
+                        "0 or 1",
+                        Cur->Pid, OH.Stable));
   if (Cur->EndTick < Cur->StartTick)
     return fail(formatv("process (pid {0}): end tick {1} is before start "
                         "tick {2}",
@@ -151,10 +179,10 @@ Error Parser::parseProcess(Cursor C) {
 Error Parser::parseModule(Cursor C) {
   if (!Cur)
     return fail("module section before any process section");
-  if (ThreadsSeen)
-    return fail(formatv("process (pid {0}): module section after a thread "
+  if (ThreadsSeen || TracesSeen)
+    return fail(formatv("process (pid {0}): module section after a {1} "
                         "section",
-                        Cur->Pid));
+                        Cur->Pid, TracesSeen ? "trace" : "thread"));
   if (ModulesSeen == ExpectedModules)
     return fail(formatv("process (pid {0}): more module sections than its "
                         "header says ({1})",
@@ -214,6 +242,10 @@ Error Parser::parseThread(Cursor C) {
     return fail(formatv("process (pid {0}): thread section after {1} of its "
                         "{2} module sections",
                         Cur->Pid, ModulesSeen, ExpectedModules));
+  if (TracesSeen)
+    return fail(formatv("process (pid {0}): thread section after a trace "
+                        "section",
+                        Cur->Pid));
   if (ThreadsSeen == ExpectedThreads)
     return fail(formatv("process (pid {0}): more thread sections than its "
                         "header says ({1})",
@@ -236,10 +268,23 @@ Error Parser::parseThread(Cursor C) {
   T.DroppedEvents = C.u64();
   StringRef Name = C.bytes(16);
   T.Name = Name.take_until([](char Ch) { return Ch == '\0'; }).str();
+  T.SwitchSource = C.u32();
+  uint32_t Reserved = C.u32();
+  T.SwitchResolution = C.u64();
+  T.OffCpuTicks = C.u64();
+  T.VoluntarySwitches = C.u64();
+  T.InvoluntarySwitches = C.u64();
+  T.LostSwitchRecords = C.u64();
   std::string What = formatv("thread {0} (tid {1})", ThreadIdx, T.Tid);
   if (T.EndTick < T.StartTick)
     return fail(formatv("{0}: end tick {1} is before start tick {2}", What,
                         T.EndTick, T.StartTick));
+  if (T.SwitchSource != raw::SS_None && T.SwitchSource != raw::SS_Perf &&
+      T.SwitchSource != raw::SS_CpuClock)
+    return fail(formatv("{0}: unknown switch source {1}", What,
+                        T.SwitchSource));
+  if (Reserved != 0)
+    return fail(formatv("{0}: reserved field is {1}, not 0", What, Reserved));
   if (uint64_t(NumNodes) * sizeof(raw::NodeRecord) != C.remaining())
     return fail(formatv("{0}: {1} nodes need {2} bytes, the section has {3}",
                         What, NumNodes,
@@ -256,6 +301,10 @@ Error Parser::parseThread(Cursor C) {
     N.Excl = C.u64();
     N.Min = C.u64();
     N.Max = C.u64();
+    N.Overhead = C.u64();
+    N.OffCpu = C.u64();
+    N.Voluntary = C.u32();
+    N.Involuntary = C.u32();
     // Parents precede children; the tree algorithms rely on it.
     if (N.Parent != raw::kNoParent && N.Parent >= I)
       return fail(formatv("{0}: node {1}: parent {2} does not precede it",
@@ -276,8 +325,86 @@ Error Parser::parseThread(Cursor C) {
       return fail(formatv("{0}: node {1}: minimum ticks {2} exceed maximum "
                           "ticks {3}",
                           What, I, N.Min, N.Max));
+    // Overhead may exceed a tiny frame's elapsed time (calibration error),
+    // switched-out time inside the calls cannot.
+    if (N.OffCpu > N.Incl)
+      return fail(formatv("{0}: node {1}: off-CPU ticks {2} exceed inclusive "
+                          "ticks {3}",
+                          What, I, N.OffCpu, N.Incl));
   }
   Cur->Threads.push_back(std::move(T));
+  return Error::success();
+}
+
+Error Parser::parseTrace(Cursor C) {
+  if (!Cur)
+    return fail("trace section before any process section");
+  if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads)
+    return fail(formatv("process (pid {0}): trace section after {1} of its "
+                        "{2} module sections and {3} of its {4} thread "
+                        "sections",
+                        Cur->Pid, ModulesSeen, ExpectedModules, ThreadsSeen,
+                        ExpectedThreads));
+  if (TracesSeen == ExpectedTraces)
+    return fail(formatv("process (pid {0}): more trace sections than its "
+                        "header says ({1})",
+                        Cur->Pid, ExpectedTraces));
+  uint32_t TraceIdx = TracesSeen++;
+  uint64_t Size = C.remaining();
+  if (Size < sizeof(raw::TraceRecord))
+    return fail(formatv("trace {0} of process (pid {1}): section too small: "
+                        "{2} bytes, need {3}",
+                        TraceIdx, Cur->Pid, Size, sizeof(raw::TraceRecord)));
+  Trace T;
+  T.Tid = C.u64();
+  uint64_t NumEvents = C.u64();
+  uint64_t NumSwitches = C.u64();
+  T.DroppedEvents = C.u64();
+  T.DroppedSwitches = C.u64();
+  std::string What = formatv("trace {0} (tid {1})", TraceIdx, T.Tid);
+  // Division, not multiplication: the counts are untrusted 64-bit values.
+  uint64_t Rem = C.remaining();
+  if (NumEvents > Rem / sizeof(raw::TraceEvent) ||
+      NumSwitches > (Rem - NumEvents * sizeof(raw::TraceEvent)) /
+                        sizeof(raw::SwitchEvent) ||
+      NumEvents * sizeof(raw::TraceEvent) +
+              NumSwitches * sizeof(raw::SwitchEvent) !=
+          Rem)
+    return fail(formatv("{0}: {1} events and {2} switch events do not match "
+                        "the section's {3} bytes",
+                        What, NumEvents, NumSwitches, Rem));
+  uint64_t NumFuncs = Cur->Functions.size();
+  T.Events.resize(NumEvents);
+  for (uint64_t I = 0; I < NumEvents; ++I) {
+    TraceEvent &E = T.Events[I];
+    E.Tick = C.u64();
+    E.Func = C.u32();
+    E.Kind = C.u32();
+    if (E.Func >= NumFuncs)
+      return fail(formatv("{0}: event {1}: function id {2} out of range (the "
+                          "process has {3} functions)",
+                          What, I, E.Func, NumFuncs));
+    if (E.Kind != raw::TE_Enter && E.Kind != raw::TE_Exit)
+      return fail(formatv("{0}: event {1}: unknown event kind {2}", What, I,
+                          E.Kind));
+    if (I && E.Tick < T.Events[I - 1].Tick)
+      return fail(formatv("{0}: event {1}: tick {2} is before the previous "
+                          "event's tick {3}",
+                          What, I, E.Tick, T.Events[I - 1].Tick));
+  }
+  T.Switches.resize(NumSwitches);
+  for (uint64_t I = 0; I < NumSwitches; ++I) {
+    SwitchEvent &S = T.Switches[I];
+    S.Tick = C.u64();
+    S.OldTid = C.u64();
+    S.NewTid = C.u64();
+    // Recorded as seen by this thread: it is the one switched out or in.
+    if ((S.OldTid == T.Tid) == (S.NewTid == T.Tid))
+      return fail(formatv("{0}: switch event {1} does not switch the traced "
+                          "thread either out or in (old tid {2}, new tid {3})",
+                          What, I, S.OldTid, S.NewTid));
+  }
+  Cur->Traces.push_back(std::move(T));
   return Error::success();
 }
 
@@ -301,7 +428,8 @@ Expected<Profile> Parser::parse(StringRef Buf) {
                         Version, raw::kVersion));
   if (Version < raw::kVersion)
     return fail(formatv("format version {0} is older than supported (this "
-                        "activetime reads version {1})",
+                        "activetime reads version {1}; re-profile with the "
+                        "current runtime)",
                         Version, raw::kVersion));
   if (HeaderSize != sizeof(raw::FileHeader))
     return fail(formatv("bad header size {0} (version {1} has {2})",
@@ -329,7 +457,7 @@ Expected<Profile> Parser::parse(StringRef Buf) {
     uint64_t Size = SH.u64();
     Off += sizeof(raw::SectionHeader);
     if (Kind != raw::SK_Process && Kind != raw::SK_Module &&
-        Kind != raw::SK_Thread)
+        Kind != raw::SK_Thread && Kind != raw::SK_Trace)
       return fail(formatv("section {0} at offset {1}: unknown section kind "
                           "{2}",
                           S, Off - sizeof(raw::SectionHeader), Kind));
@@ -356,6 +484,9 @@ Expected<Profile> Parser::parse(StringRef Buf) {
       break;
     case raw::SK_Thread:
       E = parseThread(Payload);
+      break;
+    case raw::SK_Trace:
+      E = parseTrace(Payload);
       break;
     }
     if (E)

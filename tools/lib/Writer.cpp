@@ -48,6 +48,7 @@ Error checkProcess(const Process &P, size_t Idx) {
   if (P.TickRate == 0)
     return fail(formatv("process {0}: tick rate is 0", Idx));
   if (!fits32(P.Modules.size()) || !fits32(P.Threads.size()) ||
+      !fits32(P.Traces.size()) ||
       !fits32(P.Exe.size()) || !fits32(P.BuildId.size()) ||
       !fits32(P.Functions.size()))
     return fail(formatv("process {0}: too large for the raw format", Idx));
@@ -66,8 +67,25 @@ Error checkProcess(const Process &P, size_t Idx) {
     for (size_t I = 0; I < T.Nodes.size(); ++I) {
       const Node &N = T.Nodes[I];
       if ((N.Parent != raw::kNoParent && N.Parent >= I) ||
-          N.Func >= P.Functions.size() || N.Excl > N.Incl)
+          N.Func >= P.Functions.size() || N.Excl > N.Incl ||
+          N.OffCpu > N.Incl)
         return fail(formatv("process {0}, thread {1}: inconsistent node {2}",
+                            Idx, T.Tid, I));
+    }
+  }
+  for (const Trace &T : P.Traces) {
+    for (size_t I = 0; I < T.Events.size(); ++I) {
+      const TraceEvent &E = T.Events[I];
+      if (E.Func >= P.Functions.size() || E.Kind > raw::TE_Exit ||
+          (I && E.Tick < T.Events[I - 1].Tick))
+        return fail(formatv("process {0}, trace {1}: inconsistent event {2}",
+                            Idx, T.Tid, I));
+    }
+    for (size_t I = 0; I < T.Switches.size(); ++I) {
+      const SwitchEvent &S = T.Switches[I];
+      if ((S.OldTid == T.Tid) == (S.NewTid == T.Tid))
+        return fail(formatv("process {0}, trace {1}: inconsistent switch "
+                            "event {2}",
                             Idx, T.Tid, I));
     }
   }
@@ -96,8 +114,16 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
     PB.u32(P.ParentPid);
     PB.u32(P.Modules.size());
     PB.u32(P.Threads.size());
+    PB.u32(P.Traces.size());
     PB.u32(P.Exe.size());
     PB.u32(P.BuildId.size());
+    PB.u32(0); // Reserved
+    PB.u64(P.Overhead.Enter256);
+    PB.u64(P.Overhead.Exit256);
+    PB.u32(P.Overhead.Source);
+    PB.u32(P.Overhead.Batches);
+    PB.u32(P.Overhead.SpreadPermille);
+    PB.u32(P.Overhead.Stable);
     PB.bytes(P.Exe);
     PB.bytes(P.BuildId);
     Add(raw::SK_Process, PB);
@@ -144,6 +170,13 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
       char Name[16] = {};
       memcpy(Name, T.Name.data(), std::min<size_t>(T.Name.size(), 16));
       TB.bytes(StringRef(Name, 16));
+      TB.u32(T.SwitchSource);
+      TB.u32(0); // Reserved
+      TB.u64(T.SwitchResolution);
+      TB.u64(T.OffCpuTicks);
+      TB.u64(T.VoluntarySwitches);
+      TB.u64(T.InvoluntarySwitches);
+      TB.u64(T.LostSwitchRecords);
       for (const Node &N : T.Nodes) {
         TB.u32(N.Parent);
         TB.u32(N.Func);
@@ -152,8 +185,32 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
         TB.u64(N.Excl);
         TB.u64(N.Min);
         TB.u64(N.Max);
+        TB.u64(N.Overhead);
+        TB.u64(N.OffCpu);
+        TB.u32(N.Voluntary);
+        TB.u32(N.Involuntary);
       }
       Add(raw::SK_Thread, TB);
+    }
+
+    for (const Trace &T : P.Traces) {
+      SectionBuilder XB;
+      XB.u64(T.Tid);
+      XB.u64(T.Events.size());
+      XB.u64(T.Switches.size());
+      XB.u64(T.DroppedEvents);
+      XB.u64(T.DroppedSwitches);
+      for (const TraceEvent &E : T.Events) {
+        XB.u64(E.Tick);
+        XB.u32(E.Func);
+        XB.u32(E.Kind);
+      }
+      for (const SwitchEvent &S : T.Switches) {
+        XB.u64(S.Tick);
+        XB.u64(S.OldTid);
+        XB.u64(S.NewTid);
+      }
+      Add(raw::SK_Trace, XB);
     }
   }
   if (!fits32(Sections.size()))

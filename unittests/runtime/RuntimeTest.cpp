@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -20,8 +21,13 @@
 #include "activetime_interface.h"
 #include "activetime_module.h"
 #include "activetime_probes.h"
+#include "activetime_switch.h"
 #include "activetime_thread.h"
+#include "activetime_timer.h"
 #include "activetime_writer.h"
+
+#include <linux/perf_event.h>
+#include <time.h>
 
 
 using namespace __activetime;
@@ -48,13 +54,22 @@ u32 ChildOf(u32 Parent, const atabi::FuncDesc *F) { return at_tls.Tree->Find(Par
 class RuntimeTest : public ::testing::Test {
 protected:
   void SetUp() override {
+    EnsureInit();
+    Saved = *flags();
+    // Deterministic accounting: no real switch source, no overhead table.
+    flags()->switch_source = "none";
+    flags()->mode = "profile";
+    SetOverheadForTesting(0, 0);
     ResetThreadsForTesting();
     ResetModulesForTesting();
   }
   void TearDown() override {
     ResetThreadsForTesting();
     ResetModulesForTesting();
+    *flags() = Saved;
+    SetOverheadForTesting(0, 0);
   }
+  Flags Saved;
 };
 
 TEST(CallTreeTest, InsertLookupAcrossRehashAndChunks) {
@@ -263,6 +278,9 @@ struct Parsed {
   std::vector<std::vector<std::string>> ModFuncNames;
   std::vector<raw::ThreadRecord> Threads;
   std::vector<std::vector<raw::NodeRecord>> Nodes;
+  std::vector<raw::TraceRecord> Traces;
+  std::vector<std::vector<raw::TraceEvent>> TraceEvents;
+  std::vector<std::vector<raw::SwitchEvent>> TraceSwitches;
 };
 
 ::testing::AssertionResult Parse(const char *Data, size_t Size, Parsed &Out) {
@@ -319,6 +337,25 @@ struct Parsed {
         if (Ns[I].Parent != raw::kNoParent && Ns[I].Parent >= I)
           return ::testing::AssertionFailure() << "parent order";
       Out.Nodes.push_back(Ns);
+    } else if (SH.Kind == raw::SK_Trace) {
+      if (Out.Threads.size() != Out.P.NumThreads)
+        return ::testing::AssertionFailure() << "trace before the last thread";
+      raw::TraceRecord TR;
+      std::memcpy(&TR, P, sizeof(TR));
+      Out.Traces.push_back(TR);
+      size_t Need = sizeof(TR) + TR.NumEvents * sizeof(raw::TraceEvent) +
+                    TR.NumSwitches * sizeof(raw::SwitchEvent);
+      if ((Need + 7) / 8 * 8 != SH.Size)
+        return ::testing::AssertionFailure() << "trace size";
+      std::vector<raw::TraceEvent> Ev(TR.NumEvents);
+      if (TR.NumEvents)
+        std::memcpy(Ev.data(), P + sizeof(TR), TR.NumEvents * sizeof(raw::TraceEvent));
+      std::vector<raw::SwitchEvent> Sw(TR.NumSwitches);
+      if (TR.NumSwitches)
+        std::memcpy(Sw.data(), P + sizeof(TR) + TR.NumEvents * sizeof(raw::TraceEvent),
+                    TR.NumSwitches * sizeof(raw::SwitchEvent));
+      Out.TraceEvents.push_back(Ev);
+      Out.TraceSwitches.push_back(Sw);
     } else {
       return ::testing::AssertionFailure() << "bad kind " << SH.Kind;
     }
@@ -326,7 +363,8 @@ struct Parsed {
   }
   if (Off != Size)
     return ::testing::AssertionFailure() << "trailing bytes";
-  if (Out.Mods.size() != Out.P.NumModules || Out.Threads.size() != Out.P.NumThreads)
+  if (Out.Mods.size() != Out.P.NumModules || Out.Threads.size() != Out.P.NumThreads ||
+      Out.Traces.size() != Out.P.NumTraces)
     return ::testing::AssertionFailure() << "counts";
   return ::testing::AssertionSuccess();
 }
@@ -429,6 +467,402 @@ TEST_F(RuntimeTest, NodesOfUnknownFunctionsAreDropped) {
   EXPECT_EQ(P.Nodes[0][0].Func, 1u);
   EXPECT_EQ(P.Threads[0].DroppedEvents, 2u);
   Buf.Release();
+}
+
+// ---- active time (seed 000) ------------------------------------------------
+
+// A fake perf ring: a perf_event_mmap_page image followed by the data area.
+// Records are written at the head (wrapping around the end) and published.
+struct FakeRing {
+  static constexpr size_t kPage = 4096;
+  explicit FakeRing(size_t DataSize) : Mem(kPage + DataSize + 64, 0) {
+    Page = (perf_event_mmap_page *)Aligned();
+    Page->data_offset = kPage;
+    Page->data_size = DataSize;
+    Page->time_zero = 0; // tick = time: identity conversion
+    Page->time_mult = 1;
+    Page->time_shift = 0;
+    Size = DataSize;
+  }
+  char *Aligned() { return (char *)(((uintptr_t)Mem.data() + 63) & ~uintptr_t(63)); }
+  void Put(const void *P, size_t N) {
+    char *Data = (char *)Page + kPage;
+    for (size_t I = 0; I < N; ++I)
+      Data[(Head + I) % Size] = ((const char *)P)[I];
+    Head += N;
+  }
+  void Switch(uint64_t Time, bool Out, bool Preempt = false) {
+    perf_event_header H = {PERF_RECORD_SWITCH,
+                           (uint16_t)((Out ? PERF_RECORD_MISC_SWITCH_OUT : 0) |
+                                      (Preempt ? PERF_RECORD_MISC_SWITCH_OUT_PREEMPT : 0)),
+                           24};
+    uint32_t PidTid[2] = {1, 1};
+    Put(&H, sizeof(H));
+    Put(PidTid, 8);
+    Put(&Time, 8);
+  }
+  void Interval(uint64_t Out, uint64_t In, bool Preempt = false) {
+    Switch(Out, true, Preempt);
+    Switch(In, false);
+  }
+  void Lost(uint64_t N) {
+    perf_event_header H = {PERF_RECORD_LOST, 0, 40};
+    uint64_t Id = 7, Sample[2] = {0, 0};
+    Put(&H, sizeof(H));
+    Put(&Id, 8);
+    Put(&N, 8);
+    Put(Sample, 16);
+  }
+  void Publish() { __atomic_store_n(&Page->data_head, Head, __ATOMIC_RELEASE); }
+  std::vector<char> Mem;
+  perf_event_mmap_page *Page;
+  size_t Size;
+  uint64_t Head = 0;
+};
+
+const atabi::FuncDesc *F = &Funcs[5], *G = &Funcs[6];
+
+uint64_t ActiveOf(const Node *N) {
+  return N->Incl - (N->Ovh256 + 128) / 256 - N->Off;
+}
+
+TEST_F(RuntimeTest, Seed000WorkedExample) {
+  SetOverheadForTesting(3 * 256, 2 * 256);
+  FakeRing R(4096);
+  InstallSwitchRingForTesting(R.Page);
+  ProbeEnterAt(F, 1000, 900);
+  R.Interval(1000, 1190);            // voluntary
+  R.Publish();
+  ProbeEnterAt(G, 900, 1200);
+  R.Interval(1225, 1411, /*Preempt=*/true);
+  R.Publish();
+  ProbeExitAt(G, 900, 1500);
+  ProbeExitAt(F, 1000, 1550);
+  u32 NF = ChildOf(0, F), NG = ChildOf(NF, G);
+  ASSERT_NE(NG, 0u);
+  const Node *XF = NodeOf(NF), *XG = NodeOf(NG);
+  EXPECT_EQ(XF->Incl, 650u);
+  EXPECT_EQ(XF->Ovh256, 8u * 256);   // 3 + 3 + 2
+  EXPECT_EQ(XF->Off, 376u);          // 190 + 186
+  EXPECT_EQ(ActiveOf(XF), 266u);
+  EXPECT_EQ(XF->Min, 266u);
+  EXPECT_EQ(XF->Max, 266u);
+  EXPECT_EQ(XF->Vol, 1u);
+  EXPECT_EQ(XF->Invol, 1u);
+  EXPECT_EQ(XG->Incl, 300u);
+  EXPECT_EQ(XG->Ovh256, 3u * 256);
+  EXPECT_EQ(XG->Off, 186u);
+  EXPECT_EQ(ActiveOf(XG), 111u);
+  EXPECT_EQ(XG->Min, 111u);
+  EXPECT_EQ(XG->Vol, 0u);
+  EXPECT_EQ(XG->Invol, 1u);
+  EXPECT_EQ(XF->Excl, 350u); // elapsed exclusive, as before
+  EXPECT_EQ(R.Page->data_tail, R.Head);
+
+  // The same figures in the raw file.
+  __activetime_register_module(&Module);
+  OutBuffer Buf = {nullptr, 0, 0};
+  SerializeProfile(&Buf, 1000, 2000);
+  Parsed P;
+  ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
+  ASSERT_EQ(P.Nodes.size(), 1u);
+  ASSERT_EQ(P.Nodes[0].size(), 2u);
+  const raw::NodeRecord &RF = P.Nodes[0][0], &RG = P.Nodes[0][1];
+  EXPECT_EQ(RF.InclTicks, 650u);
+  EXPECT_EQ(RF.OverheadTicks, 8u);
+  EXPECT_EQ(RF.OffCpuTicks, 376u);
+  EXPECT_EQ(RF.InclTicks - RF.OverheadTicks - RF.OffCpuTicks, 266u);
+  EXPECT_EQ(RF.MinTicks, 266u);
+  EXPECT_EQ(RF.MaxTicks, 266u);
+  EXPECT_EQ(RG.OverheadTicks, 3u);
+  EXPECT_EQ(RG.OffCpuTicks, 186u);
+  EXPECT_EQ(RG.MinTicks, 111u);
+  EXPECT_EQ(RG.InvoluntarySwitches, 1u);
+  EXPECT_EQ(P.Threads[0].SwitchSource, (uint32_t)raw::SS_Perf);
+  EXPECT_EQ(P.Threads[0].OffCpuTicks, 376u);
+  EXPECT_EQ(P.Threads[0].VoluntarySwitches, 1u);
+  EXPECT_EQ(P.Threads[0].InvoluntarySwitches, 1u);
+  EXPECT_EQ(P.P.Overhead.Enter256, 768u);
+  EXPECT_EQ(P.P.Overhead.Exit256, 512u);
+  EXPECT_EQ(P.P.Overhead.Source, (uint32_t)raw::OS_Option);
+  Buf.Release();
+  RemoveSwitchRingForTesting();
+}
+
+TEST_F(RuntimeTest, PendingIntervalGoesToTheFramesAfterTheProbe) {
+  FakeRing R(4096);
+  InstallSwitchRingForTesting(R.Page);
+  // F's entry probe read tick 900, then the thread was switched out
+  // (950..1000) before the probe looked at the ring: the interval is inside
+  // F, not before it.
+  R.Interval(950, 1000);
+  R.Publish();
+  ProbeEnterAt(F, 1000, 900);
+  EXPECT_EQ(at_tls.Off, 0u);          // pending, not yet charged
+  EXPECT_EQ(at_tls.NextCheckTick, 0u); // the next probe must flush it
+  ProbeEnterAt(G, 900, 1200);         // flushed before G's snapshot
+  EXPECT_EQ(at_tls.Off, 50u);
+  // G's exit probe read 1500, then a switch (1510..1520): not inside G.
+  R.Interval(1510, 1520, true);
+  R.Publish();
+  ProbeExitAt(G, 900, 1500);
+  ProbeExitAt(F, 1000, 1550);
+  u32 NF = ChildOf(0, F), NG = ChildOf(NF, G);
+  EXPECT_EQ(NodeOf(NG)->Off, 0u);
+  EXPECT_EQ(NodeOf(NG)->Invol, 0u);
+  EXPECT_EQ(NodeOf(NF)->Off, 60u);
+  EXPECT_EQ(NodeOf(NF)->Vol, 1u);
+  EXPECT_EQ(NodeOf(NF)->Invol, 1u);
+  EXPECT_EQ(at_tls.NextCheckTick, ~0ull);
+  RemoveSwitchRingForTesting();
+}
+
+TEST_F(RuntimeTest, PerfRecordParserWrapsAndCountsLost) {
+  FakeRing R(256); // 24-byte records: they straddle the end of the ring
+  InstallSwitchRingForTesting(R.Page);
+  ProbeEnterAt(F, 1000, 10);
+  u64 T0 = 100, Want = 0;
+  for (int I = 0; I < 40; ++I) { // ~20 laps of the ring
+    R.Interval(T0, T0 + 7 + I, I % 3 == 0);
+    Want += 7 + I;
+    R.Publish();
+    ProbeEnterAt(G, 900, T0 + 50);
+    ProbeExitAt(G, 900, T0 + 60);
+    T0 += 100;
+  }
+  EXPECT_EQ(at_tls.Off, Want);
+  EXPECT_EQ(R.Page->data_tail, R.Head);
+  // A lost batch between a switch-out and its switch-in: that interval is
+  // unknown and not charged; the loss is counted.
+  R.Switch(T0, true);
+  R.Lost(5);
+  R.Switch(T0 + 30, false);
+  R.Interval(T0 + 40, T0 + 45);
+  R.Publish();
+  ProbeExitAt(F, 1000, T0 + 100);
+  EXPECT_EQ(at_tls.Off, Want + 5);
+  EXPECT_EQ(TS()->Switch.Lost, 5u);
+  EXPECT_EQ(NodeOf(ChildOf(0, F))->Off, Want + 5);
+  u32 NG = ChildOf(ChildOf(0, F), G);
+  EXPECT_EQ(NodeOf(NG)->Off, 0u); // every interval lay between G's calls
+  EXPECT_EQ(NodeOf(ChildOf(0, F))->Invol, 14u);
+  EXPECT_EQ(NodeOf(ChildOf(0, F))->Vol, 40u - 14u + 1u);
+  __activetime_register_module(&Module);
+  OutBuffer Buf = {nullptr, 0, 0};
+  SerializeProfile(&Buf, 1000, T0 + 200);
+  Parsed P;
+  ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
+  EXPECT_EQ(P.Threads[0].LostSwitchRecords, 5u);
+  Buf.Release();
+  RemoveSwitchRingForTesting();
+}
+
+TEST(PerfTimeTest, InverseOfTheMmapPageConversion) {
+  // Forward: the kernel's quot/rem formula (perf_event_mmap_page docs).
+  const uint64_t Zero = 123456789;
+  const uint32_t Mult = 3145728000u / 7, Shift = 31;
+  for (uint64_t Tsc : {0ull, 1ull, 1000ull, 123456789012ull, 987654321098765ull}) {
+    uint64_t Quot = Tsc >> Shift, Rem = Tsc & ((1ull << Shift) - 1);
+    uint64_t Time = Zero + Quot * Mult + ((Rem * Mult) >> Shift);
+    uint64_t Back = PerfTimeToTick(Time, Zero, Mult, Shift);
+    EXPECT_LE(Back, Tsc);
+    EXPECT_LE(Tsc - Back, 5u) << Tsc; // one ns is ~4.7 ticks at this rate
+  }
+  EXPECT_EQ(PerfTimeToTick(1000, 0, 1, 0), 1000u);
+  EXPECT_EQ(PerfTimeToTick(5, 10, 1, 0), 0u);
+  EXPECT_EQ(RawNsToTick(2000, 10000, 1000, 2000000000ull), 12000u);
+  EXPECT_EQ(RawNsToTick(500, 10000, 1000, 2000000000ull), 9000u);
+}
+
+TEST_F(RuntimeTest, NestedOverheadIsEnterPlusNTimesPair) {
+  const u64 E = 5, X = 7;
+  SetOverheadForTesting(E * 256, X * 256);
+  ProbeEnterAt(F, 1000, 0);
+  u64 T = 1000;
+  for (int I = 0; I < 4; ++I) {
+    ProbeEnterAt(G, 900, T);
+    ProbeEnterAt(A, 800, T + 100); // G -> A
+    ProbeExitAt(A, 800, T + 200);
+    ProbeExitAt(G, 900, T + 300);
+    T += 1000;
+  }
+  ProbeExitAt(F, 1000, T);
+  u32 NF = ChildOf(0, F), NG = ChildOf(NF, G), NA = ChildOf(NG, A);
+  // F: own entry + 8 nested calls (4 G + 4 A) = E + 8 (E + X).
+  EXPECT_EQ(NodeOf(NF)->Ovh256 / 256, E + 8 * (E + X));
+  // G (4 calls): each own entry + 1 nested call.
+  EXPECT_EQ(NodeOf(NG)->Ovh256 / 256, 4 * (E + (E + X)));
+  EXPECT_EQ(NodeOf(NA)->Ovh256 / 256, 4 * E);
+  EXPECT_EQ(NodeOf(NG)->Min, 300u - (E + E + X));
+  EXPECT_EQ(NodeOf(NA)->Max, 100u - E);
+  // Fractional table: kept in fixed point, rounded when written.
+  ResetThreadsForTesting();
+  SetOverheadForTesting(640, 384); // 2.5 and 1.5 ticks
+  ProbeEnterAt(F, 1000, 0);
+  for (int I = 0; I < 3; ++I) {
+    ProbeEnterAt(G, 900, 10 + 10 * I);
+    ProbeExitAt(G, 900, 15 + 10 * I);
+  }
+  ProbeExitAt(F, 1000, 100);
+  EXPECT_EQ(NodeOf(ChildOf(0, F))->Ovh256, 640u + 3 * 1024u); // 14.5 ticks
+}
+
+NOINLINE void DirectPair(const atabi::FuncDesc *Fn, void *Fr) {
+  __activetime_func_enter(Fn, Fr);
+  __activetime_func_exit(Fn, Fr);
+}
+
+TEST_F(RuntimeTest, CalibrationIsSaneAndStable) {
+  raw::OverheadRecord R;
+  ThreadTls Before = at_tls;
+  CalibrateOverhead(&R);
+  EXPECT_EQ(std::memcmp(&Before, &at_tls, sizeof(Before)), 0); // restored
+  EXPECT_GT(R.Enter256, 0u);
+  EXPECT_GT(R.Exit256, 0u);
+  EXPECT_EQ(R.Source, (uint32_t)raw::OS_Calibrated);
+  EXPECT_EQ(R.Batches, 31u);
+  // A directly measured enter+exit pair, on this thread (switch source none,
+  // like the calibration), inside an open parent frame.
+  char *Fr = (char *)__builtin_frame_address(0);
+  __activetime_func_enter(A, Fr);
+  std::vector<uint64_t> Per;
+  for (int Rep = 0; Rep < 15; ++Rep) {
+    const int N = 2000;
+    uint64_t T0 = ReadTick();
+    for (int I = 0; I < N; ++I)
+      DirectPair(B, Fr - 256);
+    Per.push_back((ReadTick() - T0) * 256 / N);
+  }
+  __activetime_func_exit(A, Fr);
+  std::sort(Per.begin(), Per.end());
+  uint64_t Pair = Per[Per.size() / 4];
+  uint64_t BCal = R.Enter256 + R.Exit256;
+  printf("calibration: enter %.2f exit %.2f ticks (B %.2f), spread %u permille, "
+         "stable %u; direct pair %.2f ticks\n",
+         R.Enter256 / 256.0, R.Exit256 / 256.0, BCal / 256.0, R.SpreadPermille,
+         R.Stable, Pair / 256.0);
+  EXPECT_GE(BCal * 2, Pair);
+  EXPECT_LE(BCal, Pair * 2);
+  EXPECT_LT(R.Enter256, BCal);
+}
+
+TEST(CpuClockTest, OffIsWallMinusCpu) {
+  SwitchState S;
+  std::memset(&S, 0, sizeof(S));
+  S.LastWall = 1000;
+  S.LastCpuNs = 5000;
+  // 1 tick per ns: 3000 ticks of wall, 1000 ns of CPU -> 2000 off.
+  EXPECT_EQ(CpuClockStep(S, 4000, 6000, 1000000000ull), 2000u);
+  EXPECT_EQ(S.LastWall, 4000u);
+  EXPECT_EQ(S.LastCpuNs, 6000u);
+  // 2 ticks per ns: 1000 ticks wall, 300 ns CPU = 600 ticks -> 400.
+  EXPECT_EQ(CpuClockStep(S, 5000, 6300, 2000000000ull), 400u);
+  // More CPU than wall (rate error): clamped at 0.
+  EXPECT_EQ(CpuClockStep(S, 5100, 6400, 2000000000ull), 0u);
+}
+
+TEST_F(RuntimeTest, CpuClockSourceChargesASleep) {
+  flags()->switch_source = "cpuclock";
+  flags()->cpuclock_check_us = 100;
+  u64 Off = 0, El = 0, Res = 0;
+  u32 Src = 99;
+  std::thread Th([&] {
+    ProbeEnterAt(G, 1000, ReadTick()); // thread init (opens the source)
+    ProbeExitAt(G, 1000, ReadTick());
+    ProbeEnterAt(F, 1000, ReadTick());
+    usleep(20000);
+    ProbeExitAt(F, 1000, ReadTick());
+    const Node *N = NodeOf(ChildOf(0, F));
+    Off = N->Off;
+    El = N->Incl;
+    Src = TS()->Switch.Source;
+    Res = TS()->Switch.Resolution;
+  });
+  Th.join();
+  EXPECT_EQ(Src, (u32)raw::SS_CpuClock);
+  EXPECT_GT(Res, 0u);
+  EXPECT_GT(Off, El * 8 / 10) << "off " << Off << " of elapsed " << El;
+  EXPECT_LE(Off, El);
+}
+
+TEST_F(RuntimeTest, PerfSourceSeesASleep) {
+  flags()->switch_source = "perf";
+  u64 Off = 0, El = 0, Vol = 0;
+  u32 Src = 99;
+  const char *Why = nullptr;
+  std::thread Th([&] {
+    ProbeEnterAt(G, 1000, ReadTick()); // thread init (opens the source)
+    ProbeExitAt(G, 1000, ReadTick());
+    ProbeEnterAt(F, 1000, ReadTick());
+    usleep(10000);
+    ProbeExitAt(F, 1000, ReadTick());
+    const Node *N = NodeOf(ChildOf(0, F));
+    Off = N->Off;
+    El = N->Incl;
+    Vol = N->Vol;
+    Src = TS()->Switch.Source;
+    Why = TS()->SwitchFallbackWhy;
+  });
+  Th.join();
+  if (Src != raw::SS_Perf)
+    GTEST_SKIP() << "perf_event_open unavailable here: " << (Why ? Why : "?");
+  EXPECT_GE(Vol, 1u);
+  EXPECT_GT(Off, El * 8 / 10) << "off " << Off << " of elapsed " << El;
+  EXPECT_LE(Off, El);
+}
+
+TEST_F(RuntimeTest, TraceBuffersDropWhenFull) {
+  flags()->mode = "trace";
+  flags()->trace_buffer_events = 4;
+  flags()->trace_buffer_switches = 2;
+  __activetime_register_module(&Module);
+  FakeRing R(4096);
+  InstallSwitchRingForTesting(R.Page); // initializes this thread in trace mode
+  ASSERT_EQ(at_tls.Trace, 1u);
+  ProbeEnterAt(F, 1000, 10);
+  R.Interval(20, 30);
+  R.Interval(40, 50, true);
+  R.Publish();
+  ProbeEnterAt(G, 900, 60);
+  ProbeExitAt(G, 900, 70);
+  ProbeEnterAt(G, 900, 80); // the 4th event
+  ProbeExitAt(G, 900, 90);  // dropped (the buffer holds 4)
+  ProbeExitAt(F, 1000, 100); // dropped
+  EXPECT_EQ(TS()->Trace.NumEvents, 4u);
+  EXPECT_EQ(TS()->Trace.DroppedEvents, 2u);
+  EXPECT_EQ(TS()->Trace.NumSwitches, 2u);
+  EXPECT_EQ(TS()->Trace.DroppedSwitches, 2u);
+  // The online accounting is unaffected by the full buffers.
+  EXPECT_EQ(NodeOf(ChildOf(0, F))->Off, 20u);
+  OutBuffer Buf = {nullptr, 0, 0};
+  SerializeProfile(&Buf, 1000, 200);
+  Parsed P;
+  ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
+  ASSERT_EQ(P.P.NumTraces, 1u);
+  const raw::TraceRecord &TR = P.Traces[0];
+  EXPECT_EQ(TR.Tid, P.Threads[0].Tid);
+  EXPECT_EQ(TR.NumEvents, 4u);
+  EXPECT_EQ(TR.DroppedEvents, 2u);
+  EXPECT_EQ(TR.NumSwitches, 2u);
+  EXPECT_EQ(TR.DroppedSwitches, 2u);
+  const auto &Ev = P.TraceEvents[0];
+  EXPECT_EQ(Ev[0].Tick, 10u);
+  EXPECT_EQ(Ev[0].Func, 5u);
+  EXPECT_EQ(Ev[0].Kind, (uint32_t)raw::TE_Enter);
+  EXPECT_EQ(Ev[1].Tick, 60u);
+  EXPECT_EQ(Ev[1].Func, 6u);
+  EXPECT_EQ(Ev[2].Tick, 70u);
+  EXPECT_EQ(Ev[2].Kind, (uint32_t)raw::TE_Exit);
+  EXPECT_EQ(Ev[3].Tick, 80u);
+  const auto &Sw = P.TraceSwitches[0];
+  EXPECT_EQ(Sw[0].Tick, 20u);
+  EXPECT_EQ(Sw[0].OldTid, TR.Tid);
+  EXPECT_EQ(Sw[0].NewTid, 0u);
+  EXPECT_EQ(Sw[1].Tick, 30u);
+  EXPECT_EQ(Sw[1].OldTid, 0u);
+  EXPECT_EQ(Sw[1].NewTid, TR.Tid);
+  Buf.Release();
+  RemoveSwitchRingForTesting();
 }
 
 } // namespace

@@ -60,15 +60,15 @@ TEST(Aggregate, DirectRecursionCountedOnce) {
   const FunctionStats *F = find(A, "A");
   ASSERT_TRUE(F);
   EXPECT_EQ(F->S.Calls, 3u);
-  EXPECT_EQ(F->S.Incl, 100);
-  EXPECT_EQ(F->S.Excl, 100);
+  EXPECT_EQ(F->S.Elapsed, 100);
+  EXPECT_EQ(F->S.SelfElapsed, 100);
   EXPECT_EQ(F->S.Min, 70);
   EXPECT_EQ(F->S.Max, 100);
   EXPECT_EQ(F->Share, 1.0);
   // The tree keeps every level.
   ASSERT_EQ(A.Tree.size(), 4u);
   EXPECT_EQ(A.Tree[3].Depth, 3u);
-  EXPECT_EQ(A.Tree[3].S.Incl, 70);
+  EXPECT_EQ(A.Tree[3].S.Elapsed, 70);
 }
 
 TEST(Aggregate, IndirectRecursionAndSiblings) {
@@ -83,12 +83,12 @@ TEST(Aggregate, IndirectRecursionAndSiblings) {
   Profile Prof;
   Prof.Processes.push_back(P);
   Aggregate A = aggregate(Prof);
-  EXPECT_EQ(find(A, "A")->S.Incl, 700); // 600 + 100, not + 300
-  EXPECT_EQ(find(A, "A")->S.Excl, 500);
+  EXPECT_EQ(find(A, "A")->S.Elapsed, 700); // 600 + 100, not + 300
+  EXPECT_EQ(find(A, "A")->S.SelfElapsed, 500);
   EXPECT_EQ(find(A, "A")->S.Calls, 3u);
-  EXPECT_EQ(find(A, "B")->S.Incl, 500);
-  EXPECT_EQ(find(A, "main")->S.Incl, 1000);
-  EXPECT_EQ(A.TotalExcl, 1000);
+  EXPECT_EQ(find(A, "B")->S.Elapsed, 500);
+  EXPECT_EQ(find(A, "main")->S.Elapsed, 1000);
+  EXPECT_EQ(A.TotalSelfElapsed, 1000);
   // Sorted by exclusive time.
   ASSERT_EQ(A.Flat.size(), 4u);
   EXPECT_EQ(A.Functions[A.Flat[0].Func].Name, "A");
@@ -107,9 +107,9 @@ TEST(Aggregate, DeepChainIsIterative) {
   Profile Prof;
   Prof.Processes.push_back(P);
   Aggregate A = aggregate(Prof);
-  EXPECT_EQ(find(A, "A")->S.Incl, Depth);
-  EXPECT_EQ(find(A, "B")->S.Incl, Depth - 1);
-  EXPECT_EQ(find(A, "A")->S.Excl, Depth / 2);
+  EXPECT_EQ(find(A, "A")->S.Elapsed, Depth);
+  EXPECT_EQ(find(A, "B")->S.Elapsed, Depth - 1);
+  EXPECT_EQ(find(A, "A")->S.SelfElapsed, Depth / 2);
   EXPECT_EQ(A.Tree.size(), Depth + 1);
   EXPECT_EQ(A.Tree.back().Depth, Depth);
 }
@@ -133,10 +133,10 @@ TEST(Aggregate, LocalLinkageIsPerModule) {
   Prof.Processes.push_back(P);
   Aggregate A = aggregate(Prof);
   ASSERT_EQ(A.Flat.size(), 3u);
-  EXPECT_EQ(find(A, "_ZN1S6inlineEv")->S.Incl, 60);
+  EXPECT_EQ(find(A, "_ZN1S6inlineEv")->S.Elapsed, 60);
   EXPECT_EQ(find(A, "_ZN1S6inlineEv")->S.Calls, 2u);
-  EXPECT_EQ(find(A, "helper", "a.c")->S.Incl, 10);
-  EXPECT_EQ(find(A, "helper", "b.c")->S.Incl, 30);
+  EXPECT_EQ(find(A, "helper", "a.c")->S.Elapsed, 10);
+  EXPECT_EQ(find(A, "helper", "b.c")->S.Elapsed, 30);
   EXPECT_TRUE(A.Functions[find(A, "helper", "b.c")->Func].Local);
   // Tree roots merge the same way: three distinct children of the root.
   EXPECT_EQ(A.Tree[0].Children.size(), 3u);
@@ -146,7 +146,7 @@ TEST(Aggregate, LocalLinkageIsPerModule) {
   Prof.Processes.push_back(P);
   Aggregate B = aggregate(Prof);
   EXPECT_EQ(B.Flat.size(), 3u);
-  EXPECT_EQ(find(B, "helper", "a.c")->S.Incl, 20);
+  EXPECT_EQ(find(B, "helper", "a.c")->S.Elapsed, 20);
 }
 
 TEST(Aggregate, TreeMergesThreadsAndProcessesWithTickRates) {
@@ -170,38 +170,84 @@ TEST(Aggregate, TreeMergesThreadsAndProcessesWithTickRates) {
   ASSERT_EQ(A.Tree[0].Children.size(), 2u);
   const TreeNode &Main = A.Tree[A.Tree[0].Children[0]];
   EXPECT_EQ(A.Functions[Main.Func].Name, "main");
-  EXPECT_EQ(Main.S.Incl, 2000);
-  EXPECT_EQ(Main.S.Excl, 1200);
+  EXPECT_EQ(Main.S.Elapsed, 2000);
+  EXPECT_EQ(Main.S.SelfElapsed, 1200);
   EXPECT_EQ(Main.S.Calls, 2u);
   ASSERT_EQ(Main.Children.size(), 1u);
   const TreeNode &F = A.Tree[Main.Children[0]];
   EXPECT_EQ(A.Functions[F.Func].Name, "f");
-  EXPECT_EQ(F.S.Incl, 800);
+  EXPECT_EQ(F.S.Elapsed, 800);
   EXPECT_EQ(F.S.Calls, 3u);
   EXPECT_EQ(F.S.Min, 150);
   EXPECT_EQ(F.S.Max, 400);
   ASSERT_EQ(F.Children.size(), 1u);
-  EXPECT_EQ(A.Tree[F.Children[0]].S.Incl, 100);
+  EXPECT_EQ(A.Tree[F.Children[0]].S.Elapsed, 100);
   const TreeNode &F2 = A.Tree[A.Tree[0].Children[1]];
   EXPECT_EQ(A.Functions[F2.Func].Name, "f");
-  EXPECT_EQ(F2.S.Incl, 100);
-  EXPECT_EQ(A.Tree[0].S.Incl, 2100);
+  EXPECT_EQ(F2.S.Elapsed, 100);
+  EXPECT_EQ(A.Tree[0].S.Elapsed, 2100);
 
   // Flat: f over all three threads.
-  EXPECT_EQ(find(A, "f")->S.Incl, 900);
-  EXPECT_EQ(find(A, "f")->S.Excl, 800);
+  EXPECT_EQ(find(A, "f")->S.Elapsed, 900);
+  EXPECT_EQ(find(A, "f")->S.SelfElapsed, 800);
   EXPECT_EQ(find(A, "f")->S.Calls, 4u);
-  EXPECT_EQ(A.TotalExcl, 2100);
+  EXPECT_EQ(A.TotalSelfElapsed, 2100);
 
   // Per-thread summaries, in process then thread order.
   ASSERT_EQ(A.Threads.size(), 3u);
   EXPECT_EQ(A.Threads[0].Tid, 1u);
   EXPECT_EQ(A.Threads[2].Process, 1u);
   EXPECT_EQ(A.Threads[2].WallNs, 250000); // 1e6 ticks at 4 GHz
-  EXPECT_EQ(A.Threads[2].TotalExcl, 1000);
+  EXPECT_EQ(A.Threads[2].TotalSelfElapsed, 1000);
   ASSERT_EQ(A.Threads[2].Functions.size(), 3u);
   EXPECT_EQ(A.Functions[A.Threads[2].Functions[0].Func].Name, "main");
   EXPECT_DOUBLE_EQ(A.Threads[2].Functions[0].Share, 0.6);
+}
+
+TEST(Aggregate, ActiveSelfActiveAndRecursion) {
+  // main(1000 elapsed, 10 overhead, 200 off-CPU) -> A(600, 20, 100)
+  //   -> A(300, 50, 0): active 790 / 480 / 250; self-active 310, 230, 250.
+  // The inner A's overhead exceeds nothing here, but a tiny frame may have
+  // overhead > elapsed: B(5, 8, 0) is -3 active, kept signed.
+  Process P = makeProcess({"main", "A", "B"});
+  P.Threads.push_back(makeThread(
+      1, {{Root, 0, 1, 1000, 100, 790, 790, 10, 200, 1, 2},
+          {0, 1, 1, 600, 300, 480, 480, 20, 100, 0, 2},
+          {1, 1, 1, 300, 300, 250, 250, 50, 0, 0, 0},
+          {0, 2, 1, 5, 5, 0, 0, 8, 0, 0, 0}}));
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  const FunctionStats *Main = find(A, "main"), *FA = find(A, "A"),
+                      *FB = find(A, "B");
+  EXPECT_EQ(Main->S.Active, 790);
+  EXPECT_EQ(Main->S.SelfActive, 790 - 480 - (-3));
+  EXPECT_EQ(Main->S.Voluntary, 1u);
+  EXPECT_EQ(Main->S.Involuntary, 2u);
+  // Inclusive figures of A from the outermost node only.
+  EXPECT_EQ(FA->S.Elapsed, 600);
+  EXPECT_EQ(FA->S.Active, 480);
+  EXPECT_EQ(FA->S.Overhead, 20);
+  EXPECT_EQ(FA->S.OffCpu, 100);
+  EXPECT_EQ(FA->S.Involuntary, 2u);
+  EXPECT_EQ(FA->S.SelfActive, 230 + 250);
+  EXPECT_EQ(FA->S.SelfElapsed, 600);
+  EXPECT_EQ(FA->S.Min, 250);
+  EXPECT_EQ(FA->S.Max, 480);
+  EXPECT_EQ(FB->S.Active, -3);
+  EXPECT_EQ(A.TotalSelfActive, 790 + 0.0 - 0); // sum of self-active = root active
+  // Default order: self-active descending.
+  EXPECT_EQ(A.Functions[A.Flat[0].Func].Name, "A");
+  std::vector<FunctionStats> V = A.Flat;
+  sortFunctions(V, A.Functions, SortKey::OffCpu);
+  EXPECT_EQ(A.Functions[V[0].Func].Name, "main");
+  sortFunctions(V, A.Functions, SortKey::Name);
+  EXPECT_EQ(A.Functions[V[0].Func].Name, "A");
+  EXPECT_EQ(A.Functions[V[2].Func].Name, "main");
+  // Tree: the recursion keeps both levels with their own figures.
+  const TreeNode &TA = A.Tree[A.Tree[A.Tree[0].Children[0]].Children[0]];
+  EXPECT_EQ(TA.S.Active, 480);
+  EXPECT_EQ(TA.S.SelfActive, 230);
 }
 
 TEST(Aggregate, TicksToNsKeepsPrecision) {

@@ -37,6 +37,7 @@ Profile makeProfile() {
   Pr.ParentPid = 1;
   Pr.Exe = "/usr/bin/app";
   Pr.BuildId = std::string("\x01\x02\xab\xcd", 4);
+  Pr.Overhead = {3 * 256 + 128, 2 * 256, raw::OS_Calibrated, 7, 15, 1};
   Pr.Modules.push_back({0x1234, 0x400000, 0, "main.c", "/usr/bin/app"});
   Pr.Modules.push_back({0x5678, 0x7f0000, raw::MF_Unloaded, "lib.c",
                         "/usr/lib/libx.so"});
@@ -53,8 +54,14 @@ Profile makeProfile() {
   T.UnmatchedExits = 2;
   T.UnwoundFrames = 3;
   T.DroppedEvents = 4;
-  T.Nodes.push_back({raw::kNoParent, 0, 1, 1000, 300, 1000, 1000});
-  T.Nodes.push_back({0, 1, 4, 500, 200, 100, 150});
+  T.SwitchSource = raw::SS_CpuClock;
+  T.SwitchResolution = 1000;
+  T.OffCpuTicks = 60;
+  T.VoluntarySwitches = 5;
+  T.InvoluntarySwitches = 6;
+  T.LostSwitchRecords = 7;
+  T.Nodes.push_back({raw::kNoParent, 0, 1, 1000, 300, 900, 900, 40, 60, 2, 3});
+  T.Nodes.push_back({0, 1, 4, 500, 200, 100, 150, 20, 0, 0, 1});
   T.Nodes.push_back({1, 2, 4, 300, 300, 50, 100});
   T.Nodes.push_back({0, 2, 2, 200, 200, 90, 110});
   Pr.Threads.push_back(T);
@@ -64,6 +71,17 @@ Profile makeProfile() {
   T2.StartTick = 30;
   T2.EndTick = 40;
   Pr.Threads.push_back(T2); // a thread without nodes is valid
+  Trace X;
+  X.Tid = 42;
+  X.DroppedEvents = 1;
+  X.DroppedSwitches = 2;
+  X.Events = {{100, 0, raw::TE_Enter}, {150, 2, raw::TE_Enter},
+              {150, 2, raw::TE_Exit}, {300, 0, raw::TE_Exit}};
+  X.Switches = {{120, 42, 0}, {140, 0, 42}};
+  Pr.Traces.push_back(X);
+  Trace X2;
+  X2.Tid = 43; // a trace without events is valid
+  Pr.Traces.push_back(X2);
   P.Processes.push_back(std::move(Pr));
   return P;
 }
@@ -100,6 +118,31 @@ void expectEqual(const Profile &A, const Profile &B) {
     EXPECT_EQ(X.ParentPid, Y.ParentPid);
     EXPECT_EQ(X.Exe, Y.Exe);
     EXPECT_EQ(X.BuildId, Y.BuildId);
+    EXPECT_EQ(X.Overhead.Enter256, Y.Overhead.Enter256);
+    EXPECT_EQ(X.Overhead.Exit256, Y.Overhead.Exit256);
+    EXPECT_EQ(X.Overhead.Source, Y.Overhead.Source);
+    EXPECT_EQ(X.Overhead.Batches, Y.Overhead.Batches);
+    EXPECT_EQ(X.Overhead.SpreadPermille, Y.Overhead.SpreadPermille);
+    EXPECT_EQ(X.Overhead.Stable, Y.Overhead.Stable);
+    ASSERT_EQ(X.Traces.size(), Y.Traces.size());
+    for (size_t T = 0; T < X.Traces.size(); ++T) {
+      const Trace &A = X.Traces[T], &B = Y.Traces[T];
+      EXPECT_EQ(A.Tid, B.Tid);
+      EXPECT_EQ(A.DroppedEvents, B.DroppedEvents);
+      EXPECT_EQ(A.DroppedSwitches, B.DroppedSwitches);
+      ASSERT_EQ(A.Events.size(), B.Events.size());
+      for (size_t E = 0; E < A.Events.size(); ++E) {
+        EXPECT_EQ(A.Events[E].Tick, B.Events[E].Tick);
+        EXPECT_EQ(A.Events[E].Func, B.Events[E].Func);
+        EXPECT_EQ(A.Events[E].Kind, B.Events[E].Kind);
+      }
+      ASSERT_EQ(A.Switches.size(), B.Switches.size());
+      for (size_t E = 0; E < A.Switches.size(); ++E) {
+        EXPECT_EQ(A.Switches[E].Tick, B.Switches[E].Tick);
+        EXPECT_EQ(A.Switches[E].OldTid, B.Switches[E].OldTid);
+        EXPECT_EQ(A.Switches[E].NewTid, B.Switches[E].NewTid);
+      }
+    }
     ASSERT_EQ(X.Modules.size(), Y.Modules.size());
     for (size_t M = 0; M < X.Modules.size(); ++M) {
       EXPECT_EQ(X.Modules[M].Hash, Y.Modules[M].Hash);
@@ -130,6 +173,12 @@ void expectEqual(const Profile &A, const Profile &B) {
       EXPECT_EQ(TX.UnmatchedExits, TY.UnmatchedExits);
       EXPECT_EQ(TX.UnwoundFrames, TY.UnwoundFrames);
       EXPECT_EQ(TX.DroppedEvents, TY.DroppedEvents);
+      EXPECT_EQ(TX.SwitchSource, TY.SwitchSource);
+      EXPECT_EQ(TX.SwitchResolution, TY.SwitchResolution);
+      EXPECT_EQ(TX.OffCpuTicks, TY.OffCpuTicks);
+      EXPECT_EQ(TX.VoluntarySwitches, TY.VoluntarySwitches);
+      EXPECT_EQ(TX.InvoluntarySwitches, TY.InvoluntarySwitches);
+      EXPECT_EQ(TX.LostSwitchRecords, TY.LostSwitchRecords);
       ASSERT_EQ(TX.Nodes.size(), TY.Nodes.size());
       for (size_t N = 0; N < TX.Nodes.size(); ++N) {
         const Node &NX = TX.Nodes[N], &NY = TY.Nodes[N];
@@ -140,6 +189,10 @@ void expectEqual(const Profile &A, const Profile &B) {
         EXPECT_EQ(NX.Excl, NY.Excl);
         EXPECT_EQ(NX.Min, NY.Min);
         EXPECT_EQ(NX.Max, NY.Max);
+        EXPECT_EQ(NX.Overhead, NY.Overhead);
+        EXPECT_EQ(NX.OffCpu, NY.OffCpu);
+        EXPECT_EQ(NX.Voluntary, NY.Voluntary);
+        EXPECT_EQ(NX.Involuntary, NY.Involuntary);
       }
     }
   }
@@ -168,6 +221,10 @@ void put64(std::string &S, size_t Off, uint64_t V) {
 // Payload offsets inside sections (see raw_format.h).
 constexpr size_t kPayload = sizeof(raw::SectionHeader);
 constexpr size_t kNode0 = kPayload + sizeof(raw::ThreadRecord);
+constexpr size_t kNodeSize = sizeof(raw::NodeRecord);
+constexpr size_t kEvent0 = kPayload + sizeof(raw::TraceRecord);
+constexpr size_t kThreadSwitchSource = kPayload + 80;
+constexpr size_t kProcOverhead = kPayload + 64;
 
 TEST(ProfileIO, RoundTrip) {
   Profile P = makeProfile();
@@ -233,7 +290,7 @@ class ProfileCorruption : public ::testing::TestWithParam<Corruption> {};
 TEST_P(ProfileCorruption, Rejected) {
   std::string Bytes = serialize(makeProfile());
   std::vector<size_t> Secs = sectionOffsets(Bytes);
-  ASSERT_EQ(Secs.size(), 5u); // process, 2 modules, 2 threads
+  ASSERT_EQ(Secs.size(), 7u); // process, 2 modules, 2 threads, 2 traces
   GetParam().Apply(Bytes, Secs);
   std::string Msg = parseError(Bytes);
   EXPECT_NE(Msg.find(GetParam().Expected), std::string::npos)
@@ -263,8 +320,11 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 2); },
-     "format version 2 is newer than supported"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 3); },
+     "format version 3 is newer than supported"},
+    {"Version1", [](std::string &S, Secs) { put32(S, 8, 1); },
+     "format version 1 is older than supported (this activetime reads "
+     "version 2; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, 8, 0); },
      "format version 0 is older than supported"},
     {"HeaderSize", [](std::string &S, Secs) { put32(S, 12, 40); },
@@ -276,11 +336,11 @@ const Corruption Corruptions[] = {
     {"UnknownFlags", [](std::string &S, Secs) { put32(S, 28, 6); },
      "unknown file flags"},
     {"FewerSections",
-     [](std::string &S, Secs) { put32(S, 24, 4); },
-     "bytes after the last of 4 sections"},
-    {"MoreSections",
      [](std::string &S, Secs) { put32(S, 24, 6); },
-     "section 5 of 6: header at offset"},
+     "bytes after the last of 6 sections"},
+    {"MoreSections",
+     [](std::string &S, Secs) { put32(S, 24, 8); },
+     "section 7 of 8: header at offset"},
     {"UnknownKind", [](std::string &S, Secs X) { put32(S, X[1], 9); },
      "unknown section kind 9"},
     {"Reserved", [](std::string &S, Secs X) { put32(S, X[1] + 4, 1); },
@@ -292,13 +352,17 @@ const Corruption Corruptions[] = {
      [](std::string &S, Secs X) { put64(S, X[4] + 8, 1 << 20); },
      "overrun the file"},
     {"ModuleBeforeProcess",
-     [](std::string &S, Secs X) { S = reassemble(S, X, {1, 0, 2, 3, 4}); },
+     [](std::string &S, Secs X) {
+       S = reassemble(S, X, {1, 0, 2, 3, 4, 5, 6});
+     },
      "module section before any process section"},
     {"ThreadBeforeProcess",
      [](std::string &S, Secs X) { S = reassemble(S, X, {3}); },
      "thread section before any process section"},
     {"ThreadBeforeModules",
-     [](std::string &S, Secs X) { S = reassemble(S, X, {0, 1, 3, 2, 4}); },
+     [](std::string &S, Secs X) {
+       S = reassemble(S, X, {0, 1, 3, 2, 4, 5, 6});
+     },
      "thread section after 1 of its 2 module sections"},
     {"NoProcess", [](std::string &S, Secs X) { S = reassemble(S, X, {}); },
      "contains no process"},
@@ -310,10 +374,76 @@ const Corruption Corruptions[] = {
      "more module sections than its header says (1)"},
     {"TooFewThreads",
      [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 44, 3); },
-     "has 2 thread sections, its header says 3"},
+     "trace section after 2 of its 2 module sections and 2 of its 3 thread "
+     "sections"},
     {"TooManyThreads",
      [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 44, 1); },
      "more thread sections than its header says (1)"},
+    {"TooFewTraces",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 3); },
+     "has 2 trace sections, its header says 3"},
+    {"TooManyTraces",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 1); },
+     "more trace sections than its header says (1)"},
+    {"ThreadAfterTrace",
+     [](std::string &S, Secs X) {
+       S = reassemble(S, X, {0, 1, 2, 3, 5, 4, 6});
+     },
+     "trace section after 2 of its 2 module sections and 1 of its 2 thread "
+     "sections"},
+    {"TraceBeforeThreads",
+     [](std::string &S, Secs X) {
+       S = reassemble(S, X, {0, 1, 2, 5, 3, 4, 6});
+     },
+     "trace section after 2 of its 2 module sections and 0 of its 2 thread "
+     "sections"},
+    {"ProcessReserved",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 60, 1); },
+     "process (pid 42): reserved field is 1, not 0"},
+    {"OverheadSource",
+     [](std::string &S, Secs X) { put32(S, X[0] + kProcOverhead + 16, 2); },
+     "unknown overhead source 2"},
+    {"OverheadStable",
+     [](std::string &S, Secs X) { put32(S, X[0] + kProcOverhead + 28, 5); },
+     "overhead stable flag is 5"},
+    {"SwitchSource",
+     [](std::string &S, Secs X) { put32(S, X[3] + kThreadSwitchSource, 3); },
+     "thread 0 (tid 42): unknown switch source 3"},
+    {"ThreadReserved",
+     [](std::string &S, Secs X) {
+       put32(S, X[3] + kThreadSwitchSource + 4, 9);
+     },
+     "thread 0 (tid 42): reserved field is 9, not 0"},
+    {"OffCpuAboveIncl",
+     [](std::string &S, Secs X) { put64(S, X[3] + kNode0 + 56, 1001); },
+     "node 0: off-CPU ticks 1001 exceed inclusive ticks 1000"},
+    {"TraceCounts",
+     [](std::string &S, Secs X) { put64(S, X[5] + kPayload + 8, 5); },
+     "trace 0 (tid 42): 5 events and 2 switch events do not match the "
+     "section's 112 bytes"},
+    {"TraceCountsHuge",
+     [](std::string &S, Secs X) {
+       put64(S, X[5] + kPayload + 16, ~uint64_t(0) / 8);
+     },
+     "do not match the section's"},
+    {"TraceFuncOutOfRange",
+     [](std::string &S, Secs X) { put32(S, X[5] + kEvent0 + 16 + 8, 3); },
+     "trace 0 (tid 42): event 1: function id 3 out of range"},
+    {"TraceEventKind",
+     [](std::string &S, Secs X) { put32(S, X[5] + kEvent0 + 12, 2); },
+     "event 0: unknown event kind 2"},
+    {"TraceEventOrder",
+     [](std::string &S, Secs X) { put64(S, X[5] + kEvent0 + 32, 140); },
+     "event 2: tick 140 is before the previous event's tick 150"},
+    {"TraceSwitchNotThisThread",
+     [](std::string &S, Secs X) {
+       put64(S, X[5] + kEvent0 + 4 * 16 + 8, 7);
+     },
+     "switch event 0 does not switch the traced thread either out or in "
+     "(old tid 7, new tid 0)"},
+    {"TraceBeforeProcess",
+     [](std::string &S, Secs X) { S = reassemble(S, X, {5}); },
+     "trace section before any process section"},
     {"TickRateZero",
      [](std::string &S, Secs X) { put64(S, X[0] + kPayload, 0); },
      "tick rate is 0"},
@@ -321,10 +451,10 @@ const Corruption Corruptions[] = {
      [](std::string &S, Secs X) { put64(S, X[0] + kPayload + 16, 1); },
      "end tick 1 is before start tick 10"},
     {"ExeLenOverrun",
-     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 1000); },
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 52, 1000); },
      "overrun the section"},
     {"ExeLenShort",
-     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 3); },
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 52, 3); },
      "does not match its contents"},
     {"ModuleNameOverrun",
      [](std::string &S, Secs X) { put32(S, X[1] + kPayload + 20, 4000); },
@@ -341,22 +471,22 @@ const Corruption Corruptions[] = {
      "function 0: name"},
     {"NodeCountMismatch",
      [](std::string &S, Secs X) { put32(S, X[3] + kPayload + 24, 5); },
-     "5 nodes need 240 bytes, the section has 192"},
+     "5 nodes need 360 bytes, the section has 288"},
     {"ParentNotBefore",
-     [](std::string &S, Secs X) { put32(S, X[3] + kNode0 + 48 * 2, 2); },
+     [](std::string &S, Secs X) { put32(S, X[3] + kNode0 + kNodeSize * 2, 2); },
      "node 2: parent 2 does not precede it"},
     {"RootlessParentFirst",
      [](std::string &S, Secs X) { put32(S, X[3] + kNode0, 0); },
      "node 0: parent 0 does not precede it"},
     {"FuncOutOfRange",
-     [](std::string &S, Secs X) { put32(S, X[3] + kNode0 + 48 + 4, 3); },
+     [](std::string &S, Secs X) { put32(S, X[3] + kNode0 + kNodeSize + 4, 3); },
      "function id 3 out of range (the process has 3 functions)"},
     {"ExclAboveIncl",
      [](std::string &S, Secs X) { put64(S, X[3] + kNode0 + 24, 1001); },
      "exclusive ticks 1001 exceed inclusive ticks 1000"},
     {"MinAboveMax",
      [](std::string &S, Secs X) { put64(S, X[3] + kNode0 + 32, 2000); },
-     "minimum ticks 2000 exceed maximum ticks 1000"},
+     "minimum ticks 2000 exceed maximum ticks 900"},
     {"ThreadEndBeforeStart",
      [](std::string &S, Secs X) { put64(S, X[3] + kPayload + 16, 5); },
      "end tick 5 is before start tick 20"},

@@ -32,12 +32,22 @@ struct FunctionInfo {
   uint32_t Line = 0;
 };
 
+/// Figures of a node, a merged tree node or a function. Inclusive figures
+/// (Elapsed, Active, Overhead, OffCpu, switch counts) of flat stats count
+/// recursion once (only nodes without an ancestor of the same function);
+/// self figures are plain sums. Active = Elapsed - Overhead - OffCpu and
+/// may be slightly negative for tiny frames (overhead is an estimate).
 struct Stats {
   uint64_t Calls = 0;
-  double Incl = 0; // ns; for flat stats, recursion counted once
-  double Excl = 0; // ns
-  double Min = 0;  // ns, shortest single call; 0 when Calls == 0
-  double Max = 0;  // ns, longest single call
+  double Elapsed = 0;     // ns, inclusive elapsed
+  double SelfElapsed = 0; // ns, elapsed minus the callees' elapsed
+  double Active = 0;      // ns, inclusive active
+  double SelfActive = 0;  // ns, active minus the callees' active
+  double Overhead = 0;    // ns, probe overhead inside the calls
+  double OffCpu = 0;      // ns, switched-out time inside the calls
+  uint64_t Voluntary = 0, Involuntary = 0; // switches inside the calls
+  double Min = 0;  // ns, shortest single call (active); 0 when Calls == 0
+  double Max = 0;  // ns, longest single call (active)
 
   void addMinMax(double NodeMin, double NodeMax);
 };
@@ -45,15 +55,25 @@ struct Stats {
 struct FunctionStats {
   uint32_t Func = 0; // index into Aggregate::Functions
   Stats S;
-  double Share = 0;  // S.Excl / total exclusive time of the scope, 0..1
+  double Share = 0;  // S.SelfActive / total self-active time of the scope
 };
+
+/// Orders of the flat and per-thread tables (`report --sort`).
+enum class SortKey {
+  Calls, Elapsed, Active, SelfActive, SelfElapsed, Overhead, OffCpu, Min, Max,
+  Name
+};
+
+/// Largest first (Name: alphabetical); ties by self-active time, then name.
+void sortFunctions(std::vector<FunctionStats> &V,
+                   const std::vector<FunctionInfo> &Functions, SortKey Key);
 
 struct TreeNode {
   uint32_t Func = UINT32_MAX; // UINT32_MAX for the synthetic root
   uint32_t Parent = UINT32_MAX;
   uint32_t Depth = 0;         // root 0, its children 1, ...
   Stats S;
-  std::vector<uint32_t> Children; // sorted by inclusive time, descending
+  std::vector<uint32_t> Children; // sorted by active time, descending
 };
 
 struct ThreadSummary {
@@ -64,16 +84,23 @@ struct ThreadSummary {
   double WallNs = 0;
   uint64_t OpenFrames = 0, UnmatchedExits = 0, UnwoundFrames = 0,
            DroppedEvents = 0;
-  double TotalExcl = 0;
+  uint32_t SwitchSource = 0;   // raw::SwitchSource
+  double SwitchResolutionNs = 0;
+  double OffCpuNs = 0;         // whole thread
+  uint64_t VoluntarySwitches = 0, InvoluntarySwitches = 0,
+           LostSwitchRecords = 0;
+  double TotalSelfActive = 0;
+  double TotalSelfElapsed = 0;
   std::vector<FunctionStats> Functions; // sorted like Aggregate::Flat
 };
 
 struct Aggregate {
   std::vector<FunctionInfo> Functions;
-  /// Every function that has a node, by exclusive time descending (ties:
-  /// inclusive descending, then name).
+  /// Every function that has a node, by self-active time descending (ties:
+  /// name).
   std::vector<FunctionStats> Flat;
-  double TotalExcl = 0;
+  double TotalSelfActive = 0;
+  double TotalSelfElapsed = 0;
   /// Merged call tree; Tree[0] is a synthetic root whose children are the
   /// roots of all threads. A node's index is greater than its parent's.
   std::vector<TreeNode> Tree;
@@ -85,6 +112,9 @@ Aggregate aggregate(const Profile &P);
 
 /// Ticks of \p P converted to nanoseconds.
 double ticksToNs(const Process &P, uint64_t Ticks);
+double signedTicksToNs(const Process &P, int64_t Ticks);
+/// Ticks * 256 (the overhead table's fixed point) converted to nanoseconds.
+double ticks256ToNs(const Process &P, uint64_t Ticks256);
 
 } // namespace profile
 } // namespace activetime

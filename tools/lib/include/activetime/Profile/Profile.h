@@ -43,10 +43,52 @@ struct Node {
   uint32_t Parent = 0;  // raw::kNoParent for a root
   uint32_t Func = 0;
   uint64_t Calls = 0;
-  uint64_t Incl = 0;
-  uint64_t Excl = 0;
-  uint64_t Min = 0;
-  uint64_t Max = 0;
+  uint64_t Incl = 0;    // elapsed inclusive ticks
+  uint64_t Excl = 0;    // elapsed exclusive ticks
+  uint64_t Min = 0;     // shortest single call, active inclusive ticks
+  uint64_t Max = 0;     // longest single call, active inclusive ticks
+  uint64_t Overhead = 0; // probe overhead ticks inside the calls
+  uint64_t OffCpu = 0;   // switched-out ticks inside the calls
+  uint32_t Voluntary = 0;
+  uint32_t Involuntary = 0;
+
+  /// Active inclusive ticks: elapsed - overhead - off-CPU. Signed: the
+  /// overhead estimate may exceed a tiny frame's elapsed time.
+  int64_t active() const {
+    return int64_t(Incl) - int64_t(Overhead) - int64_t(OffCpu);
+  }
+};
+
+/// The overhead table of a process (raw::OverheadRecord): the cost of each
+/// probe event in ticks * 256.
+struct OverheadTable {
+  uint64_t Enter256 = 0;
+  uint64_t Exit256 = 0;
+  uint32_t Source = 0;  // raw::OverheadSource
+  uint32_t Batches = 0;
+  uint32_t SpreadPermille = 0;
+  uint32_t Stable = 0;
+};
+
+struct TraceEvent {
+  uint64_t Tick = 0;
+  uint32_t Func = 0;    // process-wide function id
+  uint32_t Kind = 0;    // raw::TraceEventKind
+};
+
+struct SwitchEvent {
+  uint64_t Tick = 0;
+  uint64_t OldTid = 0;  // switched out (0 = unknown)
+  uint64_t NewTid = 0;  // switched in (0 = unknown)
+};
+
+/// mode=trace: one traced thread's timer measurements and switch events.
+struct Trace {
+  uint64_t Tid = 0;
+  uint64_t DroppedEvents = 0;
+  uint64_t DroppedSwitches = 0;
+  std::vector<TraceEvent> Events;    // non-decreasing ticks
+  std::vector<SwitchEvent> Switches;
 };
 
 struct Thread {
@@ -59,6 +101,12 @@ struct Thread {
   uint64_t UnmatchedExits = 0;
   uint64_t UnwoundFrames = 0;
   uint64_t DroppedEvents = 0;
+  uint32_t SwitchSource = 0;     // raw::SwitchSource
+  uint64_t SwitchResolution = 0; // ticks; SS_CpuClock only
+  uint64_t OffCpuTicks = 0;
+  uint64_t VoluntarySwitches = 0;
+  uint64_t InvoluntarySwitches = 0;
+  uint64_t LostSwitchRecords = 0;
   std::vector<Node> Nodes; // parents before children
 };
 
@@ -71,9 +119,11 @@ struct Process {
   uint32_t ParentPid = 0;
   std::string Exe;
   std::string BuildId;  // raw bytes
+  OverheadTable Overhead;
   std::vector<Module> Modules;
   std::vector<Function> Functions; // grouped by module, in module order
   std::vector<Thread> Threads;
+  std::vector<Trace> Traces;       // mode=trace only
 };
 
 struct Profile {

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Active-time accuracy benchmark (issue: active time, seed 000).
+
+Builds bench/accuracy/accuracy.c with and without the ActiveTime plugin, runs
+each scenario, and compares the profile's figures with the ground truth the
+program measures itself. Prints the uncorrected (elapsed) and corrected
+(active) errors side by side:
+
+  preempt   CPU-bound threads sharing one CPU   target |active - truth| <= 2%
+  blocking  half the time asleep                target <= 2%, sleep as off-CPU
+  overhead  tiny child called 5M times          target parent within 10%
+  deep      8-deep call path, 1M times          target parent within 10%
+
+usage: run.py --build-dir BUILD [--repeat N] [--keep DIR]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "accuracy.c")
+TARGETS = {"preempt": 2.0, "blocking": 2.0, "overhead": 10.0, "deep": 10.0}
+
+
+def sh(cmd, cwd=None, env=None):
+    return subprocess.run(cmd, cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def truths(out):
+    """{(kind, tid, function): ns} from the program's output."""
+    res = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 5 and parts[0] in ("truth", "wall"):
+            res[(parts[0], int(parts[2]), parts[3])] = int(parts[4])
+    return res
+
+
+def run_instrumented(build, exe, scenario, workdir):
+    for f in os.listdir(workdir):
+        if f.endswith(".raw"):
+            os.unlink(os.path.join(workdir, f))
+    out = sh([exe, scenario], cwd=workdir)
+    raws = [os.path.join(workdir, f) for f in os.listdir(workdir) if f.endswith(".raw")]
+    report = json.loads(sh([os.path.join(build, "bin", "activetime"), "report", "--json", "--threads"] + raws))
+    return truths(out), report
+
+
+def thread_fn(report, tid, name):
+    names = {f["id"]: f["name"] for f in report["functions"]}
+    for t in report["threads"]:
+        if t["tid"] == tid:
+            for f in t["functions"]:
+                if names[f["function"]] == name:
+                    return t, f
+    raise SystemExit("function %s not found in thread %d" % (name, tid))
+
+
+def flat_fn(report, name):
+    for f in report["functions"]:
+        if f["name"] == name:
+            return f
+    raise SystemExit("function %s not in the report" % name)
+
+
+def err(x, truth):
+    return 100.0 * (x - truth) / truth
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--keep", help="keep binaries and profiles in this directory")
+    args = ap.parse_args()
+    build = os.path.abspath(args.build_dir)
+    work = args.keep or tempfile.mkdtemp(prefix="activetime-accuracy.")
+    os.makedirs(work, exist_ok=True)
+    at = os.path.join(work, "acc_at")
+    plain = os.path.join(work, "acc_plain")
+    sh([os.path.join(build, "bin", "activetime-clang"), "-O2", "-g", SRC, "-o", at, "-lpthread"])
+    sh(["clang-19", "-O2", "-g", SRC, "-o", plain, "-lpthread"])
+
+    rows = []
+    header = None
+    # preempt and blocking: truth from the same (instrumented) run.
+    for scenario, fn in (("preempt", "busy"), ("blocking", "half_asleep")):
+        unc, cor, offerr = [], [], []
+        for _ in range(args.repeat):
+            tr, rep = run_instrumented(build, at, scenario, work)
+            header = header or rep
+            for (kind, tid, name), truth in tr.items():
+                if kind != "truth":
+                    continue
+                t, f = thread_fn(rep, tid, name)
+                unc.append(err(f["elapsed_ns"], truth))
+                cor.append(err(f["active_ns"], truth))
+                wall = tr.get(("wall", tid, name))
+                if wall:
+                    offerr.append(err(f["off_cpu_ns"], wall - truth))
+        extra = ("off-CPU vs (wall - cpu): %+.2f%%" % statistics.median(offerr)) if offerr else ""
+        rows.append((scenario, statistics.median(unc), statistics.median(cor), extra))
+
+    # overhead and deep: truth from the build without the plugin.
+    for scenario, fn in (("overhead", "flat_parent"), ("deep", "deep_parent")):
+        plain_ns = []
+        for _ in range(args.repeat):
+            tr = truths(sh([plain, scenario], cwd=work))
+            plain_ns += [v for (k, _, n), v in tr.items() if k == "truth" and n == fn]
+        truth = statistics.median(plain_ns)
+        unc, cor = [], []
+        for _ in range(args.repeat):
+            _, rep = run_instrumented(build, at, scenario, work)
+            f = flat_fn(rep, fn)
+            unc.append(err(f["elapsed_ns"], truth))
+            cor.append(err(f["active_ns"], truth))
+        rows.append((scenario, statistics.median(unc), statistics.median(cor),
+                     "truth %.2f ms (plain build)" % (truth / 1e6)))
+
+    ovh = header["processes"][0].get("overhead", {}) if header else {}
+    print("ActiveTime accuracy (median of %d runs; error = (figure - truth) / truth)" % args.repeat)
+    if ovh:
+        print("overhead table: enter %.2f ticks (%.1f ns), exit %.2f ticks (%.1f ns), %s" %
+              (ovh["enter_ticks"], ovh["enter_ns"], ovh["exit_ticks"], ovh["exit_ns"], ovh["source"]))
+    srcs = sorted({t.get("switch_source", "?") for t in header["threads"]}) if header else []
+    print("switch data source: %s" % ", ".join(srcs))
+    print("%-9s %14s %14s %8s %6s  %s" % ("scenario", "elapsed err", "active err", "target", "", "notes"))
+    ok = True
+    for scenario, u, c, extra in rows:
+        good = abs(c) <= TARGETS[scenario]
+        ok &= good
+        print("%-9s %+13.2f%% %+13.2f%% %7.0f%% %6s  %s" % (scenario, u, c, TARGETS[scenario],
+                                                       "ok" if good else "MISS", extra))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

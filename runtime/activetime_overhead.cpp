@@ -1,0 +1,184 @@
+//===- activetime_overhead.cpp - Probe overhead table -----------*- C++ -*-===//
+//
+// The overhead table of seed 000 (table 600), measured at start-up.
+//
+// Model. One instrumented call costs its caller B ticks more than the same
+// call uninstrumented. Of that, the part between the entry probe's tick read
+// and the exit probe's tick read lies inside the callee's own elapsed
+// interval: that is the elapsed time an EMPTY instrumented function shows,
+// A = (entry probe after its tick read) + (exit probe before its tick read).
+// The table is Enter = A, Exit = B - A. With the seed's rule (every event
+// except a frame's last one contributes the interval [t, t + cost[event])),
+// a frame with n nested instrumented calls contains its own Enter plus n
+// times (Enter + Exit) = A + n*B: exactly the time the probes added to it.
+//
+// Calibration runs the real probe code (__activetime_func_enter/exit, with
+// the switch check) on a scratch thread state: the calling thread's TLS block
+// is saved by value, a scratch shadow stack and call tree (not in the
+// registry) installed, and restored afterwards. Batches of kCalls calls of a
+// NOINLINE leaf instrumented exactly like compiled code (desc pointer, frame
+// address), interleaved with batches of an empty NOINLINE plain leaf:
+//   B = (T_instrumented - T_plain) / kCalls,  A = node Incl / Calls.
+// Over kBatches batches the 25th percentile of each is kept (preemption and
+// interrupts only make batches slower); spread = (q75 - q25) / median of B.
+// Up to kRounds rounds while the spread exceeds 10%, keeping the most stable.
+// Fixed point: ticks * 256.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime_flags.h"
+#include "activetime_interface.h"
+#include "activetime_internal.h"
+#include "activetime_thread.h"
+#include "activetime_timer.h"
+
+namespace __activetime {
+
+namespace raw = activetime::raw;
+
+namespace {
+constexpr int kBatches = 31;
+constexpr int kCalls = 256;
+constexpr int kRounds = 3;
+constexpr u64 kSpreadBoundPermille = 100;
+
+FuncDesc calib_desc = {nullptr, "__activetime_calibration", nullptr, 0, 0};
+const volatile u64 calib_zero_word = 0;
+
+// Instrumented like compiled code: entry probe, body, exit probe.
+NOINLINE void CalibLeafInstrumented() {
+  void *F = __builtin_frame_address(0);
+  __activetime_func_enter(&calib_desc, F);
+  AT_BARRIER();
+  __activetime_func_exit(&calib_desc, F);
+}
+
+NOINLINE void CalibLeafPlain() { AT_BARRIER(); }
+
+void SortU64(u64 *V, int N) {
+  for (int I = 1; I < N; ++I) {
+    u64 X = V[I];
+    int J = I;
+    for (; J > 0 && V[J - 1] > X; --J)
+      V[J] = V[J - 1];
+    V[J] = X;
+  }
+}
+
+struct RoundResult {
+  u64 A25, B25, Spread;
+};
+
+RoundResult RunRound(const Node *N) {
+  u64 As[kBatches], Bs[kBatches];
+  for (int Bt = 0; Bt < kBatches; ++Bt) {
+    u64 C0 = N->Calls, I0 = N->Incl;
+    u64 T0 = ReadTick();
+    for (int I = 0; I < kCalls; ++I)
+      CalibLeafInstrumented();
+    u64 T1 = ReadTick();
+    for (int I = 0; I < kCalls; ++I)
+      CalibLeafPlain();
+    u64 T2 = ReadTick();
+    u64 Instr = T1 - T0, Plain = T2 - T1;
+    Bs[Bt] = Instr > Plain ? (Instr - Plain) * 256 / kCalls : 0;
+    u64 DC = N->Calls - C0;
+    As[Bt] = DC ? (N->Incl - I0) * 256 / DC : 0;
+  }
+  SortU64(As, kBatches);
+  SortU64(Bs, kBatches);
+  RoundResult R;
+  R.A25 = As[kBatches / 4];
+  R.B25 = Bs[kBatches / 4];
+  u64 Med = Bs[kBatches / 2];
+  u64 Q75 = Bs[(3 * kBatches) / 4];
+  R.Spread = Med ? (Q75 - R.B25) * 1000 / Med : 1000;
+  return R;
+}
+} // namespace
+
+void CalibrateOverhead(raw::OverheadRecord *Out) {
+  ThreadTls &T = at_tls;
+  ThreadTls Saved = T;
+  uptr PS = GetPageSizeCached();
+  uptr TSBytes = RoundUpTo(sizeof(ThreadState), PS);
+  ThreadState *TS = (ThreadState *)MmapOrDie(TSBytes, "ActiveTime calibration");
+  TS->Tree.Init();
+  TS->Switch.Source = raw::SS_None;
+  TS->Switch.Fd = -1;
+  Frame *Stk = (Frame *)MmapOrDie(PS, "ActiveTime calibration stack");
+  Stk[0].Addr = ~uptr(0);
+  Stk[0].N = TS->Tree.At(0);
+  internal_memset(&T, 0, sizeof(T));
+  T.Stack = Stk;
+  T.Tree = &TS->Tree;
+  T.TS = TS;
+  T.Depth = 1;
+  T.SwitchHead = &calib_zero_word;
+  T.SwitchTailSeen = 0;
+  T.NextCheckTick = ~0ull;
+  AT_BARRIER();
+  T.Capacity = u32(PS / sizeof(Frame));
+
+  // Warm-up: creates the node, faults the pages in, trains the predictors.
+  for (int I = 0; I < 2 * kCalls; ++I)
+    CalibLeafInstrumented();
+  const Node *N = TS->Tree.At(TS->Tree.Find(0, &calib_desc));
+  RoundResult Best = {0, 0, ~0ull};
+  int Rounds = 0;
+  for (; Rounds < kRounds; ++Rounds) {
+    RoundResult R = RunRound(N);
+    if (R.Spread < Best.Spread)
+      Best = R;
+    if (Best.Spread <= kSpreadBoundPermille)
+      break;
+  }
+
+  AT_BARRIER();
+  T = Saved;
+  AT_BARRIER();
+  TS->Tree.Destroy();
+  UnmapOrDie(Stk, PS);
+  UnmapOrDie(TS, TSBytes);
+
+  internal_memset(Out, 0, sizeof(*Out));
+  Out->Enter256 = Best.A25;
+  Out->Exit256 = Best.B25 > Best.A25 ? Best.B25 - Best.A25 : 0;
+  Out->Source = raw::OS_Calibrated;
+  Out->Batches = kBatches;
+  Out->SpreadPermille = Best.Spread > 0xffffffffull ? 0xffffffffu : u32(Best.Spread);
+  Out->Stable = Best.Spread <= kSpreadBoundPermille;
+}
+
+void InitOverheadTable() {
+  int E = flags()->overhead_enter_ticks, X = flags()->overhead_exit_ticks;
+  raw::OverheadRecord R;
+  internal_memset(&R, 0, sizeof(R));
+  if (E < 0 || X < 0)
+    CalibrateOverhead(&R);
+  if (E >= 0 || X >= 0) {
+    // Fixed by option (a single fixed entry overrides its calibrated value).
+    if (E >= 0)
+      R.Enter256 = u64(E) << 8;
+    if (X >= 0)
+      R.Exit256 = u64(X) << 8;
+    R.Source = raw::OS_Option;
+    if (E >= 0 && X >= 0)
+      R.Stable = 1;
+  }
+  runtime.Overhead = R;
+  VLog(2, "overhead table: enter %llu/256 exit %llu/256 ticks (%s, spread %u permille%s)",
+       (unsigned long long)R.Enter256, (unsigned long long)R.Exit256,
+       R.Source == raw::OS_Option ? "option" : "calibrated", R.SpreadPermille,
+       R.Stable ? "" : ", UNSTABLE");
+}
+
+void SetOverheadForTesting(u64 Enter256, u64 Exit256) {
+  runtime.Overhead.Enter256 = Enter256;
+  runtime.Overhead.Exit256 = Exit256;
+  runtime.Overhead.Source = raw::OS_Option;
+  at_tls.Enter256 = Enter256;
+  at_tls.Exit256 = Exit256;
+}
+
+} // namespace __activetime

@@ -1,0 +1,110 @@
+//===- activetime_switch.h - Context-switch sources -------------*- C++ -*-===//
+//
+// Where a thread's switched-out intervals come from (seed 000's second
+// input), chosen per thread at thread init by switch_source:
+//
+//  perf     perf_event_open(PERF_COUNT_SW_DUMMY, context_switch=1) on the
+//           thread's tid, user-only (works at perf_event_paranoid 2), with a
+//           mmap'd ring of PERF_RECORD_SWITCH records. The probes compare the
+//           ring's data_head with the last head they consumed (one load);
+//           the slow path parses the new records.
+//  cpuclock CLOCK_THREAD_CPUTIME_ID read when a probe's tick reaches
+//           NextCheckTick (every cpuclock_check_us of wall time): the wall
+//           time since the last check that the CPU clock did not see is
+//           charged as off-CPU time. No switch counts.
+//  none     off-CPU time is not measured.
+//
+// Pending rule: a probe reads its tick first and checks the ring after. If
+// the thread was switched out in between, the interval [out, in] starts at or
+// after the probe's tick and belongs to the frames open AFTER the probe (at
+// entry: including the frame being entered; at exit: excluding the frame
+// being left). Such an interval is kept pending and charged at the next probe
+// (whose tick is later than the interval), so every interval is charged to
+// exactly the frames whose [entry tick, exit tick] contain it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_SWITCH_H
+#define ACTIVETIME_SWITCH_H
+
+#include "sanitizer_common/sanitizer_internal_defs.h"
+
+namespace __activetime {
+using namespace __sanitizer;
+
+struct ThreadTls;
+
+enum PerfTimeConv : u32 {
+  PTC_TimeZero = 0, // cap_user_time_zero: exact inverse of the page's formula
+  PTC_ClockRaw = 1, // use_clockid=CLOCK_MONOTONIC_RAW, mapped through a
+                    // (tick, raw ns) pair read at each drain
+};
+
+struct SwitchState {
+  u32 Source;          // raw::SwitchSource
+  u32 Conv;            // PerfTimeConv
+  int Fd;              // perf event fd, -1 if none
+  u32 Unused;
+  // perf ring: Page is the perf_event_mmap_page, Data its data area.
+  char *Page;
+  uptr MapBytes;       // 0 for a ring not mapped by us (tests)
+  char *Data;
+  u64 DataMask;        // data size - 1 (a power of two)
+  u64 Tail;            // consumed up to here (== the page's data_tail)
+  u64 TimeZero;        // PTC_TimeZero parameters
+  u32 TimeMult;
+  u32 TimeShift;
+  // An unmatched switch-out seen so far (its switch-in not yet read).
+  u64 OpenOut;
+  u32 HaveOpen;
+  u32 OpenPreempt;
+  // Intervals starting at or after the tick of the probe that read them.
+  u64 PendOff;
+  u64 PendSw;
+  u64 PendFirstOut;
+  u32 PendCount;
+  u32 Unused2;
+  u64 Lost;            // PERF_RECORD_LOST: records the kernel dropped
+  // cpuclock
+  u64 Resolution;      // check interval in ticks
+  u64 LastWall;        // tick of the last check
+  u64 LastCpuNs;       // thread CPU time at the last check
+};
+
+// Inverse of the perf mmap page's TSC -> perf time conversion. The kernel
+// computes (perf_event_mmap_page docs, cap_user_time_zero):
+//   quot = tsc >> time_shift; rem = tsc & ((1 << time_shift) - 1);
+//   time = time_zero + quot * time_mult + ((rem * time_mult) >> time_shift)
+// i.e. time = time_zero + floor(tsc * time_mult / 2^time_shift) (the quot/rem
+// split only avoids overflow; it is exact). Hence
+//   tick = floor(((time - time_zero) << time_shift) / time_mult)
+// evaluated in 128 bits (equivalently quot/rem of time - time_zero by
+// time_mult). A time before time_zero maps to 0.
+u64 PerfTimeToTick(u64 Time, u64 TimeZero, u32 TimeMult, u32 TimeShift);
+
+// Maps a CLOCK_MONOTONIC_RAW time (ns) to a tick through the pair
+// (AnchorTick, AnchorNs) and the rate (ticks per second).
+u64 RawNsToTick(u64 Ns, u64 AnchorTick, u64 AnchorNs, u64 Rate);
+
+// Parses the records between S.Tail and the ring's data_head (acquire), at
+// the probe tick Now: charges completed intervals that started before Now to
+// T.Off / T.Sw, keeps later ones pending (flushed first at the next call),
+// counts LOST records, stores data_tail (release) and T.SwitchTailSeen.
+// Records that wrap around the ring's end are reassembled.
+void DrainPerfRing(ThreadTls &T, SwitchState &S, u64 Now);
+
+// cpuclock arithmetic: the off-CPU ticks in the window since the previous
+// check, given this check's tick and thread CPU time and the tick rate
+// (ticks per second). Updates the state's last check; never negative.
+u64 CpuClockStep(SwitchState &S, u64 NowTick, u64 CpuNs, u64 Rate);
+
+// Testing: makes the calling thread (initialized if needed) consume perf
+// records from a caller-provided perf_event_mmap_page image (data_offset and
+// data_size set by the caller; time conversion from time_zero/mult/shift).
+void InstallSwitchRingForTesting(void *Page);
+// Testing: detaches such a ring (the thread's source becomes none).
+void RemoveSwitchRingForTesting();
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_SWITCH_H

@@ -1,0 +1,190 @@
+//===- activetime/Profile/ActiveTime.h - Seed 000, method 700 ---*- C++ -*-===//
+//
+// Part of ActiveTime. The offline active-time computation of seed 000
+// (method 700) over its three inputs: timer measurements, context-switch
+// events and the overhead table. Each stage is a separate function:
+//
+//   702 findInvocations   elapsed interval of each invocation of a portion
+//   704 overheadIntervals  [t, t + overhead[event]) of every measurement of
+//                          the thread inside the invocation but the last
+//   706 swapOutIntervals   switched-out intervals of the thread, clipped
+//   708 activeTime         elapsed - measure(union of both interval sets)
+//
+// Times are fixed point, ticks * 256 (the raw overhead table's unit), so the
+// results are exact and comparable with the runtime's online accounting.
+// Using the measure of the union rather than the plain sum of the interval
+// lengths makes no difference when the intervals are disjoint (the seed's
+// worked example); when an overhead interval overlaps a switched-out one, or
+// sticks out of the elapsed interval, time is not removed twice, and
+// overhead + swapped-out may then exceed elapsed - active.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_PROFILE_ACTIVETIME_H
+#define ACTIVETIME_PROFILE_ACTIVETIME_H
+
+#include "activetime/Profile/Profile.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace activetime {
+namespace active {
+
+constexpr int64_t kFixed = 256; // one tick in fixed point
+
+enum EventKind : uint32_t { Enter = 0, Exit = 1 };
+
+/// A timer measurement (table 400) of one thread.
+struct Measurement {
+  uint64_t Tick = 0;
+  uint32_t Portion = 0; // index into Input::Portions
+  uint32_t Kind = Enter;
+};
+
+/// A context switch (table 500): Old is switched out, New in; 0 = unknown.
+struct Switch {
+  uint64_t Tick = 0;
+  uint64_t Old = 0;
+  uint64_t New = 0;
+};
+
+/// Half-open interval [Start, End) in ticks * 256.
+struct Interval {
+  int64_t Start = 0;
+  int64_t End = 0;
+  int64_t length() const { return End > Start ? End - Start : 0; }
+  bool operator==(const Interval &O) const {
+    return Start == O.Start && End == O.End;
+  }
+};
+
+/// The overhead table (table 600): cost of each event, ticks * 256.
+struct Overhead {
+  int64_t Enter256 = 0;
+  int64_t Exit256 = 0;
+  int64_t of(uint32_t Kind) const { return Kind == Exit ? Exit256 : Enter256; }
+};
+
+struct ThreadInput {
+  uint64_t Id = 0;                  // tid, or the text file's thread number
+  std::string Label;                // as printed: tid or the text's name
+  std::vector<Measurement> Events;  // any order; stages sort them
+  std::vector<Switch> Switches;     // involving this thread
+  bool SwitchesMeasured = true;     // false: swapped-out time unknown
+  uint64_t DroppedEvents = 0, DroppedSwitches = 0;
+};
+
+/// The three inputs for one process.
+struct Input {
+  uint32_t Pid = 0;
+  uint64_t TickRate = 1000000000;
+  Overhead Table;
+  std::vector<std::string> Portions;        // names as given (linkage)
+  std::vector<std::string> DisplayNames;    // demangled (== Portions for text)
+  std::vector<ThreadInput> Threads;
+};
+
+/// Parses the text tables format (see tools/activetime/README.md). Errors
+/// are "FileName:Line: problem".
+llvm::Expected<Input> parseTables(llvm::StringRef Text,
+                                  llvm::StringRef FileName);
+
+/// One Input per process of \p P that has trace sections.
+std::vector<Input> inputsFromProfile(const profile::Profile &P);
+
+/// Stable sort by tick (equal ticks keep their recorded order).
+void sortMeasurements(std::vector<Measurement> &Events);
+
+/// 702: one invocation of a portion: an enter and its matching exit.
+struct Invocation {
+  size_t EnterIdx = 0, ExitIdx = 0; // into the sorted measurements
+  Interval Elapsed;                 // [enter tick, exit tick] * 256
+  bool Outermost = true;            // no enclosing invocation of the same
+                                    // portion (recursion counted once)
+};
+
+struct InvocationList {
+  std::vector<Invocation> Invocations; // by enter time
+  uint64_t UnmatchedEnters = 0, UnmatchedExits = 0;
+};
+
+/// 702: the invocations of \p Portion in \p Sorted (sorted measurements of
+/// one thread). An exit matches the latest unmatched enter of its portion.
+InvocationList findInvocations(llvm::ArrayRef<Measurement> Sorted,
+                               uint32_t Portion);
+
+/// 704: the overhead intervals of an invocation: every measurement from its
+/// enter up to (not including) its exit, the latest one, as
+/// [t, t + overhead[event]), clipped to the elapsed interval.
+std::vector<Interval> overheadIntervals(llvm::ArrayRef<Measurement> Sorted,
+                                        const Invocation &Inv,
+                                        const Overhead &Table);
+
+/// 706 (first half): the thread's switched-out intervals from its sorted
+/// switch events: from a switch away from \p Thread to the next switch back
+/// to it. A switch-out without a later switch-in runs to INT64_MAX; a
+/// switch-in without an earlier switch-out is ignored.
+std::vector<Interval> swapOutPairs(llvm::ArrayRef<Switch> Sorted,
+                                   uint64_t Thread);
+
+/// 706: the swap-out intervals inside \p Elapsed (clipped to it).
+std::vector<Interval> swapOutIntervals(llvm::ArrayRef<Switch> Sorted,
+                                       uint64_t Thread, Interval Elapsed);
+
+/// Total length of the union of \p Intervals.
+int64_t unionMeasure(std::vector<Interval> Intervals);
+
+struct ActiveFigures {
+  int64_t Elapsed = 0;    // ticks * 256
+  int64_t Overhead = 0;   // measure of the overhead intervals' union
+  int64_t SwappedOut = 0; // measure of the swap-out intervals' union
+  int64_t Active = 0;     // elapsed - measure of the union of both sets
+};
+
+/// 708.
+ActiveFigures activeTime(Interval Elapsed, llvm::ArrayRef<Interval> Overhead,
+                         llvm::ArrayRef<Interval> SwapOut);
+
+/// Everything computed for one invocation (for --intervals).
+struct InvocationResult {
+  Invocation Inv;
+  std::vector<Interval> OverheadSet, SwapOutSet;
+  ActiveFigures Figures;
+};
+
+/// Per thread and portion: totals over outermost invocations.
+struct PortionResult {
+  uint32_t Pid = 0;
+  size_t Thread = 0;    // index into Input::Threads
+  uint32_t Portion = 0;
+  uint64_t Invocations = 0; // all, nested ones included
+  uint64_t Outermost = 0;
+  uint64_t UnmatchedEnters = 0, UnmatchedExits = 0;
+  bool SwitchesMeasured = true;
+  ActiveFigures Total;
+  std::vector<InvocationResult> Details; // every invocation, by enter time
+};
+
+/// Runs 702..708 for every portion with invocations on every thread of
+/// \p In (or only \p PortionFilter / \p ThreadFilter when >= 0). A thread
+/// whose switches were not measured gets SwitchesMeasured = false and no
+/// swap-out intervals.
+std::vector<PortionResult> computeActiveTime(const Input &In,
+                                             int64_t PortionFilter = -1,
+                                             int64_t ThreadFilter = -1);
+
+/// Fixed-point ticks as "266.00".
+std::string formatTicks(int64_t Ticks256);
+/// Fixed-point ticks as nanoseconds at \p TickRate.
+double ticks256ToNs(int64_t Ticks256, uint64_t TickRate);
+
+} // namespace active
+} // namespace activetime
+
+#endif // ACTIVETIME_PROFILE_ACTIVETIME_H
