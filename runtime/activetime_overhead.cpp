@@ -5,21 +5,31 @@
 // Model. One instrumented call costs its caller B ticks more than the same
 // call uninstrumented. Of that, the part between the entry probe's tick read
 // and the exit probe's tick read lies inside the callee's own elapsed
-// interval: that is the elapsed time an EMPTY instrumented function shows,
-// A = (entry probe after its tick read) + (exit probe before its tick read).
-// The table is Enter = A, Exit = B - A. With the seed's rule (every event
-// except a frame's last one contributes the interval [t, t + cost[event])),
-// a frame with n nested instrumented calls contains its own Enter plus n
-// times (Enter + Exit) = A + n*B: exactly the time the probes added to it.
+// interval: A = (entry probe after its tick read) + (exit probe before its
+// tick read). The table is Enter = A, Exit = B - A. With the seed's rule
+// (every event except a frame's last one contributes the interval
+// [t, t + cost[event])), a frame with n nested instrumented calls contains
+// its own Enter plus n times (Enter + Exit) = A + n*B: exactly the time the
+// probes added to it.
+//
+// What B is depends on the code around the probes: the tick read does not
+// serialize, so an out-of-order core runs the probe's instructions in the
+// shadow of the callee's latency-bound work. Around an empty body a pair
+// costs several times what it costs around a body of a few dozen cycles
+// (docs/performance.md has the measured curve). Calibrating with an empty
+// callee therefore over-corrects every real function, as TAU's compensation
+// did. We calibrate around a body as long as the probe pair itself: first
+// B0 around an empty body, then B around a dependent chain whose plain
+// latency is about B0. A is what the callee's elapsed shows beyond the
+// body's own plain cost (both measured in the same batches).
 //
 // Calibration runs the real probe code (__activetime_func_enter/exit, with
 // the switch check) on a scratch thread state: the calling thread's TLS block
 // is saved by value, a scratch shadow stack and call tree (not in the
 // registry) installed, and restored afterwards. Batches of kCalls calls of a
 // NOINLINE leaf instrumented exactly like compiled code (desc pointer, frame
-// address), interleaved with batches of an empty NOINLINE plain leaf:
-//   B = (T_instrumented - T_plain) / kCalls,  A = node Incl / Calls.
-// Over kBatches batches the 25th percentile of each is kept (preemption and
+// address), interleaved with batches of the same leaf uninstrumented. Over
+// kBatches batches the 25th percentile of each figure is kept (preemption and
 // interrupts only make batches slower); spread = (q75 - q25) / median of B.
 // Up to kRounds rounds while the spread exceeds 10%, keeping the most stable.
 // Fixed point: ticks * 256.
@@ -45,15 +55,29 @@ constexpr u64 kSpreadBoundPermille = 100;
 FuncDesc calib_desc = {nullptr, "__activetime_calibration", nullptr, 0, 0};
 const volatile u64 calib_zero_word = 0;
 
+volatile u64 calib_sink;
+
+// A dependent chain of Steps multiply/xorshift steps: latency-bound work the
+// optimizer cannot fold.
+ALWAYS_INLINE u64 CalibBody(u64 X, u32 Steps) {
+  for (u32 I = 0; I < Steps; ++I) {
+    X ^= X >> 29;
+    X *= 0xbf58476d1ce4e5b9ull;
+  }
+  return X;
+}
+
 // Instrumented like compiled code: entry probe, body, exit probe.
-NOINLINE void CalibLeafInstrumented() {
+NOINLINE void CalibLeafInstrumented(u32 Steps) {
   void *F = __builtin_frame_address(0);
   __activetime_func_enter(&calib_desc, F);
-  AT_BARRIER();
+  calib_sink = CalibBody(calib_sink, Steps);
   __activetime_func_exit(&calib_desc, F);
 }
 
-NOINLINE void CalibLeafPlain() { AT_BARRIER(); }
+NOINLINE void CalibLeafPlain(u32 Steps) {
+  calib_sink = CalibBody(calib_sink, Steps);
+}
 
 void SortU64(u64 *V, int N) {
   for (int I = 1; I < N; ++I) {
@@ -69,21 +93,26 @@ struct RoundResult {
   u64 A25, B25, Spread;
 };
 
-RoundResult RunRound(const Node *N) {
+// Per batch: B = (instrumented - plain) / kCalls; A = the leaf's recorded
+// elapsed per call minus its body's plain cost beyond an empty call's.
+RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256) {
   u64 As[kBatches], Bs[kBatches];
   for (int Bt = 0; Bt < kBatches; ++Bt) {
     u64 C0 = N->Calls, I0 = N->Incl;
     u64 T0 = ReadTick();
     for (int I = 0; I < kCalls; ++I)
-      CalibLeafInstrumented();
+      CalibLeafInstrumented(Steps);
     u64 T1 = ReadTick();
     for (int I = 0; I < kCalls; ++I)
-      CalibLeafPlain();
+      CalibLeafPlain(Steps);
     u64 T2 = ReadTick();
     u64 Instr = T1 - T0, Plain = T2 - T1;
     Bs[Bt] = Instr > Plain ? (Instr - Plain) * 256 / kCalls : 0;
+    u64 Body256 = Plain * 256 / kCalls;
+    Body256 = Body256 > EmptyPlain256 ? Body256 - EmptyPlain256 : 0;
     u64 DC = N->Calls - C0;
-    As[Bt] = DC ? (N->Incl - I0) * 256 / DC : 0;
+    u64 El256 = DC ? (N->Incl - I0) * 256 / DC : 0;
+    As[Bt] = El256 > Body256 ? El256 - Body256 : 0;
   }
   SortU64(As, kBatches);
   SortU64(Bs, kBatches);
@@ -94,6 +123,33 @@ RoundResult RunRound(const Node *N) {
   u64 Q75 = Bs[(3 * kBatches) / 4];
   R.Spread = Med ? (Q75 - R.B25) * 1000 / Med : 1000;
   return R;
+}
+
+RoundResult Calibrate(const Node *N, u32 Steps, u64 EmptyPlain256) {
+  RoundResult Best = {0, 0, ~0ull};
+  for (int Round = 0; Round < kRounds; ++Round) {
+    RoundResult R = RunRound(N, Steps, EmptyPlain256);
+    if (R.Spread < Best.Spread)
+      Best = R;
+    if (Best.Spread <= kSpreadBoundPermille)
+      break;
+  }
+  return Best;
+}
+
+// Plain cost per call (ticks * 256) of a leaf with a body of Steps steps:
+// lowest of kBatches batches.
+u64 PlainCost256(u32 Steps) {
+  u64 Best = ~0ull;
+  for (int Bt = 0; Bt < kBatches; ++Bt) {
+    u64 T0 = ReadTick();
+    for (int I = 0; I < kCalls; ++I)
+      CalibLeafPlain(Steps);
+    u64 D = ReadTick() - T0;
+    if (D < Best)
+      Best = D;
+  }
+  return Best * 256 / kCalls;
 }
 } // namespace
 
@@ -122,17 +178,22 @@ void CalibrateOverhead(raw::OverheadRecord *Out) {
 
   // Warm-up: creates the node, faults the pages in, trains the predictors.
   for (int I = 0; I < 2 * kCalls; ++I)
-    CalibLeafInstrumented();
+    CalibLeafInstrumented(0);
   const Node *N = TS->Tree.At(TS->Tree.Find(0, &calib_desc));
-  RoundResult Best = {0, 0, ~0ull};
-  int Rounds = 0;
-  for (; Rounds < kRounds; ++Rounds) {
-    RoundResult R = RunRound(N);
-    if (R.Spread < Best.Spread)
-      Best = R;
-    if (Best.Spread <= kSpreadBoundPermille)
-      break;
-  }
+  u64 EmptyPlain = PlainCost256(0);
+  // Around an empty body first, then around a body as long as that pair.
+  RoundResult Empty = Calibrate(N, 0, EmptyPlain);
+  constexpr u32 kProbeSteps = 64;
+  u64 Long = PlainCost256(kProbeSteps);
+  u64 PerStep = Long > EmptyPlain ? (Long - EmptyPlain) / kProbeSteps : 0;
+  u32 Steps = PerStep ? u32((Empty.B25 + PerStep / 2) / PerStep) : 0;
+  if (Steps < 1)
+    Steps = 1;
+  if (Steps > kProbeSteps)
+    Steps = kProbeSteps;
+  RoundResult Best = Calibrate(N, Steps, EmptyPlain);
+  if (Best.A25 > Best.B25)
+    Best.A25 = Best.B25;
 
   AT_BARRIER();
   T = Saved;

@@ -717,7 +717,6 @@ TEST_F(RuntimeTest, CalibrationIsSaneAndStable) {
   ThreadTls Before = at_tls;
   CalibrateOverhead(&R);
   EXPECT_EQ(std::memcmp(&Before, &at_tls, sizeof(Before)), 0); // restored
-  EXPECT_GT(R.Enter256, 0u);
   EXPECT_GT(R.Exit256, 0u);
   EXPECT_EQ(R.Source, (uint32_t)raw::OS_Calibrated);
   EXPECT_EQ(R.Batches, 31u);
@@ -741,9 +740,11 @@ TEST_F(RuntimeTest, CalibrationIsSaneAndStable) {
          "stable %u; direct pair %.2f ticks\n",
          R.Enter256 / 256.0, R.Exit256 / 256.0, BCal / 256.0, R.SpreadPermille,
          R.Stable, Pair / 256.0);
-  EXPECT_GE(BCal * 2, Pair);
-  EXPECT_LE(BCal, Pair * 2);
-  EXPECT_LT(R.Enter256, BCal);
+  // Calibrated around a body as long as the pair, the exposed cost lies
+  // between a small part of the empty-body pair and the whole of it.
+  EXPECT_GE(BCal * 8, Pair);
+  EXPECT_LE(BCal * 4, Pair * 5);
+  EXPECT_LE(R.Enter256, BCal);
 }
 
 TEST(CpuClockTest, OffIsWallMinusCpu) {

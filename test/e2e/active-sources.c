@@ -1,0 +1,38 @@
+// Where switched-out time comes from, and saying so: perf records (default),
+// the thread CPU clock fallback, or nothing (then "active" is marked as not
+// corrected for switched-out time). A hand-fixed overhead table is removed
+// exactly: main's calls contain 46 nested calls, so 3 + 46 * (3 + 2) ticks.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %at_cc -O2 -g %S/calls.c -o calls
+// RUN: env ACTIVETIME_OPTIONS=output=perf.raw ./calls
+// RUN: %activetime report --header perf.raw | FileCheck --check-prefix=PERF %s
+// RUN: env ACTIVETIME_OPTIONS=output=cpu.raw:switch_source=cpuclock ./calls
+// RUN: %activetime report cpu.raw | FileCheck --check-prefix=CPU %s
+// RUN: env ACTIVETIME_OPTIONS=output=none.raw:switch_source=none ./calls
+// RUN: %activetime report none.raw | FileCheck --check-prefix=NONE %s
+// RUN: %activetime report --json none.raw | FileCheck --check-prefix=NONE-JSON %s
+// RUN: env ACTIVETIME_OPTIONS=output=fixed.raw:overhead_enter_ticks=3:overhead_exit_ticks=2 ./calls
+// RUN: %activetime report --header fixed.raw | FileCheck --check-prefix=FIXED %s
+// RUN: %activetime report --json fixed.raw | python3 -c "import json,sys; d=json.load(sys.stdin); r=d['processes'][0]['tick_rate']; print(*('%%s %%d' %% (f['name'], round(f['overhead_ns']*r/1e9)) for f in sorted(d['functions'], key=lambda f: f['name'])))" | FileCheck --check-prefix=TICKS %s
+// RUN: not env ACTIVETIME_OPTIONS=switch_source=bogus ./calls 2>&1 | FileCheck --check-prefix=BAD %s
+
+// PERF: probe overhead: enter {{[0-9.]+}} ticks
+// PERF-NEXT: calibrated at start-up: 31 batches
+// PERF-NEXT: switched-out time from perf context-switch records: 1 thread
+
+// CPU: switched-out time from the thread CPU clock (resolution {{.*}}): 1 thread
+// CPU: note: for threads measured with the thread CPU clock
+// CPU: calls elapsed active self-active overhead off-cpu
+
+// NONE: switched-out time NOT MEASURED: 1 thread
+// NONE: calls elapsed active* self-active* overhead off-cpu min* max*
+// NONE: * switched-out time not measured
+// NONE-JSON: "switch_source": "none"
+
+// FIXED: probe overhead: enter 3.00 ticks ({{.*}}), exit 2.00 ticks
+// FIXED-NEXT: fixed by ACTIVETIME_OPTIONS
+// main: own entry (3) + 46 nested calls * 5; middle (11 calls): 11 * 3 + 32 * 5
+// twice (2): 2 * 3 + 1 middle (5) + 2 leaf (10); leaf (33): 33 * 3.
+// TICKS: leaf 99 main 233 middle 193 twice 21
+
+// BAD: switch_source

@@ -1,0 +1,16 @@
+// mode=trace records the seed's three inputs; `activetime active-time`
+// (method 700, offline) must agree with the online accounting of the same
+// run, function by function, on every thread.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %at_cc -O2 -g %S/threads.c -o threads -lpthread
+// RUN: env ACTIVETIME_OPTIONS=mode=trace:output=trace.raw ./threads
+// RUN: %activetime report --json trace.raw > report.json
+// RUN: %activetime active-time --json trace.raw > offline.json
+// RUN: python3 %S/../Inputs/agree.py report.json offline.json | FileCheck %s
+// RUN: %activetime active-time --portion work trace.raw | FileCheck --check-prefix=TEXT %s
+// CHECK: main agree
+// CHECK-NEXT: work agree
+// CHECK-NEXT: worker agree
+// CHECK-NOT: {{.}}
+// TEXT: portion work: {{[0-9]+}} invocation
+// TEXT: active
