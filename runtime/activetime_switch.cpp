@@ -65,23 +65,32 @@ void TraceSwitch(ThreadState *TS, u64 Tick, bool Out) {
   __atomic_store_n(&B.NumSwitches, B.NumSwitches + 1, __ATOMIC_RELEASE);
 }
 
-// A complete switched-out interval read at the probe tick Now.
+// A complete switched-out interval read at the probe tick Now. The thread
+// was running when it read Now, so whatever part of the interval lies after
+// Now (a switch inside this probe, or skew between the perf clock and the
+// tick counter) belongs to the frames open after this probe: it is charged
+// at the next one. Splitting at Now charges every frame exactly the part of
+// the interval inside it, as the offline method (seed 000, step 706) does.
 void AddInterval(ThreadTls &T, SwitchState &S, u64 Out, u64 In, bool Preempt,
                  u64 Now) {
-  u64 Len = In > Out ? In - Out : 0;
   u64 Sw = Preempt ? kSwInvoluntary : kSwVoluntary;
-  if (Out >= Now) {
-    // Switched out after the probe read its tick: belongs to the frames
-    // open after this probe; charged at the next one.
-    S.PendOff += Len;
-    S.PendSw += Sw;
-    if (!S.PendCount || Out < S.PendFirstOut)
-      S.PendFirstOut = Out;
-    S.PendCount++;
+  if (In <= Now) {
+    T.Off += In > Out ? In - Out : 0;
+    T.Sw += Sw;
     return;
   }
-  T.Off += Len;
-  T.Sw += Sw;
+  u64 Start = Out;
+  if (Out < Now) {
+    T.Off += Now - Out;
+    T.Sw += Sw;
+    Start = Now;
+  } else {
+    S.PendSw += Sw;
+  }
+  S.PendOff += In - Start;
+  if (!S.PendCount || Start < S.PendFirstOut)
+    S.PendFirstOut = Start;
+  S.PendCount++;
 }
 
 void FlushPending(ThreadTls &T, SwitchState &S, u64 Now) {

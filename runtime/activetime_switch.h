@@ -14,13 +14,14 @@
 //           charged as off-CPU time. No switch counts.
 //  none     off-CPU time is not measured.
 //
-// Pending rule: a probe reads its tick first and checks the ring after. If
-// the thread was switched out in between, the interval [out, in] starts at or
-// after the probe's tick and belongs to the frames open AFTER the probe (at
-// entry: including the frame being entered; at exit: excluding the frame
-// being left). Such an interval is kept pending and charged at the next probe
-// (whose tick is later than the interval), so every interval is charged to
-// exactly the frames whose [entry tick, exit tick] contain it.
+// Pending rule: a probe reads its tick first and checks the ring after. The
+// thread was running at that tick, so the part of an interval [out, in] after
+// it (the thread was switched out inside the probe, or the perf clock and the
+// tick counter disagree slightly) belongs to the frames open AFTER the probe
+// (at entry: including the frame being entered; at exit: excluding the frame
+// being left). That part is kept pending and charged at the next probe, so
+// every frame is charged exactly the part of each interval between its entry
+// and exit ticks, as the offline method clips it.
 //
 //===----------------------------------------------------------------------===//
 

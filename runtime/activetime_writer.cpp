@@ -267,23 +267,35 @@ void WriteTrace(OutBuffer *B, ThreadState *TS) {
   TR.NumSwitches = NS;
   TR.DroppedEvents = TB.DroppedEvents;
   TR.DroppedSwitches = TB.DroppedSwitches;
+  uptr RecOff = B->Size;
   B->Append(&TR, sizeof(TR));
   // Consecutive events mostly repeat functions: cache the last lookup.
   const FuncDesc *LastFn = nullptr;
-  u32 LastId = 0xffffffffu;
+  u32 LastId = 0;
+  bool LastKnown = false;
+  u64 Written = 0;
   for (u64 I = 0; I < NE; ++I) {
     TraceEv E = TB.Events[I];
     const FuncDesc *Fn = (const FuncDesc *)(E.FnKind & ~uptr(1));
     if (Fn != LastFn) {
       LastFn = Fn;
-      if (!LookupFuncId(Fn, &LastId))
-        LastId = 0xffffffffu; // function of no registered module
+      LastKnown = LookupFuncId(Fn, &LastId);
     }
+    // A function of no registered module has no id a reader could resolve:
+    // the event is dropped and counted, like the call-tree nodes.
+    if (!LastKnown)
+      continue;
+    ++Written;
     raw::TraceEvent R;
     R.Tick = E.Tick;
     R.Func = LastId;
     R.Kind = (E.FnKind & 1) ? raw::TE_Exit : raw::TE_Enter;
     B->Append(&R, sizeof(R));
+  }
+  if (Written != NE) {
+    raw::TraceRecord *P = (raw::TraceRecord *)(B->Data + RecOff);
+    P->NumEvents = Written;
+    P->DroppedEvents += NE - Written;
   }
   for (u64 I = 0; I < NS; ++I) {
     TraceSw E = TB.Switches[I];

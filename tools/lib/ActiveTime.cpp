@@ -79,8 +79,10 @@ std::vector<Interval> active::overheadIntervals(ArrayRef<Measurement> Sorted,
   // The exit, the latest measurement, is left out: its cost falls after
   // the recorded end.
   for (size_t I = Inv.EnterIdx; I < Inv.ExitIdx && I < Sorted.size(); ++I) {
+    // Not clipped: the cost is processor work done inside the invocation
+    // even where the interval drawn from its timestamp would stick out.
     int64_t T = fixed(Sorted[I].Tick);
-    Interval C = clip({T, T + Table.of(Sorted[I].Kind)}, Inv.Elapsed);
+    Interval C = {T, T + Table.of(Sorted[I].Kind)};
     if (C.length() > 0)
       Out.push_back(C);
   }
@@ -150,13 +152,16 @@ ActiveFigures active::activeTime(Interval Elapsed, ArrayRef<Interval> OH,
                                  ArrayRef<Interval> Swap) {
   ActiveFigures F;
   F.Elapsed = Elapsed.length();
-  F.Overhead = unionMeasure(OH.vec());
-  F.SwappedOut = unionMeasure(Swap.vec());
-  std::vector<Interval> Both = OH.vec();
-  Both.insert(Both.end(), Swap.begin(), Swap.end());
-  for (Interval &I : Both)
-    I = clip(I, Elapsed);
-  F.Active = F.Elapsed - unionMeasure(std::move(Both));
+  // The seed's step 708: elapsed minus the total of both interval sets. An
+  // overhead interval overlapping a switched-out one is still subtracted in
+  // full: the probe's work was done on the processor, only later.
+  for (const Interval &I : OH)
+    F.Overhead += I.length();
+  std::vector<Interval> Clipped;
+  for (const Interval &I : Swap)
+    Clipped.push_back(clip(I, Elapsed));
+  F.SwappedOut = unionMeasure(std::move(Clipped));
+  F.Active = F.Elapsed - F.Overhead - F.SwappedOut;
   return F;
 }
 

@@ -126,17 +126,23 @@ measure 90 T exit P
   EXPECT_TRUE(R[0].Details[0].OverheadSet.empty());
 }
 
-TEST(ActiveTime, UnionOfOverlappingIntervals) {
+TEST(ActiveTime, OverlappingIntervals) {
   EXPECT_EQ(unionMeasure({}), 0);
   EXPECT_EQ(unionMeasure({iv(0, 10), iv(5, 15), iv(20, 25)}), 20 * F);
   EXPECT_EQ(unionMeasure({iv(20, 25), iv(0, 10), iv(10, 12)}), 17 * F);
   EXPECT_EQ(unionMeasure({iv(0, 30), iv(5, 10)}), 30 * F);
-  // An overhead interval inside a swap-out interval is not removed twice.
+  // An overhead interval overlapping a swap-out interval is still removed
+  // in full: the probe's work was done on the processor, only later (and
+  // the online accounting of the runtime does the same).
   ActiveFigures A = activeTime(iv(0, 100), {iv(10, 13), iv(50, 53)},
                                {iv(40, 60)});
   EXPECT_EQ(A.Overhead, 6 * F);
   EXPECT_EQ(A.SwappedOut, 20 * F);
-  EXPECT_EQ(A.Active, 77 * F); // 100 - (3 + 20), not 100 - 26
+  EXPECT_EQ(A.Active, 74 * F); // 100 - (6 + 20)
+  // Swap-out intervals are clipped to the elapsed interval.
+  ActiveFigures B = activeTime(iv(0, 100), {}, {iv(90, 120)});
+  EXPECT_EQ(B.SwappedOut, 10 * F);
+  EXPECT_EQ(B.Active, 90 * F);
 }
 
 TEST(ActiveTime, SwapOutClippingAndMissingSwitchIn) {
@@ -155,13 +161,14 @@ TEST(ActiveTime, SwapOutClippingAndMissingSwitchIn) {
   // A switch-in without a switch-out is ignored; another thread's
   // switches are not this thread's.
   EXPECT_TRUE(swapOutPairs({{5, 2, 1}, {7, 2, 3}}, 1).empty());
-  // Overhead intervals are clipped at the elapsed interval's end.
+  // Overhead intervals are not clipped at the elapsed interval's end: the
+  // cost is work done inside the invocation. The last measurement has none.
   std::vector<Measurement> Ev = {{0, 0, Enter}, {9, 1, Exit}, {10, 0, Exit}};
   Overhead T{4 * F, 4 * F};
   InvocationList L = findInvocations(Ev, 0);
   ASSERT_EQ(L.Invocations.size(), 1u);
   EXPECT_EQ(overheadIntervals(Ev, L.Invocations[0], T),
-            (std::vector<Interval>{iv(0, 4), iv(9, 10)}));
+            (std::vector<Interval>{iv(0, 4), iv(9, 13)}));
 }
 
 TEST(ActiveTime, RecursionCountedOnce) {

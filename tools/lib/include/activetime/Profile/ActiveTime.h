@@ -8,15 +8,17 @@
 //   704 overheadIntervals  [t, t + overhead[event]) of every measurement of
 //                          the thread inside the invocation but the last
 //   706 swapOutIntervals   switched-out intervals of the thread, clipped
-//   708 activeTime         elapsed - measure(union of both interval sets)
+//                          to the elapsed interval
+//   708 activeTime         elapsed - (total overhead + total swapped-out)
 //
 // Times are fixed point, ticks * 256 (the raw overhead table's unit), so the
-// results are exact and comparable with the runtime's online accounting.
-// Using the measure of the union rather than the plain sum of the interval
-// lengths makes no difference when the intervals are disjoint (the seed's
-// worked example); when an overhead interval overlaps a switched-out one, or
-// sticks out of the elapsed interval, time is not removed twice, and
-// overhead + swapped-out may then exceed elapsed - active.
+// results are exact and equal the runtime's online accounting of the same
+// run (test/e2e/trace-agree.c). Overhead intervals are not clipped and are
+// subtracted in full even where they overlap a switched-out interval: the
+// cost is processor work the probe did inside the invocation (if the thread
+// was switched out meanwhile, the work simply happened later). For a tiny
+// invocation whose calibrated overhead exceeds its elapsed time, active time
+// is negative, as in the report, rather than silently clamped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,7 +123,7 @@ InvocationList findInvocations(llvm::ArrayRef<Measurement> Sorted,
 
 /// 704: the overhead intervals of an invocation: every measurement from its
 /// enter up to (not including) its exit, the latest one, as
-/// [t, t + overhead[event]), clipped to the elapsed interval.
+/// [t, t + overhead[event]) (not clipped: the cost is work done inside).
 std::vector<Interval> overheadIntervals(llvm::ArrayRef<Measurement> Sorted,
                                         const Invocation &Inv,
                                         const Overhead &Table);
@@ -142,9 +144,9 @@ int64_t unionMeasure(std::vector<Interval> Intervals);
 
 struct ActiveFigures {
   int64_t Elapsed = 0;    // ticks * 256
-  int64_t Overhead = 0;   // measure of the overhead intervals' union
+  int64_t Overhead = 0;   // total length of the overhead intervals
   int64_t SwappedOut = 0; // measure of the swap-out intervals' union
-  int64_t Active = 0;     // elapsed - measure of the union of both sets
+  int64_t Active = 0;     // Elapsed - Overhead - SwappedOut
 };
 
 /// 708.
