@@ -52,18 +52,6 @@ static cl::opt<bool>
 
 namespace {
 
-std::string timeStr(double Ns) {
-  if (Ns < 0)
-    return "-" + timeStr(-Ns);
-  if (Ns < 999.5)
-    return formatv("{0:F0} ns", Ns);
-  if (Ns < 999999.5)
-    return formatv("{0:F3} us", Ns / 1e3);
-  if (Ns < 999999999.5)
-    return formatv("{0:F3} ms", Ns / 1e6);
-  return formatv("{0:F3} s", Ns / 1e9);
-}
-
 /// An interval endpoint: whole ticks as integers, else two decimals.
 std::string point(int64_t V) {
   if (V == INT64_MAX)
@@ -256,7 +244,7 @@ int tool::activeTimeMain() {
     uint64_t Rate = In.TickRate;
     auto Line = [&](StringRef Label, int64_t V) {
       OS << "  " << left_justify(Label, 12) << right_justify(formatTicks(V), 14)
-         << " ticks  " << right_justify(timeStr(ticks256ToNs(V, Rate)), 12)
+         << " ticks  " << right_justify(plainTime(ticks256ToNs(V, Rate)), 12)
          << "\n";
     };
     Line("elapsed", R.Total.Elapsed);

@@ -7,6 +7,8 @@
 
 #include "activetime.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,6 +18,22 @@ using namespace activetime;
 using namespace activetime::tool;
 
 cl::OptionCategory tool::ToolCategory("activetime options");
+
+std::string tool::formatTime(double Ns) {
+  if (Ns < 0)
+    return "-" + formatTime(-Ns);
+  if (Ns < 999.5)
+    return formatv("{0:F0} ns", Ns);
+  if (Ns < 999999.5)
+    return formatv("{0:F3} us", Ns / 1e3);
+  if (Ns < 999999999.5)
+    return formatv("{0:F3} ms", Ns / 1e6);
+  return formatv("{0:F3} s ", Ns / 1e9);
+}
+
+std::string tool::plainTime(double Ns) {
+  return StringRef(formatTime(Ns)).rtrim().str();
+}
 
 int tool::reportError(Error E) {
   handleAllErrors(std::move(E), [](const ErrorInfoBase &EI) {

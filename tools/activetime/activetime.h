@@ -28,6 +28,13 @@ int reportMain();
 int mergeMain();
 int activeTimeMain();
 
+/// A time with a unit chosen by its magnitude (ns, us, ms, s), three
+/// decimals above ns; "s" is padded to the width of the other units so
+/// right-aligned columns line up. Negative times keep their sign.
+std::string formatTime(double Ns);
+/// formatTime without the alignment padding, for running text.
+std::string plainTime(double Ns);
+
 /// Prints "activetime: error: <message>" and returns the exit code 1.
 int reportError(llvm::Error E);
 

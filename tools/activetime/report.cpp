@@ -101,22 +101,6 @@ Counters countersOf(const Process &P) {
   return C;
 }
 
-/// Right-aligned time with a unit chosen by magnitude, so columns line up.
-std::string formatTime(double Ns) {
-  if (Ns < 999.5)
-    return formatv("{0:F0} ns", Ns);
-  if (Ns < 999999.5)
-    return formatv("{0:F3} us", Ns / 1e3);
-  if (Ns < 999999999.5)
-    return formatv("{0:F3} ms", Ns / 1e6);
-  return formatv("{0:F3} s ", Ns / 1e9);
-}
-
-/// formatTime without the alignment padding, for running text.
-std::string plainTime(double Ns) {
-  return StringRef(formatTime(Ns)).rtrim().str();
-}
-
 /// Threads of a scope grouped by where their switched-out time came from.
 struct SwitchSummary {
   unsigned Perf = 0, CpuClock = 0, None = 0;
