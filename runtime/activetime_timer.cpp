@@ -77,9 +77,8 @@ u64 ProvisionalTickRate() {
 #endif
 }
 
-u64 CalibrateTickRate(int MinMs, u64 *NowTick) {
+u64 CalibrateTickRate(int MinMs) {
 #if !defined(__x86_64__) && !defined(__i386__) && !defined(__aarch64__)
-  *NowTick = ReadTick();
   return 1000000000ull;
 #else
   u64 Tick, Ns;
@@ -89,7 +88,6 @@ u64 CalibrateTickRate(int MinMs, u64 *NowTick) {
     if (Ns - timer.RawNs0 >= MinNs && Ns > timer.RawNs0)
       break;
   }
-  *NowTick = Tick;
 #if defined(__aarch64__)
   u64 Freq;
   __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(Freq));

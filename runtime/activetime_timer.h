@@ -33,8 +33,8 @@ ALWAYS_INLINE u64 ReadTick() {
 void InitTimer();
 // Returns the tick rate (ticks per second) calibrated from InitTimer to now,
 // spinning first until at least MinMs milliseconds have passed since
-// InitTimer. Stores the tick of "now" in *NowTick.
-u64 CalibrateTickRate(int MinMs, u64 *NowTick);
+// InitTimer.
+u64 CalibrateTickRate(int MinMs);
 // The tick rate measured so far (ticks since InitTimer / CLOCK_MONOTONIC_RAW
 // ns since InitTimer), without spinning: for the slow paths that convert
 // between ns and ticks during the run (switch sources).

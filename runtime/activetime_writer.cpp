@@ -466,8 +466,7 @@ bool WriteProfile() {
   // The profile ends now; a short run's calibration spin comes after it and
   // must not show up as wall time.
   u64 EndTick = ReadTick();
-  u64 CalibratedAt;
-  u64 Rate = CalibrateTickRate(flags()->min_calibration_ms, &CalibratedAt);
+  u64 Rate = CalibrateTickRate(flags()->min_calibration_ms);
   OutBuffer B = {nullptr, 0, 0};
   SerializeProfile(&B, Rate, EndTick);
 

@@ -12,6 +12,7 @@
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
@@ -25,8 +26,6 @@ namespace {
 Error fail(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
-
-uint64_t alignTo8(uint64_t N) { return (N + 7) & ~uint64_t(7); }
 
 /// Sequential little-endian reader over one section payload. Callers check
 /// remaining() before each record so the loads below never overrun.
@@ -96,10 +95,10 @@ private:
 
 Error Parser::checkPadding(const Cursor &C, uint64_t Size, const Twine &What) {
   uint64_t Used = C.offset();
-  if (alignTo8(Used) != Size)
+  if (alignTo(Used, 8) != Size)
     return fail(formatv("{0}: section size {1} does not match its contents "
                         "({2} bytes, {3} with padding)",
-                        What, Size, Used, alignTo8(Used)));
+                        What, Size, Used, alignTo(Used, 8)));
   return Error::success();
 }
 

@@ -12,6 +12,7 @@
 #include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -24,8 +25,6 @@ Error fail(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
 
-uint64_t alignTo8(uint64_t N) { return (N + 7) & ~uint64_t(7); }
-
 /// Builds the payload of one section in memory so its size is known before
 /// the section header is emitted.
 class SectionBuilder {
@@ -33,7 +32,7 @@ public:
   void u32(uint32_t V) { W.write<uint32_t>(V); }
   void u64(uint64_t V) { W.write<uint64_t>(V); }
   void bytes(StringRef S) { OS << S; }
-  void pad() { OS.write_zeros(alignTo8(Buf.size()) - Buf.size()); }
+  void pad() { OS.write_zeros(alignTo(Buf.size(), 8) - Buf.size()); }
   StringRef data() const { return Buf; }
 
 private:
