@@ -76,6 +76,8 @@ def main():
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", help="keep binaries and profiles in this directory")
+    ap.add_argument("--scenarios", default="preempt,blocking,overhead,deep",
+                    help="comma-separated subset of the scenarios to run")
     args = ap.parse_args()
     build = os.path.abspath(args.build_dir)
     work = args.keep or tempfile.mkdtemp(prefix="activetime-accuracy.")
@@ -88,7 +90,10 @@ def main():
     rows = []
     header = None
     # preempt and blocking: truth from the same (instrumented) run.
+    wanted = set(args.scenarios.split(","))
     for scenario, fn in (("preempt", "busy"), ("blocking", "half_asleep")):
+        if scenario not in wanted:
+            continue
         unc, cor, offerr = [], [], []
         for _ in range(args.repeat):
             tr, rep = run_instrumented(build, at, scenario, work)
@@ -107,6 +112,8 @@ def main():
 
     # overhead and deep: truth from the build without the plugin.
     for scenario, fn in (("overhead", "flat_parent"), ("deep", "deep_parent")):
+        if scenario not in wanted:
+            continue
         plain_ns = []
         for _ in range(args.repeat):
             tr = truths(sh([plain, scenario], cwd=work))
