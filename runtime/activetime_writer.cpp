@@ -5,10 +5,12 @@
 #include "activetime/raw_format.h"
 #include "activetime_flags.h"
 #include "activetime_module.h"
+#include "activetime_ompt.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "sanitizer_common/sanitizer_posix.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -317,6 +319,96 @@ const char *BaseName(const char *Path) {
 
 } // namespace
 
+// SK_Parallel: the OpenMP worker-state counters of every thread, per region.
+// Regions are keyed by the fork call's return address, written as an
+// address in its object (minus the load bias) plus the object's path.
+void WriteParallel(OutBuffer *B, u32 Status, const char *Exe, uptr ExeLen) {
+  constexpr u32 kMaxRegions = 1024;
+  uptr Codes[kMaxRegions];
+  u32 NumRegions = 0, NumEntries = 0;
+  u64 Lost = OmptLostEvents();
+  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
+    for (u32 I = 0; I < T->NumSlots; ++I) {
+      u32 R = 0;
+      while (R < NumRegions && Codes[R] != T->Slots[I].CodePtr)
+        ++R;
+      if (R == NumRegions) {
+        if (NumRegions == kMaxRegions) {
+          ++Lost;
+          continue;
+        }
+        Codes[NumRegions++] = T->Slots[I].CodePtr;
+      }
+      ++NumEntries;
+    }
+
+  raw::ParallelRecord PR;
+  internal_memset(&PR, 0, sizeof(PR));
+  PR.Status = Status;
+  PR.NumRegions = NumRegions;
+  // Region records; paths appended after the entries.
+  raw::RegionRecord *Regions = NumRegions
+      ? (raw::RegionRecord *)MmapOrDie(NumRegions * sizeof(raw::RegionRecord),
+                                       "ActiveTime regions")
+      : nullptr;
+  InternalScopedString Paths;
+  for (u32 R = 0; R < NumRegions; ++R) {
+    raw::RegionRecord &RR = Regions[R];
+    internal_memset(&RR, 0, sizeof(RR));
+    Dl_info Info;
+    struct link_map *LM = nullptr;
+    const char *Path = "";
+    uptr PathLen = 0;
+    RR.Address = Codes[R];
+    if (Codes[R] && dladdr1((void *)Codes[R], &Info, (void **)&LM, RTLD_DL_LINKMAP) && LM) {
+      RR.Address = Codes[R] - LM->l_addr;
+      Path = LM->l_name;
+      PathLen = internal_strlen(Path);
+      if (!PathLen) { // the main executable
+        Path = Exe;
+        PathLen = ExeLen;
+      }
+    }
+    RR.PathOffset = (u32)Paths.length();
+    RR.PathLen = (u32)PathLen;
+    Paths.AppendF("%.*s", (int)PathLen, Path);
+  }
+  u32 Entry = 0;
+  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
+    for (u32 I = 0; I < T->NumSlots; ++I) {
+      const RegionSlot &S = T->Slots[I];
+      for (u32 R = 0; R < NumRegions; ++R)
+        if (Codes[R] == S.CodePtr) {
+          Regions[R].Instances += S.Instances;
+          Regions[R].WallTicks += S.WallTicks;
+          if (S.MaxWorkers > Regions[R].MaxWorkers)
+            Regions[R].MaxWorkers = S.MaxWorkers;
+          ++Entry;
+        }
+    }
+  PR.NumEntries = Entry;
+  PR.StringBytes = (u32)Paths.length();
+  PR.LostEvents = Lost;
+  B->Append(&PR, sizeof(PR));
+  if (NumRegions)
+    B->Append(Regions, NumRegions * sizeof(raw::RegionRecord));
+  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
+    for (u32 I = 0; I < T->NumSlots; ++I) {
+      const RegionSlot &S = T->Slots[I];
+      for (u32 R = 0; R < NumRegions; ++R)
+        if (Codes[R] == S.CodePtr) {
+          raw::RegionThreadRecord Rec = S.Rec;
+          Rec.Region = R;
+          Rec.Tid = T->Tid;
+          B->Append(&Rec, sizeof(Rec));
+        }
+    }
+  B->Append(Paths.data(), Paths.length());
+  B->AppendZeros(RoundUpTo(Paths.length(), 8) - Paths.length());
+  if (Regions)
+    UnmapOrDie(Regions, NumRegions * sizeof(raw::RegionRecord));
+}
+
 void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   LockModules();
   LockThreadRegistry();
@@ -389,6 +481,13 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
       continue;
     Off = BeginSection(B, raw::SK_Trace);
     WriteTrace(B, TS);
+    EndSection(B, Off);
+    ++NumSections;
+  }
+  u32 OmpStatus = OmptStatus();
+  if (OmpStatus != raw::OS_NoOpenMP) {
+    Off = BeginSection(B, raw::SK_Parallel);
+    WriteParallel(B, OmpStatus, Exe, ExeLen);
     EndSection(B, Off);
     ++NumSections;
   }

@@ -12,12 +12,13 @@
 //
 // A Process section opens a process block: the Module, Thread and Trace
 // sections after it (NumModules, NumThreads and NumTraces of them, in that
-// order) belong to that process. A runtime-written file has one block; a
+// order) belong to that process, then at most one Parallel section. A runtime-written file has one block; a
 // merged file has several.
 //
 // Version 2 added active time: the overhead table (process), switch data
 // source and losses (thread), overhead/off-CPU/switch counts per node, and the
 // trace sections of mode=trace.
+// Version 3 added the OpenMP worker-state section (SK_Parallel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +32,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 2;
+constexpr uint32_t kVersion = 3;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -51,6 +52,7 @@ enum SectionKind : uint32_t {
   SK_Module = 2,
   SK_Thread = 3,
   SK_Trace = 4,
+  SK_Parallel = 7,
 };
 
 struct SectionHeader {   // 16 bytes
@@ -207,6 +209,57 @@ struct SwitchEvent {     // 24 bytes
   uint64_t NewTid;
 };
 
+// OpenMP worker-state analysis (seed 001). States of a worker thread in a
+// parallel region: user code, local-queue lookup, global search (stealing),
+// waiting.
+enum WorkerState : uint32_t { WS_User = 0, WS_Local = 1, WS_Global = 2, WS_Wait = 3 };
+constexpr uint32_t kNumWorkerStates = 4;
+
+enum OmpStatus : uint32_t {
+  OS_NoOpenMP = 0, // no OpenMP runtime was seen
+  OS_Ompt = 1,     // registered as an OMPT tool; data below
+  OS_NoOmpt = 2,   // an OpenMP runtime without OMPT (libgomp) was loaded
+  OS_Disabled = 3, // ACTIVETIME_OPTIONS=openmp=0
+};
+
+// Payload of SK_Parallel: ParallelRecord, NumRegions RegionRecords,
+// NumEntries RegionThreadRecords, StringBytes of object paths, zero padding
+// to 8.
+struct ParallelRecord {  // 24 bytes
+  uint32_t Status;       // OmpStatus
+  uint32_t NumRegions;
+  uint32_t NumEntries;
+  uint32_t StringBytes;
+  uint64_t LostEvents;   // OMPT events not counted (tables full, nesting)
+};
+
+// A parallel region, identified by the return address of the call that
+// forked it, as an address in its object file (run-time address minus the
+// object's load bias) plus that object's path.
+struct RegionRecord {    // 40 bytes
+  uint64_t Address;
+  uint32_t PathOffset;   // into the string bytes
+  uint32_t PathLen;
+  uint64_t Instances;    // times the region was entered
+  uint64_t WallTicks;    // summed over instances, on the forking thread
+  uint32_t MaxWorkers;   // largest team
+  uint32_t Reserved;     // 0
+};
+
+// One thread's counters in one region, summed over the region's instances.
+struct RegionThreadRecord { // 216 bytes
+  uint32_t Region;       // index into the RegionRecords
+  uint32_t Reserved;     // 0
+  uint64_t Tid;
+  uint64_t StateTicks[kNumWorkerStates];          // elapsed ticks per state
+  uint64_t Transitions[kNumWorkerStates][kNumWorkerStates]; // [from][to]
+  uint64_t LocalTakes;   // work taken without searching (own tasks, chunks)
+  uint64_t StolenTakes;  // tasks created by another thread
+  uint64_t TasksCreated; // explicit tasks created by this thread
+  uint64_t Chunks;       // worksharing-loop chunks dispatched (dynamic/guided)
+  uint64_t WaitEntries;  // times the thread started waiting
+};
+
 static_assert(sizeof(FileHeader) == 32, "layout");
 static_assert(sizeof(SectionHeader) == 16, "layout");
 static_assert(sizeof(OverheadRecord) == 32, "layout");
@@ -218,6 +271,9 @@ static_assert(sizeof(NodeRecord) == 72, "layout");
 static_assert(sizeof(TraceRecord) == 40, "layout");
 static_assert(sizeof(TraceEvent) == 16, "layout");
 static_assert(sizeof(SwitchEvent) == 24, "layout");
+static_assert(sizeof(ParallelRecord) == 24, "layout");
+static_assert(sizeof(RegionRecord) == 40, "layout");
+static_assert(sizeof(RegionThreadRecord) == 216, "layout");
 
 } // namespace raw
 } // namespace activetime

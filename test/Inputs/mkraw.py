@@ -53,7 +53,7 @@ import struct
 import sys
 
 MAGIC = b"\x7fATPROF\n"
-VERSION = 2
+VERSION = 3
 NO_PARENT = 0xFFFFFFFF
 SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE = 1, 2, 3, 4
 KINDS = {"enter": 0, "exit": 1}

@@ -20,7 +20,7 @@
 // CC1-SAME:   "-load" "{{[^"]*}}/lib/ActiveTimeClang.so"
 // CC1-SAME:   "-fpass-plugin={{[^"]*}}/lib/ActiveTime.so"
 // CHECK:      {{/ld(\.[a-z]+)?"}}
-// CHECK-SAME: .o" "[[RT]]" "--export-dynamic-symbol=__activetime_*" "-lpthread" "-ldl"
+// CHECK-SAME: .o" "[[RT]]" "--export-dynamic-symbol=__activetime_*" "--export-dynamic-symbol=ompt_start_tool" "-lpthread" "-ldl"
 // CXX-SAME:   "-lstdc++"
 // CHECK-NOT:  libactivetime_rt.so
 

@@ -9,6 +9,7 @@
 #ifndef ACTIVETIME_TOOLS_ACTIVETIME_H
 #define ACTIVETIME_TOOLS_ACTIVETIME_H
 
+#include "activetime/Profile/Parallel.h"
 #include "activetime/Profile/Profile.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -25,6 +26,11 @@ extern llvm::cl::SubCommand ActiveTimeCommand;
 extern llvm::cl::OptionCategory ToolCategory;
 
 int reportMain();
+
+/// `report --parallel`: the OpenMP worker-state report (seed 001).
+void printParallelReport(const profile::Profile &P,
+                         const profile::ParallelThresholds &T,
+                         llvm::raw_ostream &OS);
 int mergeMain();
 int activeTimeMain();
 

@@ -7,6 +7,7 @@
 
 #include "activetime.h"
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Parallel.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -52,6 +53,30 @@ static cl::opt<bool> Json("json", cl::sub(ReportCommand),
 static cl::opt<bool> NoDemangle("no-demangle", cl::sub(ReportCommand),
                                 cl::desc("Print linkage names as they are"),
                                 cl::cat(ToolCategory));
+static cl::opt<bool> ShowParallel(
+    "parallel", cl::sub(ReportCommand),
+    cl::desc("Show the OpenMP worker-state report: per parallel region, time "
+             "in U/L/G/W, takes, transitions and the diagnosis (seed 001)"));
+static cl::opt<double> MinOverhead(
+    "min-overhead", cl::sub(ReportCommand), cl::init(10),
+    cl::desc("--parallel: diagnose regions whose parallel overhead exceeds "
+             "this percentage of the workers' time (default 10)"));
+static cl::opt<double> MaxTaskRate(
+    "max-task-rate", cl::sub(ReportCommand), cl::init(400000),
+    cl::desc("--parallel: tasks per second per thread above which granularity "
+             "is too fine (default 400000)"));
+static cl::opt<double> MaxStolenRatio(
+    "max-stolen-ratio", cl::sub(ReportCommand), cl::init(1),
+    cl::desc("--parallel: stolen/local takes above which the work is spawned "
+             "linearly (default 1)"));
+static cl::opt<double> MinInactive(
+    "min-inactive", cl::sub(ReportCommand), cl::init(10),
+    cl::desc("--parallel: waiting percentage above which idleness is "
+             "diagnosed (default 10)"));
+static cl::opt<double> MinFruitless(
+    "min-fruitless-per-take", cl::sub(ReportCommand), cl::init(1),
+    cl::desc("--parallel: fruitless searches per take at or above which idle "
+             "workers lack tasks rather than balance (default 1)"));
 static cl::opt<bool> ShowHeader("header", cl::sub(ReportCommand),
                                 cl::desc("Print only the header block "
                                          "(overhead table, switch sources)"),
@@ -690,6 +715,17 @@ int tool::reportMain() {
   Expected<Profile> P = readInputs(Inputs);
   if (!P)
     return reportError(P.takeError());
+  if (ShowParallel) {
+    ParallelThresholds T;
+    T.MinOverheadShare = MinOverhead / 100;
+    T.MaxTaskRate = MaxTaskRate;
+    T.MaxStolenRatio = MaxStolenRatio;
+    T.MinInactiveShare = MinInactive / 100;
+    T.MinFruitlessPerTake = MinFruitless;
+    printParallelReport(*P, T, outs());
+    outs().flush();
+    return 0;
+  }
   Aggregate A = aggregate(*P);
   Reporter R(*P, A, outs());
   if (Json)

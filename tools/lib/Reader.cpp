@@ -65,6 +65,8 @@ const char *kindName(uint32_t Kind) {
     return "thread";
   case raw::SK_Trace:
     return "trace";
+  case raw::SK_Parallel:
+    return "parallel";
   }
   return "unknown";
 }
@@ -78,6 +80,7 @@ private:
   Error parseModule(Cursor C);
   Error parseThread(Cursor C);
   Error parseTrace(Cursor C);
+  Error parseParallel(Cursor C);
   Error finishBlock();
   /// The padding after the last record must be what alignment requires,
   /// so a wrong length field is caught rather than silently skipped.
@@ -88,6 +91,7 @@ private:
   uint32_t ModulesSeen = 0;
   uint32_t ThreadsSeen = 0;
   uint32_t TracesSeen = 0;
+  bool ParallelSeen = false;
   uint32_t ExpectedModules = 0;
   uint32_t ExpectedThreads = 0;
   uint32_t ExpectedTraces = 0;
@@ -150,6 +154,7 @@ Error Parser::parseProcess(Cursor C) {
   OH.SpreadPermille = C.u32();
   OH.Stable = C.u32();
   ModulesSeen = ThreadsSeen = TracesSeen = 0;
+  ParallelSeen = false;
   if (Cur->TickRate == 0)
     return fail(formatv("process (pid {0}): tick rate is 0", Cur->Pid));
   if (Reserved != 0)
@@ -407,6 +412,85 @@ Error Parser::parseTrace(Cursor C) {
   return Error::success();
 }
 
+Error Parser::parseParallel(Cursor C) {
+  if (!Cur)
+    return fail("parallel section before any process section");
+  if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
+      TracesSeen != ExpectedTraces)
+    return fail(formatv("process (pid {0}): parallel section before its "
+                        "module, thread and trace sections",
+                        Cur->Pid));
+  if (ParallelSeen)
+    return fail(formatv("process (pid {0}): more than one parallel section",
+                        Cur->Pid));
+  ParallelSeen = true;
+  std::string What = formatv("parallel section of process (pid {0})", Cur->Pid);
+  uint64_t Size = C.remaining();
+  if (Size < sizeof(raw::ParallelRecord))
+    return fail(formatv("{0}: too small: {1} bytes, need {2}", What, Size,
+                        sizeof(raw::ParallelRecord)));
+  Parallel &P = Cur->Par;
+  P.Present = true;
+  P.Status = C.u32();
+  uint32_t NumRegions = C.u32();
+  uint32_t NumEntries = C.u32();
+  uint32_t StringBytes = C.u32();
+  P.LostEvents = C.u64();
+  if (P.Status > raw::OS_Disabled)
+    return fail(formatv("{0}: unknown OpenMP status {1}", What, P.Status));
+  uint64_t Need = uint64_t(NumRegions) * sizeof(raw::RegionRecord) +
+                  uint64_t(NumEntries) * sizeof(raw::RegionThreadRecord) +
+                  StringBytes;
+  if (Need > C.remaining())
+    return fail(formatv("{0}: {1} regions, {2} entries and {3} string bytes "
+                        "overrun the section",
+                        What, NumRegions, NumEntries, StringBytes));
+  std::vector<std::pair<uint32_t, uint32_t>> PathRefs;
+  for (uint32_t I = 0; I < NumRegions; ++I) {
+    Region R;
+    R.Address = C.u64();
+    uint32_t Off = C.u32(), Len = C.u32();
+    R.Instances = C.u64();
+    R.WallTicks = C.u64();
+    R.MaxWorkers = C.u32();
+    uint32_t Reserved = C.u32();
+    if (Reserved)
+      return fail(formatv("{0}: region {1}: reserved field is {2}, not 0",
+                          What, I, Reserved));
+    if (uint64_t(Off) + Len > StringBytes)
+      return fail(formatv("{0}: region {1}: path ({2} bytes at {3}) outside "
+                          "the {4} string bytes",
+                          What, I, Len, Off, StringBytes));
+    PathRefs.push_back({Off, Len});
+    P.Regions.push_back(std::move(R));
+  }
+  for (uint32_t I = 0; I < NumEntries; ++I) {
+    RegionThread E;
+    E.Region = C.u32();
+    uint32_t Reserved = C.u32();
+    E.Tid = C.u64();
+    for (uint64_t &V : E.StateTicks)
+      V = C.u64();
+    for (auto &Row : E.Transitions)
+      for (uint64_t &V : Row)
+        V = C.u64();
+    E.LocalTakes = C.u64();
+    E.StolenTakes = C.u64();
+    E.TasksCreated = C.u64();
+    E.Chunks = C.u64();
+    E.WaitEntries = C.u64();
+    if (E.Region >= NumRegions || Reserved)
+      return fail(formatv("{0}: entry {1}: region index {2} out of range (of "
+                          "{3}) or reserved field {4} not 0",
+                          What, I, E.Region, NumRegions, Reserved));
+    P.Entries.push_back(E);
+  }
+  StringRef Strings = C.bytes(StringBytes);
+  for (size_t I = 0; I < PathRefs.size(); ++I)
+    P.Regions[I].Path = Strings.substr(PathRefs[I].first, PathRefs[I].second).str();
+  return checkPadding(C, Size, What);
+}
+
 Expected<Profile> Parser::parse(StringRef Buf) {
   if (Buf.size() < sizeof(raw::kMagic) ||
       std::memcmp(Buf.data(), raw::kMagic, sizeof(raw::kMagic)) != 0)
@@ -456,7 +540,8 @@ Expected<Profile> Parser::parse(StringRef Buf) {
     uint64_t Size = SH.u64();
     Off += sizeof(raw::SectionHeader);
     if (Kind != raw::SK_Process && Kind != raw::SK_Module &&
-        Kind != raw::SK_Thread && Kind != raw::SK_Trace)
+        Kind != raw::SK_Thread && Kind != raw::SK_Trace &&
+        Kind != raw::SK_Parallel)
       return fail(formatv("section {0} at offset {1}: unknown section kind "
                           "{2}",
                           S, Off - sizeof(raw::SectionHeader), Kind));
@@ -486,6 +571,9 @@ Expected<Profile> Parser::parse(StringRef Buf) {
       break;
     case raw::SK_Trace:
       E = parseTrace(Payload);
+      break;
+    case raw::SK_Parallel:
+      E = parseParallel(Payload);
       break;
     }
     if (E)

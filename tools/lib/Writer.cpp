@@ -211,6 +211,47 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
       }
       Add(raw::SK_Trace, XB);
     }
+
+    if (P.Par.Present) {
+      const Parallel &Par = P.Par;
+      std::string Strings;
+      SectionBuilder RB;
+      RB.u32(Par.Status);
+      RB.u32(Par.Regions.size());
+      RB.u32(Par.Entries.size());
+      size_t StringBytes = 0;
+      for (const Region &R : Par.Regions)
+        StringBytes += R.Path.size();
+      RB.u32(StringBytes);
+      RB.u64(Par.LostEvents);
+      for (const Region &R : Par.Regions) {
+        RB.u64(R.Address);
+        RB.u32(Strings.size());
+        RB.u32(R.Path.size());
+        Strings += R.Path;
+        RB.u64(R.Instances);
+        RB.u64(R.WallTicks);
+        RB.u32(R.MaxWorkers);
+        RB.u32(0);
+      }
+      for (const RegionThread &E : Par.Entries) {
+        RB.u32(E.Region);
+        RB.u32(0);
+        RB.u64(E.Tid);
+        for (uint64_t V : E.StateTicks)
+          RB.u64(V);
+        for (const auto &Row : E.Transitions)
+          for (uint64_t V : Row)
+            RB.u64(V);
+        RB.u64(E.LocalTakes);
+        RB.u64(E.StolenTakes);
+        RB.u64(E.TasksCreated);
+        RB.u64(E.Chunks);
+        RB.u64(E.WaitEntries);
+      }
+      RB.bytes(Strings);
+      Add(raw::SK_Parallel, RB);
+    }
   }
   if (!fits32(Sections.size()))
     return fail("too many sections for the raw format");

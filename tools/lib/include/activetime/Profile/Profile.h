@@ -13,7 +13,10 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
+#include "activetime/raw_format.h"
+
 #include <cstdint>
+
 #include <string>
 #include <vector>
 
@@ -110,6 +113,35 @@ struct Thread {
   std::vector<Node> Nodes; // parents before children
 };
 
+/// OpenMP worker-state analysis (raw::SK_Parallel, seed 001).
+struct Region {
+  uint64_t Address = 0;  // fork call's return address in its object file
+  std::string Path;      // the object file
+  uint64_t Instances = 0;
+  uint64_t WallTicks = 0;
+  uint32_t MaxWorkers = 0;
+};
+
+struct RegionThread {
+  uint32_t Region = 0;   // index into Parallel::Regions
+  uint64_t Tid = 0;
+  uint64_t StateTicks[raw::kNumWorkerStates] = {};
+  uint64_t Transitions[raw::kNumWorkerStates][raw::kNumWorkerStates] = {};
+  uint64_t LocalTakes = 0;
+  uint64_t StolenTakes = 0;
+  uint64_t TasksCreated = 0;
+  uint64_t Chunks = 0;
+  uint64_t WaitEntries = 0;
+};
+
+struct Parallel {
+  bool Present = false;  // the process wrote an SK_Parallel section
+  uint32_t Status = 0;   // raw::OmpStatus
+  uint64_t LostEvents = 0;
+  std::vector<Region> Regions;
+  std::vector<RegionThread> Entries;
+};
+
 struct Process {
   uint64_t TickRate = 0;
   uint64_t StartTick = 0;
@@ -124,6 +156,7 @@ struct Process {
   std::vector<Function> Functions; // grouped by module, in module order
   std::vector<Thread> Threads;
   std::vector<Trace> Traces;       // mode=trace only
+  Parallel Par;                    // OpenMP programs only
 };
 
 struct Profile {

@@ -1,0 +1,60 @@
+//===- activetime_ompt.h - OpenMP worker-state analysis ---------*- C++ -*-===//
+//
+// Part of ActiveTime. The OMPT tool of seed 001: per thread and per parallel
+// region, the U/L/G/W state machine's times and transition counters.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_OMPT_H
+#define ACTIVETIME_OMPT_H
+
+#include "activetime/raw_format.h"
+#include "activetime_internal.h"
+
+namespace __activetime {
+
+constexpr u32 kMaxRegionsPerThread = 128;
+constexpr u32 kMaxResumeDepth = 32;
+constexpr u32 kMaxRegionNesting = 8;
+
+// One thread's counters in one parallel region (all its instances).
+struct RegionSlot {
+  uptr CodePtr; // return address of the fork call
+  u64 Instances;
+  u64 WallTicks;
+  u32 MaxWorkers;
+  activetime::raw::RegionThreadRecord Rec;
+};
+
+// Per thread, allocated at the thread's first OMPT event and never freed
+// (the writer reads it at exit); only its own thread writes it.
+struct OmptThread {
+  OmptThread *Next;
+  u64 Tid;
+  u32 Id;        // 1-based, stored in the task data of created tasks
+  u32 NumSlots;
+  u64 Lost;
+  // Current region (innermost) and the state machine.
+  RegionSlot *Cur;
+  u32 State;     // WorkerState, valid while Cur
+  u64 Since;     // tick the state was entered
+  u32 NestDepth;
+  u32 StaticLoop; // the current worksharing loop is statically scheduled
+  RegionSlot *NestSlot[kMaxRegionNesting];
+  u32 NestState[kMaxRegionNesting];
+  // State to return to when a task finishes (the task started from W or U).
+  u32 ResumeDepth;
+  u8 Resume[kMaxResumeDepth];
+  u64 ForkTick[kMaxRegionNesting]; // parallel_begin tick on the forking thread
+  u32 ForkDepth;
+  RegionSlot Slots[kMaxRegionsPerThread];
+};
+
+// Status of the OpenMP analysis for the raw file (OmpStatus).
+u32 OmptStatus();
+OmptThread *OmptThreadList();
+u64 OmptLostEvents();
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_OMPT_H

@@ -1,0 +1,128 @@
+//===- report-parallel.cpp - `activetime report --parallel` -----------------===//
+//
+// Part of ActiveTime. The OpenMP worker-state report of seed 001: per
+// parallel region, time in U/L/G/W, takes and transitions, and the diagnosis
+// with its suggestion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime.h"
+#include "activetime/Profile/Parallel.h"
+
+#include "llvm/DebugInfo/Symbolize/Symbolize.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+
+namespace {
+
+const char *const StateNames[raw::kNumWorkerStates] = {"U", "L", "G", "W"};
+
+std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
+  std::string Where = formatv("{0}+{1:x}", sys::path::filename(R.Path),
+                              R.Address);
+  if (R.Path.empty() || R.Address == 0)
+    return Where;
+  // The address is the fork call's return address: look up the call.
+  object::SectionedAddress A{R.Address - 1,
+                             object::SectionedAddress::UndefSection};
+  Expected<DILineInfo> Info = Sym.symbolizeCode(R.Path, A);
+  if (!Info) {
+    consumeError(Info.takeError());
+    return Where;
+  }
+  if (Info->FileName == DILineInfo::BadString || Info->Line == 0)
+    return Where;
+  return formatv("{0}:{1} ({2})", sys::path::filename(Info->FileName),
+                 Info->Line, Info->FunctionName);
+}
+
+std::string pct(double X) { return formatv("{0:f1}%", 100.0 * X); }
+
+std::string ratio(double X) {
+  return std::isinf(X) ? std::string("inf") : formatv("{0:f2}", X).str();
+}
+
+} // namespace
+
+void activetime::tool::printParallelReport(const Profile &P, const ParallelThresholds &T,
+                               raw_ostream &OS) {
+  bool AnyOmpt = false;
+  for (const Process &Pr : P.Processes) {
+    const char *Why = nullptr;
+    if (!Pr.Par.Present)
+      Why = "no OpenMP runtime was seen in this process";
+    else if (Pr.Par.Status == raw::OS_NoOmpt)
+      Why = "parallel analysis unavailable: the OpenMP runtime (libgomp) has "
+            "no OMPT interface; build with clang -fopenmp (LLVM libomp)";
+    else if (Pr.Par.Status == raw::OS_Disabled)
+      Why = "parallel analysis disabled (ACTIVETIME_OPTIONS=openmp=0)";
+    else if (Pr.Par.Status == raw::OS_NoOpenMP)
+      Why = "no OpenMP runtime was seen in this process";
+    if (Why)
+      OS << formatv("process {0}: {1}\n", Pr.Pid, Why);
+    else
+      AnyOmpt = true;
+    if (Pr.Par.LostEvents)
+      OS << formatv("process {0}: {1} OpenMP events not counted (more than "
+                    "128 regions per thread or deep nesting)\n",
+                    Pr.Pid, Pr.Par.LostEvents);
+  }
+  if (!AnyOmpt)
+    return;
+  symbolize::LLVMSymbolizer::Options SO;
+  SO.Demangle = true;
+  symbolize::LLVMSymbolizer Sym(SO);
+  std::vector<RegionSummary> Regions = summarizeRegions(
+      P, [&](const Region &R) { return regionLocation(Sym, R); });
+  OS << formatv("OpenMP parallel regions: {0} (worker states U user code, L "
+                "local lookup, G global search, W waiting; seed 001)\n",
+                Regions.size());
+  OS << formatv("thresholds: overhead > {0}, tasks/s/thread > {1}, "
+                "stolen/local > {2}, inactive > {3}, fruitless searches per "
+                "take >= {4}\n",
+                pct(T.MinOverheadShare), T.MaxTaskRate, T.MaxStolenRatio,
+                pct(T.MinInactiveShare), T.MinFruitlessPerTake);
+  for (const RegionSummary &R : Regions) {
+    OS << "\nregion " << R.Location << "\n";
+    OS << formatv("  instances {0}, workers {1}, threads {2}, wall {3}, "
+                  "thread time {4}\n",
+                  R.Instances, R.MaxWorkers, R.Threads,
+                  tool::plainTime(R.WallSeconds * 1e9),
+                  tool::plainTime(R.ThreadSeconds * 1e9));
+    OS << "  time in state ";
+    for (unsigned S = 0; S < raw::kNumWorkerStates; ++S)
+      OS << formatv(" {0} {1}", StateNames[S],
+                    pct(R.ThreadSeconds > 0
+                            ? R.StateSeconds[S] / R.ThreadSeconds
+                            : 0));
+    OS << formatv("  (overhead {0}: active {1}, inactive {2})\n",
+                  pct(R.overheadShare()), pct(R.activeOverheadShare()),
+                  pct(R.inactiveShare()));
+    OS << formatv("  takes          local {0}, stolen {1} (stolen/local {2}); "
+                  "chunks {3}, tasks created {4}; {5} tasks/s/thread\n",
+                  R.LocalTakes, R.StolenTakes, ratio(R.stolenRatio()),
+                  R.Chunks, R.TasksCreated, format("%.0f", R.taskRate()));
+    OS << "  transitions   ";
+    for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
+      for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
+        if (R.Transitions[A][B])
+          OS << formatv(" {0}->{1} {2}", StateNames[A], StateNames[B],
+                        R.Transitions[A][B]);
+    OS << formatv("; fruitless searches {0} ({1} per take{2})\n",
+                  R.fruitlessSearches(), ratio(R.fruitlessPerTake()),
+                  R.SharedPool ? "" : ", no shared pool");
+    ParallelCause C = diagnose(R, T);
+    OS << "  diagnosis      " << causeName(C);
+    if (C != ParallelCause::None)
+      OS << ": " << causeSuggestion(C);
+    OS << "\n";
+  }
+}
