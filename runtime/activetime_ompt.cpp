@@ -86,10 +86,26 @@ RegionSlot *FindSlot(OmptThread *T, uptr CodePtr) {
   return S;
 }
 
+// End of the current state's interval at Now: no later than the end of the
+// region instance (a worker's wait is reported ended only when it next wakes,
+// possibly at the next fork).
+ALWAYS_INLINE u64 IntervalEnd(const OmptThread *T, u64 Now) {
+  if (!T->CurInst)
+    return Now;
+  u64 E = atomic_load(&T->CurInst->EndTick, memory_order_acquire);
+  if (!E || E >= Now)
+    return Now;
+  return E > T->Since ? E : T->Since;
+}
+
+ALWAYS_INLINE void Account(OmptThread *T, u64 Now) {
+  T->Cur->Rec.StateTicks[T->State] += IntervalEnd(T, Now) - T->Since;
+}
+
 // Moves the current region's state machine to To at Now.
 ALWAYS_INLINE void Go(OmptThread *T, u32 To, u64 Now) {
   RegionSlot *S = T->Cur;
-  S->Rec.StateTicks[T->State] += Now - T->Since;
+  Account(T, Now);
   S->Rec.Transitions[T->State][To]++;
   T->State = To;
   T->Since = Now;
@@ -148,7 +164,10 @@ void OnParallelBegin(ompt_data_t *EncTask, const ompt_frame_t *EncFrame,
                      ompt_data_t *Parallel, unsigned Requested, int Flags,
                      const void *CodePtr) {
   OmptThread *T = Self();
-  Parallel->ptr = const_cast<void *>(CodePtr);
+  InstanceRec *I = &T->Inst[T->NextInst++ % kInstanceRing];
+  I->CodePtr = uptr(CodePtr);
+  atomic_store(&I->EndTick, 0, memory_order_relaxed);
+  Parallel->ptr = I;
   if (T->ForkDepth < kMaxRegionNesting)
     T->ForkTick[T->ForkDepth] = ReadTick();
   T->ForkDepth++;
@@ -158,6 +177,9 @@ void OnParallelEnd(ompt_data_t *Parallel, ompt_data_t *EncTask, int Flags,
                    const void *CodePtr) {
   u64 Now = ReadTick();
   OmptThread *T = Self();
+  if (Parallel && Parallel->ptr)
+    atomic_store(&((InstanceRec *)Parallel->ptr)->EndTick, Now,
+                 memory_order_release);
   if (T->ForkDepth == 0)
     return;
   --T->ForkDepth;
@@ -183,16 +205,18 @@ void OnImplicitTask(ompt_scope_endpoint_t Endpoint, ompt_data_t *Parallel,
       T->Lost++;
       return;
     }
-    if (T->Cur) { // nested region: suspend the outer one's state machine
-      T->Cur->Rec.StateTicks[T->State] += Now - T->Since;
-    }
+    if (T->Cur) // nested region: suspend the outer one's state machine
+      Account(T, Now);
     T->NestSlot[T->NestDepth] = T->Cur;
+    T->NestInst[T->NestDepth] = T->CurInst;
     T->NestState[T->NestDepth] = T->State;
     T->NestDepth++;
-    RegionSlot *S = Parallel ? FindSlot(T, uptr(Parallel->ptr)) : nullptr;
+    InstanceRec *I = Parallel ? (InstanceRec *)Parallel->ptr : nullptr;
+    RegionSlot *S = I ? FindSlot(T, I->CodePtr) : nullptr;
     if (!S)
       T->Lost++;
     T->Cur = S;
+    T->CurInst = S ? I : nullptr;
     T->State = raw::WS_User;
     T->Since = Now;
     T->ResumeDepth = 0;
@@ -206,8 +230,9 @@ void OnImplicitTask(ompt_scope_endpoint_t Endpoint, ompt_data_t *Parallel,
   if (T->NestDepth >= kMaxRegionNesting)
     return;
   if (T->Cur)
-    T->Cur->Rec.StateTicks[T->State] += Now - T->Since;
+    Account(T, Now);
   T->Cur = T->NestSlot[T->NestDepth];
+  T->CurInst = T->NestInst[T->NestDepth];
   T->State = T->NestState[T->NestDepth];
   T->Since = Now;
 }
@@ -340,6 +365,14 @@ u32 OmptStatus() {
     }
   }
   return S;
+}
+
+void OmptSnapshot(const OmptThread *T, u32 I, u64 Now,
+                  raw::RegionThreadRecord *Out) {
+  const RegionSlot &S = T->Slots[I];
+  *Out = S.Rec;
+  if (T->Cur == &S && Now > T->Since)
+    Out->StateTicks[T->State] += IntervalEnd(T, Now) - T->Since;
 }
 
 OmptThread *OmptThreadList() {

@@ -322,7 +322,8 @@ const char *BaseName(const char *Path) {
 // SK_Parallel: the OpenMP worker-state counters of every thread, per region.
 // Regions are keyed by the fork call's return address, written as an
 // address in its object (minus the load bias) plus the object's path.
-void WriteParallel(OutBuffer *B, u32 Status, const char *Exe, uptr ExeLen) {
+void WriteParallel(OutBuffer *B, u32 Status, const char *Exe, uptr ExeLen,
+                   u64 EndTick) {
   constexpr u32 kMaxRegions = 1024;
   uptr Codes[kMaxRegions];
   u32 NumRegions = 0, NumEntries = 0;
@@ -397,7 +398,8 @@ void WriteParallel(OutBuffer *B, u32 Status, const char *Exe, uptr ExeLen) {
       const RegionSlot &S = T->Slots[I];
       for (u32 R = 0; R < NumRegions; ++R)
         if (Codes[R] == S.CodePtr) {
-          raw::RegionThreadRecord Rec = S.Rec;
+          raw::RegionThreadRecord Rec;
+          OmptSnapshot(T, I, EndTick, &Rec);
           Rec.Region = R;
           Rec.Tid = T->Tid;
           B->Append(&Rec, sizeof(Rec));
@@ -487,7 +489,7 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   u32 OmpStatus = OmptStatus();
   if (OmpStatus != raw::OS_NoOpenMP) {
     Off = BeginSection(B, raw::SK_Parallel);
-    WriteParallel(B, OmpStatus, Exe, ExeLen);
+    WriteParallel(B, OmpStatus, Exe, ExeLen, EndTick);
     EndSection(B, Off);
     ++NumSections;
   }

@@ -17,7 +17,8 @@ config.test_exec_root = os.path.join(config.activetime_obj_root, "test")
 path = os.path.pathsep.join([config.bin_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path
 # Tests set their own runtime options; never inherit the caller's.
-for var in ("ACTIVETIME_OPTIONS",):
+for var in ("ACTIVETIME_OPTIONS", "OMP_NUM_THREADS", "OMP_WAIT_POLICY", "OMP_TOOL",
+            "OMP_TOOL_LIBRARIES", "OMP_SCHEDULE", "KMP_BLOCKTIME"):
     config.environment.pop(var, None)
 
 # lit substitutes in list order: a name that is a prefix of another comes after it.
