@@ -8,7 +8,8 @@ LLVM_VERSION=19
 DEPS_DIR=${ACTIVETIME_DEPS_DIR:-/var/cache/activetime}
 PACKAGES=(cmake ninja-build python3 "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VERSION}"
           "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools" "libomp-${LLVM_VERSION}-dev"
-          "libclang-rt-${LLVM_VERSION}-dev" googletest libgtest-dev xz-utils)
+          "libclang-rt-${LLVM_VERSION}-dev" googletest libgtest-dev xz-utils
+          libgcc-12-dev libgomp1)  # libgomp: the test that OpenMP without OMPT is reported
 
 log() { echo "[install-deps] $*" >&2; }
 

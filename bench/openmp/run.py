@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""OpenMP analysis overhead benchmark (issue: OpenMP worker-state analysis).
+
+Builds bench/openmp/omp_loop.c three ways and runs them interleaved, so the
+machine's drift hits all alike:
+
+  plain     clang-19 -O2 -fopenmp (no plugin, no runtime)
+  probes    activetime-clang, ACTIVETIME_OPTIONS=openmp=0 (function probes only)
+  analysis  activetime-clang, OMPT worker-state analysis on (the default)
+
+Prints the median elapsed time of each and the ratios to plain; the target is
+analysis / plain <= 1.05. The checksums must agree.
+
+usage: run.py --build-dir BUILD [--repeat N] [--threads T] [--regions R]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import tempfile
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "omp_loop.c")
+
+
+def run(exe, env_extra, regions, threads, cwd):
+    env = dict(os.environ)
+    env.update({"OMP_NUM_THREADS": str(threads), "OMP_PROC_BIND": "false"})
+    env.update(env_extra)
+    out = subprocess.run([exe, str(regions)], env=env, cwd=cwd, check=True,
+                         capture_output=True, text=True).stdout.split()
+    return int(out[1]), out[3]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--regions", type=int, default=4000)
+    a = ap.parse_args()
+    build = os.path.abspath(a.build_dir)
+    work = tempfile.mkdtemp(prefix="activetime-omp.")
+    plain = os.path.join(work, "plain")
+    inst = os.path.join(work, "inst")
+    subprocess.run(["clang-19", "-O2", "-g", "-fopenmp", SRC, "-o", plain], check=True)
+    subprocess.run([os.path.join(build, "bin", "activetime-clang"), "-O2", "-g",
+                    "-fopenmp", SRC, "-o", inst], check=True)
+    variants = [("plain", plain, {}),
+                ("probes", inst, {"ACTIVETIME_OPTIONS": "openmp=0"}),
+                ("analysis", inst, {})]
+    times = {n: [] for n, _, _ in variants}
+    sums = set()
+    for _ in range(a.repeat):
+        for name, exe, env in variants:
+            ns, chk = run(exe, env, a.regions, a.threads, work)
+            times[name].append(ns)
+            sums.add(chk)
+    med = {n: statistics.median(v) for n, v in times.items()}
+    print("ActiveTime OpenMP analysis overhead: %d regions, %d threads, median of %d "
+          "interleaved runs" % (a.regions, a.threads, a.repeat))
+    for name, _, _ in variants:
+        print("  %-9s %9.2f ms  (%.2f us per region)  x%.3f vs plain" %
+              (name, med[name] / 1e6, med[name] / a.regions / 1e3, med[name] / med["plain"]))
+    ratio = med["analysis"] / med["plain"]
+    print("analysis / plain = %.3f (target <= 1.05: %s); analysis / probes = %.3f" %
+          (ratio, "met" if ratio <= 1.05 else "MISSED", med["analysis"] / med["probes"]))
+    print("checksums %s" % ("agree" if len(sums) == 1 else "DIFFER: %s" % sorted(sums)))
+    return 0 if len(sums) == 1 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
