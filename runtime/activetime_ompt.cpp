@@ -373,6 +373,26 @@ void OmptSnapshot(const OmptThread *T, u32 I, u64 Now,
   *Out = S.Rec;
   if (T->Cur == &S && Now > T->Since)
     Out->StateTicks[T->State] += IntervalEnd(T, Now) - T->Since;
+  Out->Tid = T->Tid;
+}
+
+void OmptAfterForkChild() {
+  // The child's profile covers the child only: the parent's counts stay in
+  // the parent's. Only the forking thread survives; its open region (if the
+  // fork happened inside one) restarts at the fork.
+  u64 Now = ReadTick();
+  for (OmptThread *T = OmptThreadList(); T; T = T->Next) {
+    for (u32 I = 0; I < T->NumSlots; ++I) {
+      RegionSlot &S = T->Slots[I];
+      internal_memset(&S.Rec, 0, sizeof(S.Rec));
+      S.Instances = S.WallTicks = 0;
+    }
+    T->Since = Now;
+    T->Lost = 0;
+  }
+  OmptThread *Me = omp_self;
+  if (Me)
+    Me->Tid = GetTid();
 }
 
 OmptThread *OmptThreadList() {

@@ -70,6 +70,7 @@ struct OmptThread {
 u32 OmptStatus();
 OmptThread *OmptThreadList();
 u64 OmptLostEvents();
+void OmptAfterForkChild(); // zeroes every count: the child starts afresh
 // Slot I of T's record as of Now: the interval of the state it is in (if the
 // slot is its current region) is included, up to the instance's end.
 void OmptSnapshot(const OmptThread *T, u32 I, u64 Now,

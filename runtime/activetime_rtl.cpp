@@ -8,6 +8,7 @@
 #include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_internal.h"
+#include "activetime_ompt.h"
 #include "activetime_module.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
@@ -71,6 +72,7 @@ void ForkChild() {
   runtime.StartTick = Now;
   runtime.StartUnixNs = RealtimeNs();
   ThreadRegistryAfterForkChild(Now);
+  OmptAfterForkChild();
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();

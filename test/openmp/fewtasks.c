@@ -6,6 +6,14 @@
 // RUN: %at_cc -O1 -g -fopenmp %s -o fewtasks
 // RUN: env OMP_NUM_THREADS=4 OMP_WAIT_POLICY=passive ./fewtasks
 // RUN: %activetime report --parallel --max-task-rate=50000 activetime.fewtasks.*.raw | FileCheck %s
+// RUN: %activetime report --parallel --json --max-task-rate=50000 activetime.fewtasks.*.raw | FileCheck %s --check-prefix=JSON
+// JSON: "schema": "activetime-parallel",
+// JSON: "status": "ompt",
+// JSON: "location": "fewtasks.c:[[@LINE+21]] (main)",
+// JSON: "local_takes": 2,
+// JSON: "G->W": 4,
+// JSON: "fruitless_per_take": 2,
+// JSON: "diagnosis": "not enough tasks",
 // CHECK: region fewtasks.c:[[@LINE+16]] (main)
 // CHECK: takes          local 2, stolen 0 (stolen/local 0.00); chunks 2, tasks created 0;
 // CHECK: transitions {{.*}} G->W 4 {{.*}}; fruitless searches 4 (2.00 per take)

@@ -29,7 +29,7 @@ int reportMain();
 
 /// `report --parallel`: the OpenMP worker-state report (seed 001).
 void printParallelReport(const profile::Profile &P,
-                         const profile::ParallelThresholds &T,
+                         const profile::ParallelThresholds &T, bool Json,
                          llvm::raw_ostream &OS);
 int mergeMain();
 int activeTimeMain();

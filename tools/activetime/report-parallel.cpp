@@ -12,6 +12,7 @@
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -50,10 +51,103 @@ std::string ratio(double X) {
   return std::isinf(X) ? std::string("inf") : formatv("{0:f2}", X).str();
 }
 
+const char *statusName(const Parallel &Par) {
+  if (!Par.Present)
+    return "none";
+  switch (Par.Status) {
+  case raw::OS_Ompt:
+    return "ompt";
+  case raw::OS_NoOmpt:
+    return "no-ompt";
+  case raw::OS_Disabled:
+    return "disabled";
+  }
+  return "none";
+}
+
+// A ratio that may be infinite: JSON has no infinity, null says "undefined".
+json::Value jsonRatio(double X) {
+  return std::isinf(X) ? json::Value(nullptr) : json::Value(X);
+}
+
+void printJson(const Profile &P, const ParallelThresholds &T,
+               const std::vector<RegionSummary> &Regions, raw_ostream &OS) {
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("schema", "activetime-parallel");
+    J.attribute("version", 1);
+    J.attributeObject("thresholds", [&] {
+      J.attribute("min_overhead_share", T.MinOverheadShare);
+      J.attribute("max_task_rate", T.MaxTaskRate);
+      J.attribute("max_stolen_ratio", T.MaxStolenRatio);
+      J.attribute("min_inactive_share", T.MinInactiveShare);
+      J.attribute("min_fruitless_per_take", T.MinFruitlessPerTake);
+    });
+    J.attributeArray("processes", [&] {
+      for (const Process &Pr : P.Processes)
+        J.object([&] {
+          J.attribute("pid", int64_t(Pr.Pid));
+          J.attribute("status", statusName(Pr.Par));
+          J.attribute("lost_events", int64_t(Pr.Par.LostEvents));
+        });
+    });
+    J.attributeArray("regions", [&] {
+      for (const RegionSummary &R : Regions)
+        J.object([&] {
+          J.attribute("location", R.Location);
+          J.attribute("object", R.Path);
+          J.attribute("address", int64_t(R.Address));
+          J.attribute("instances", int64_t(R.Instances));
+          J.attribute("max_workers", int64_t(R.MaxWorkers));
+          J.attribute("threads", int64_t(R.Threads));
+          J.attribute("wall_ns", R.WallSeconds * 1e9);
+          J.attribute("thread_ns", R.ThreadSeconds * 1e9);
+          J.attributeObject("state_ns", [&] {
+            for (unsigned S = 0; S < raw::kNumWorkerStates; ++S)
+              J.attribute(StateNames[S], R.StateSeconds[S] * 1e9);
+          });
+          J.attribute("overhead_share", R.overheadShare());
+          J.attribute("active_overhead_share", R.activeOverheadShare());
+          J.attribute("inactive_share", R.inactiveShare());
+          J.attribute("local_takes", int64_t(R.LocalTakes));
+          J.attribute("stolen_takes", int64_t(R.StolenTakes));
+          J.attribute("stolen_ratio", jsonRatio(R.stolenRatio()));
+          J.attribute("chunks", int64_t(R.Chunks));
+          J.attribute("tasks_created", int64_t(R.TasksCreated));
+          J.attribute("task_rate", R.taskRate());
+          J.attributeObject("transitions", [&] {
+            for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
+              for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
+                J.attribute(std::string(StateNames[A]) + "->" + StateNames[B],
+                            int64_t(R.Transitions[A][B]));
+          });
+          J.attribute("shared_pool", R.SharedPool);
+          J.attribute("fruitless_searches", int64_t(R.fruitlessSearches()));
+          J.attribute("fruitless_per_take", jsonRatio(R.fruitlessPerTake()));
+          ParallelCause C = diagnose(R, T);
+          J.attribute("diagnosis", causeName(C));
+          J.attribute("suggestion", causeSuggestion(C));
+        });
+    });
+  });
+  OS << "\n";
+}
+
 } // namespace
 
-void activetime::tool::printParallelReport(const Profile &P, const ParallelThresholds &T,
-                               raw_ostream &OS) {
+void activetime::tool::printParallelReport(const Profile &P,
+                                           const ParallelThresholds &T,
+                                           bool Json, raw_ostream &OS) {
+  if (Json) {
+    symbolize::LLVMSymbolizer::Options SO;
+    SO.Demangle = true;
+    symbolize::LLVMSymbolizer Sym(SO);
+    printJson(P, T,
+              summarizeRegions(
+                  P, [&](const Region &R) { return regionLocation(Sym, R); }),
+              OS);
+    return;
+  }
   bool AnyOmpt = false;
   for (const Process &Pr : P.Processes) {
     const char *Why = nullptr;

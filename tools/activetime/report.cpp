@@ -722,7 +722,7 @@ int tool::reportMain() {
     T.MaxStolenRatio = MaxStolenRatio;
     T.MinInactiveShare = MinInactive / 100;
     T.MinFruitlessPerTake = MinFruitless;
-    printParallelReport(*P, T, outs());
+    printParallelReport(*P, T, Json, outs());
     outs().flush();
     return 0;
   }
