@@ -9,6 +9,7 @@
 #include "activetime_interface.h"
 #include "activetime_internal.h"
 #include "activetime_module.h"
+#include "activetime_sampler.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_writer.h"
@@ -48,6 +49,7 @@ void ValidateEnumFlags() {
 }
 
 void AtExitWriter() {
+  StopSampler(); // its samples end here; it must not read threads any more
   if (flags()->write_profile)
     WriteProfile();
 }
@@ -74,6 +76,7 @@ void ForkChild() {
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();
+  SamplerAfterForkChild();
 }
 } // namespace
 
@@ -115,6 +118,7 @@ void InitRuntimeSlow() {
   InitThreadRegistry();
   pthread_atfork(ForkPrepare, ForkParent, ForkChild);
   Atexit(AtExitWriter);
+  StartSampler();
   atomic_store(&runtime.Initialized, 1, memory_order_release);
   VLog(2, "runtime initialized in pid %u", runtime.Pid);
 }

@@ -217,10 +217,10 @@ TEST_F(RuntimeTest, EntryPopsStaleFrames) {
 
 TEST_F(RuntimeTest, ReentrantProbeWhileBusyIsDropped) {
   ProbeEnterAt(A, 1000, 0);
-  at_tls.Busy = 1; // as if a signal interrupted a probe
+  at_tls.Seq = 1; // as if a signal interrupted a probe
   ProbeEnterAt(B, 900, 5);
   ProbeExitAt(B, 900, 6);
-  at_tls.Busy = 0;
+  at_tls.Seq = 0;
   EXPECT_EQ(TS()->DroppedEvents, 2u);
   EXPECT_EQ(at_tls.Depth, 2u);
   // The exit of a call whose entry was dropped finds no match: a no-op.
