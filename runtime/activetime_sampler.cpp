@@ -91,7 +91,15 @@ void WaitUntil(u64 DeadlineNs) {
 // Off-CPU state of TS from its perf ring: the last switch record after the
 // owner's consumed tail. No record: the owner drained on a CPU and has not
 // been switched out since. Returns false when the ring cannot tell.
-bool RingState(ThreadState *TS, u32 *Flags) {
+// Sweep-wide time base for perf records written with CLOCK_MONOTONIC_RAW.
+struct SweepClock {
+  u64 WakeTick;   // the sweep started here
+  u64 AnchorTick; // (tick, raw ns) pair read at the sweep start
+  u64 AnchorNs;
+  u64 Rate;
+};
+
+bool RingState(ThreadState *TS, const SweepClock &SC, u32 *Flags) {
   const SwitchState &S = TS->Switch;
   perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
   if (!P || !S.Data)
@@ -102,6 +110,7 @@ bool RingState(ThreadState *TS, u32 *Flags) {
   if (Head - Tail > Size)
     return false;
   int LastMisc = -1;
+  u64 LastTime = 0;
   int Walked = 0;
   while (Head - Tail >= sizeof(perf_event_header)) {
     if (++Walked > kMaxRingWalk)
@@ -111,15 +120,30 @@ bool RingState(ThreadState *TS, u32 *Flags) {
       ((char *)&H)[I] = S.Data[(Tail + I) & S.DataMask];
     if (H.size < sizeof(H) || H.size > Head - Tail)
       return false; // overwritten under us: no verdict
-    if (H.type == PERF_RECORD_SWITCH)
+    if (H.type == PERF_RECORD_SWITCH && H.size >= sizeof(H) + 16) {
       LastMisc = H.misc;
+      // sample_id: u32 pid, tid; u64 time.
+      for (uptr I = 0; I < 8; ++I)
+        ((char *)&LastTime)[I] =
+            S.Data[(Tail + sizeof(H) + 8 + I) & S.DataMask];
+    }
     Tail += H.size;
   }
   *Flags = 0;
   if (LastMisc >= 0 && (LastMisc & PERF_RECORD_MISC_SWITCH_OUT)) {
     *Flags = raw::SF_OffCpu;
-    if (LastMisc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+    if (LastMisc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) {
       *Flags |= raw::SF_Preempted;
+      // Preempted after the sampler woke up: on a busy machine its own
+      // wake-up took the thread's CPU. The thread was running until then.
+      u64 Out = S.Conv == PTC_TimeZero
+                    ? PerfTimeToTick(LastTime, S.TimeZero, S.TimeMult,
+                                     S.TimeShift)
+                    : RawNsToTick(LastTime, SC.AnchorTick, SC.AnchorNs,
+                                  SC.Rate);
+      if (Out >= SC.WakeTick)
+        *Flags = raw::SF_SelfPreempted;
+    }
   }
   return true;
 }
@@ -189,7 +213,7 @@ void Record(u64 Tick, u64 Weight, u32 Ord, u32 Node, u32 Flags, u32 Depth) {
   __atomic_store_n(&sampler.Num, I + 1, __ATOMIC_RELEASE);
 }
 
-void SampleThread(ThreadState *TS, u32 Ord) {
+void SampleThread(ThreadState *TS, u32 Ord, const SweepClock &SC) {
   __atomic_store_n(&TS->SampleRef, 1, __ATOMIC_SEQ_CST);
   if (__atomic_load_n(&TS->Leaving, __ATOMIC_SEQ_CST)) {
     __atomic_store_n(&TS->SampleRef, 0, __ATOMIC_RELEASE);
@@ -201,7 +225,8 @@ void SampleThread(ThreadState *TS, u32 Ord) {
     return; // not started yet, or dead
   }
   u32 Flags = 0;
-  bool Known = TS->Switch.Source == raw::SS_Perf && RingState(TS, &Flags);
+  bool Known =
+      TS->Switch.Source == raw::SS_Perf && RingState(TS, SC, &Flags);
   if (!Known) {
     Known = ProcState(TS->Tid, &Flags);
     if (Known)
@@ -248,14 +273,31 @@ void SampleThread(ThreadState *TS, u32 Ord) {
   Record(Tick, Weight, Ord, Node, Flags, Depth);
 }
 
-void Sweep() {
+// DeadlineNs: the CLOCK_MONOTONIC instant the sweep was due. The timer
+// fires there and may preempt a thread before the sampler runs, so the
+// sweep's wake tick is the deadline's, not the sampler's first tick.
+void Sweep(u64 DeadlineNs) {
   sampler.Sweeps++;
+  SweepClock SC;
+  struct timespec TS0 = {0, 0};
+  u64 A = ReadTick();
+  clock_gettime(CLOCK_MONOTONIC_RAW, &TS0);
+  u64 B = ReadTick();
+  u64 Mono = MonoNs();
+  u64 LateTicks = Mono > DeadlineNs
+                      ? u64((unsigned __int128)(Mono - DeadlineNs) *
+                            ProvisionalTickRate() / kNsPerSec)
+                      : 0;
+  SC.WakeTick = A > LateTicks ? A - LateTicks : 0;
+  SC.AnchorTick = A + (B - A) / 2;
+  SC.AnchorNs = u64(TS0.tv_sec) * kNsPerSec + u64(TS0.tv_nsec);
+  SC.Rate = ProvisionalTickRate();
   u32 Ord = 0;
   for (ThreadState *TS = ThreadListHeadAcquire(); TS;
        TS = __atomic_load_n(&TS->Next, __ATOMIC_ACQUIRE), ++Ord) {
     if (__atomic_load_n(&TS->Leaving, __ATOMIC_ACQUIRE))
       continue;
-    SampleThread(TS, Ord);
+    SampleThread(TS, Ord, SC);
   }
 }
 
@@ -279,7 +321,7 @@ void *SamplerMain(void *) {
     WaitUntil(Deadline);
     if (__atomic_load_n(&sampler.StopWord, __ATOMIC_ACQUIRE))
       break;
-    Sweep();
+    Sweep(Deadline);
   }
   sampler.CpuNs = ThreadCpuNs();
   return nullptr;

@@ -242,7 +242,9 @@ enum SampleFlags : uint32_t {
   SF_ProcState = 1u << 2,  // state from /proc/<tid>/stat, not the perf ring
   SF_PriorFrame = 1u << 3, // off-CPU inside a probe (stack mid-update):
                            // Node is the thread's prior on-CPU sample's
-  SF_KnownMask = 0xf,
+  SF_SelfPreempted = 1u << 4, // preempted after this sweep's wake-up, i.e.
+                           // by the sampler itself: counted on-CPU
+  SF_KnownMask = 0x1f,
 };
 
 constexpr uint32_t kNoNode = 0xffffffffu; // outside any instrumented function
