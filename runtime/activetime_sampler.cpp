@@ -345,6 +345,10 @@ bool Launch() {
 }
 } // namespace
 
+bool SnapshotForTesting(ThreadTls *T, u32 *Node, u32 *Depth) {
+  return Snapshot(T, Node, Depth);
+}
+
 double LogUnit(double X) {
   // X = M * 2^E with M in [1, 2); ln M = 2 atanh((M-1)/(M+1)), |z| < 1/3.
   u64 Bits;

@@ -53,6 +53,10 @@ u64 NextExponential(u64 *State, u64 Mean);
 // Natural log of X in (0, 1] without libm.
 double LogUnit(double X);
 
+struct ThreadTls;
+// Testing: one seqlock read of T's stack top (what a sweep does).
+bool SnapshotForTesting(ThreadTls *T, u32 *Node, u32 *Depth);
+
 } // namespace __activetime
 
 #endif // ACTIVETIME_SAMPLER_H
