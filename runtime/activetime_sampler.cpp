@@ -44,7 +44,6 @@ struct Sampler {
   u64 TornDiscarded;
   u64 ProcState;
   u64 IntervalNs;
-  u64 IntervalTicks;
   u64 StartTick;
   u64 EndTick;       // set when stopped
   u64 CpuNs;         // set when stopped
@@ -112,14 +111,26 @@ bool RingState(ThreadState *TS, const SweepClock &SC, u32 *Flags) {
   int LastMisc = -1;
   u64 LastTime = 0;
   int Walked = 0;
+  // Resume where the previous sweep stopped if the owner has not consumed
+  // past it: a thread that runs long without probes keeps its records.
+  u64 Pos = TS->SampleRingPos;
+  if (Pos - Tail <= Head - Tail && Pos != Tail) {
+    LastMisc = int(TS->SampleRingMisc);
+    LastTime = TS->SampleRingTime;
+    Tail = Pos;
+  }
   while (Head - Tail >= sizeof(perf_event_header)) {
-    if (++Walked > kMaxRingWalk)
+    if (++Walked > kMaxRingWalk) {
+      TS->SampleRingPos = 0;
       return false;
+    }
     perf_event_header H;
     for (uptr I = 0; I < sizeof(H); ++I)
       ((char *)&H)[I] = S.Data[(Tail + I) & S.DataMask];
-    if (H.size < sizeof(H) || H.size > Head - Tail)
+    if (H.size < sizeof(H) || H.size > Head - Tail) {
+      TS->SampleRingPos = 0;
       return false; // overwritten under us: no verdict
+    }
     if (H.type == PERF_RECORD_SWITCH && H.size >= sizeof(H) + 16) {
       LastMisc = H.misc;
       // sample_id: u32 pid, tid; u64 time.
@@ -129,6 +140,9 @@ bool RingState(ThreadState *TS, const SweepClock &SC, u32 *Flags) {
     }
     Tail += H.size;
   }
+  TS->SampleRingPos = Tail;
+  TS->SampleRingMisc = LastMisc;
+  TS->SampleRingTime = LastTime;
   *Flags = 0;
   if (LastMisc >= 0 && (LastMisc & PERF_RECORD_MISC_SWITCH_OUT)) {
     *Flags = raw::SF_OffCpu;
@@ -391,8 +405,6 @@ void StartSampler() {
       RoundUpTo(sampler.Cap * sizeof(raw::SampleRecord), GetPageSizeCached()),
       "ActiveTime samples");
   sampler.IntervalNs = u64(Us) * 1000;
-  sampler.IntervalTicks = u64((unsigned __int128)sampler.IntervalNs *
-                              ProvisionalTickRate() / kNsPerSec);
   sampler.Randomized = flags()->sample_random;
   sampler.Rng = (ReadTick() ^ (u64(internal_getpid()) << 32)) | 1;
   sampler.StartTick = ReadTick();
@@ -419,6 +431,7 @@ void SamplerAfterForkChild() {
   for (ThreadState *TS = ThreadListHeadAcquire(); TS; TS = TS->Next) {
     TS->SampleRef = 0;
     TS->SampleLastTick = 0;
+    TS->SampleRingPos = 0;
     TS->SampleHaveOn = 0;
   }
   sampler.Running = 0;
@@ -436,14 +449,18 @@ void SamplerWaitThreadLeaving(ThreadState *TS) {
     internal_sched_yield();
 }
 
-bool GetSamplerView(SamplerView *V, u64 EndTick) {
+bool GetSamplerView(SamplerView *V, u64 EndTick, u64 TickRate) {
   if (!sampler.Ever)
     return false;
   V->Samples = sampler.Buf;
   V->NumSamples = __atomic_load_n(&sampler.Num, __ATOMIC_ACQUIRE);
   raw::SamplesRecord &H = V->Header;
   internal_memset(&H, 0, sizeof(H));
-  H.IntervalTicks = sampler.IntervalTicks;
+  // With the profile's calibrated rate, so the interval reads back as set.
+  H.IntervalTicks = u64((unsigned __int128)sampler.IntervalNs * TickRate /
+                        kNsPerSec);
+  if (!H.IntervalTicks)
+    H.IntervalTicks = 1;
   H.StartTick = sampler.StartTick;
   H.EndTick = sampler.Running ? EndTick : sampler.EndTick;
   // Counters of a running sampler are read racily: best effort, mid-run only.

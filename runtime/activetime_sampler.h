@@ -46,7 +46,7 @@ struct SamplerView {
   activetime::raw::SamplesRecord Header; // NumSamples/Unmapped filled later
 };
 // False if the sampler never ran in this process.
-bool GetSamplerView(SamplerView *V, u64 EndTick);
+bool GetSamplerView(SamplerView *V, u64 EndTick, u64 TickRate);
 
 // Exponential variate with the given mean (>= 1), from a xorshift64* state.
 u64 NextExponential(u64 *State, u64 Mean);

@@ -119,6 +119,11 @@ struct ThreadState {
   u64 SampleLastTick;   // tick of the thread's previous recorded sample
   u32 SampleLastOnNode; // node of its previous on-CPU sample
   u32 SampleHaveOn;
+  // Ring position the sampler parsed up to, and the last switch record
+  // before it (misc, -1 if none since the owner's tail; perf time).
+  u64 SampleRingPos;
+  s64 SampleRingMisc;
+  u64 SampleRingTime;
   ThreadState *Next;  // registry list, creation order
   // Shadow stacks replaced by larger ones; freed when the thread finishes.
   static constexpr int kMaxOldStacks = 40;

@@ -386,7 +386,7 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
 
   // Samples: one section after the traces if the sampler ever ran.
   SamplerView SV;
-  bool HaveSamples = GetSamplerView(&SV, EndTick);
+  bool HaveSamples = GetSamplerView(&SV, EndTick, TickRate);
   u32 **Maps = nullptr;
   u32 *MapNs = nullptr;
   uptr MapsBytes = 0, MapNsBytes = 0;
