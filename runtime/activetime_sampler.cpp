@@ -16,6 +16,7 @@
 #include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -49,6 +50,8 @@ struct Sampler {
   u64 CpuNs;         // set when stopped
   u64 Rng;
   u32 Randomized;
+  u32 Realtime;      // the sampler runs at SCHED_FIFO priority 1
+  u64 LateNs;        // sum over sweeps of (sweep start - its deadline)
   u32 StopWord;      // futex: 1 = stop
   int Running;       // a sampler thread exists (to be joined)
   int Ever;          // sampling was on in this process
@@ -303,6 +306,7 @@ void Sweep(u64 DeadlineNs) {
                             ProvisionalTickRate() / kNsPerSec)
                       : 0;
   SC.WakeTick = A > LateTicks ? A - LateTicks : 0;
+  sampler.LateNs += Mono > DeadlineNs ? Mono - DeadlineNs : 0;
   SC.AnchorTick = A + (B - A) / 2;
   SC.AnchorNs = u64(TS0.tv_sec) * kNsPerSec + u64(TS0.tv_nsec);
   SC.Rate = ProvisionalTickRate();
@@ -324,7 +328,26 @@ u64 NextIntervalNs() {
 
 void *SamplerMain(void *) {
   internal_prctl(15 /*PR_SET_NAME*/, uptr("activetime-smp"), 0, 0, 0);
+  // No timer slack: with the default 50 us the kernel fires our timer
+  // together with other timers that expire in that window -- e.g. the very
+  // wake-up of a periodic activity -- which correlates the sample instants
+  // with what is sampled.
+  internal_prctl(29 /*PR_SET_TIMERSLACK*/, 1, 0, 0, 0);
+  if (flags()->sample_realtime) {
+    // A normal-priority sampler runs when a CPU is free, i.e. more often
+    // when the sampled threads are not running: a bias towards idle. Where
+    // allowed (root, RLIMIT_RTPRIO), the lowest real-time priority makes it
+    // run at its deadline; it runs a few microseconds per wake-up.
+    struct sched_param SP;
+    SP.sched_priority = 1;
+    sampler.Realtime =
+        pthread_setschedparam(pthread_self(), SCHED_FIFO, &SP) == 0;
+  }
   u64 Deadline = MonoNs();
+  // A fixed period ticks on whole multiples of itself, as a periodic timer
+  // would: what the fixed-vs-random comparison is about.
+  if (!sampler.Randomized)
+    Deadline -= Deadline % sampler.IntervalNs;
   while (!__atomic_load_n(&sampler.StopWord, __ATOMIC_ACQUIRE)) {
     Deadline += NextIntervalNs();
     u64 Now = MonoNs();
@@ -437,7 +460,8 @@ void SamplerAfterForkChild() {
   sampler.Running = 0;
   sampler.Num = sampler.Sweeps = sampler.Dropped = 0;
   sampler.TornRetries = sampler.TornDiscarded = sampler.ProcState = 0;
-  sampler.EndTick = sampler.CpuNs = 0;
+  sampler.EndTick = sampler.CpuNs = sampler.LateNs = 0;
+  sampler.Realtime = 0;
   sampler.StartTick = ReadTick();
   sampler.Rng ^= u64(internal_getpid()) << 17;
   Launch();
@@ -470,7 +494,9 @@ bool GetSamplerView(SamplerView *V, u64 EndTick, u64 TickRate) {
   H.TornDiscarded = sampler.TornDiscarded;
   H.ProcStateSamples = sampler.ProcState;
   H.SamplerCpuNs = sampler.CpuNs;
-  H.Flags = sampler.Randomized ? raw::SMF_Randomized : 0;
+  H.Flags = (sampler.Randomized ? raw::SMF_Randomized : 0) |
+            (sampler.Realtime ? raw::SMF_Realtime : 0);
+  H.WakeLateNs = sampler.LateNs;
   return true;
 }
 

@@ -217,6 +217,7 @@ struct SwitchEvent {     // 24 bytes
 // ticks).
 enum SamplesFlags : uint32_t {
   SMF_Randomized = 1u << 0, // exponentially distributed intervals
+  SMF_Realtime = 1u << 1,   // the sampler ran at SCHED_FIFO priority 1
 };
 
 struct SamplesRecord {   // 104 bytes
@@ -233,7 +234,7 @@ struct SamplesRecord {   // 104 bytes
   uint64_t SamplerCpuNs;   // CPU time of the sampler thread itself
   uint32_t Flags;          // SamplesFlags
   uint32_t Reserved;       // 0
-  uint64_t Reserved2;      // 0
+  uint64_t WakeLateNs;     // sum over sweeps of (sweep start - its due time)
 };
 
 enum SampleFlags : uint32_t {

@@ -39,6 +39,7 @@ JSON description (all fields optional except where noted):
                   "num_samples": N, "sweeps": 0, "dropped": 0,   # override
                   "torn_retries": 0, "torn_discarded": 0, "unmapped": 0,
                   "proc_state": 0, "sampler_cpu_ns": 0, "flags": 1,
+                  "wake_late_ns": 0,
                   "samples": [[tick, weight, thread, node, flags, depth]]}}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
@@ -197,7 +198,7 @@ def build_sections(desc):
                             sm.get("torn_discarded", 0),
                             sm.get("unmapped", 0), sm.get("proc_state", 0),
                             sm.get("sampler_cpu_ns", 0), sm.get("flags", 1),
-                            0, 0)
+                            0, sm.get("wake_late_ns", 0))
             for tick, weight, thread, node, flags, depth in recs:
                 b += struct.pack("<QQIIII", tick, weight, thread,
                                  NO_NODE if node < 0 else node, flags, depth)

@@ -69,6 +69,14 @@ int tool::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
                 "weights; weight = time since the thread's previous sample)\n",
                 plainTime(S.All.OnNs), plainTime(S.All.OffNs),
                 plainTime(Whole));
+  OS << formatv("Sampler: {0}; mean wake-up latency {1}\n",
+                S.Realtime == S.Processes
+                    ? "real-time priority (SCHED_FIFO 1)"
+                    : S.Realtime ? "real-time priority in some processes only"
+                                 : "normal priority (late under CPU "
+                                   "contention, when the sampled threads "
+                                   "are more likely idle)",
+                plainTime(S.Sweeps ? S.WakeLateNs / double(S.Sweeps) : 0));
   OS << formatv("Off-CPU samples: {0} blocked or waiting, {1} preempted "
                 "(runnable)\n",
                 S.All.OffSamples - S.All.Preempted, S.All.Preempted);

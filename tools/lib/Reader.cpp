@@ -448,11 +448,11 @@ Error Parser::parseSamples(Cursor C) {
   S.SamplerCpuNs = C.u64();
   S.Flags = C.u32();
   uint32_t Reserved = C.u32();
-  uint64_t Reserved2 = C.u64();
+  S.WakeLateNs = C.u64();
   std::string What = formatv("samples of process (pid {0})", Cur->Pid);
-  if (Reserved || Reserved2)
-    return fail(What + ": reserved fields are not 0");
-  if (S.Flags & ~uint32_t(raw::SMF_Randomized))
+  if (Reserved)
+    return fail(What + ": reserved field is not 0");
+  if (S.Flags & ~uint32_t(raw::SMF_Randomized | raw::SMF_Realtime))
     return fail(formatv("{0}: unknown flags {1:x}", What, S.Flags));
   if (S.IntervalTicks == 0)
     return fail(What + ": sampling interval is 0");

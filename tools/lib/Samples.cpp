@@ -53,6 +53,8 @@ SampleSummary profile::summarizeSamples(const Profile &Prof) {
     }
     S.Processes++;
     S.Sweeps += SS.Sweeps;
+    S.Realtime += (SS.Flags & raw::SMF_Realtime) != 0;
+    S.WakeLateNs += double(SS.WakeLateNs);
     S.Dropped += SS.Dropped;
     S.TornRetries += SS.TornRetries;
     S.TornDiscarded += SS.TornDiscarded;

@@ -241,7 +241,7 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
       SB.u64(S.SamplerCpuNs);
       SB.u32(S.Flags);
       SB.u32(0);
-      SB.u64(0);
+      SB.u64(S.WakeLateNs);
       for (const Sample &X : S.Samples) {
         SB.u64(X.Tick);
         SB.u64(X.Weight);

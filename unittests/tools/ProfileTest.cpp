@@ -94,7 +94,8 @@ Profile makeProfile() {
   SS.Unmapped = 4;
   SS.ProcStateSamples = 1;
   SS.SamplerCpuNs = 5000;
-  SS.Flags = raw::SMF_Randomized;
+  SS.Flags = raw::SMF_Randomized | raw::SMF_Realtime;
+  SS.WakeLateNs = 777;
   SS.Samples = {{100, 80, 0, 1, 0, 2},
                 {200, 100, 0, 3, raw::SF_OffCpu | raw::SF_PriorFrame, 2},
                 {200, 50, 1, raw::kNoNode, raw::SF_OffCpu | raw::SF_ProcState,
@@ -174,6 +175,7 @@ void expectEqual(const Profile &A, const Profile &B) {
       EXPECT_EQ(A.ProcStateSamples, B.ProcStateSamples);
       EXPECT_EQ(A.SamplerCpuNs, B.SamplerCpuNs);
       EXPECT_EQ(A.Flags, B.Flags);
+      EXPECT_EQ(A.WakeLateNs, B.WakeLateNs);
       ASSERT_EQ(A.Samples.size(), B.Samples.size());
       for (size_t I = 0; I < A.Samples.size(); ++I) {
         EXPECT_EQ(A.Samples[I].Tick, B.Samples[I].Tick);
@@ -561,7 +563,10 @@ const Corruption Corruptions[] = {
      "sampling interval is 0"},
     {"SamplesReserved",
      [](std::string &S, Secs X) { put32(S, X[7] + kPayload + 92, 1); },
-     "reserved fields are not 0"},
+     "reserved field is not 0"},
+    {"SamplesFlags",
+     [](std::string &S, Secs X) { put32(S, X[7] + kPayload + 88, 4); },
+     "unknown flags 0x4"},
     {"SamplesTooSmall",
      [](std::string &S, Secs X) {
        std::string Out = reassemble(S, X, {0, 1, 2, 3, 4, 5, 6});

@@ -132,6 +132,7 @@ struct SampleSet {
   uint64_t Unmapped = 0;
   uint64_t ProcStateSamples = 0;
   uint64_t SamplerCpuNs = 0;
+  uint64_t WakeLateNs = 0; // sum over sweeps of the wake-up latency
   uint32_t Flags = 0;   // raw::SamplesFlags
   std::vector<Sample> Samples; // non-decreasing ticks
 };

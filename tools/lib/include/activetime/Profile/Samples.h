@@ -49,6 +49,8 @@ struct SampleSummary {
   uint64_t Processes = 0;      // processes with a samples section
   double IntervalNs = 0;       // mean interval (of the first such process)
   bool Randomized = false;     // of the first such process
+  unsigned Realtime = 0;       // processes whose sampler ran SCHED_FIFO
+  double WakeLateNs = 0;       // summed wake-up latency of all sweeps
   uint64_t Sweeps = 0, Dropped = 0, TornRetries = 0, TornDiscarded = 0;
   uint64_t Unmapped = 0, ProcStateSamples = 0;
   double SamplerCpuNs = 0;     // sum over processes
