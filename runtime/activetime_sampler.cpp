@@ -30,6 +30,7 @@ namespace {
 
 constexpr u64 kNsPerSec = 1000000000ull;
 constexpr int kSnapshotTries = 4;
+constexpr u64 kSelfPreemptMarginNs = 20000;
 // Records walked in another thread's ring before giving up on it (a thread
 // that has not drained for this long is certainly running its own code
 // rarely; /proc decides then).
@@ -99,6 +100,7 @@ struct SweepClock {
   u64 AnchorTick; // (tick, raw ns) pair read at the sweep start
   u64 AnchorNs;
   u64 Rate;
+  u64 Margin;     // kSelfPreemptMarginNs in ticks
 };
 
 bool RingState(ThreadState *TS, const SweepClock &SC, u32 *Flags) {
@@ -158,7 +160,9 @@ bool RingState(ThreadState *TS, const SweepClock &SC, u32 *Flags) {
                                      S.TimeShift)
                     : RawNsToTick(LastTime, SC.AnchorTick, SC.AnchorNs,
                                   SC.Rate);
-      if (Out >= SC.WakeTick)
+      // The margin covers the skew of the perf clock -> tick conversion
+      // (a few microseconds through CLOCK_MONOTONIC_RAW in VMs).
+      if (Out + SC.Margin >= SC.WakeTick)
         *Flags = raw::SF_SelfPreempted;
     }
   }
@@ -310,6 +314,7 @@ void Sweep(u64 DeadlineNs) {
   SC.AnchorTick = A + (B - A) / 2;
   SC.AnchorNs = u64(TS0.tv_sec) * kNsPerSec + u64(TS0.tv_nsec);
   SC.Rate = ProvisionalTickRate();
+  SC.Margin = u64((unsigned __int128)kSelfPreemptMarginNs * SC.Rate / kNsPerSec);
   u32 Ord = 0;
   for (ThreadState *TS = ThreadListHeadAcquire(); TS;
        TS = __atomic_load_n(&TS->Next, __ATOMIC_ACQUIRE), ++Ord) {

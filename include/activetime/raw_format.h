@@ -243,8 +243,9 @@ enum SampleFlags : uint32_t {
   SF_ProcState = 1u << 2,  // state from /proc/<tid>/stat, not the perf ring
   SF_PriorFrame = 1u << 3, // off-CPU inside a probe (stack mid-update):
                            // Node is the thread's prior on-CPU sample's
-  SF_SelfPreempted = 1u << 4, // preempted after this sweep's wake-up, i.e.
-                           // by the sampler itself: counted on-CPU
+  SF_SelfPreempted = 1u << 4, // preempted at (20 us before) this sweep's
+                           // due time or later, i.e. by the sampler's own
+                           // wake-up: counted on-CPU
   SF_KnownMask = 0x1f,
 };
 

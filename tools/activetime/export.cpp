@@ -6,7 +6,8 @@
 //           input of flamegraph.pl, speedscope and inferno. VALUE is the
 //           summed sample weight in microseconds (or the sample count).
 //           Off-CPU samples, charged to the frame the thread left the CPU in
-//           (seed 003), end in a "[off-CPU]" frame, or are selected alone.
+//           (seed 003), end in an "[off-CPU]" frame (blocked, waiting) or a
+//           "[preempted]" frame (runnable), or are selected alone.
 //
 // pprof's profile.proto is not produced: Debian 12 packages no maintained
 // C++ library for it (docs/user-guide.md).
@@ -58,7 +59,7 @@ static cl::opt<OffCpuMode> OffCpu(
     "off-cpu", cl::sub(ExportCommand), cl::init(OffCpuMode::Mark),
     cl::desc("folded: what to do with off-CPU samples"),
     cl::values(clEnumValN(OffCpuMode::Mark, "mark",
-                          "keep them, with a final [off-CPU] frame (default)"),
+                          "keep them, with a final [off-CPU] (blocked) or [preempted] frame (default)"),
                clEnumValN(OffCpuMode::Only, "only",
                           "only off-CPU samples (no marker frame)"),
                clEnumValN(OffCpuMode::Exclude, "exclude",
@@ -76,6 +77,7 @@ static cl::opt<bool> ExportNoDemangle("no-demangle", cl::sub(ExportCommand),
                                       cl::cat(ToolCategory));
 
 static const char kOffCpuFrame[] = "[off-CPU]";
+static const char kPreemptedFrame[] = "[preempted]";
 
 static std::string frameName(const std::string &Name) {
   std::string N = (ExportNoDemangle || Name == kOutsideFrame)
@@ -115,7 +117,9 @@ static Error writeFolded(const Profile &P, raw_ostream &OS) {
       }
       std::string Stack = It->second;
       if (Off && OffCpu == OffCpuMode::Mark)
-        Stack += std::string(";") + kOffCpuFrame;
+        Stack += std::string(";") + ((X.Flags & raw::SF_Preempted)
+                                         ? kPreemptedFrame
+                                         : kOffCpuFrame);
       auto &L = Lines[Stack];
       L.first += double(X.Weight) * UsPerTick;
       L.second++;
