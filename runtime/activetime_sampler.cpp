@@ -198,8 +198,10 @@ bool ProcState(u64 Tid, u32 *Flags) {
 // Reads the top of T's shadow stack under the seqlock. Loads are atomic so
 // the compiler neither tears nor caches them; the owner's stores are plain
 // (program order suffices on x86-64; the fences make the intent explicit).
-bool Snapshot(ThreadTls *T, u32 *Node, u32 *Depth) {
-  u32 S1 = __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE);
+// S1: Seq as read before the thread's on/off-CPU state, so a probe between
+// the state read and the stack read also counts as torn (the pair must
+// describe one instant).
+bool Snapshot(ThreadTls *T, u32 S1, u32 *Node, u32 *Depth) {
   if (S1 & 1)
     return false;
   // Capacity before Stack: GrowStack publishes the larger stack first, so
@@ -246,26 +248,27 @@ void SampleThread(ThreadState *TS, u32 Ord, const SweepClock &SC) {
     return; // not started yet, or dead
   }
   u32 Flags = 0;
-  bool Known =
-      TS->Switch.Source == raw::SS_Perf && RingState(TS, SC, &Flags);
-  if (!Known) {
-    Known = ProcState(TS->Tid, &Flags);
-    if (Known)
-      sampler.ProcState++;
-  }
-  u64 Tick = ReadTick();
+  bool Known = false, Proc = false;
+  u64 Tick = 0;
   u32 Node = 0, Depth = 0;
   bool Ok = false;
   for (int Try = 0; Try < kSnapshotTries; ++Try) {
-    if (Snapshot(T, &Node, &Depth)) {
+    u32 S0 = __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE);
+    Flags = 0;
+    Known = TS->Switch.Source == raw::SS_Perf && RingState(TS, SC, &Flags);
+    Proc = !Known && ProcState(TS->Tid, &Flags);
+    Known |= Proc;
+    Tick = ReadTick();
+    if (Snapshot(T, S0, &Node, &Depth)) {
       Ok = true;
       break;
     }
     sampler.TornRetries++;
-    if (Flags & raw::SF_OffCpu)
+    if (Known && (Flags & raw::SF_OffCpu) && (S0 & 1))
       break; // the owner is off CPU mid-probe: re-reading will not help
     internal_sched_yield();
   }
+  sampler.ProcState += Proc;
   __atomic_store_n(&TS->SampleRef, 0, __ATOMIC_RELEASE);
 
   if (!Known) {
@@ -300,10 +303,7 @@ void SampleThread(ThreadState *TS, u32 Ord, const SweepClock &SC) {
 void Sweep(u64 DeadlineNs) {
   sampler.Sweeps++;
   SweepClock SC;
-  struct timespec TS0 = {0, 0};
   u64 A = ReadTick();
-  clock_gettime(CLOCK_MONOTONIC_RAW, &TS0);
-  u64 B = ReadTick();
   u64 Mono = MonoNs();
   u64 LateTicks = Mono > DeadlineNs
                       ? u64((unsigned __int128)(Mono - DeadlineNs) *
@@ -311,8 +311,7 @@ void Sweep(u64 DeadlineNs) {
                       : 0;
   SC.WakeTick = A > LateTicks ? A - LateTicks : 0;
   sampler.LateNs += Mono > DeadlineNs ? Mono - DeadlineNs : 0;
-  SC.AnchorTick = A + (B - A) / 2;
-  SC.AnchorNs = u64(TS0.tv_sec) * kNsPerSec + u64(TS0.tv_nsec);
+  ReadTickRawNsPair(&SC.AnchorTick, &SC.AnchorNs);
   SC.Rate = ProvisionalTickRate();
   SC.Margin = u64((unsigned __int128)kSelfPreemptMarginNs * SC.Rate / kNsPerSec);
   u32 Ord = 0;
@@ -388,7 +387,7 @@ bool Launch() {
 } // namespace
 
 bool SnapshotForTesting(ThreadTls *T, u32 *Node, u32 *Depth) {
-  return Snapshot(T, Node, Depth);
+  return Snapshot(T, __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE), Node, Depth);
 }
 
 double LogUnit(double X) {

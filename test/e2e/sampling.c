@@ -48,7 +48,7 @@ int main(void) {
 // CHECK-NEXT: A on-CPU samples > 0: True
 // CHECK-NEXT: B off-CPU samples > 0: True
 // CHECK-NEXT: B mostly off-CPU: True
-// CHECK-NEXT: A never blocked: True
+// CHECK-NEXT: blocked time in B, not A: True
 
 // REPORT: interval 500.000 us mean (exponentially distributed)
 // REPORT: Snapshots: {{[0-9]+}} torn reads retried, {{[0-9]+}} discarded, 0 lost to a full buffer
