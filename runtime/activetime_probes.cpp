@@ -116,14 +116,14 @@ ALWAYS_INLINE static void EnterBody(ThreadTls &T, const FuncDesc *Fn,
 static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
                                bool RealTick) {
   ThreadTls &T = at_tls;
-  if (T.Busy) {
+  if (T.Seq & 1) {
     if (T.TS)
       T.TS->DroppedEvents++;
     return;
   }
   if (T.Dead)
     return;
-  T.Busy = 1;
+  T.Seq++;
   AT_BARRIER();
   bool Ok = true;
   if (T.Capacity == 0) {
@@ -137,20 +137,20 @@ static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
     EnterBody(T, Fn, Addr, Now);
   }
   AT_BARRIER();
-  T.Busy = 0;
+  T.Seq++;
 }
 
 ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, u64 Now,
                                     bool RealTick) {
   ThreadTls &T = at_tls;
-  if (UNLIKELY(T.Capacity == T.Depth || T.Busy))
+  if (UNLIKELY(T.Capacity == T.Depth || (T.Seq & 1)))
     return EnterSlow(Fn, Addr, Now, RealTick);
-  T.Busy = 1;
+  T.Seq++;
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
   EnterBody(T, Fn, Addr, Now);
   AT_BARRIER();
-  T.Busy = 0;
+  T.Seq++;
 }
 
 // The top frame is not (Fn, Addr). Search down for it; if found, close the
@@ -187,26 +187,26 @@ static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
   ThreadTls &T = at_tls;
   if (!T.TS || T.Dead)
     return;
-  if (T.Busy) {
+  if (T.Seq & 1) {
     T.TS->DroppedEvents++;
     return;
   }
   // Depth <= 1: nothing open, a return with no matching entry. The probe
   // still ran inside the thread's time.
-  T.Busy = 1;
+  T.Seq++;
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
   T.TS->UnmatchedExits++;
   T.Ovh += T.Exit256;
   AT_BARRIER();
-  T.Busy = 0;
+  T.Seq++;
 }
 
 ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
   ThreadTls &T = at_tls;
-  if (UNLIKELY(T.Busy || T.Depth <= 1))
+  if (UNLIKELY((T.Seq & 1) || T.Depth <= 1))
     return ExitSlow(Fn, Addr, Now);
-  T.Busy = 1;
+  T.Seq++;
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
   u32 D = T.Depth;
@@ -224,7 +224,7 @@ ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
   if (UNLIKELY(T.Trace) && Matched)
     TraceRecordEvent(T, Fn, activetime::raw::TE_Exit, Now);
   AT_BARRIER();
-  T.Busy = 0;
+  T.Seq++;
 }
 
 u32 CloseOpenFrames(ThreadTls &T, u64 Now) {

@@ -10,6 +10,7 @@
 #include "activetime_internal.h"
 #include "activetime_ompt.h"
 #include "activetime_module.h"
+#include "activetime_sampler.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_writer.h"
@@ -49,6 +50,7 @@ void ValidateEnumFlags() {
 }
 
 void AtExitWriter() {
+  StopSampler(); // its samples end here; it must not read threads any more
   if (flags()->write_profile)
     WriteProfile();
 }
@@ -76,6 +78,7 @@ void ForkChild() {
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();
+  SamplerAfterForkChild();
 }
 } // namespace
 
@@ -117,6 +120,7 @@ void InitRuntimeSlow() {
   InitThreadRegistry();
   pthread_atfork(ForkPrepare, ForkParent, ForkChild);
   Atexit(AtExitWriter);
+  StartSampler();
   atomic_store(&runtime.Initialized, 1, memory_order_release);
   VLog(2, "runtime initialized in pid %u", runtime.Pid);
 }

@@ -36,14 +36,7 @@ u64 ThreadCpuNs() {
   return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
 }
 
-void ReadTickAndRawNs(u64 *Tick, u64 *Ns) {
-  struct timespec TS = {0, 0};
-  u64 A = ReadTick();
-  clock_gettime(CLOCK_MONOTONIC_RAW, &TS); // vDSO
-  u64 B = ReadTick();
-  *Tick = A + (B - A) / 2;
-  *Ns = u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
-}
+void ReadTickAndRawNs(u64 *Tick, u64 *Ns) { ReadTickRawNsPair(Tick, Ns); }
 
 u64 TicksFromNs(u64 Ns, u64 Rate) {
   return (u64)((unsigned __int128)Ns * Rate / kNsPerSec);

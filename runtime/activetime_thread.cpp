@@ -3,6 +3,7 @@
 #include "activetime_thread.h"
 
 #include "activetime_flags.h"
+#include "activetime_sampler.h"
 #include "activetime_timer.h"
 #include "sanitizer_common/sanitizer_linux.h"
 
@@ -62,6 +63,9 @@ void InitThreadRegistry() {
 void LockThreadRegistry() { registry_mu.Lock(); }
 void UnlockThreadRegistry() { registry_mu.Unlock(); }
 ThreadState *ThreadListHead() { return thread_head; }
+ThreadState *ThreadListHeadAcquire() {
+  return __atomic_load_n(&thread_head, __ATOMIC_ACQUIRE);
+}
 
 bool InitCurrentThread(u64 Now) {
   ThreadTls &T = at_tls;
@@ -112,10 +116,11 @@ bool InitCurrentThread(u64 Now) {
   OpenThreadSwitchSource(T, TS, Now);
   {
     Lock L(&registry_mu);
+    // Release: the sampler walks the list without the lock.
     if (thread_tail)
-      thread_tail->Next = TS;
+      __atomic_store_n(&thread_tail->Next, TS, __ATOMIC_RELEASE);
     else
-      thread_head = TS;
+      __atomic_store_n(&thread_head, TS, __ATOMIC_RELEASE);
     thread_tail = TS;
   }
   pthread_setspecific(thread_key, (void *)1);
@@ -152,8 +157,9 @@ void FinishCurrentThread(u64 Now) {
   ThreadState *TS = T.TS;
   if (!TS || T.Dead)
     return;
-  T.Busy = 1;
+  T.Seq++;
   AT_BARRIER();
+  SamplerWaitThreadLeaving(TS);
   Lock L(&registry_mu);
   // Remaining switch records first (intervals up to Now), then the frames
   // still open at thread exit (pthread_exit, cancellation, forced unwind):
@@ -176,7 +182,7 @@ void FinishCurrentThread(u64 Now) {
   TS->Tls = nullptr;
   VLog(2, "thread %llu finished", (unsigned long long)TS->Tid);
   AT_BARRIER();
-  T.Busy = 0;
+  T.Seq++;
 }
 
 void ThreadRegistryAfterForkChild(u64 Now) {

@@ -42,7 +42,10 @@ struct ThreadTls {
   Frame *Stack;
   u32 Depth;
   u32 Capacity;
-  u32 Busy;   // a probe of this thread is running (signal re-entrancy)
+  // Odd while a probe (or the writer) mutates this thread's state: signal
+  // re-entrancy check, and the sampler's seqlock (it re-reads the stack
+  // when Seq changed or was odd). Only plain stores by the owner.
+  u32 Seq;
   u32 Dead;   // finished: later probes are ignored
   CallTree *Tree;
   ThreadState *TS;
@@ -107,6 +110,20 @@ struct ThreadState {
   u64 FinalOff;
   u64 FinalSw;
   bool Finished;
+  // Sampler handshake (activetime_sampler.cpp): the sampler holds SampleRef
+  // while it reads Tls/stacks/ring; FinishCurrentThread sets Leaving and
+  // waits for SampleRef == 0 before it frees them.
+  u32 SampleRef;
+  u32 Leaving;
+  // Sampler-owned.
+  u64 SampleLastTick;   // tick of the thread's previous recorded sample
+  u32 SampleLastOnNode; // node of its previous on-CPU sample
+  u32 SampleHaveOn;
+  // Ring position the sampler parsed up to, and the last switch record
+  // before it (misc, -1 if none since the owner's tail; perf time).
+  u64 SampleRingPos;
+  s64 SampleRingMisc;
+  u64 SampleRingTime;
   ThreadState *Next;  // registry list, creation order
   // Shadow stacks replaced by larger ones; freed when the thread finishes.
   static constexpr int kMaxOldStacks = 40;
@@ -142,6 +159,8 @@ void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind, u64 Now);
 void LockThreadRegistry();
 void UnlockThreadRegistry();
 ThreadState *ThreadListHead(); // registry lock held
+// Lock-free walk (the sampler): entries are appended, never freed.
+ThreadState *ThreadListHeadAcquire();
 // Fork child: keep only the current thread, restart its profile at Now.
 void ThreadRegistryAfterForkChild(u64 Now);
 

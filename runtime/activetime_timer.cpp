@@ -31,6 +31,8 @@ u64 ClockNs(int Clock) {
 
 // Reads a tick and CLOCK_MONOTONIC_RAW as close together as possible (the
 // pair with the shortest bracket out of a few tries).
+// Best of 5 brackets: a preemption inside one would put its midpoint far
+// from the instant the clock was read.
 void ReadPair(u64 *Tick, u64 *Ns) {
   u64 Best = ~0ull;
   for (int I = 0; I < 5; ++I) {
@@ -52,6 +54,8 @@ u64 RealtimeNs() { return ClockNs(kClockRealtime); }
 
 void InitTimer() { ReadPair(&timer.Tick0, &timer.RawNs0); }
 
+void ReadTickRawNsPair(u64 *Tick, u64 *RawNs) { ReadPair(Tick, RawNs); }
+
 u64 ProvisionalTickRate() {
 #if !defined(__x86_64__) && !defined(__i386__) && !defined(__aarch64__)
   return 1000000000ull;
@@ -62,13 +66,11 @@ u64 ProvisionalTickRate() {
   if (Freq)
     return Freq;
 #endif
-  // libc's clock_gettime (vDSO): a short bracket around the ns read.
-  struct timespec TS = {0, 0};
-  u64 A = ReadTick();
-  clock_gettime(CLOCK_MONOTONIC_RAW, &TS);
-  u64 B = ReadTick();
-  u64 Ns = u64(TS.tv_sec) * 1000000000ull + u64(TS.tv_nsec);
-  u64 Tick = A + (B - A) / 2;
+  // A single bracket preempted in the middle skewed the rate by percents
+  // early in a run (off-CPU intervals converted with it then exceeded
+  // their frames); the best of several brackets does not.
+  u64 Tick, Ns;
+  ReadPair(&Tick, &Ns);
   if (Ns <= timer.RawNs0 || Tick <= timer.Tick0)
     return 1000000000ull;
   unsigned __int128 Num = (unsigned __int128)(Tick - timer.Tick0) * 1000000000ull;

@@ -39,6 +39,9 @@ u64 CalibrateTickRate(int MinMs);
 // ns since InitTimer), without spinning: for the slow paths that convert
 // between ns and ticks during the run (switch sources).
 u64 ProvisionalTickRate();
+// A (tick, CLOCK_MONOTONIC_RAW ns) pair read at one instant (best of a few
+// tight brackets).
+void ReadTickRawNsPair(u64 *Tick, u64 *RawNs);
 // CLOCK_REALTIME in ns since the epoch.
 u64 RealtimeNs();
 

@@ -6,6 +6,7 @@
 #include "activetime_flags.h"
 #include "activetime_module.h"
 #include "activetime_ompt.h"
+#include "activetime_sampler.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "sanitizer_common/sanitizer_posix.h"
@@ -138,7 +139,10 @@ void WriteModule(OutBuffer *B, const ModuleInfo *MI) {
 constexpr u32 kMapRoot = 0xfffffffeu;
 constexpr u32 kMapDrop = 0xffffffffu;
 
-void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick) {
+// With MapOut, the tree-index -> written-node map is handed to the caller
+// (the samples section needs it) instead of being freed.
+void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
+                 u32 *MapN) {
   raw::ThreadRecord TR;
   internal_memset(&TR, 0, sizeof(TR));
   uptr RecOff = B->Size;
@@ -228,7 +232,12 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick) {
   }
   for (u32 I = 0; I < Out; ++I)
     Recs[I].OverheadTicks = (Recs[I].OverheadTicks + 128) >> 8;
-  UnmapOrDie(Map, MapBytes);
+  if (MapOut) {
+    *MapOut = Map;
+    *MapN = N;
+  } else {
+    UnmapOrDie(Map, MapBytes);
+  }
 
   raw::ThreadRecord *P = (raw::ThreadRecord *)(B->Data + RecOff);
   P->Tid = TS->Tid;
@@ -307,6 +316,38 @@ void WriteTrace(OutBuffer *B, ThreadState *TS) {
     R.NewTid = E.Out ? 0 : TS->Tid;
     B->Append(&R, sizeof(R));
   }
+}
+
+// SK_Samples: the sampler's records with registry ordinals and tree indices
+// translated to thread-section indices and written node indices. A sample
+// of a node the thread section dropped (function of an unregistered module)
+// or of a thread/node newer than the sections (mid-run write) is counted
+// as unmapped and left out.
+void WriteSamples(OutBuffer *B, const SamplerView &SV, u32 NumThreads,
+                  u32 **Maps, const u32 *MapNs) {
+  uptr Off = BeginSection(B, raw::SK_Samples);
+  uptr HdrOff = B->Size;
+  B->Append(&SV.Header, sizeof(SV.Header));
+  u64 Kept = 0, Unmapped = 0;
+  for (u64 I = 0; I < SV.NumSamples; ++I) {
+    raw::SampleRecord R = SV.Samples[I];
+    if (R.Thread >= NumThreads || R.Node >= MapNs[R.Thread]) {
+      ++Unmapped;
+      continue;
+    }
+    u32 M = Maps[R.Thread][R.Node];
+    if (M == kMapDrop) {
+      ++Unmapped;
+      continue;
+    }
+    R.Node = M == kMapRoot ? raw::kNoNode : M;
+    B->Append(&R, sizeof(R));
+    ++Kept;
+  }
+  raw::SamplesRecord *H = (raw::SamplesRecord *)(B->Data + HdrOff);
+  H->NumSamples = Kept;
+  H->Unmapped = Unmapped;
+  EndSection(B, Off);
 }
 
 const char *BaseName(const char *Path) {
@@ -437,6 +478,20 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
     NumTraces += HasTrace(TS);
   }
 
+  // Samples: one section after the traces if the sampler ever ran.
+  SamplerView SV;
+  bool HaveSamples = GetSamplerView(&SV, EndTick, TickRate);
+  u32 **Maps = nullptr;
+  u32 *MapNs = nullptr;
+  uptr MapsBytes = 0, MapNsBytes = 0;
+  if (HaveSamples && NumThreads) {
+    uptr PS = GetPageSizeCached();
+    MapsBytes = RoundUpTo(NumThreads * sizeof(u32 *), PS);
+    MapNsBytes = RoundUpTo(NumThreads * sizeof(u32), PS);
+    Maps = (u32 **)MmapOrDie(MapsBytes, "ActiveTime writer maps");
+    MapNs = (u32 *)MmapOrDie(MapNsBytes, "ActiveTime writer maps");
+  }
+
   // Process.
   char Exe[4096];
   uptr ExeLen = ReadBinaryName(Exe, sizeof(Exe));
@@ -472,9 +527,11 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
     ++NumSections;
   }
 
-  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next) {
+  u32 Ord = 0;
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next, ++Ord) {
     Off = BeginSection(B, raw::SK_Thread);
-    WriteThread(B, TS, EndTick);
+    WriteThread(B, TS, EndTick, Maps ? &Maps[Ord] : nullptr,
+                MapNs ? &MapNs[Ord] : nullptr);
     EndSection(B, Off);
     ++NumSections;
   }
@@ -492,6 +549,17 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
     WriteParallel(B, OmpStatus, Exe, ExeLen, EndTick);
     EndSection(B, Off);
     ++NumSections;
+  }
+  if (HaveSamples) {
+    WriteSamples(B, SV, NumThreads, Maps, MapNs);
+    ++NumSections;
+    for (u32 I = 0; Maps && I < NumThreads; ++I)
+      UnmapOrDie(Maps[I], RoundUpTo(uptr(MapNs[I]) * sizeof(u32),
+                                    GetPageSizeCached()));
+    if (Maps) {
+      UnmapOrDie(Maps, MapsBytes);
+      UnmapOrDie(MapNs, MapNsBytes);
+    }
   }
 
   UnlockThreadRegistry();
@@ -560,8 +628,10 @@ bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
 
 bool WriteProfile() {
   ThreadTls &T = at_tls;
-  u32 SavedBusy = T.Busy;
-  T.Busy = 1; // probes from signal handlers must not change our stack now
+  // Odd: probes from signal handlers must not change our stack now.
+  u32 SavedSeq = T.Seq;
+  u32 RestoreSeq = (SavedSeq & 1) ? SavedSeq : SavedSeq + 2;
+  T.Seq = SavedSeq | 1;
   AT_BARRIER();
 
   // The profile ends now; a short run's calibration spin comes after it and
@@ -588,7 +658,7 @@ bool WriteProfile() {
            "output='%s' is too long\n",
            flags()->output);
     B.Release();
-    T.Busy = SavedBusy;
+    T.Seq = RestoreSeq;
     return false;
   }
   internal_snprintf(Tmp, sizeof(Tmp), "%s.tmp.%u", Path, Pid);
@@ -629,7 +699,7 @@ bool WriteProfile() {
     Printf("ActiveTime: wrote profile %s (%zu bytes)\n", Path, (uptr)B.Size);
   B.Release();
   AT_BARRIER();
-  T.Busy = SavedBusy;
+  T.Seq = RestoreSeq;
   return Ok;
 }
 

@@ -12,13 +12,16 @@
 //
 // A Process section opens a process block: the Module, Thread and Trace
 // sections after it (NumModules, NumThreads and NumTraces of them, in that
-// order) belong to that process, then at most one Parallel section. A runtime-written file has one block; a
-// merged file has several.
+// order) belong to that process, then at most one Parallel and at most one
+// Samples section. A runtime-written file has one block; a merged file has
+// several.
 //
 // Version 2 added active time: the overhead table (process), switch data
 // source and losses (thread), overhead/off-CPU/switch counts per node, and the
 // trace sections of mode=trace.
-// Version 3 added the OpenMP worker-state section (SK_Parallel).
+// Version 3 added the optional SK_Samples section (sample=1) and the OpenMP
+// worker-state section SK_Parallel (OpenMP programs): at most one of each per
+// process block, after the block's trace sections.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +55,7 @@ enum SectionKind : uint32_t {
   SK_Module = 2,
   SK_Thread = 3,
   SK_Trace = 4,
+  SK_Samples = 6,
   SK_Parallel = 7,
 };
 
@@ -260,6 +264,61 @@ struct RegionThreadRecord { // 216 bytes
   uint64_t WaitEntries;  // times the thread started waiting
 };
 
+// sample=1 (seeds 002, 003): a sampler thread reads every live thread's
+// shadow stack at randomized instants. Payload of SK_Samples: SamplesRecord
+// followed by NumSamples SampleRecords in sampling order (non-decreasing
+// ticks).
+enum SamplesFlags : uint32_t {
+  SMF_Randomized = 1u << 0, // exponentially distributed intervals
+  SMF_Realtime = 1u << 1,   // the sampler ran at SCHED_FIFO priority 1
+};
+
+struct SamplesRecord {   // 104 bytes
+  uint64_t IntervalTicks;  // mean (or fixed) interval between sweeps
+  uint64_t StartTick;      // sampler start: no thread time before it is sampled
+  uint64_t EndTick;        // sampler stop (or profile write)
+  uint64_t NumSamples;
+  uint64_t Sweeps;         // wake-ups that read the thread registry
+  uint64_t Dropped;        // samples lost to a full buffer
+  uint64_t TornRetries;    // snapshots re-read: a probe changed the stack
+  uint64_t TornDiscarded;  // on-CPU snapshots still torn after the retries
+  uint64_t Unmapped;       // samples whose node the writer did not keep
+  uint64_t ProcStateSamples; // on/off-CPU read from /proc (no perf ring)
+  uint64_t SamplerCpuNs;   // CPU time of the sampler thread itself
+  uint32_t Flags;          // SamplesFlags
+  uint32_t Reserved;       // 0
+  uint64_t WakeLateNs;     // sum over sweeps of (sweep start - its due time)
+};
+
+enum SampleFlags : uint32_t {
+  SF_OffCpu = 1u << 0,     // the thread was not on a CPU at the sample
+  SF_Preempted = 1u << 1,  // off-CPU because preempted (still runnable)
+  SF_ProcState = 1u << 2,  // state from /proc/<tid>/stat, not the perf ring
+  SF_PriorFrame = 1u << 3, // off-CPU inside a probe (stack mid-update):
+                           // Node is the thread's prior on-CPU sample's
+  SF_SelfPreempted = 1u << 4, // preempted at (20 us before) this sweep's
+                           // due time or later, i.e. by the sampler's own
+                           // wake-up: counted on-CPU
+  SF_KnownMask = 0x1f,
+};
+
+constexpr uint32_t kNoNode = 0xffffffffu; // outside any instrumented function
+
+// One sample. Weight = ticks since the same thread's previous recorded
+// sample (since max(thread start, sampler start) for its first): on-CPU
+// samples charge it to Node, off-CPU ones to the frame the thread left the
+// CPU in (seed 003) -- which is Node, see docs/design.md.
+struct SampleRecord {    // 32 bytes
+  uint64_t Tick;
+  uint64_t Weight;
+  uint32_t Thread;       // index of the thread section in the process block
+  uint32_t Node;         // node index in that thread's section, or kNoNode
+  uint32_t Flags;        // SampleFlags
+  uint32_t Depth;        // shadow-stack depth at the sample (frames)
+};
+
+static_assert(sizeof(SamplesRecord) == 104, "layout");
+static_assert(sizeof(SampleRecord) == 32, "layout");
 static_assert(sizeof(FileHeader) == 32, "layout");
 static_assert(sizeof(SectionHeader) == 16, "layout");
 static_assert(sizeof(OverheadRecord) == 32, "layout");

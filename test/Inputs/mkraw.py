@@ -34,7 +34,13 @@ JSON description (all fields optional except where noted):
       "traces": [{"tid": 1, "dropped_events": 0, "dropped_switches": 0,
                   "num_events": N, "num_switches": N,           # overrides
                   "events": [[tick, func, "enter"|"exit"|kind]],
-                  "switches": [[tick, old_tid, new_tid]]}]}]}
+                  "switches": [[tick, old_tid, new_tid]]}],
+      "samples": {"interval": T, "start_tick": 0, "end_tick": 0,
+                  "num_samples": N, "sweeps": 0, "dropped": 0,   # override
+                  "torn_retries": 0, "torn_discarded": 0, "unmapped": 0,
+                  "proc_state": 0, "sampler_cpu_ns": 0, "flags": 1,
+                  "wake_late_ns": 0,
+                  "samples": [[tick, weight, thread, node, flags, depth]]}}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
 "stable" (1). A node is a list (min and max default to the active time per
@@ -44,7 +50,10 @@ overhead, off_cpu, voluntary, involuntary; parent -1 means no parent; func
 is a process-wide function id or a function name (first match in the
 process). "chain" appends a D-deep chain of nodes (each the child of the
 previous, cycling through funcs, exclusive E ticks each) after "nodes",
-under the last listed node.
+under the last listed node. "samples" (version 3) writes the SK_Samples
+section after the traces; a sample's node -1 means outside any
+instrumented function, its flags are raw::SampleFlags (1 off-CPU,
+2 preempted, 4 /proc state, 8 prior frame, 16 self-preempted).
 """
 
 import argparse
@@ -56,6 +65,8 @@ MAGIC = b"\x7fATPROF\n"
 VERSION = 3
 NO_PARENT = 0xFFFFFFFF
 SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE = 1, 2, 3, 4
+SK_SAMPLES = 6
+NO_NODE = 0xFFFFFFFF
 KINDS = {"enter": 0, "exit": 1}
 
 
@@ -176,6 +187,22 @@ def build_sections(desc):
             for tick, old, new in sws:
                 b += struct.pack("<QQQ", tick, old, new)
             sections.append((SK_TRACE, b))
+        if "samples" in p:
+            sm = p["samples"]
+            recs = sm.get("samples", [])
+            b = struct.pack("<QQQQQQQQQQQIIQ", sm.get("interval", 1000),
+                            sm.get("start_tick", 0), sm.get("end_tick", 0),
+                            sm.get("num_samples", len(recs)),
+                            sm.get("sweeps", 0), sm.get("dropped", 0),
+                            sm.get("torn_retries", 0),
+                            sm.get("torn_discarded", 0),
+                            sm.get("unmapped", 0), sm.get("proc_state", 0),
+                            sm.get("sampler_cpu_ns", 0), sm.get("flags", 1),
+                            0, sm.get("wake_late_ns", 0))
+            for tick, weight, thread, node, flags, depth in recs:
+                b += struct.pack("<QQIIII", tick, weight, thread,
+                                 NO_NODE if node < 0 else node, flags, depth)
+            sections.append((SK_SAMPLES, b))
     return sections
 
 

@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
@@ -23,6 +24,7 @@ namespace tool {
 extern llvm::cl::SubCommand ReportCommand;
 extern llvm::cl::SubCommand MergeCommand;
 extern llvm::cl::SubCommand ActiveTimeCommand;
+extern llvm::cl::SubCommand ExportCommand;
 extern llvm::cl::OptionCategory ToolCategory;
 
 int reportMain();
@@ -33,6 +35,7 @@ void printParallelReport(const profile::Profile &P,
                          llvm::raw_ostream &OS);
 int mergeMain();
 int activeTimeMain();
+int exportMain();
 
 /// A time with a unit chosen by its magnitude (ns, us, ms, s), three
 /// decimals above ns; "s" is padded to the width of the other units so
@@ -40,6 +43,11 @@ int activeTimeMain();
 std::string formatTime(double Ns);
 /// formatTime without the alignment padding, for running text.
 std::string plainTime(double Ns);
+
+/// `report --samples`: the sampled (wall-clock) tables; non-zero (after an
+/// error message) if the profile has no samples.
+int printSampleReport(const profile::Profile &P, llvm::raw_ostream &OS,
+                      bool Demangle, unsigned Top);
 
 /// Prints "activetime: error: <message>" and returns the exit code 1.
 int reportError(llvm::Error E);

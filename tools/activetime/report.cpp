@@ -81,6 +81,12 @@ static cl::opt<bool> ShowHeader("header", cl::sub(ReportCommand),
                                 cl::desc("Print only the header block "
                                          "(overhead table, switch sources)"),
                                 cl::cat(ToolCategory));
+static cl::opt<bool> ShowSamples(
+    "samples", cl::sub(ReportCommand),
+    cl::desc("Print the sampled wall-clock view (profiles run with "
+             "ACTIVETIME_OPTIONS=sample=1): on-CPU and charged off-CPU time "
+             "per function and call path"),
+    cl::cat(ToolCategory));
 static cl::opt<SortKey> Sort(
     "sort", cl::sub(ReportCommand), cl::init(SortKey::SelfActive),
     cl::desc("Order of the flat and per-thread tables (largest first)"),
@@ -725,6 +731,15 @@ int tool::reportMain() {
     printParallelReport(*P, T, Json, outs());
     outs().flush();
     return 0;
+  }
+  if (ShowSamples) {
+    if (Json)
+      return reportError(createStringError(
+          inconvertibleErrorCode(), "--samples has no JSON form; use "
+                                    "'activetime export --format=folded'"));
+    int RC = printSampleReport(*P, outs(), !NoDemangle, Top);
+    outs().flush();
+    return RC;
   }
   Aggregate A = aggregate(*P);
   Reporter R(*P, A, outs());

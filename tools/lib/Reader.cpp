@@ -67,6 +67,8 @@ const char *kindName(uint32_t Kind) {
     return "trace";
   case raw::SK_Parallel:
     return "parallel";
+  case raw::SK_Samples:
+    return "samples";
   }
   return "unknown";
 }
@@ -81,6 +83,7 @@ private:
   Error parseThread(Cursor C);
   Error parseTrace(Cursor C);
   Error parseParallel(Cursor C);
+  Error parseSamples(Cursor C);
   Error finishBlock();
   /// The padding after the last record must be what alignment requires,
   /// so a wrong length field is caught rather than silently skipped.
@@ -250,6 +253,10 @@ Error Parser::parseThread(Cursor C) {
     return fail(formatv("process (pid {0}): thread section after a trace "
                         "section",
                         Cur->Pid));
+  if (Cur->HasSamples)
+    return fail(formatv("process (pid {0}): thread section after the samples "
+                        "section",
+                        Cur->Pid));
   if (ThreadsSeen == ExpectedThreads)
     return fail(formatv("process (pid {0}): more thread sections than its "
                         "header says ({1})",
@@ -353,6 +360,10 @@ Error Parser::parseTrace(Cursor C) {
     return fail(formatv("process (pid {0}): more trace sections than its "
                         "header says ({1})",
                         Cur->Pid, ExpectedTraces));
+  if (Cur->HasSamples)
+    return fail(formatv("process (pid {0}): trace section after the samples "
+                        "section",
+                        Cur->Pid));
   uint32_t TraceIdx = TracesSeen++;
   uint64_t Size = C.remaining();
   if (Size < sizeof(raw::TraceRecord))
@@ -491,6 +502,79 @@ Error Parser::parseParallel(Cursor C) {
   return checkPadding(C, Size, What);
 }
 
+Error Parser::parseSamples(Cursor C) {
+  if (!Cur)
+    return fail("samples section before any process section");
+  if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
+      TracesSeen != ExpectedTraces)
+    return fail(formatv("process (pid {0}): samples section before all of its "
+                        "module, thread and trace sections",
+                        Cur->Pid));
+  if (Cur->HasSamples)
+    return fail(formatv("process (pid {0}): more than one samples section",
+                        Cur->Pid));
+  uint64_t Size = C.remaining();
+  if (Size < sizeof(raw::SamplesRecord))
+    return fail(formatv("samples of process (pid {0}): section too small: "
+                        "{1} bytes, need {2}",
+                        Cur->Pid, Size, sizeof(raw::SamplesRecord)));
+  SampleSet &S = Cur->Samples;
+  S.IntervalTicks = C.u64();
+  S.StartTick = C.u64();
+  S.EndTick = C.u64();
+  uint64_t Num = C.u64();
+  S.Sweeps = C.u64();
+  S.Dropped = C.u64();
+  S.TornRetries = C.u64();
+  S.TornDiscarded = C.u64();
+  S.Unmapped = C.u64();
+  S.ProcStateSamples = C.u64();
+  S.SamplerCpuNs = C.u64();
+  S.Flags = C.u32();
+  uint32_t Reserved = C.u32();
+  S.WakeLateNs = C.u64();
+  std::string What = formatv("samples of process (pid {0})", Cur->Pid);
+  if (Reserved)
+    return fail(What + ": reserved field is not 0");
+  if (S.Flags & ~uint32_t(raw::SMF_Randomized | raw::SMF_Realtime))
+    return fail(formatv("{0}: unknown flags {1:x}", What, S.Flags));
+  if (S.IntervalTicks == 0)
+    return fail(What + ": sampling interval is 0");
+  if (Num != C.remaining() / sizeof(raw::SampleRecord) ||
+      C.remaining() % sizeof(raw::SampleRecord))
+    return fail(formatv("{0}: {1} samples do not match the section's {2} "
+                        "bytes",
+                        What, Num, C.remaining()));
+  S.Samples.resize(Num);
+  for (uint64_t I = 0; I < Num; ++I) {
+    Sample &X = S.Samples[I];
+    X.Tick = C.u64();
+    X.Weight = C.u64();
+    X.Thread = C.u32();
+    X.Node = C.u32();
+    X.Flags = C.u32();
+    X.Depth = C.u32();
+    if (X.Thread >= Cur->Threads.size())
+      return fail(formatv("{0}: sample {1}: thread {2} out of range (the "
+                          "process has {3} threads)",
+                          What, I, X.Thread, Cur->Threads.size()));
+    if (X.Node != raw::kNoNode && X.Node >= Cur->Threads[X.Thread].Nodes.size())
+      return fail(formatv("{0}: sample {1}: node {2} out of range (thread {3} "
+                          "has {4} nodes)",
+                          What, I, X.Node, X.Thread,
+                          Cur->Threads[X.Thread].Nodes.size()));
+    if (X.Flags & ~uint32_t(raw::SF_KnownMask))
+      return fail(formatv("{0}: sample {1}: unknown flags {2:x}", What, I,
+                          X.Flags));
+    if (I && X.Tick < S.Samples[I - 1].Tick)
+      return fail(formatv("{0}: sample {1}: tick {2} is before the previous "
+                          "sample's tick {3}",
+                          What, I, X.Tick, S.Samples[I - 1].Tick));
+  }
+  Cur->HasSamples = true;
+  return Error::success();
+}
+
 Expected<Profile> Parser::parse(StringRef Buf) {
   if (Buf.size() < sizeof(raw::kMagic) ||
       std::memcmp(Buf.data(), raw::kMagic, sizeof(raw::kMagic)) != 0)
@@ -541,7 +625,7 @@ Expected<Profile> Parser::parse(StringRef Buf) {
     Off += sizeof(raw::SectionHeader);
     if (Kind != raw::SK_Process && Kind != raw::SK_Module &&
         Kind != raw::SK_Thread && Kind != raw::SK_Trace &&
-        Kind != raw::SK_Parallel)
+        Kind != raw::SK_Parallel && Kind != raw::SK_Samples)
       return fail(formatv("section {0} at offset {1}: unknown section kind "
                           "{2}",
                           S, Off - sizeof(raw::SectionHeader), Kind));
@@ -574,6 +658,9 @@ Expected<Profile> Parser::parse(StringRef Buf) {
       break;
     case raw::SK_Parallel:
       E = parseParallel(Payload);
+      break;
+    case raw::SK_Samples:
+      E = parseSamples(Payload);
       break;
     }
     if (E)

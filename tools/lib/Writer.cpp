@@ -88,6 +88,19 @@ Error checkProcess(const Process &P, size_t Idx) {
                             Idx, T.Tid, I));
     }
   }
+  if (P.HasSamples) {
+    const SampleSet &S = P.Samples;
+    if (S.IntervalTicks == 0)
+      return fail(formatv("process {0}: sampling interval is 0", Idx));
+    for (size_t I = 0; I < S.Samples.size(); ++I) {
+      const Sample &X = S.Samples[I];
+      if (X.Thread >= P.Threads.size() ||
+          (X.Node != raw::kNoNode && X.Node >= P.Threads[X.Thread].Nodes.size()) ||
+          (X.Flags & ~uint32_t(raw::SF_KnownMask)) ||
+          (I && X.Tick < S.Samples[I - 1].Tick))
+        return fail(formatv("process {0}: inconsistent sample {1}", Idx, I));
+    }
+  }
   return Error::success();
 }
 
@@ -251,6 +264,33 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
       }
       RB.bytes(Strings);
       Add(raw::SK_Parallel, RB);
+    }
+    if (P.HasSamples) {
+      const SampleSet &S = P.Samples;
+      SectionBuilder SB;
+      SB.u64(S.IntervalTicks);
+      SB.u64(S.StartTick);
+      SB.u64(S.EndTick);
+      SB.u64(S.Samples.size());
+      SB.u64(S.Sweeps);
+      SB.u64(S.Dropped);
+      SB.u64(S.TornRetries);
+      SB.u64(S.TornDiscarded);
+      SB.u64(S.Unmapped);
+      SB.u64(S.ProcStateSamples);
+      SB.u64(S.SamplerCpuNs);
+      SB.u32(S.Flags);
+      SB.u32(0);
+      SB.u64(S.WakeLateNs);
+      for (const Sample &X : S.Samples) {
+        SB.u64(X.Tick);
+        SB.u64(X.Weight);
+        SB.u32(X.Thread);
+        SB.u32(X.Node);
+        SB.u32(X.Flags);
+        SB.u32(X.Depth);
+      }
+      Add(raw::SK_Samples, SB);
     }
   }
   if (!fits32(Sections.size()))

@@ -21,6 +21,7 @@
 #include "activetime_interface.h"
 #include "activetime_module.h"
 #include "activetime_probes.h"
+#include "activetime_sampler.h"
 #include "activetime_switch.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
@@ -217,10 +218,10 @@ TEST_F(RuntimeTest, EntryPopsStaleFrames) {
 
 TEST_F(RuntimeTest, ReentrantProbeWhileBusyIsDropped) {
   ProbeEnterAt(A, 1000, 0);
-  at_tls.Busy = 1; // as if a signal interrupted a probe
+  at_tls.Seq = 1; // as if a signal interrupted a probe
   ProbeEnterAt(B, 900, 5);
   ProbeExitAt(B, 900, 6);
-  at_tls.Busy = 0;
+  at_tls.Seq = 0;
   EXPECT_EQ(TS()->DroppedEvents, 2u);
   EXPECT_EQ(at_tls.Depth, 2u);
   // The exit of a call whose entry was dropped finds no match: a no-op.
@@ -230,6 +231,52 @@ TEST_F(RuntimeTest, ReentrantProbeWhileBusyIsDropped) {
   EXPECT_EQ(at_tls.Depth, 1u);
   EXPECT_EQ(NodeOf(ChildOf(0, A))->Incl, 10u);
   EXPECT_EQ(ChildOf(ChildOf(0, A), B), 0u);
+}
+
+// The sampler's seqlock: every probe moves Seq by 2 (odd inside), and a
+// snapshot taken between probes is the top frame's node.
+TEST_F(RuntimeTest, SampleSnapshotSeesTopFrameAndSequence) {
+  ProbeEnterAt(A, 1000, 0);
+  u32 S0 = at_tls.Seq;
+  EXPECT_EQ(S0 % 2, 0u);
+  ProbeEnterAt(B, 900, 5);
+  EXPECT_EQ(at_tls.Seq, S0 + 2);
+  u32 Node = 0, Depth = 0;
+  ASSERT_TRUE(SnapshotForTesting(&at_tls, &Node, &Depth));
+  EXPECT_EQ(Node, ChildOf(ChildOf(0, A), B));
+  EXPECT_EQ(Depth, 2u);
+  at_tls.Seq++; // a probe is mutating the stack
+  EXPECT_FALSE(SnapshotForTesting(&at_tls, &Node, &Depth));
+  at_tls.Seq++;
+  ProbeExitAt(B, 900, 6);
+  ProbeExitAt(A, 1000, 7);
+  ASSERT_TRUE(SnapshotForTesting(&at_tls, &Node, &Depth));
+  EXPECT_EQ(Node, 0u); // outside any instrumented function
+  EXPECT_EQ(Depth, 0u);
+}
+
+TEST(SamplerTest, LogUnit) {
+  EXPECT_EQ(LogUnit(1.0), 0.0);
+  EXPECT_NEAR(LogUnit(0.5), -0.69314718055994531, 1e-13);
+  EXPECT_NEAR(LogUnit(0.1), -2.3025850929940457, 1e-13);
+  EXPECT_NEAR(LogUnit(1e-300), -690.77552789821368, 1e-9);
+  EXPECT_NEAR(LogUnit(0.999999), -1.0000005e-6, 1e-15);
+}
+
+// Exponential intervals: mean and the memoryless tail P(X > m) = 1/e.
+TEST(SamplerTest, ExponentialIntervals) {
+  u64 State = 0x1234567;
+  const int N = 200000;
+  const u64 Mean = 1000000;
+  double Sum = 0;
+  int Above = 0;
+  for (int I = 0; I < N; ++I) {
+    u64 V = NextExponential(&State, Mean);
+    Sum += double(V);
+    Above += V > Mean;
+  }
+  EXPECT_NEAR(Sum / N / Mean, 1.0, 0.01);
+  EXPECT_NEAR(double(Above) / N, 0.36787944, 0.005);
 }
 
 TEST(OutputNameTest, PatternExpansion) {

@@ -82,6 +82,24 @@ Profile makeProfile() {
   Trace X2;
   X2.Tid = 43; // a trace without events is valid
   Pr.Traces.push_back(X2);
+  Pr.HasSamples = true;
+  SampleSet &SS = Pr.Samples;
+  SS.IntervalTicks = 100;
+  SS.StartTick = 20;
+  SS.EndTick = 4000;
+  SS.Sweeps = 3;
+  SS.Dropped = 1;
+  SS.TornRetries = 2;
+  SS.TornDiscarded = 1;
+  SS.Unmapped = 4;
+  SS.ProcStateSamples = 1;
+  SS.SamplerCpuNs = 5000;
+  SS.Flags = raw::SMF_Randomized | raw::SMF_Realtime;
+  SS.WakeLateNs = 777;
+  SS.Samples = {{100, 80, 0, 1, 0, 2},
+                {200, 100, 0, 3, raw::SF_OffCpu | raw::SF_PriorFrame, 2},
+                {200, 50, 1, raw::kNoNode, raw::SF_OffCpu | raw::SF_ProcState,
+                 0}};
   P.Processes.push_back(std::move(Pr));
   return P;
 }
@@ -141,6 +159,31 @@ void expectEqual(const Profile &A, const Profile &B) {
         EXPECT_EQ(A.Switches[E].Tick, B.Switches[E].Tick);
         EXPECT_EQ(A.Switches[E].OldTid, B.Switches[E].OldTid);
         EXPECT_EQ(A.Switches[E].NewTid, B.Switches[E].NewTid);
+      }
+    }
+    ASSERT_EQ(X.HasSamples, Y.HasSamples);
+    {
+      const SampleSet &A = X.Samples, &B = Y.Samples;
+      EXPECT_EQ(A.IntervalTicks, B.IntervalTicks);
+      EXPECT_EQ(A.StartTick, B.StartTick);
+      EXPECT_EQ(A.EndTick, B.EndTick);
+      EXPECT_EQ(A.Sweeps, B.Sweeps);
+      EXPECT_EQ(A.Dropped, B.Dropped);
+      EXPECT_EQ(A.TornRetries, B.TornRetries);
+      EXPECT_EQ(A.TornDiscarded, B.TornDiscarded);
+      EXPECT_EQ(A.Unmapped, B.Unmapped);
+      EXPECT_EQ(A.ProcStateSamples, B.ProcStateSamples);
+      EXPECT_EQ(A.SamplerCpuNs, B.SamplerCpuNs);
+      EXPECT_EQ(A.Flags, B.Flags);
+      EXPECT_EQ(A.WakeLateNs, B.WakeLateNs);
+      ASSERT_EQ(A.Samples.size(), B.Samples.size());
+      for (size_t I = 0; I < A.Samples.size(); ++I) {
+        EXPECT_EQ(A.Samples[I].Tick, B.Samples[I].Tick);
+        EXPECT_EQ(A.Samples[I].Weight, B.Samples[I].Weight);
+        EXPECT_EQ(A.Samples[I].Thread, B.Samples[I].Thread);
+        EXPECT_EQ(A.Samples[I].Node, B.Samples[I].Node);
+        EXPECT_EQ(A.Samples[I].Flags, B.Samples[I].Flags);
+        EXPECT_EQ(A.Samples[I].Depth, B.Samples[I].Depth);
       }
     }
     ASSERT_EQ(X.Modules.size(), Y.Modules.size());
@@ -225,6 +268,8 @@ constexpr size_t kNodeSize = sizeof(raw::NodeRecord);
 constexpr size_t kEvent0 = kPayload + sizeof(raw::TraceRecord);
 constexpr size_t kThreadSwitchSource = kPayload + 80;
 constexpr size_t kProcOverhead = kPayload + 64;
+constexpr size_t kSample0 = kPayload + sizeof(raw::SamplesRecord);
+constexpr size_t kSampleSize = sizeof(raw::SampleRecord);
 
 TEST(ProfileIO, RoundTrip) {
   Profile P = makeProfile();
@@ -290,7 +335,8 @@ class ProfileCorruption : public ::testing::TestWithParam<Corruption> {};
 TEST_P(ProfileCorruption, Rejected) {
   std::string Bytes = serialize(makeProfile());
   std::vector<size_t> Secs = sectionOffsets(Bytes);
-  ASSERT_EQ(Secs.size(), 7u); // process, 2 modules, 2 threads, 2 traces
+  // process, 2 modules, 2 threads, 2 traces, samples
+  ASSERT_EQ(Secs.size(), 8u);
   GetParam().Apply(Bytes, Secs);
   std::string Msg = parseError(Bytes);
   EXPECT_NE(Msg.find(GetParam().Expected), std::string::npos)
@@ -322,6 +368,8 @@ const Corruption Corruptions[] = {
      "truncated: file has 20 bytes"},
     {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 4); },
      "format version 4 is newer than supported"},
+    {"Version2", [](std::string &S, Secs) { put32(S, 8, 2); },
+     "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, 8, 1); },
      "format version 1 is older than supported (this activetime reads "
      "version 3; re-profile with the current runtime)"},
@@ -339,8 +387,8 @@ const Corruption Corruptions[] = {
      [](std::string &S, Secs) { put32(S, 24, 6); },
      "bytes after the last of 6 sections"},
     {"MoreSections",
-     [](std::string &S, Secs) { put32(S, 24, 8); },
-     "section 7 of 8: header at offset"},
+     [](std::string &S, Secs) { put32(S, 24, 9); },
+     "section 8 of 9: header at offset"},
     {"UnknownKind", [](std::string &S, Secs X) { put32(S, X[1], 9); },
      "unknown section kind 9"},
     {"Reserved", [](std::string &S, Secs X) { put32(S, X[1] + 4, 1); },
@@ -380,8 +428,14 @@ const Corruption Corruptions[] = {
      [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 44, 1); },
      "more thread sections than its header says (1)"},
     {"TooFewTraces",
-     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 3); },
+     [](std::string &S, Secs X) {
+       S = reassemble(S, X, {0, 1, 2, 3, 4, 5, 6});
+       put32(S, X[0] + kPayload + 48, 3);
+     },
      "has 2 trace sections, its header says 3"},
+    {"TooFewTracesBeforeSamples",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 3); },
+     "samples section before all of its module, thread and trace sections"},
     {"TooManyTraces",
      [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 1); },
      "more trace sections than its header says (1)"},
@@ -487,6 +541,52 @@ const Corruption Corruptions[] = {
     {"MinAboveMax",
      [](std::string &S, Secs X) { put64(S, X[3] + kNode0 + 32, 2000); },
      "minimum ticks 2000 exceed maximum ticks 900"},
+    {"SampleThreadOutOfRange",
+     [](std::string &S, Secs X) { put32(S, X[7] + kSample0 + 16, 5); },
+     "sample 0: thread 5 out of range (the process has 2 threads)"},
+    {"SampleNodeOutOfRange",
+     [](std::string &S, Secs X) { put32(S, X[7] + kSample0 + 20, 9); },
+     "sample 0: node 9 out of range (thread 0 has 4 nodes)"},
+    {"SampleFlags",
+     [](std::string &S, Secs X) { put32(S, X[7] + kSample0 + 24, 0x100); },
+     "sample 0: unknown flags 0x100"},
+    {"SampleTickBackwards",
+     [](std::string &S, Secs X) {
+       put64(S, X[7] + kSample0 + kSampleSize, 50);
+     },
+     "sample 1: tick 50 is before the previous sample's tick 100"},
+    {"SampleCount",
+     [](std::string &S, Secs X) { put64(S, X[7] + kPayload + 24, 99); },
+     "99 samples do not match the section's 96 bytes"},
+    {"SampleIntervalZero",
+     [](std::string &S, Secs X) { put64(S, X[7] + kPayload, 0); },
+     "sampling interval is 0"},
+    {"SamplesReserved",
+     [](std::string &S, Secs X) { put32(S, X[7] + kPayload + 92, 1); },
+     "reserved field is not 0"},
+    {"SamplesFlags",
+     [](std::string &S, Secs X) { put32(S, X[7] + kPayload + 88, 4); },
+     "unknown flags 0x4"},
+    {"SamplesTooSmall",
+     [](std::string &S, Secs X) {
+       std::string Out = reassemble(S, X, {0, 1, 2, 3, 4, 5, 6});
+       std::string Sec(kPayload + 16, '\0');
+       put32(Sec, 0, raw::SK_Samples);
+       put64(Sec, 8, 16);
+       Out += Sec;
+       put64(Out, 16, Out.size());
+       put32(Out, 24, 8);
+       S = Out;
+     },
+     "section too small: 16 bytes, need 104"},
+    {"SamplesBeforeThreads",
+     [](std::string &S, Secs X) { S = reassemble(S, X, {0, 1, 2, 7, 3, 4, 5, 6}); },
+     "samples section before all of its module, thread and trace sections"},
+    {"TwoSampleSections",
+     [](std::string &S, Secs X) {
+       S = reassemble(S, X, {0, 1, 2, 3, 4, 5, 6, 7, 7});
+     },
+     "more than one samples section"},
     {"ThreadEndBeforeStart",
      [](std::string &S, Secs X) { put64(S, X[3] + kPayload + 16, 5); },
      "end tick 5 is before start tick 20"},

@@ -142,6 +142,33 @@ struct Parallel {
   std::vector<RegionThread> Entries;
 };
 
+/// sample=1: one sample of a thread's shadow stack (raw::SampleRecord).
+struct Sample {
+  uint64_t Tick = 0;
+  uint64_t Weight = 0;  // ticks since the thread's previous sample
+  uint32_t Thread = 0;  // index into Process::Threads
+  uint32_t Node = 0;    // index into that thread's Nodes, or raw::kNoNode
+  uint32_t Flags = 0;   // raw::SampleFlags
+  uint32_t Depth = 0;
+};
+
+/// The samples section of a process (raw::SamplesRecord + records).
+struct SampleSet {
+  uint64_t IntervalTicks = 0;
+  uint64_t StartTick = 0;
+  uint64_t EndTick = 0;
+  uint64_t Sweeps = 0;
+  uint64_t Dropped = 0;
+  uint64_t TornRetries = 0;
+  uint64_t TornDiscarded = 0;
+  uint64_t Unmapped = 0;
+  uint64_t ProcStateSamples = 0;
+  uint64_t SamplerCpuNs = 0;
+  uint64_t WakeLateNs = 0; // sum over sweeps of the wake-up latency
+  uint32_t Flags = 0;   // raw::SamplesFlags
+  std::vector<Sample> Samples; // non-decreasing ticks
+};
+
 struct Process {
   uint64_t TickRate = 0;
   uint64_t StartTick = 0;
@@ -157,6 +184,8 @@ struct Process {
   std::vector<Thread> Threads;
   std::vector<Trace> Traces;       // mode=trace only
   Parallel Par;                    // OpenMP programs only
+  bool HasSamples = false;         // sample=1 only
+  SampleSet Samples;
 };
 
 struct Profile {

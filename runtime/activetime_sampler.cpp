@@ -1,0 +1,507 @@
+//===- activetime_sampler.cpp - Shadow-stack sampler ------------*- C++ -*-===//
+//
+// See activetime_sampler.h. Nothing here runs on a probe path: the probes
+// only keep ThreadTls::Seq (plain stores they already made for re-entrancy).
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime_sampler.h"
+
+#include "activetime_flags.h"
+#include "activetime_thread.h"
+#include "activetime_timer.h"
+#include "sanitizer_common/sanitizer_linux.h"
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace __activetime {
+
+namespace raw = activetime::raw;
+
+namespace {
+
+constexpr u64 kNsPerSec = 1000000000ull;
+constexpr int kSnapshotTries = 4;
+constexpr u64 kSelfPreemptMarginNs = 20000;
+// Records walked in another thread's ring before giving up on it (a thread
+// that has not drained for this long is certainly running its own code
+// rarely; /proc decides then).
+constexpr int kMaxRingWalk = 4096;
+
+struct Sampler {
+  raw::SampleRecord *Buf;
+  u64 Cap;
+  u64 Num;           // published with release; the writer reads it acquire
+  u64 Sweeps;
+  u64 Dropped;
+  u64 TornRetries;
+  u64 TornDiscarded;
+  u64 ProcState;
+  u64 IntervalNs;
+  u64 StartTick;
+  u64 EndTick;       // set when stopped
+  u64 CpuNs;         // set when stopped
+  u64 Rng;
+  u32 Randomized;
+  u32 Realtime;      // the sampler runs at SCHED_FIFO priority 1
+  u64 LateNs;        // sum over sweeps of (sweep start - its deadline)
+  u32 StopWord;      // futex: 1 = stop
+  int Running;       // a sampler thread exists (to be joined)
+  int Ever;          // sampling was on in this process
+  pthread_t Thread;
+};
+Sampler sampler;
+
+u64 MonoNs() {
+  struct timespec TS = {0, 0};
+  clock_gettime(CLOCK_MONOTONIC, &TS);
+  return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
+}
+
+u64 ThreadCpuNs() {
+  struct timespec TS = {0, 0};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS);
+  return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
+}
+
+// Sleeps until the CLOCK_MONOTONIC deadline or a stop request.
+void WaitUntil(u64 DeadlineNs) {
+  for (;;) {
+    if (__atomic_load_n(&sampler.StopWord, __ATOMIC_ACQUIRE))
+      return;
+    u64 Now = MonoNs();
+    if (Now >= DeadlineNs)
+      return;
+    struct timespec Abs;
+    Abs.tv_sec = DeadlineNs / kNsPerSec;
+    Abs.tv_nsec = DeadlineNs % kNsPerSec;
+    // Absolute deadlines: a fixed interval does not drift (it must be able
+    // to alias, for the comparison bench), a random one stays exponential.
+    syscall(SYS_futex, &sampler.StopWord,
+            FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, 0, &Abs, nullptr,
+            FUTEX_BITSET_MATCH_ANY);
+  }
+}
+
+// Off-CPU state of TS from its perf ring: the last switch record after the
+// owner's consumed tail. No record: the owner drained on a CPU and has not
+// been switched out since. Returns false when the ring cannot tell.
+// Sweep-wide time base for perf records written with CLOCK_MONOTONIC_RAW.
+struct SweepClock {
+  u64 WakeTick;   // the sweep started here
+  u64 AnchorTick; // (tick, raw ns) pair read at the sweep start
+  u64 AnchorNs;
+  u64 Rate;
+  u64 Margin;     // kSelfPreemptMarginNs in ticks
+};
+
+bool RingState(ThreadState *TS, const SweepClock &SC, u32 *Flags) {
+  const SwitchState &S = TS->Switch;
+  perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
+  if (!P || !S.Data)
+    return false;
+  u64 Head = __atomic_load_n(&P->data_head, __ATOMIC_ACQUIRE);
+  u64 Tail = __atomic_load_n(&P->data_tail, __ATOMIC_ACQUIRE);
+  u64 Size = S.DataMask + 1;
+  if (Head - Tail > Size)
+    return false;
+  int LastMisc = -1;
+  u64 LastTime = 0;
+  int Walked = 0;
+  // Resume where the previous sweep stopped if the owner has not consumed
+  // past it: a thread that runs long without probes keeps its records.
+  u64 Pos = TS->SampleRingPos;
+  if (Pos - Tail <= Head - Tail && Pos != Tail) {
+    LastMisc = int(TS->SampleRingMisc);
+    LastTime = TS->SampleRingTime;
+    Tail = Pos;
+  }
+  while (Head - Tail >= sizeof(perf_event_header)) {
+    if (++Walked > kMaxRingWalk) {
+      TS->SampleRingPos = 0;
+      return false;
+    }
+    perf_event_header H;
+    for (uptr I = 0; I < sizeof(H); ++I)
+      ((char *)&H)[I] = S.Data[(Tail + I) & S.DataMask];
+    if (H.size < sizeof(H) || H.size > Head - Tail) {
+      TS->SampleRingPos = 0;
+      return false; // overwritten under us: no verdict
+    }
+    if (H.type == PERF_RECORD_SWITCH && H.size >= sizeof(H) + 16) {
+      LastMisc = H.misc;
+      // sample_id: u32 pid, tid; u64 time.
+      for (uptr I = 0; I < 8; ++I)
+        ((char *)&LastTime)[I] =
+            S.Data[(Tail + sizeof(H) + 8 + I) & S.DataMask];
+    }
+    Tail += H.size;
+  }
+  TS->SampleRingPos = Tail;
+  TS->SampleRingMisc = LastMisc;
+  TS->SampleRingTime = LastTime;
+  *Flags = 0;
+  if (LastMisc >= 0 && (LastMisc & PERF_RECORD_MISC_SWITCH_OUT)) {
+    *Flags = raw::SF_OffCpu;
+    if (LastMisc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) {
+      *Flags |= raw::SF_Preempted;
+      // Preempted after the sampler woke up: on a busy machine its own
+      // wake-up took the thread's CPU. The thread was running until then.
+      u64 Out = S.Conv == PTC_TimeZero
+                    ? PerfTimeToTick(LastTime, S.TimeZero, S.TimeMult,
+                                     S.TimeShift)
+                    : RawNsToTick(LastTime, SC.AnchorTick, SC.AnchorNs,
+                                  SC.Rate);
+      // The margin covers the skew of the perf clock -> tick conversion
+      // (a few microseconds through CLOCK_MONOTONIC_RAW in VMs).
+      if (Out + SC.Margin >= SC.WakeTick)
+        *Flags = raw::SF_SelfPreempted;
+    }
+  }
+  return true;
+}
+
+// /proc/self/task/<tid>/stat's state letter: R is on a CPU or runnable
+// (preemption is not visible here), anything else is off CPU.
+bool ProcState(u64 Tid, u32 *Flags) {
+  char Path[64];
+  internal_snprintf(Path, sizeof(Path), "/proc/self/task/%llu/stat",
+                    (unsigned long long)Tid);
+  fd_t Fd = internal_open(Path, O_RDONLY | O_CLOEXEC);
+  if (Fd == kInvalidFd)
+    return false;
+  char Buf[512];
+  uptr N = internal_read(Fd, Buf, sizeof(Buf) - 1);
+  internal_close(Fd);
+  if (internal_iserror(N) || N == 0)
+    return false;
+  Buf[N] = 0;
+  // The name may contain ')': the state follows the last one.
+  char *Close = nullptr;
+  for (uptr I = 0; I < N; ++I)
+    if (Buf[I] == ')')
+      Close = &Buf[I];
+  if (!Close || Close + 2 >= Buf + N)
+    return false;
+  *Flags = raw::SF_ProcState | (Close[2] == 'R' ? 0 : raw::SF_OffCpu);
+  return true;
+}
+
+// Reads the top of T's shadow stack under the seqlock. Loads are atomic so
+// the compiler neither tears nor caches them; the owner's stores are plain
+// (program order suffices on x86-64; the fences make the intent explicit).
+// S1: Seq as read before the thread's on/off-CPU state, so a probe between
+// the state read and the stack read also counts as torn (the pair must
+// describe one instant).
+bool Snapshot(ThreadTls *T, u32 S1, u32 *Node, u32 *Depth) {
+  if (S1 & 1)
+    return false;
+  // Capacity before Stack: GrowStack publishes the larger stack first, so
+  // the stack read is at least this large.
+  u32 Cap = __atomic_load_n(&T->Capacity, __ATOMIC_ACQUIRE);
+  Frame *Stk = __atomic_load_n(&T->Stack, __ATOMIC_ACQUIRE);
+  u32 D = __atomic_load_n(&T->Depth, __ATOMIC_ACQUIRE);
+  if (!Stk || D == 0 || D > Cap)
+    return false;
+  u32 N = __atomic_load_n(&Stk[D - 1].NodeIdx, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  if (__atomic_load_n(&T->Seq, __ATOMIC_RELAXED) != S1)
+    return false;
+  *Node = N;
+  *Depth = D - 1; // frame 0 is the sentinel
+  return true;
+}
+
+void Record(u64 Tick, u64 Weight, u32 Ord, u32 Node, u32 Flags, u32 Depth) {
+  u64 I = sampler.Num;
+  if (I >= sampler.Cap) {
+    sampler.Dropped++;
+    return;
+  }
+  raw::SampleRecord &R = sampler.Buf[I];
+  R.Tick = Tick;
+  R.Weight = Weight;
+  R.Thread = Ord;
+  R.Node = Node;
+  R.Flags = Flags;
+  R.Depth = Depth;
+  __atomic_store_n(&sampler.Num, I + 1, __ATOMIC_RELEASE);
+}
+
+void SampleThread(ThreadState *TS, u32 Ord, const SweepClock &SC) {
+  __atomic_store_n(&TS->SampleRef, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&TS->Leaving, __ATOMIC_SEQ_CST)) {
+    __atomic_store_n(&TS->SampleRef, 0, __ATOMIC_RELEASE);
+    return;
+  }
+  ThreadTls *T = __atomic_load_n(&TS->Tls, __ATOMIC_ACQUIRE);
+  if (!T || !__atomic_load_n(&T->Capacity, __ATOMIC_ACQUIRE)) {
+    __atomic_store_n(&TS->SampleRef, 0, __ATOMIC_RELEASE);
+    return; // not started yet, or dead
+  }
+  u32 Flags = 0;
+  bool Known = false, Proc = false;
+  u64 Tick = 0;
+  u32 Node = 0, Depth = 0;
+  bool Ok = false;
+  for (int Try = 0; Try < kSnapshotTries; ++Try) {
+    u32 S0 = __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE);
+    Flags = 0;
+    Known = TS->Switch.Source == raw::SS_Perf && RingState(TS, SC, &Flags);
+    Proc = !Known && ProcState(TS->Tid, &Flags);
+    Known |= Proc;
+    Tick = ReadTick();
+    if (Snapshot(T, S0, &Node, &Depth)) {
+      Ok = true;
+      break;
+    }
+    sampler.TornRetries++;
+    if (Known && (Flags & raw::SF_OffCpu) && (S0 & 1))
+      break; // the owner is off CPU mid-probe: re-reading will not help
+    internal_sched_yield();
+  }
+  sampler.ProcState += Proc;
+  __atomic_store_n(&TS->SampleRef, 0, __ATOMIC_RELEASE);
+
+  if (!Known) {
+    // Neither the ring nor /proc answered: count as torn, nothing recorded.
+    sampler.TornDiscarded++;
+    return;
+  }
+  if (!Ok) {
+    if (!(Flags & raw::SF_OffCpu) || !TS->SampleHaveOn) {
+      sampler.TornDiscarded++;
+      return; // the weight carries over to the thread's next sample
+    }
+    Node = TS->SampleLastOnNode;
+    Depth = 0;
+    Flags |= raw::SF_PriorFrame;
+  }
+  u64 From = TS->SampleLastTick;
+  if (!From)
+    From = TS->StartTick > sampler.StartTick ? TS->StartTick : sampler.StartTick;
+  u64 Weight = Tick > From ? Tick - From : 0;
+  TS->SampleLastTick = Tick;
+  if (!(Flags & raw::SF_OffCpu)) {
+    TS->SampleLastOnNode = Node;
+    TS->SampleHaveOn = 1;
+  }
+  Record(Tick, Weight, Ord, Node, Flags, Depth);
+}
+
+// DeadlineNs: the CLOCK_MONOTONIC instant the sweep was due. The timer
+// fires there and may preempt a thread before the sampler runs, so the
+// sweep's wake tick is the deadline's, not the sampler's first tick.
+void Sweep(u64 DeadlineNs) {
+  sampler.Sweeps++;
+  SweepClock SC;
+  u64 A = ReadTick();
+  u64 Mono = MonoNs();
+  u64 LateTicks = Mono > DeadlineNs
+                      ? u64((unsigned __int128)(Mono - DeadlineNs) *
+                            ProvisionalTickRate() / kNsPerSec)
+                      : 0;
+  SC.WakeTick = A > LateTicks ? A - LateTicks : 0;
+  sampler.LateNs += Mono > DeadlineNs ? Mono - DeadlineNs : 0;
+  ReadTickRawNsPair(&SC.AnchorTick, &SC.AnchorNs);
+  SC.Rate = ProvisionalTickRate();
+  SC.Margin = u64((unsigned __int128)kSelfPreemptMarginNs * SC.Rate / kNsPerSec);
+  u32 Ord = 0;
+  for (ThreadState *TS = ThreadListHeadAcquire(); TS;
+       TS = __atomic_load_n(&TS->Next, __ATOMIC_ACQUIRE), ++Ord) {
+    if (__atomic_load_n(&TS->Leaving, __ATOMIC_ACQUIRE))
+      continue;
+    SampleThread(TS, Ord, SC);
+  }
+}
+
+u64 NextIntervalNs() {
+  if (!sampler.Randomized)
+    return sampler.IntervalNs;
+  u64 V = NextExponential(&sampler.Rng, sampler.IntervalNs);
+  return V ? V : 1;
+}
+
+void *SamplerMain(void *) {
+  internal_prctl(15 /*PR_SET_NAME*/, uptr("activetime-smp"), 0, 0, 0);
+  // No timer slack: with the default 50 us the kernel fires our timer
+  // together with other timers that expire in that window -- e.g. the very
+  // wake-up of a periodic activity -- which correlates the sample instants
+  // with what is sampled.
+  internal_prctl(29 /*PR_SET_TIMERSLACK*/, 1, 0, 0, 0);
+  if (flags()->sample_realtime) {
+    // A normal-priority sampler runs when a CPU is free, i.e. more often
+    // when the sampled threads are not running: a bias towards idle. Where
+    // allowed (root, RLIMIT_RTPRIO), the lowest real-time priority makes it
+    // run at its deadline; it runs a few microseconds per wake-up.
+    struct sched_param SP;
+    SP.sched_priority = 1;
+    sampler.Realtime =
+        pthread_setschedparam(pthread_self(), SCHED_FIFO, &SP) == 0;
+  }
+  u64 Deadline = MonoNs();
+  // A fixed period ticks on whole multiples of itself, as a periodic timer
+  // would: what the fixed-vs-random comparison is about.
+  if (!sampler.Randomized)
+    Deadline -= Deadline % sampler.IntervalNs;
+  while (!__atomic_load_n(&sampler.StopWord, __ATOMIC_ACQUIRE)) {
+    Deadline += NextIntervalNs();
+    u64 Now = MonoNs();
+    // Fell behind by more than a whole interval (the machine is loaded):
+    // restart from now rather than firing a burst of sweeps.
+    if (Deadline + sampler.IntervalNs < Now)
+      Deadline = Now;
+    WaitUntil(Deadline);
+    if (__atomic_load_n(&sampler.StopWord, __ATOMIC_ACQUIRE))
+      break;
+    Sweep(Deadline);
+  }
+  sampler.CpuNs = ThreadCpuNs();
+  return nullptr;
+}
+
+bool Launch() {
+  sampler.StopWord = 0;
+  // Program signals must never be delivered to the sampler.
+  sigset_t All, Old;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  int R = pthread_create(&sampler.Thread, nullptr, SamplerMain, nullptr);
+  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  if (R != 0) {
+    Printf("ActiveTime: WARNING: cannot start the sampler thread (error %d); "
+           "no samples\n", R);
+    return false;
+  }
+  sampler.Running = 1;
+  return true;
+}
+} // namespace
+
+bool SnapshotForTesting(ThreadTls *T, u32 *Node, u32 *Depth) {
+  return Snapshot(T, __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE), Node, Depth);
+}
+
+double LogUnit(double X) {
+  // X = M * 2^E with M in [1, 2); ln M = 2 atanh((M-1)/(M+1)), |z| < 1/3.
+  u64 Bits;
+  internal_memcpy(&Bits, &X, sizeof(Bits));
+  int E = int((Bits >> 52) & 0x7ff) - 1023;
+  Bits = (Bits & ((u64(1) << 52) - 1)) | (u64(1023) << 52);
+  double M;
+  internal_memcpy(&M, &Bits, sizeof(M));
+  double Z = (M - 1) / (M + 1), Z2 = Z * Z, Term = Z, Sum = 0;
+  for (int K = 1; K < 40; K += 2) {
+    Sum += Term / K;
+    Term *= Z2;
+  }
+  return E * 0.69314718055994530942 + 2 * Sum;
+}
+
+u64 NextExponential(u64 *State, u64 Mean) {
+  u64 X = *State;
+  X ^= X >> 12;
+  X ^= X << 25;
+  X ^= X >> 27;
+  *State = X;
+  u64 R = X * 0x2545F4914F6CDD1Dull;
+  double U = double((R >> 11) + 1) * (1.0 / 9007199254740992.0); // (0, 1]
+  return u64(-LogUnit(U) * double(Mean) + 0.5);
+}
+
+void StartSampler() {
+  if (!flags()->sample)
+    return;
+  s64 Us = flags()->sample_interval_us;
+  s64 Cap = flags()->sample_buffer;
+  if (Us < 1 || Cap < 1) {
+    Printf("ActiveTime: ERROR: sample_interval_us and sample_buffer must be "
+           ">= 1\n");
+    Die();
+  }
+  sampler.Cap = u64(Cap);
+  sampler.Buf = (raw::SampleRecord *)MmapOrDie(
+      RoundUpTo(sampler.Cap * sizeof(raw::SampleRecord), GetPageSizeCached()),
+      "ActiveTime samples");
+  sampler.IntervalNs = u64(Us) * 1000;
+  sampler.Randomized = flags()->sample_random;
+  sampler.Rng = (ReadTick() ^ (u64(internal_getpid()) << 32)) | 1;
+  sampler.StartTick = ReadTick();
+  sampler.Ever = 1;
+  Launch();
+}
+
+void StopSampler() {
+  if (!sampler.Running)
+    return;
+  __atomic_store_n(&sampler.StopWord, 1, __ATOMIC_RELEASE);
+  syscall(SYS_futex, &sampler.StopWord, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1,
+          nullptr, nullptr, 0);
+  pthread_join(sampler.Thread, nullptr);
+  sampler.Running = 0;
+  sampler.EndTick = ReadTick();
+}
+
+void SamplerAfterForkChild() {
+  if (!sampler.Ever)
+    return;
+  // The surviving thread's entry may have been held by the parent's sampler
+  // at the fork: nobody will release it in the child.
+  for (ThreadState *TS = ThreadListHeadAcquire(); TS; TS = TS->Next) {
+    TS->SampleRef = 0;
+    TS->SampleLastTick = 0;
+    TS->SampleRingPos = 0;
+    TS->SampleHaveOn = 0;
+  }
+  sampler.Running = 0;
+  sampler.Num = sampler.Sweeps = sampler.Dropped = 0;
+  sampler.TornRetries = sampler.TornDiscarded = sampler.ProcState = 0;
+  sampler.EndTick = sampler.CpuNs = sampler.LateNs = 0;
+  sampler.Realtime = 0;
+  sampler.StartTick = ReadTick();
+  sampler.Rng ^= u64(internal_getpid()) << 17;
+  Launch();
+}
+
+void SamplerWaitThreadLeaving(ThreadState *TS) {
+  __atomic_store_n(&TS->Leaving, 1, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&TS->SampleRef, __ATOMIC_SEQ_CST))
+    internal_sched_yield();
+}
+
+bool GetSamplerView(SamplerView *V, u64 EndTick, u64 TickRate) {
+  if (!sampler.Ever)
+    return false;
+  V->Samples = sampler.Buf;
+  V->NumSamples = __atomic_load_n(&sampler.Num, __ATOMIC_ACQUIRE);
+  raw::SamplesRecord &H = V->Header;
+  internal_memset(&H, 0, sizeof(H));
+  // With the profile's calibrated rate, so the interval reads back as set.
+  H.IntervalTicks = u64((unsigned __int128)sampler.IntervalNs * TickRate /
+                        kNsPerSec);
+  if (!H.IntervalTicks)
+    H.IntervalTicks = 1;
+  H.StartTick = sampler.StartTick;
+  H.EndTick = sampler.Running ? EndTick : sampler.EndTick;
+  // Counters of a running sampler are read racily: best effort, mid-run only.
+  H.Sweeps = sampler.Sweeps;
+  H.Dropped = sampler.Dropped;
+  H.TornRetries = sampler.TornRetries;
+  H.TornDiscarded = sampler.TornDiscarded;
+  H.ProcStateSamples = sampler.ProcState;
+  H.SamplerCpuNs = sampler.CpuNs;
+  H.Flags = (sampler.Randomized ? raw::SMF_Randomized : 0) |
+            (sampler.Realtime ? raw::SMF_Realtime : 0);
+  H.WakeLateNs = sampler.LateNs;
+  return true;
+}
+
+} // namespace __activetime

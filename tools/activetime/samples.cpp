@@ -1,0 +1,152 @@
+//===- samples.cpp - `activetime report --samples` --------------------------===//
+//
+// Part of ActiveTime. The sampled, wall-clock view (sample=1): per function
+// and per call path the on-CPU time, the off-CPU time charged to it (seed
+// 003), the samples and the share of all sampled time; then seed 003's
+// summary of the off-CPU periods and the sampler's own figures.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime.h"
+#include "activetime/Profile/Samples.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::tool;
+
+static std::string display(const std::string &Name, bool Demangle) {
+  if (!Demangle || Name == kOutsideFrame)
+    return Name;
+  return llvm::demangle(Name);
+}
+
+static std::string pct(double Part, double Whole) {
+  if (Whole <= 0)
+    return "-";
+  return formatv("{0:F1}%", 100.0 * Part / Whole);
+}
+
+template <typename KeyT>
+static std::vector<std::pair<KeyT, SampleFigures>>
+largestFirst(const std::map<KeyT, SampleFigures> &M) {
+  std::vector<std::pair<KeyT, SampleFigures>> V(M.begin(), M.end());
+  std::stable_sort(V.begin(), V.end(), [](const auto &A, const auto &B) {
+    return A.second.totalNs() > B.second.totalNs();
+  });
+  return V;
+}
+
+static void row(raw_ostream &OS, const SampleFigures &F, double Whole,
+                const std::string &Name) {
+  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", formatTime(F.OnNs),
+                formatTime(F.OffNs), F.samples(), pct(F.totalNs(), Whole),
+                Name);
+}
+
+int tool::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
+                            unsigned Top) {
+  if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
+    return reportError(createStringError(
+        inconvertibleErrorCode(),
+        "the profile has no samples (run the program with "
+        "ACTIVETIME_OPTIONS=sample=1)"));
+  SampleSummary S = summarizeSamples(P);
+  double Whole = S.All.totalNs();
+  OS << formatv("Samples: {0} ({1} on-CPU, {2} off-CPU) from {3} sweeps, "
+                "interval {4} mean ({5})\n",
+                S.All.samples(), S.All.OnSamples, S.All.OffSamples, S.Sweeps,
+                plainTime(S.IntervalNs),
+                S.Randomized ? "exponentially distributed" : "FIXED period");
+  OS << formatv("Sampled time: {0} on-CPU + {1} off-CPU = {2} (sum of sample "
+                "weights; weight = time since the thread's previous sample)\n",
+                plainTime(S.All.OnNs), plainTime(S.All.OffNs),
+                plainTime(Whole));
+  OS << formatv("Sampler: {0}; mean wake-up latency {1}\n",
+                S.Realtime == S.Processes
+                    ? "real-time priority (SCHED_FIFO 1)"
+                    : S.Realtime ? "real-time priority in some processes only"
+                                 : "normal priority (late under CPU "
+                                   "contention, when the sampled threads "
+                                   "are more likely idle)",
+                plainTime(S.Sweeps ? S.WakeLateNs / double(S.Sweeps) : 0));
+  OS << formatv("Off-CPU samples: {0} blocked or waiting, {1} preempted "
+                "(runnable)\n",
+                S.All.OffSamples - S.All.Preempted, S.All.Preempted);
+  OS << formatv("Snapshots: {0} torn reads retried, {1} discarded, {2} lost "
+                "to a full buffer, {3} of nodes not in the profile\n",
+                S.TornRetries, S.TornDiscarded, S.Dropped, S.Unmapped);
+  if (S.ProcStateSamples)
+    OS << formatv("Note: on/off-CPU of {0} samples read from "
+                  "/proc/<tid>/stat (no perf switch ring): 'R' counts as "
+                  "on-CPU, so preempted-but-runnable time is on-CPU there\n",
+                  S.ProcStateSamples);
+  if (S.SampledWallNs > 0 && S.SamplerCpuNs > 0)
+    OS << formatv("Sampler thread CPU: {0} over {1} sampled = {2:F3}% of one "
+                  "CPU\n",
+                  plainTime(S.SamplerCpuNs), plainTime(S.SampledWallNs),
+                  100.0 * S.SamplerCpuNs / S.SampledWallNs);
+  else
+    OS << "Sampler thread CPU: not measured (profile written while the "
+          "sampler was running)\n";
+
+  auto Limit = [&](size_t N) { return Top && N > Top ? size_t(Top) : N; };
+  OS << "\nPer function (self: the frame each sample was charged to; "
+        "off-CPU = time off CPU charged to the frame the thread left the CPU "
+        "in)\n";
+  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
+                "Samples", "Share", "Function");
+  auto Self = largestFirst(S.Self);
+  for (size_t I = 0, E = Limit(Self.size()); I < E; ++I)
+    row(OS, Self[I].second, Whole, display(Self[I].first, Demangle));
+
+  OS << "\nPer function (total: samples with the function anywhere on the "
+        "stack)\n";
+  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
+                "Samples", "Share", "Function");
+  auto Total = largestFirst(S.Total);
+  for (size_t I = 0, E = Limit(Total.size()); I < E; ++I)
+    row(OS, Total[I].second, Whole, display(Total[I].first, Demangle));
+
+  OS << "\nPer call path\n";
+  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
+                "Samples", "Share", "Call path");
+  auto Paths = largestFirst(S.Paths);
+  for (size_t I = 0, E = Limit(Paths.size()); I < E; ++I) {
+    std::string Name;
+    for (const std::string &F : Paths[I].first)
+      Name += (Name.empty() ? "" : " > ") + display(F, Demangle);
+    row(OS, Paths[I].second, Whole, Name);
+  }
+
+  // Seed 003's summary: per activity that recorded off-CPU periods, the
+  // period, the activity and its samples; then the total.
+  OS << "\nOff-CPU summary (seed 003: a period off CPU is recorded in the "
+        "frame of the activity that led to it)\n";
+  OS << formatv("{0,12} {1,8} {2,8}  {3}\n", "Off-CPU", "Samples", "Prior",
+                "Activity (call path)");
+  unsigned Shown = 0;
+  for (const auto &[Path, F] : Paths) {
+    if (!F.OffSamples)
+      continue;
+    if (Top && Shown++ >= Top)
+      break;
+    std::string Name;
+    for (const std::string &Fn : Path)
+      Name += (Name.empty() ? "" : " > ") + display(Fn, Demangle);
+    OS << formatv("{0,12} {1,8} {2,8}  {3}\n", formatTime(F.OffNs),
+                  F.OffSamples, F.PriorFrame, Name);
+  }
+  OS << formatv("{0} samples recorded an off-CPU period ({1}) in the frame "
+                "of the activity that led to it; {2} of them (off CPU inside "
+                "a probe) via the thread's prior on-CPU sample\n",
+                S.All.OffSamples, plainTime(S.All.OffNs), S.All.PriorFrame);
+  return 0;
+}
