@@ -22,3 +22,6 @@ int main(void) {
     sink += i;
   return 0;
 }
+// Bad thresholds are refused, not clamped:
+// RUN: not %activetime report --parallel --min-overhead=-3 activetime.fine.*.raw 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: activetime: error: --min-overhead must be a finite number >= 0

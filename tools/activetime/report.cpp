@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 using namespace activetime;
@@ -56,27 +57,33 @@ static cl::opt<bool> NoDemangle("no-demangle", cl::sub(ReportCommand),
 static cl::opt<bool> ShowParallel(
     "parallel", cl::sub(ReportCommand),
     cl::desc("Show the OpenMP worker-state report: per parallel region, time "
-             "in U/L/G/W, takes, transitions and the diagnosis (seed 001)"));
+             "in U/L/G/W, takes, transitions and the diagnosis (seed 001)"),
+    cl::cat(ToolCategory));
 static cl::opt<double> MinOverhead(
     "min-overhead", cl::sub(ReportCommand), cl::init(10),
     cl::desc("--parallel: diagnose regions whose parallel overhead exceeds "
-             "this percentage of the workers' time (default 10)"));
+             "this percentage of the workers' time (default 10)"),
+    cl::cat(ToolCategory));
 static cl::opt<double> MaxTaskRate(
     "max-task-rate", cl::sub(ReportCommand), cl::init(400000),
     cl::desc("--parallel: tasks per second per thread above which granularity "
-             "is too fine (default 400000)"));
+             "is too fine (default 400000)"),
+    cl::cat(ToolCategory));
 static cl::opt<double> MaxStolenRatio(
     "max-stolen-ratio", cl::sub(ReportCommand), cl::init(1),
     cl::desc("--parallel: stolen/local takes above which the work is spawned "
-             "linearly (default 1)"));
+             "linearly (default 1)"),
+    cl::cat(ToolCategory));
 static cl::opt<double> MinInactive(
     "min-inactive", cl::sub(ReportCommand), cl::init(10),
     cl::desc("--parallel: waiting percentage above which idleness is "
-             "diagnosed (default 10)"));
+             "diagnosed (default 10)"),
+    cl::cat(ToolCategory));
 static cl::opt<double> MinFruitless(
     "min-fruitless-per-take", cl::sub(ReportCommand), cl::init(1),
     cl::desc("--parallel: fruitless searches per take at or above which idle "
-             "workers lack tasks rather than balance (default 1)"));
+             "workers lack tasks rather than balance (default 1)"),
+    cl::cat(ToolCategory));
 static cl::opt<bool> ShowHeader("header", cl::sub(ReportCommand),
                                 cl::desc("Print only the header block "
                                          "(overhead table, switch sources)"),
@@ -722,6 +729,12 @@ int tool::reportMain() {
   if (!P)
     return reportError(P.takeError());
   if (ShowParallel) {
+    for (const cl::opt<double> *O : {&MinOverhead, &MaxTaskRate, &MaxStolenRatio,
+                                     &MinInactive, &MinFruitless})
+      if (!(*O >= 0) || std::isinf(double(*O)))
+        return reportError(createStringError(
+            inconvertibleErrorCode(),
+            "--" + O->ArgStr + " must be a finite number >= 0"));
     ParallelThresholds T;
     T.MinOverheadShare = MinOverhead / 100;
     T.MaxTaskRate = MaxTaskRate;
