@@ -54,10 +54,10 @@ define void @"\01asm_label"() {
 }
 
 ; CHECK-LABEL: define internal void @activetime.module_ctor()
-; CHECK-NEXT:    call void @__activetime_version_mismatch_check_v1()
+; CHECK-NEXT:    call void @__activetime_version_mismatch_check_v2()
 ; CHECK-NEXT:    call void @__activetime_register_module(ptr @__activetime_module)
 ; CHECK-NEXT:    ret void
-; CHECK:       declare void @__activetime_version_mismatch_check_v1()
+; CHECK:       declare void @__activetime_version_mismatch_check_v2()
 ; CHECK:       declare void @__activetime_register_module(ptr)
 ; CHECK-LABEL: define internal void @activetime.module_dtor()
 ; CHECK-NEXT:    call void @__activetime_unregister_module(ptr @__activetime_module)

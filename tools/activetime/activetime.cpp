@@ -69,18 +69,22 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(ToolCategory, ReportCommand);
   cl::HideUnrelatedOptions(ToolCategory, MergeCommand);
   cl::HideUnrelatedOptions(ToolCategory, ActiveTimeCommand);
+  cl::HideUnrelatedOptions(ToolCategory, ExportCommand);
   cl::ParseCommandLineOptions(argc, argv,
                               "ActiveTime profile tool\n\n"
                               "  activetime report [options] FILE...\n"
                               "  activetime merge -o OUT FILE...\n"
-                              "  activetime active-time [options] FILE\n");
+                              "  activetime active-time [options] FILE\n"
+                              "  activetime export --format=F -o OUT FILE...\n");
   if (ReportCommand)
     return reportMain();
   if (MergeCommand)
     return mergeMain();
   if (ActiveTimeCommand)
     return activeTimeMain();
+  if (ExportCommand)
+    return exportMain();
   WithColor::error(errs(), "activetime")
-      << "no subcommand given (expected 'report', 'merge' or 'active-time'; see --help)\n";
+      << "no subcommand given (expected 'report', 'merge', 'active-time' or 'export'; see --help)\n";
   return 1;
 }

@@ -22,11 +22,13 @@ namespace tool {
 extern llvm::cl::SubCommand ReportCommand;
 extern llvm::cl::SubCommand MergeCommand;
 extern llvm::cl::SubCommand ActiveTimeCommand;
+extern llvm::cl::SubCommand ExportCommand;
 extern llvm::cl::OptionCategory ToolCategory;
 
 int reportMain();
 int mergeMain();
 int activeTimeMain();
+int exportMain();
 
 /// A time with a unit chosen by its magnitude (ns, us, ms, s), three
 /// decimals above ns; "s" is padded to the width of the other units so

@@ -1,0 +1,119 @@
+//===- activetime_strides.h - Stride profiling (seed 004) -------*- C++ -*-===//
+//
+// Per-thread, per-site records of the memory-access probes and the phase
+// manager that decides which executions are inspected. A site's global id
+// (ModuleDesc::SiteBase + its index in the module's table) indexes the
+// calling thread's record array; nothing is shared on the probe path.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_STRIDES_H
+#define ACTIVETIME_STRIDES_H
+
+#include "activetime_internal.h"
+
+namespace __activetime {
+
+using MemSiteDesc = activetime::abi::MemSiteDesc;
+
+// One site as seen by one thread. 128 bytes: the fast path touches only
+// Countdown, and records of different sites do not share a cache line.
+struct SiteStats {
+  s32 Countdown;     // fast path: decremented; the slow path runs at <= 0
+  u32 SkipLen;       // length of the next skip phase (adaptive); 0: fresh
+  u32 InspectLeft;   // observations left in the inspect phase (0: skipping)
+  u32 PrevObserved;  // the previous execution was observed (adjacent diff)
+  u32 PhaseMiss;     // adjacent differences != the candidate, this phase
+  u32 CurSkip;       // length of the skip phase in progress
+  uptr Last;         // last observed address
+  u64 LastTick;      // tick of the last observation
+  u64 Executions;    // completed skip phases + observations
+  u64 Observations;
+  u64 Differences;   // adjacent or not
+  u64 Adjacent;
+  u64 ZeroDiffs;
+  u64 Gcd;           // GCD of the non-zero |differences|
+  s64 Cand;          // majority-vote candidate of the adjacent differences
+  u64 Vote;
+  u64 CandCount;     // adjacent differences equal to Cand since it was chosen
+  u64 IterTicks;     // summed ticks between adjacent observations
+  u64 Pad;
+};
+static_assert(sizeof(SiteStats) == 128, "SiteStats layout");
+
+inline u64 Gcd64(u64 A, u64 B) {
+  while (B) {
+    u64 T = A % B;
+    A = B;
+    B = T;
+  }
+  return A;
+}
+
+// Seed 004's core step: one observed address. A difference between two
+// observations is a stride product (stride * k, k = executions between
+// them); the GCD of the products is the stride. Adjacent: the previous
+// execution was observed too, so the difference is the exact stride and
+// votes for the dominant one.
+inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
+  if (S.Observations++) {
+    s64 D = s64(Addr - S.Last);
+    S.Differences++;
+    if (D == 0)
+      S.ZeroDiffs++;
+    else
+      S.Gcd = Gcd64(S.Gcd, D < 0 ? u64(0) - u64(D) : u64(D));
+    if (Adjacent) {
+      S.Adjacent++;
+      S.IterTicks += Tick - S.LastTick;
+      if (D == S.Cand && S.Vote) {
+        S.Vote++;
+        S.CandCount++;
+      } else {
+        S.PhaseMiss++;
+        if (S.Vote == 0) {
+          S.Cand = D;
+          S.Vote = 1;
+          S.CandCount = 1;
+        } else {
+          S.Vote--;
+        }
+      }
+    }
+  }
+  S.Last = Addr;
+  S.LastTick = Tick;
+}
+
+// Phase lengths, from the flags (see activetime_flags.inc).
+struct PhaseConfig {
+  u32 Skip;      // base skip phase length; 0 inspects every execution
+  u32 Inspect;   // inspect phase length (>= 1)
+  u32 SkipMax;   // adaptive skip phases grow up to this
+  bool Adaptive;
+};
+
+// The slow path of one execution: phase transitions and the observation.
+void SiteSlowStep(SiteStats &S, uptr Addr, u64 Tick, const PhaseConfig &C);
+
+// Merges thread record From into the site's process-wide figures.
+void MergeSiteStats(SiteStats &Into, const SiteStats &From);
+
+// Executions of a live record, including the skip phase in progress.
+u64 SiteExecutions(const SiteStats &S);
+
+// Global site ids (registration; module lock held).
+u32 AllocateSiteIds(u32 N);
+
+// The process-wide figures of global sites [First, First + N) merged over
+// every thread, into Out[0..N) (zeroed first). Takes the thread list lock.
+void CollectSiteStats(u32 First, u32 N, SiteStats *Out);
+
+// Testing: the calling thread's record of global site G (null if none), and
+// forgetting every thread's records.
+SiteStats *ThreadSiteForTesting(u32 G);
+void ResetStridesForTesting();
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_STRIDES_H

@@ -1,0 +1,159 @@
+//===- export.cpp - `activetime export` -------------------------------------===//
+//
+// Part of ActiveTime. Writes what a profile says in a form another tool
+// consumes. Each format is one entry of the Formats table below: a name, a
+// one-line description and a writer; adding a format means adding an entry.
+//
+//   prefetch  the hint file of stride-profile-guided prefetching, read by the
+//             pass with -mllvm -activetime-prefetch-use=FILE
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime.h"
+#include "activetime/Profile/Strides.h"
+#include "activetime/abi.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::tool;
+
+cl::SubCommand tool::ExportCommand("export",
+                                   "Export a profile in another format");
+
+static cl::list<std::string> Inputs(cl::Positional, cl::sub(ExportCommand),
+                                    cl::desc("<profile>..."),
+                                    cl::cat(ToolCategory));
+static cl::opt<std::string> Format("format", cl::Required,
+                                   cl::sub(ExportCommand),
+                                   cl::desc("Output format (prefetch)"),
+                                   cl::value_desc("name"),
+                                   cl::cat(ToolCategory));
+static cl::opt<std::string> Output("o", cl::Required, cl::sub(ExportCommand),
+                                   cl::desc("Output file ('-' for stdout)"),
+                                   cl::value_desc("file"),
+                                   cl::cat(ToolCategory));
+static cl::alias OutputLong("output", cl::aliasopt(Output),
+                            cl::desc("Alias for -o"));
+static cl::opt<double> LatencyNs(
+    "latency-ns", cl::sub(ExportCommand), cl::init(100),
+    cl::desc("prefetch: memory latency a prefetch has to cover, in ns"),
+    cl::cat(ToolCategory));
+static cl::opt<unsigned> MaxDistance(
+    "max-distance", cl::sub(ExportCommand), cl::init(64),
+    cl::desc("prefetch: largest prefetch distance, in loop iterations"),
+    cl::cat(ToolCategory));
+
+namespace {
+
+/// The prefetch hint file (format in docs/user-guide.md): one hint per
+/// dynamic load in a loop classed unit or constant with a non-zero stride
+/// and a measured iteration time.
+Error writePrefetch(const Profile &P, raw_ostream &OS) {
+  if (!(LatencyNs > 0) || MaxDistance == 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "--latency-ns and --max-distance must be > 0");
+  PrefetchModel Model;
+  Model.LatencyNs = LatencyNs;
+  Model.MaxIterations = MaxDistance;
+  json::Array Hints;
+  unsigned Skipped = 0;
+  for (const StrideRow &R : strideRows(P)) {
+    const MemSite &S = R.Site;
+    if (R.Static || (S.Flags & abi::MS_Store) || !(S.Flags & abi::MS_InLoop))
+      continue;
+    if ((R.Class != StrideClass::Unit && R.Class != StrideClass::Constant) ||
+        !R.IterNs) {
+      ++Skipped;
+      continue;
+    }
+    PrefetchDistance D = prefetchDistance(R.Stride, *R.IterNs, Model);
+    Hints.push_back(json::Object{
+        {"module", R.Module},
+        {"function", S.Func},
+        {"file", S.File},
+        {"line", S.Line},
+        {"column", S.Column},
+        {"hash", formatv("{0:x16}", S.Hash).str()},
+        {"access_size", S.AccessSize},
+        {"class", strideClassName(R.Class)},
+        {"stride", R.Stride},
+        {"confidence", std::round(R.Confidence * 1e4) / 1e4},
+        {"observations", int64_t(S.Observations)},
+        {"iteration_ns", std::round(*R.IterNs * 100) / 100},
+        {"work_ns", std::round(D.WorkNs * 100) / 100},
+        {"distance_iterations", D.Iterations},
+        {"distance_bytes", D.Bytes},
+    });
+  }
+  json::Object Doc{
+      {"format", "activetime-prefetch-hints"},
+      {"version", 1},
+      {"latency_ns", double(LatencyNs)},
+      {"line_bytes", Model.LineBytes},
+      {"max_distance_iterations", Model.MaxIterations},
+      {"loads_without_hint", Skipped},
+      {"hints", std::move(Hints)},
+  };
+  OS << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
+  return Error::success();
+}
+
+struct ExportFormat {
+  const char *Name;
+  const char *Description;
+  Error (*Write)(const Profile &, raw_ostream &);
+};
+
+const ExportFormat Formats[] = {
+    {"prefetch", "prefetch hints for -activetime-prefetch-use",
+     writePrefetch},
+};
+
+} // namespace
+
+int tool::exportMain() {
+  const ExportFormat *F = nullptr;
+  for (const ExportFormat &C : Formats)
+    if (Format == C.Name)
+      F = &C;
+  if (!F) {
+    std::string Known;
+    for (const ExportFormat &C : Formats)
+      Known += std::string(Known.empty() ? "" : ", ") + C.Name;
+    return reportError(createStringError(
+        inconvertibleErrorCode(),
+        "unknown export format '" + Format + "' (known: " + Known + ")"));
+  }
+  for (const std::string &In : Inputs) {
+    bool Same = false;
+    if (Output != "-" && !sys::fs::equivalent(In, Output, Same) && Same)
+      return reportError(createStringError(
+          inconvertibleErrorCode(),
+          Output + ": output file is also an input; refusing to overwrite "
+                   "it"));
+  }
+  Expected<Profile> P = readInputs(Inputs);
+  if (!P)
+    return reportError(P.takeError());
+  // Built in memory first: a failure leaves any existing output untouched;
+  // writeToOutput then replaces it through a temporary file.
+  std::string Text;
+  raw_string_ostream TS(Text);
+  if (Error E = F->Write(*P, TS))
+    return reportError(std::move(E));
+  if (Error E = writeToOutput(Output, [&](raw_ostream &OS) {
+        OS << Text;
+        return Error::success();
+      }))
+    return reportError(std::move(E));
+  return 0;
+}

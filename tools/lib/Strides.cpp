@@ -1,0 +1,118 @@
+//===- Strides.cpp - Stride classification ----------------------------------===//
+//
+// Part of ActiveTime. See activetime/Profile/Strides.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Strides.h"
+#include "activetime/abi.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <numeric>
+
+using namespace activetime;
+using namespace activetime::profile;
+
+const char *profile::strideClassName(StrideClass C) {
+  switch (C) {
+  case StrideClass::Uniform:
+    return "uniform";
+  case StrideClass::Unit:
+    return "unit";
+  case StrideClass::Constant:
+    return "constant";
+  case StrideClass::Irregular:
+    return "irregular";
+  case StrideClass::Unknown:
+    return "unknown";
+  }
+  return "unknown";
+}
+
+static StrideClass classOf(int64_t Stride, uint32_t Size) {
+  if (Stride == 0)
+    return StrideClass::Uniform;
+  if (uint64_t(std::llabs(Stride)) == Size)
+    return StrideClass::Unit;
+  return StrideClass::Constant;
+}
+
+void profile::classifySite(StrideRow &R) {
+  const MemSite &S = R.Site;
+  R.Static = S.Flags & abi::MS_Static;
+  if (R.Static) {
+    R.Stride = S.StaticStride;
+    R.Class = classOf(S.StaticStride, S.AccessSize);
+    R.Confidence = 1;
+    return;
+  }
+  if (S.Adjacent == 0) {
+    R.Class = StrideClass::Unknown;
+    return;
+  }
+  R.Confidence = double(S.DominantCount) / double(S.Adjacent);
+  R.Stride = S.Dominant;
+  R.Class = R.Confidence >= kStrideConfidence ? classOf(S.Dominant, S.AccessSize)
+                                              : StrideClass::Irregular;
+}
+
+std::vector<StrideRow> profile::strideRows(const Profile &P) {
+  std::vector<StrideRow> Rows;
+  std::map<std::pair<std::string, uint64_t>, size_t> Index;
+  for (const Process &Pr : P.Processes) {
+    for (const MemSite &S : Pr.Sites) {
+      const std::string &Mod = Pr.Modules[S.Module].Name;
+      auto [It, New] = Index.try_emplace({Mod, S.Hash}, Rows.size());
+      if (New) {
+        StrideRow R;
+        R.Module = Mod;
+        R.Site = S;
+        R.Site.IterTicks = 0;
+        Rows.push_back(std::move(R));
+      } else {
+        MemSite &M = Rows[It->second].Site;
+        M.Executions += S.Executions;
+        M.Observations += S.Observations;
+        M.Differences += S.Differences;
+        M.Adjacent += S.Adjacent;
+        M.ZeroDiffs += S.ZeroDiffs;
+        M.Gcd = std::gcd(M.Gcd, S.Gcd);
+        if (M.DominantCount && S.Dominant == M.Dominant)
+          M.DominantCount += S.DominantCount;
+        else if (S.DominantCount > M.DominantCount) {
+          M.Dominant = S.Dominant;
+          M.DominantCount = S.DominantCount;
+        }
+      }
+      // Tick rates differ between processes: sum nanoseconds, kept in the
+      // row as an accumulated double until classification.
+      StrideRow &R = Rows[It->second];
+      double Ns = double(S.IterTicks) * 1e9 / double(Pr.TickRate);
+      R.IterNs = R.IterNs.value_or(0) + Ns;
+    }
+  }
+  for (StrideRow &R : Rows) {
+    if (R.Site.Adjacent && R.IterNs)
+      R.IterNs = *R.IterNs / double(R.Site.Adjacent);
+    else
+      R.IterNs.reset();
+    classifySite(R);
+  }
+  return Rows;
+}
+
+PrefetchDistance profile::prefetchDistance(int64_t Stride, double IterNs,
+                                           const PrefetchModel &Model) {
+  PrefetchDistance D;
+  bool LeavesLine = uint64_t(std::llabs(Stride)) >= Model.LineBytes;
+  D.WorkNs = LeavesLine && IterNs > Model.LatencyNs ? IterNs - Model.LatencyNs
+                                                    : IterNs;
+  D.WorkNs = std::max(D.WorkNs, 1.0);
+  double It = std::ceil(Model.LatencyNs / D.WorkNs);
+  D.Iterations = unsigned(std::clamp(It, 1.0, double(Model.MaxIterations)));
+  D.Bytes = int64_t(D.Iterations) * Stride;
+  return D;
+}
