@@ -263,10 +263,11 @@ TEST(FlagsTest, ParseAndUnknown) {
 }
 
 TEST(ModuleDeathTest, AbiMismatchDies) {
-  static atabi::ModuleDesc Bad = {atabi::kAbiVersion + 1, 0, nullptr, "bad.c", 0, nullptr};
+  static atabi::ModuleDesc Bad = {atabi::kAbiVersion + 1, 0, nullptr, "bad.c",
+                                  0, nullptr, 0, 0, nullptr};
   EXPECT_DEATH(__activetime_register_module(&Bad),
-               "ActiveTime: module bad.c was instrumented for ABI v2 but this "
-               "runtime implements v1");
+               "ActiveTime: module bad.c was instrumented for ABI v3 but this "
+               "runtime implements v2");
 }
 
 // ---- writer ---------------------------------------------------------------
