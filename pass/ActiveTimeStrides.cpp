@@ -264,12 +264,17 @@ bool activetime::applyPrefetchHints(Module &M, StringRef HintFile,
     return false;
   }
   std::vector<Hint> &Hints = *HintsOr;
+  // A hint applies wherever its key and shape match (a header's inline
+  // function is the same code in every module); it counts as this module's,
+  // and is reported if unused, when the source file names agree (the build
+  // may spell the path differently from the profiled one).
+  StringRef ModBase = sys::path::filename(M.getSourceFileName());
+  auto IsOurs = [&](const Hint &H) {
+    return sys::path::filename(H.Module) == ModBase;
+  };
   DenseMap<uint64_t, Hint *> ByHash;
   for (Hint &H : Hints)
-    if (H.Module == M.getSourceFileName())
-      ByHash[H.Hash] = &H;
-  if (ByHash.empty())
-    return false;
+    ByHash[H.Hash] = &H;
 
   bool Changed = false;
   // Loads off one base pointer within a cache line (p->next and p->value)
@@ -324,7 +329,7 @@ bool activetime::applyPrefetchHints(Module &M, StringRef HintFile,
     Changed = true;
   }
   for (const Hint &H : Hints)
-    if (H.Module == M.getSourceFileName() && !H.Used)
+    if (IsOurs(H) && !H.Used)
       warn(M, formatv("stale prefetch hint for {0} at {1}:{2}:{3} (key {4:x}): "
                       "no such site in this compile; ignored",
                       H.Function, H.File, H.Line, H.Column, H.Hash));

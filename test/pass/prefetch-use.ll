@@ -2,7 +2,8 @@
 ; inserts llvm.prefetch before the hinted constant-stride load, distance_bytes
 ; ahead of its address, and nothing else: no probes, no tables. One prefetch
 ; serves loads off the same base within a cache line (p->v and p->next).
-; Hints of other modules are ignored silently; stale or mismatched hints of
+; Unused hints of other modules (by source file name) are ignored silently;
+; stale or mismatched hints of
 ; this module are reported and ignored; a malformed file is reported and the
 ; module left as it is.
 ; RUN: %opt_at -passes=activetime -activetime-prefetch-use=%S/Inputs/hints.json -S %s 2>%t.err | FileCheck %s
