@@ -166,16 +166,17 @@ void MergeSiteStats(SiteStats &Into, const SiteStats &From) {
   Into.Adjacent += From.Adjacent;
   Into.ZeroDiffs += From.ZeroDiffs;
   Into.Gcd = Gcd64(Into.Gcd, From.Gcd);
-  Into.IterTicks += From.IterTicks;
   if (!From.CandCount)
     return;
   // The dominant stride of the process: the thread candidate with the most
   // supporting differences; threads agreeing on it add up.
-  if (Into.CandCount && From.Cand == Into.Cand)
+  if (Into.CandCount && From.Cand == Into.Cand) {
     Into.CandCount += From.CandCount;
-  else if (From.CandCount > Into.CandCount) {
+    Into.IterTicks += From.IterTicks;
+  } else if (From.CandCount > Into.CandCount) {
     Into.Cand = From.Cand;
     Into.CandCount = From.CandCount;
+    Into.IterTicks = From.IterTicks;
   }
 }
 

@@ -36,7 +36,7 @@ struct SiteStats {
   s64 Cand;          // majority-vote candidate of the adjacent differences
   u64 Vote;
   u64 CandCount;     // adjacent differences equal to Cand since it was chosen
-  u64 IterTicks;     // summed ticks between adjacent observations
+  u64 IterTicks;     // summed ticks of the CandCount candidate steps
   u64 Pad;
 };
 static_assert(sizeof(SiteStats) == 128, "SiteStats layout");
@@ -64,17 +64,22 @@ inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
     else
       S.Gcd = Gcd64(S.Gcd, D < 0 ? u64(0) - u64(D) : u64(D));
     if (Adjacent) {
+      // Iteration time only over steps of the candidate stride: a step that
+      // left the pattern (the loop restarted, another call ran in between)
+      // says nothing about the loop's iteration.
+      u64 Ticks = Tick - S.LastTick;
       S.Adjacent++;
-      S.IterTicks += Tick - S.LastTick;
       if (D == S.Cand && S.Vote) {
         S.Vote++;
         S.CandCount++;
+        S.IterTicks += Ticks;
       } else {
         S.PhaseMiss++;
         if (S.Vote == 0) {
           S.Cand = D;
           S.Vote = 1;
           S.CandCount = 1;
+          S.IterTicks = Ticks;
         } else {
           S.Vote--;
         }

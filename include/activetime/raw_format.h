@@ -245,7 +245,8 @@ struct SiteRecord {      // 120 bytes
   int64_t Dominant;      // majority-vote candidate of the adjacent differences
   uint64_t DominantCount; // adjacent differences equal to Dominant (counted
                           // since it became the candidate: a lower bound)
-  uint64_t IterTicks;    // summed ticks between adjacent observations
+  uint64_t IterTicks;    // summed ticks of the DominantCount adjacent steps
+                         // equal to Dominant (their iteration time)
   uint32_t FuncLen;
   uint32_t FileLen;
 };

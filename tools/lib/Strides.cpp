@@ -61,44 +61,46 @@ void profile::classifySite(StrideRow &R) {
 
 std::vector<StrideRow> profile::strideRows(const Profile &P) {
   std::vector<StrideRow> Rows;
+  // Tick rates differ between processes: iteration time is summed in ns.
+  std::vector<double> IterNsSum;
   std::map<std::pair<std::string, uint64_t>, size_t> Index;
   for (const Process &Pr : P.Processes) {
     for (const MemSite &S : Pr.Sites) {
       const std::string &Mod = Pr.Modules[S.Module].Name;
+      double Ns = double(S.IterTicks) * 1e9 / double(Pr.TickRate);
       auto [It, New] = Index.try_emplace({Mod, S.Hash}, Rows.size());
       if (New) {
         StrideRow R;
         R.Module = Mod;
         R.Site = S;
-        R.Site.IterTicks = 0;
         Rows.push_back(std::move(R));
-      } else {
-        MemSite &M = Rows[It->second].Site;
-        M.Executions += S.Executions;
-        M.Observations += S.Observations;
-        M.Differences += S.Differences;
-        M.Adjacent += S.Adjacent;
-        M.ZeroDiffs += S.ZeroDiffs;
-        M.Gcd = std::gcd(M.Gcd, S.Gcd);
-        if (M.DominantCount && S.Dominant == M.Dominant)
-          M.DominantCount += S.DominantCount;
-        else if (S.DominantCount > M.DominantCount) {
-          M.Dominant = S.Dominant;
-          M.DominantCount = S.DominantCount;
-        }
+        IterNsSum.push_back(Ns);
+        continue;
       }
-      // Tick rates differ between processes: sum nanoseconds, kept in the
-      // row as an accumulated double until classification.
-      StrideRow &R = Rows[It->second];
-      double Ns = double(S.IterTicks) * 1e9 / double(Pr.TickRate);
-      R.IterNs = R.IterNs.value_or(0) + Ns;
+      MemSite &M = Rows[It->second].Site;
+      double &Sum = IterNsSum[It->second];
+      M.Executions += S.Executions;
+      M.Observations += S.Observations;
+      M.Differences += S.Differences;
+      M.Adjacent += S.Adjacent;
+      M.ZeroDiffs += S.ZeroDiffs;
+      M.Gcd = std::gcd(M.Gcd, S.Gcd);
+      // As the runtime merges threads: the best supported stride wins, and
+      // processes agreeing on it add up.
+      if (M.DominantCount && S.Dominant == M.Dominant) {
+        M.DominantCount += S.DominantCount;
+        Sum += Ns;
+      } else if (S.DominantCount > M.DominantCount) {
+        M.Dominant = S.Dominant;
+        M.DominantCount = S.DominantCount;
+        Sum = Ns;
+      }
     }
   }
-  for (StrideRow &R : Rows) {
-    if (R.Site.Adjacent && R.IterNs)
-      R.IterNs = *R.IterNs / double(R.Site.Adjacent);
-    else
-      R.IterNs.reset();
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    StrideRow &R = Rows[I];
+    if (R.Site.DominantCount && IterNsSum[I] > 0)
+      R.IterNs = IterNsSum[I] / double(R.Site.DominantCount);
     classifySite(R);
   }
   return Rows;
