@@ -50,6 +50,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
@@ -58,6 +59,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/EscapeEnumerator.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -505,19 +507,43 @@ Constant *ActiveTimeInstrumenter::createSiteTable() {
                             abi::kSiteTableName);
 }
 
-/// A call before each dynamic site; static sites are only in the table.
+/// Before each dynamic site, the inline fast path: decrement this thread's
+/// countdown of the site and call the probe only when it reaches zero (a
+/// skip phase ended, or the site is being inspected). Static sites are only
+/// in the table.
 void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
+  if (llvm::all_of(Sites, [](const MemSite &S) { return S.isStatic(); }))
+    return;
   AttributeList Attrs = AttributeList().addFnAttribute(Ctx, Attribute::NoUnwind);
   FunctionCallee Probe =
       M.getOrInsertFunction(abi::kMemAccessName, Attrs, Type::getVoidTy(Ctx),
-                            PtrTy, Int32Ty, PtrTy);
+                            PtrTy, Int32Ty, PtrTy, PtrTy);
+  // Thread-local and internal: each module and thread has its own counts,
+  // reached without a call in executables (local-exec TLS).
+  ArrayType *CountTy = ArrayType::get(Int32Ty, Sites.size());
+  auto *Countdown = new GlobalVariable(
+      M, CountTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      Constant::getNullValue(CountTy), abi::kSiteCountdownName, nullptr,
+      GlobalValue::GeneralDynamicTLSModel);
+  MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
   for (unsigned I = 0, E = Sites.size(); I != E; ++I) {
     const MemSite &S = Sites[I];
     if (S.isStatic())
       continue;
     IRBuilder<> IRB(S.Access);
+    Value *Base = IRB.CreateThreadLocalAddress(Countdown);
+    Value *Slot = IRB.CreateConstInBoundsGEP2_32(CountTy, Base, 0, I,
+                                                 "activetime.countdown");
+    Value *Left = IRB.CreateSub(IRB.CreateLoad(Int32Ty, Slot),
+                                IRB.getInt32(1));
+    IRB.CreateStore(Left, Slot);
+    Value *Due = IRB.CreateICmpSLT(Left, IRB.getInt32(1));
+    Instruction *Then = SplitBlockAndInsertIfThen(Due, S.Access->getIterator(),
+                                                  /*Unreachable=*/false,
+                                                  Unlikely);
+    IRB.SetInsertPoint(Then);
     CallInst *Call =
-        IRB.CreateCall(Probe, {ModuleDesc, IRB.getInt32(I), S.Ptr});
+        IRB.CreateCall(Probe, {ModuleDesc, IRB.getInt32(I), S.Ptr, Slot});
     Call->setDoesNotThrow();
   }
 }

@@ -19,10 +19,11 @@ __activetime_func_enter(const activetime::abi::FuncDesc *Fn, void *Frame);
 SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_func_exit(const activetime::abi::FuncDesc *Fn, void *Frame);
 
-// Hot path: before a load or store whose stride the compiler cannot see.
+// Called when a site's thread-local countdown reached zero (see abi.h).
 SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_mem_access(const activetime::abi::ModuleDesc *M,
-                        __sanitizer::u32 Site, void *Addr);
+                        __sanitizer::u32 Site, void *Addr,
+                        __sanitizer::s32 *Countdown);
 
 // Called from each instrumented module's constructor / destructor.
 SANITIZER_INTERFACE_ATTRIBUTE void

@@ -1,24 +1,33 @@
 //===- activetime_strides.cpp - Stride profiling (seed 004) -----*- C++ -*-===//
 //
-// The memory-access probe. Fast path: the thread's record of the site, one
-// decrement, return. Everything else (first execution of a thread or site,
-// the end of a skip phase, every execution of an inspect phase) is the
-// NOINLINE slow path, which may allocate the thread's record array.
+// The memory-access probe. Its fast path is inline in the instrumented code:
+// one decrement of the site's count in the module's thread-local countdown
+// array. The probe runs only when that count reaches zero: the first
+// execution of a thread or site, the end of a skip phase, every execution of
+// an inspect phase. It may allocate the thread's record array.
 //
 // Phase manager: a site alternates skip phases (Countdown executions, only
 // counted) and inspect phases (every address observed). At the end of an
 // inspect phase in which every adjacent difference equalled the site's
-// dominant stride, its next skip phase doubles (up to stride_skip_max), so a
-// hot settled site costs a decrement; any mismatch resets it to stride_skip.
+// dominant stride, or of the second phase in a row in which most differed
+// from it, its next skip phase doubles (up to stride_skip_max), so a hot
+// settled site costs a decrement; any other phase resets it to stride_skip.
 //
 //===----------------------------------------------------------------------===//
 
 #include "activetime_strides.h"
 
 #include "activetime_flags.h"
+#include "activetime_module.h"
 #include "activetime_timer.h"
 
-#define AT_PROBE_ATTRS __attribute__((no_stack_protector, hot))
+#include <pthread.h>
+
+#define AT_PROBE_ATTRS __attribute__((no_stack_protector))
+
+#ifndef PTHREAD_DESTRUCTOR_ITERATIONS
+#define PTHREAD_DESTRUCTOR_ITERATIONS 4
+#endif
 
 namespace __activetime {
 
@@ -46,6 +55,8 @@ THREADLOCAL MemThread *at_mem_thread __attribute__((tls_model("initial-exec")));
 
 Mutex mem_threads_mu;
 MemThread *mem_threads;
+pthread_key_t mem_key;
+bool mem_key_ready;
 atomic_uint32_t next_site_id;
 
 PhaseConfig phase_config;
@@ -67,6 +78,8 @@ const PhaseConfig &GetPhaseConfig() {
   return phase_config;
 }
 
+void MemThreadExit(void *V);
+
 // Makes the calling thread's array cover global site G. Slow path only.
 bool GrowRecords(MemTls &T, u32 G) {
   MemThread *MT = at_mem_thread;
@@ -77,6 +90,10 @@ bool GrowRecords(MemTls &T, u32 G) {
     MT->Next = mem_threads;
     mem_threads = MT;
     at_mem_thread = MT;
+    if (!mem_key_ready)
+      mem_key_ready = pthread_key_create(&mem_key, MemThreadExit) == 0;
+    if (mem_key_ready)
+      pthread_setspecific(mem_key, (void *)1);
   }
   u32 Want = atomic_load(&next_site_id, memory_order_acquire);
   if (Want <= G)
@@ -100,15 +117,61 @@ bool GrowRecords(MemTls &T, u32 G) {
   return true;
 }
 
-NOINLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr) {
-  MemTls &T = at_mem_tls;
-  if (T.Busy) // a signal handler interrupted a slow path of this thread
+// Counts the skip phases in progress of a finishing thread: its countdowns
+// (module TLS) go away with it. Modules that were unloaded took theirs
+// already; their partial phases are lost.
+void FlushThreadCountdowns(MemThread *MT) {
+  LockModules();
+  Lock L(&mem_threads_mu);
+  for (uptr I = 0; I < NumModules(); ++I) {
+    ModuleInfo *MI = GetModule(I);
+    for (u32 J = 0; J < MI->NumSites; ++J) {
+      u32 G = MI->SiteBase + J;
+      if (G >= MT->Cap)
+        break;
+      SiteStats &S = MT->Recs[G];
+      if (S.Slot && !MI->Unloaded)
+        S.Executions = SiteExecutions(S, *S.Slot);
+      if (S.Slot) {
+        // The partial phase is now counted: look complete from here on.
+        S.InspectLeft = 1;
+        S.CurSkip = 0;
+        S.Slot = nullptr;
+      }
+    }
+  }
+  UnlockModules();
+}
+
+void MemThreadExit(void *V) {
+  // Re-arm until the last round: probes in later TLS destructors still count.
+  uptr Iter = uptr(V);
+  if (Iter < PTHREAD_DESTRUCTOR_ITERATIONS) {
+    pthread_setspecific(mem_key, (void *)(Iter + 1));
     return;
+  }
+  if (MemThread *MT = at_mem_thread)
+    FlushThreadCountdowns(MT);
+}
+
+ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
+                                 s32 *Countdown) {
+  MemTls &T = at_mem_tls;
+  if (T.Busy) { // a signal handler interrupted a slow path of this thread
+    *Countdown = 1;
+    return;
+  }
   T.Busy = 1;
   AT_BARRIER();
   u32 G = M->SiteBase + Site;
-  if (G < T.Cap || GrowRecords(T, G))
-    SiteSlowStep(T.Recs[G], Addr, ReadTick(), GetPhaseConfig());
+  if (G < T.Cap || GrowRecords(T, G)) {
+    SiteStats &S = T.Recs[G];
+    S.Slot = Countdown;
+    SiteSlowStep(S, Addr, ReadTick(), GetPhaseConfig());
+    *Countdown = S.Countdown;
+  } else {
+    *Countdown = 1;
+  }
   AT_BARRIER();
   T.Busy = 0;
 }
@@ -139,8 +202,12 @@ void SiteSlowStep(SiteStats &S, uptr Addr, u64 Tick, const PhaseConfig &C) {
     return;
   }
   // A phase with adjacent differences all equal to the dominant stride
-  // settles the site a bit more.
-  bool Settled = S.PhaseMiss == 0 && S.Vote > 0;
+  // settles the site a bit more; so does a second phase in a row in which
+  // most differences missed it (the site is settled as irregular).
+  bool Irregular = 2 * S.PhaseMiss > C.Inspect;
+  bool Settled = (S.PhaseMiss == 0 && S.Vote > 0) ||
+                 (Irregular && S.WasIrregular);
+  S.WasIrregular = Irregular;
   if (C.Adaptive && Settled)
     S.SkipLen = S.SkipLen >= C.SkipMax / 2 ? C.SkipMax : S.SkipLen * 2;
   else
@@ -150,17 +217,17 @@ void SiteSlowStep(SiteStats &S, uptr Addr, u64 Tick, const PhaseConfig &C) {
   S.PrevObserved = 0;
 }
 
-u64 SiteExecutions(const SiteStats &S) {
+u64 SiteExecutions(const SiteStats &S, s32 Live) {
   u64 E = S.Executions;
-  // Skip phase in progress: CurSkip + 1 - Countdown of it ran.
-  if (S.InspectLeft == 0 && S.CurSkip && S.Countdown >= 1 &&
-      u32(S.Countdown) <= S.CurSkip + 1)
-    E += S.CurSkip + 1 - u32(S.Countdown);
+  // Skip phase in progress: CurSkip + 1 - Live of it ran.
+  if (S.InspectLeft == 0 && S.CurSkip && Live >= 1 &&
+      u32(Live) <= S.CurSkip + 1)
+    E += S.CurSkip + 1 - u32(Live);
   return E;
 }
 
-void MergeSiteStats(SiteStats &Into, const SiteStats &From) {
-  Into.Executions += SiteExecutions(From);
+void MergeSiteStats(SiteStats &Into, const SiteStats &From, s32 Live) {
+  Into.Executions += SiteExecutions(From, Live);
   Into.Observations += From.Observations;
   Into.Differences += From.Differences;
   Into.Adjacent += From.Adjacent;
@@ -184,16 +251,21 @@ u32 AllocateSiteIds(u32 N) {
   return atomic_fetch_add(&next_site_id, N, memory_order_acq_rel);
 }
 
-void CollectSiteStats(u32 First, u32 N, SiteStats *Out) {
+void CollectSiteStats(u32 First, u32 N, SiteStats *Out, bool SlotsValid) {
   internal_memset(Out, 0, N * sizeof(SiteStats));
   Lock L(&mem_threads_mu);
   for (MemThread *MT = mem_threads; MT; MT = MT->Next) {
     u32 Cap = MT->Cap;
     AT_BARRIER();
     SiteStats *Recs = MT->Recs;
-    for (u32 I = 0; I < N; ++I)
-      if (First + I < Cap)
-        MergeSiteStats(Out[I], Recs[First + I]);
+    for (u32 I = 0; I < N; ++I) {
+      if (First + I >= Cap)
+        continue;
+      const SiteStats &S = Recs[First + I];
+      // A live thread's countdown: read racily, it only ever counts down.
+      s32 Live = S.Slot && SlotsValid ? *(volatile s32 *)S.Slot : S.Countdown;
+      MergeSiteStats(Out[I], S, Live);
+    }
   }
 }
 
@@ -217,10 +289,6 @@ using namespace __activetime;
 
 extern "C" AT_PROBE_ATTRS void
 __activetime_mem_access(const activetime::abi::ModuleDesc *M, u32 Site,
-                        void *Addr) {
-  MemTls &T = at_mem_tls;
-  u32 G = M->SiteBase + Site;
-  if (LIKELY(G < T.Cap) && LIKELY(--T.Recs[G].Countdown > 0))
-    return;
-  MemAccessSlow(M, Site, uptr(Addr));
+                        void *Addr, s32 *Countdown) {
+  MemAccessSlow(M, Site, uptr(Addr), Countdown);
 }

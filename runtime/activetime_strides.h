@@ -1,9 +1,11 @@
 //===- activetime_strides.h - Stride profiling (seed 004) -------*- C++ -*-===//
 //
 // Per-thread, per-site records of the memory-access probes and the phase
-// manager that decides which executions are inspected. A site's global id
-// (ModuleDesc::SiteBase + its index in the module's table) indexes the
-// calling thread's record array; nothing is shared on the probe path.
+// manager that decides which executions are inspected. The fast path is
+// inline in the instrumented code (a decrement of the module's thread-local
+// countdown of the site, see abi.h); the probe is its slow path. A site's
+// global id (ModuleDesc::SiteBase + its index in the module's table) indexes
+// the calling thread's record array; nothing is shared on the probe path.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,13 +18,13 @@ namespace __activetime {
 
 using MemSiteDesc = activetime::abi::MemSiteDesc;
 
-// One site as seen by one thread. 128 bytes: the fast path touches only
-// Countdown, and records of different sites do not share a cache line.
+// One site as seen by one thread (128 bytes: one cache line pair per site).
 struct SiteStats {
-  s32 Countdown;     // fast path: decremented; the slow path runs at <= 0
+  s32 Countdown;     // what the slow path last stored into *Slot
   u32 SkipLen;       // length of the next skip phase (adaptive); 0: fresh
   u32 InspectLeft;   // observations left in the inspect phase (0: skipping)
-  u32 PrevObserved;  // the previous execution was observed (adjacent diff)
+  u16 PrevObserved;  // the previous execution was observed (adjacent diff)
+  u16 WasIrregular;  // the last inspect phase was mostly mismatches
   u32 PhaseMiss;     // adjacent differences != the candidate, this phase
   u32 CurSkip;       // length of the skip phase in progress
   uptr Last;         // last observed address
@@ -37,7 +39,8 @@ struct SiteStats {
   u64 Vote;
   u64 CandCount;     // adjacent differences equal to Cand since it was chosen
   u64 IterTicks;     // summed ticks of the CandCount candidate steps
-  u64 Pad;
+  s32 *Slot;         // the thread's countdown of the site (module TLS), or
+                     // null once the thread finished (partial phase counted)
 };
 static_assert(sizeof(SiteStats) == 128, "SiteStats layout");
 
@@ -101,18 +104,22 @@ struct PhaseConfig {
 // The slow path of one execution: phase transitions and the observation.
 void SiteSlowStep(SiteStats &S, uptr Addr, u64 Tick, const PhaseConfig &C);
 
-// Merges thread record From into the site's process-wide figures.
-void MergeSiteStats(SiteStats &Into, const SiteStats &From);
+// Merges thread record From into the site's process-wide figures; Live is
+// From's current countdown.
+void MergeSiteStats(SiteStats &Into, const SiteStats &From, s32 Live);
 
-// Executions of a live record, including the skip phase in progress.
-u64 SiteExecutions(const SiteStats &S);
+// Executions of a record, including the skip phase in progress whose
+// countdown (the fast path's) is Live.
+u64 SiteExecutions(const SiteStats &S, s32 Live);
 
 // Global site ids (registration; module lock held).
 u32 AllocateSiteIds(u32 N);
 
 // The process-wide figures of global sites [First, First + N) merged over
-// every thread, into Out[0..N) (zeroed first). Takes the thread list lock.
-void CollectSiteStats(u32 First, u32 N, SiteStats *Out);
+// every thread, into Out[0..N) (zeroed first). SlotsValid: the sites'
+// module is still loaded, so live threads' countdowns can be read. Takes the
+// thread list lock.
+void CollectSiteStats(u32 First, u32 N, SiteStats *Out, bool SlotsValid);
 
 // Testing: the calling thread's record of global site G (null if none), and
 // forgetting every thread's records.

@@ -144,7 +144,7 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
   B->Append(&R, sizeof(R));
   uptr Bytes = RoundUpTo(MI->NumSites * sizeof(SiteStats), GetPageSizeCached());
   SiteStats *St = (SiteStats *)MmapOrDie(Bytes, "ActiveTime stride merge");
-  CollectSiteStats(MI->SiteBase, MI->NumSites, St);
+  CollectSiteStats(MI->SiteBase, MI->NumSites, St, !MI->Unloaded);
   for (u32 I = 0; I < MI->NumSites; ++I) {
     const MemSiteDesc &D = MI->Sites[I];
     const SiteStats &S = St[I];

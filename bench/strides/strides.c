@@ -22,6 +22,9 @@
 
 #define NOINLINE __attribute__((noinline))
 
+// Keeps the kernels impure, so a repeated call is never folded into one.
+volatile int calls;
+
 struct Node {
   struct Node *next;
   long value;
@@ -47,6 +50,7 @@ static uint64_t next_rand(void) {
 
 // A little work per node, as a real traversal would do.
 NOINLINE long chase(struct Node *p) {
+  calls++;
   long s = 0;
   while (p) {
     s += p->value * 3 + (s >> 7);
@@ -56,6 +60,7 @@ NOINLINE long chase(struct Node *p) {
 }
 
 NOINLINE long gather(const long *a, const int *idx, long n) {
+  calls++;
   long s = 0;
   for (long i = 0; i < n; ++i)
     s += a[idx[i]];
@@ -63,6 +68,7 @@ NOINLINE long gather(const long *a, const int *idx, long n) {
 }
 
 NOINLINE long gather48(const struct S48 *a, const int *idx, long n) {
+  calls++;
   long s = 0;
   for (long i = 0; i < n; ++i)
     s += a[idx[i]].c;

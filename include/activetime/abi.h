@@ -37,12 +37,19 @@ constexpr const char kFuncEnterName[] = "__activetime_func_enter";
 constexpr const char kFuncExitName[] = "__activetime_func_exit";
 
 // Memory-access probe (stride profiling, seed 004), before a load or store
-// whose address ScalarEvolution cannot prove affine. Site is the index into
-// the module's site table; M->SiteBase (set at registration) turns it into a
-// process-wide index into the thread's per-site records.
-//   void __activetime_mem_access(ModuleDesc *M, uint32_t Site, void *Addr);
+// whose address ScalarEvolution cannot prove affine. Its fast path is inline:
+// the module's thread-local array kSiteCountdownName (int32_t per site, zero
+// at thread start) is decremented, and only when the count drops to <= 0
+// does the code call the probe, which observes Addr, runs the phase manager
+// and stores the number of executions until the next call into *Countdown.
+// Site is the index into the module's site table; M->SiteBase (set at
+// registration) turns it into a process-wide index into the thread's
+// per-site records.
+//   void __activetime_mem_access(ModuleDesc *M, uint32_t Site, void *Addr,
+//                                int32_t *Countdown);
 constexpr const char kMemAccessName[] = "__activetime_mem_access";
 constexpr const char kSiteTableName[] = "__activetime_sites";
+constexpr const char kSiteCountdownName[] = "__activetime_countdown";
 
 // Module registration, called from the module constructor / destructor.
 //   void __activetime_register_module(ModuleDesc *M);

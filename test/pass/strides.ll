@@ -20,6 +20,7 @@
 ; CHECK-SAME: { ptr @[[CH:__activetime_name[.0-9]*]], ptr null, i32 0, i32 0, i64 4739384317480274729, i64 0, i32 8, i32 4, i32 0, i32 1 }
 ; CHECK-SAME: { ptr @[[CH]], ptr null, i32 0, i32 0, i64 -7889223789603297062, i64 0, i32 8, i32 4, i32 0, i32 1 }]
 ; CHECK: @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr } { i32 2, i32 5, ptr @__activetime_funcs, ptr @__activetime_module_name, i64 {{-?[0-9]+}}, ptr null, i32 6, i32 0, ptr @__activetime_sites }
+; CHECK: @__activetime_countdown = internal thread_local global [6 x i32] zeroinitializer
 
 ; NONE-NOT: __activetime_sites
 ; NONE-NOT: __activetime_mem_access
@@ -27,8 +28,8 @@
 
 ; ALL: @__activetime_sites = internal constant [7 x
 ; ALL: define i64 @straight(
-; ALL: call void @__activetime_mem_access(ptr @__activetime_module, i32 6, ptr %p)
-; ALL-NEXT: load i64, ptr %p
+; ALL: call void @__activetime_mem_access(ptr @__activetime_module, i32 6, ptr %p, ptr {{%.*}})
+; ALL: load i64, ptr %p
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
@@ -57,10 +58,23 @@ exit:
 ; CHECK: %k = load i32, ptr %ip
 ; CHECK-NOT: __activetime_mem_access
 ; CHECK: %ap = getelementptr
-; CHECK-NEXT: call void @__activetime_mem_access(ptr @__activetime_module, i32 2, ptr %ap) [[NOUNWIND:#[0-9]+]]
+; The inline fast path: decrement the thread's countdown of site 2, call the
+; probe when it reaches zero.
+; CHECK-NEXT: [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_countdown)
+; CHECK-NEXT: [[SLOT:%.*]] = getelementptr inbounds [6 x i32], ptr [[TLS]], i32 0, i32 2
+; CHECK-NEXT: [[OLD:%.*]] = load i32, ptr [[SLOT]]
+; CHECK-NEXT: [[NEW:%.*]] = sub i32 [[OLD]], 1
+; CHECK-NEXT: store i32 [[NEW]], ptr [[SLOT]]
+; CHECK-NEXT: [[DUE:%.*]] = icmp slt i32 [[NEW]], 1
+; CHECK-NEXT: br i1 [[DUE]], label %[[SLOW:.*]], label %[[CONT:.*]], !prof [[UNLIKELY:![0-9]+]]
+; CHECK: [[SLOW]]:
+; CHECK-NEXT: call void @__activetime_mem_access(ptr @__activetime_module, i32 2, ptr %ap, ptr [[SLOT]]) [[NOUNWIND:#[0-9]+]]
+; CHECK-NEXT: br label %[[CONT]]
+; CHECK: [[CONT]]:
 ; CHECK-NEXT: %v = load i64, ptr %ap
-; CHECK-NEXT: call void @__activetime_mem_access(ptr @__activetime_module, i32 3, ptr %ap) [[NOUNWIND]]
-; CHECK-NEXT: store i64 0, ptr %ap
+; CHECK: getelementptr inbounds [6 x i32], ptr {{%.*}}, i32 0, i32 3
+; CHECK: call void @__activetime_mem_access(ptr @__activetime_module, i32 3, ptr %ap, ptr {{%.*}}) [[NOUNWIND]]
+; CHECK: store i64 0, ptr %ap
 define i64 @indirect(ptr %a, ptr %idx, i64 %n) {
 entry:
   br label %loop
@@ -102,10 +116,10 @@ exit:
 }
 
 ; CHECK-LABEL: define i64 @chase(
-; CHECK: call void @__activetime_mem_access(ptr @__activetime_module, i32 4, ptr %vp)
-; CHECK-NEXT: %v = load i64, ptr %vp
-; CHECK-NEXT: call void @__activetime_mem_access(ptr @__activetime_module, i32 5, ptr %p)
-; CHECK-NEXT: %next = load ptr, ptr %p
+; CHECK: call void @__activetime_mem_access(ptr @__activetime_module, i32 4, ptr %vp, ptr {{%.*}})
+; CHECK: %v = load i64, ptr %vp
+; CHECK: call void @__activetime_mem_access(ptr @__activetime_module, i32 5, ptr %p, ptr {{%.*}})
+; CHECK: %next = load ptr, ptr %p
 define i64 @chase(ptr %head) {
 entry:
   %e = icmp eq ptr %head, null
@@ -133,5 +147,6 @@ define i64 @straight(ptr %p) {
   ret i64 %v
 }
 
-; CHECK: declare void @__activetime_mem_access(ptr, i32, ptr) [[NOUNWIND]]
+; CHECK: declare void @__activetime_mem_access(ptr, i32, ptr, ptr) [[NOUNWIND]]
 ; CHECK: attributes [[NOUNWIND]] = { nounwind }
+; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}

@@ -943,7 +943,7 @@ TEST(StrideTest, PhaseManagerSkipsCountsAndAdapts) {
     ++Slow;
     SiteSlowStep(S, A, I, C);
   }
-  EXPECT_EQ(SiteExecutions(S), u64(N));
+  EXPECT_EQ(SiteExecutions(S, S.Countdown), u64(N));
   EXPECT_EQ(S.Observations, Slow);
   EXPECT_EQ(S.Gcd, 48u);
   EXPECT_EQ(S.Cand, 48);
@@ -954,19 +954,37 @@ TEST(StrideTest, PhaseManagerSkipsCountsAndAdapts) {
   EXPECT_LT(Slow, u64(N) / 8);
 }
 
-TEST(StrideTest, MismatchResetsTheSkipPhase) {
+TEST(StrideTest, IrregularSitesSettleAndChangesReset) {
   PhaseConfig C = {8, 4, 64, true};
   SiteStats S = FreshSite();
   u32 Lcg = 1;
-  for (int I = 0; I < 400; ++I) {
+  auto Run = [&](int From, int To, bool Random) {
+    for (int I = From; I < To; ++I) {
+      Lcg = Lcg * 1103515245u + 12345u;
+      if (--S.Countdown > 0)
+        continue;
+      SiteSlowStep(S, Random ? (Lcg >> 8) * 8 : uptr(I) * 8, I, C);
+    }
+  };
+  // Random addresses: irregular phase after irregular phase settles it.
+  Run(0, 2000, true);
+  EXPECT_EQ(SiteExecutions(S, S.Countdown), 2000u);
+  EXPECT_EQ(S.SkipLen, 64u);
+  EXPECT_LT(S.CandCount * 2, S.Adjacent);
+  // The pattern changes: a phase that is neither resets the skip phase.
+  u32 Before = S.SkipLen;
+  S.Countdown = 1; // the next execution is inspected
+  Lcg = 7;
+  for (int I = 0; I < 4; ++I) {
     Lcg = Lcg * 1103515245u + 12345u;
+    // Two of the three adjacent differences agree: not settled either way.
+    uptr A = I < 3 ? uptr(I) * 8 : (Lcg >> 8) * 8;
     if (--S.Countdown > 0)
       continue;
-    SiteSlowStep(S, (Lcg >> 8) * 8, I, C);
+    SiteSlowStep(S, A, I, C);
   }
-  EXPECT_EQ(SiteExecutions(S), 400u);
-  EXPECT_EQ(S.SkipLen, 8u); // never settles
-  EXPECT_LT(S.CandCount * 2, S.Adjacent);
+  EXPECT_EQ(Before, 64u);
+  EXPECT_EQ(S.SkipLen, 8u);
 }
 
 TEST(StrideTest, InspectEverythingObservesEveryExecution) {
@@ -987,15 +1005,15 @@ TEST(StrideTest, MergeKeepsTheBestSupportedCandidate) {
   SiteStats A = FreshSite(), B = FreshSite(), M = FreshSite();
   A.Cand = 16, A.CandCount = 5, A.Gcd = 32, A.Executions = 10;
   B.Cand = 16, B.CandCount = 7, B.Gcd = 48, B.Executions = 20;
-  MergeSiteStats(M, A);
-  MergeSiteStats(M, B);
+  MergeSiteStats(M, A, 0);
+  MergeSiteStats(M, B, 0);
   EXPECT_EQ(M.Cand, 16);
   EXPECT_EQ(M.CandCount, 12u);
   EXPECT_EQ(M.Gcd, 16u);
   EXPECT_EQ(M.Executions, 30u);
   SiteStats C2 = FreshSite();
   C2.Cand = 8, C2.CandCount = 20;
-  MergeSiteStats(M, C2);
+  MergeSiteStats(M, C2, 0);
   EXPECT_EQ(M.Cand, 8);
   EXPECT_EQ(M.CandCount, 20u);
 }
@@ -1014,12 +1032,16 @@ TEST_F(RuntimeTest, MemProbeRecordsPerSite) {
   __activetime_register_module(&M);
   EXPECT_EQ(M.SiteBase, 0u);
   static long Data[100];
+  static s32 Countdown[2]; // the module's thread-local array
   for (int I = 0; I < 100; ++I) {
-    __activetime_mem_access(&M, 0, &Data[I]);
-    __activetime_mem_access(&M, 1, &Data[99 - I]);
+    // The inline fast path the pass emits, then the probe.
+    if (--Countdown[0] < 1)
+      __activetime_mem_access(&M, 0, &Data[I], &Countdown[0]);
+    if (--Countdown[1] < 1)
+      __activetime_mem_access(&M, 1, &Data[99 - I], &Countdown[1]);
   }
   SiteStats Out[2];
-  CollectSiteStats(M.SiteBase, 2, Out);
+  CollectSiteStats(M.SiteBase, 2, Out, /*SlotsValid=*/true);
   EXPECT_EQ(Out[0].Executions, 100u);
   EXPECT_EQ(Out[0].Cand, 8);
   EXPECT_EQ(Out[0].CandCount, 99u);
