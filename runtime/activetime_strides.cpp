@@ -167,8 +167,13 @@ ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
   if (G < T.Cap || GrowRecords(T, G)) {
     SiteStats &S = T.Recs[G];
     S.Slot = Countdown;
-    SiteSlowStep(S, Addr, ReadTick(), GetPhaseConfig());
+    u64 Start = ReadTick();
+    SiteSlowStep(S, Addr, Start, GetPhaseConfig());
     *Countdown = S.Countdown;
+    // The rest of this call lies inside the site's next step: measured so
+    // the tool can take it out of the iteration time.
+    u64 Spent = ReadTick() - Start;
+    S.LastProbe = Spent < ~u32(0) ? u32(Spent) : ~u32(0);
   } else {
     *Countdown = 1;
   }
@@ -240,10 +245,12 @@ void MergeSiteStats(SiteStats &Into, const SiteStats &From, s32 Live) {
   if (Into.CandCount && From.Cand == Into.Cand) {
     Into.CandCount += From.CandCount;
     Into.IterTicks += From.IterTicks;
+    Into.ProbeTicks += From.ProbeTicks;
   } else if (From.CandCount > Into.CandCount) {
     Into.Cand = From.Cand;
     Into.CandCount = From.CandCount;
     Into.IterTicks = From.IterTicks;
+    Into.ProbeTicks = From.ProbeTicks;
   }
 }
 

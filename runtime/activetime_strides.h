@@ -18,7 +18,7 @@ namespace __activetime {
 
 using MemSiteDesc = activetime::abi::MemSiteDesc;
 
-// One site as seen by one thread (128 bytes: one cache line pair per site).
+// One site as seen by one thread.
 struct SiteStats {
   s32 Countdown;     // what the slow path last stored into *Slot
   u32 SkipLen;       // length of the next skip phase (adaptive); 0: fresh
@@ -36,13 +36,15 @@ struct SiteStats {
   u64 ZeroDiffs;
   u64 Gcd;           // GCD of the non-zero |differences|
   s64 Cand;          // majority-vote candidate of the adjacent differences
-  u64 Vote;
+  u32 Vote;
+  u32 LastProbe;     // ticks the previous slow path ran after its tick read
   u64 CandCount;     // adjacent differences equal to Cand since it was chosen
   u64 IterTicks;     // summed ticks of the CandCount candidate steps
+  u64 ProbeTicks;    // of which spent in this site's own slow path
   s32 *Slot;         // the thread's countdown of the site (module TLS), or
                      // null once the thread finished (partial phase counted)
 };
-static_assert(sizeof(SiteStats) == 128, "SiteStats layout");
+static_assert(sizeof(SiteStats) == 136, "SiteStats layout");
 
 inline u64 Gcd64(u64 A, u64 B) {
   while (B) {
@@ -73,9 +75,11 @@ inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
       u64 Ticks = Tick - S.LastTick;
       S.Adjacent++;
       if (D == S.Cand && S.Vote) {
-        S.Vote++;
+        if (S.Vote != ~u32(0))
+          S.Vote++;
         S.CandCount++;
         S.IterTicks += Ticks;
+        S.ProbeTicks += S.LastProbe;
       } else {
         S.PhaseMiss++;
         if (S.Vote == 0) {
@@ -83,6 +87,7 @@ inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
           S.Vote = 1;
           S.CandCount = 1;
           S.IterTicks = Ticks;
+          S.ProbeTicks = S.LastProbe;
         } else {
           S.Vote--;
         }

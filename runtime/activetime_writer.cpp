@@ -167,6 +167,7 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
     SR.Dominant = S.CandCount ? S.Cand : 0;
     SR.DominantCount = S.CandCount;
     SR.IterTicks = S.IterTicks;
+    SR.ProbeTicks = S.ProbeTicks;
     SR.FuncLen = Len32(D.Func);
     SR.FileLen = Len32(D.File);
     B->Append(&SR, sizeof(SR));

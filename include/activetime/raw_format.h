@@ -227,7 +227,7 @@ struct StridesRecord {   // 16 bytes
 // Differences are between the addresses of two observed executions; a
 // difference is "adjacent" when nothing was skipped between them (an exact
 // stride), otherwise a stride product (a multiple of the stride).
-struct SiteRecord {      // 120 bytes
+struct SiteRecord {      // 128 bytes
   uint64_t Hash;         // MemSiteDesc::Hash
   int64_t StaticStride;  // MS_Static: the compiler's step in bytes
   uint32_t Line;
@@ -247,11 +247,12 @@ struct SiteRecord {      // 120 bytes
                           // since it became the candidate: a lower bound)
   uint64_t IterTicks;    // summed ticks of the DominantCount adjacent steps
                          // equal to Dominant (their iteration time)
+  uint64_t ProbeTicks;   // of which the site's own probe ran (inspect path)
   uint32_t FuncLen;
   uint32_t FileLen;
 };
 static_assert(sizeof(StridesRecord) == 16, "layout");
-static_assert(sizeof(SiteRecord) == 120, "layout");
+static_assert(sizeof(SiteRecord) == 128, "layout");
 
 static_assert(sizeof(FileHeader) == 32, "layout");
 static_assert(sizeof(SectionHeader) == 16, "layout");

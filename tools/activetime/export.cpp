@@ -88,6 +88,8 @@ Error writePrefetch(const Profile &P, raw_ostream &OS) {
         {"stride", R.Stride},
         {"confidence", std::round(R.Confidence * 1e4) / 1e4},
         {"observations", int64_t(S.Observations)},
+        {"measured_iteration_ns", std::round(*R.MeasuredIterNs * 100) / 100},
+        {"probe_ns", std::round(R.LoopProbeNs * 100) / 100},
         {"iteration_ns", std::round(*R.IterNs * 100) / 100},
         {"work_ns", std::round(D.WorkNs * 100) / 100},
         {"distance_iterations", D.Iterations},

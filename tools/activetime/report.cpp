@@ -759,8 +759,8 @@ void printStrides(const Profile &P, raw_ostream &OS) {
   OS << "  stride in bytes, elems = stride / access size; confidence = share "
         "of adjacent differences equal to the stride (classed at >= "
      << unsigned(kStrideConfidence * 100)
-     << "%); gcd = GCD of all non-zero differences; iter = mean time between "
-        "adjacent observations\n";
+     << "%); gcd = GCD of all non-zero differences; iter = mean time of one "
+        "step of the stride, less the time the loop's probes took in it\n";
 }
 
 } // namespace

@@ -489,6 +489,7 @@ Error Parser::parseStrides(Cursor C) {
     S.Dominant = int64_t(C.u64());
     S.DominantCount = C.u64();
     S.IterTicks = C.u64();
+    S.ProbeTicks = C.u64();
     uint32_t FuncLen = C.u32();
     uint32_t FileLen = C.u32();
     if (uint64_t(FuncLen) + FileLen > C.remaining())
@@ -516,6 +517,11 @@ Error Parser::parseStrides(Cursor C) {
                           What, I, S.Executions, S.Observations,
                           S.Differences, S.Adjacent, S.ZeroDiffs,
                           S.DominantCount));
+    // The probe ran inside the steps it is measured in.
+    if (S.ProbeTicks > S.IterTicks)
+      return fail(formatv("{0}: site {1}: probe ticks {2} exceed the steps' "
+                          "ticks {3}",
+                          What, I, S.ProbeTicks, S.IterTicks));
     Cur->Sites.push_back(std::move(S));
   }
   return checkPadding(C, Size, What);

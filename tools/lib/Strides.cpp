@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 using namespace activetime;
 using namespace activetime::profile;
@@ -62,12 +63,13 @@ void profile::classifySite(StrideRow &R) {
 std::vector<StrideRow> profile::strideRows(const Profile &P) {
   std::vector<StrideRow> Rows;
   // Tick rates differ between processes: iteration time is summed in ns.
-  std::vector<double> IterNsSum;
+  std::vector<double> IterNsSum, ProbeNsSum;
   std::map<std::pair<std::string, uint64_t>, size_t> Index;
   for (const Process &Pr : P.Processes) {
     for (const MemSite &S : Pr.Sites) {
       const std::string &Mod = Pr.Modules[S.Module].Name;
       double Ns = double(S.IterTicks) * 1e9 / double(Pr.TickRate);
+      double PNs = double(S.ProbeTicks) * 1e9 / double(Pr.TickRate);
       auto [It, New] = Index.try_emplace({Mod, S.Hash}, Rows.size());
       if (New) {
         StrideRow R;
@@ -75,10 +77,12 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
         R.Site = S;
         Rows.push_back(std::move(R));
         IterNsSum.push_back(Ns);
+        ProbeNsSum.push_back(PNs);
         continue;
       }
       MemSite &M = Rows[It->second].Site;
       double &Sum = IterNsSum[It->second];
+      double &PSum = ProbeNsSum[It->second];
       M.Executions += S.Executions;
       M.Observations += S.Observations;
       M.Differences += S.Differences;
@@ -90,18 +94,39 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
       if (M.DominantCount && S.Dominant == M.Dominant) {
         M.DominantCount += S.DominantCount;
         Sum += Ns;
+        PSum += PNs;
       } else if (S.DominantCount > M.DominantCount) {
         M.Dominant = S.Dominant;
         M.DominantCount = S.DominantCount;
         Sum = Ns;
+        PSum = PNs;
       }
     }
   }
+  // Every dynamic site of a loop is inspected in the loop's iterations: the
+  // probe time of all of them lies inside each one's measured step.
+  std::map<std::tuple<std::string, std::string, uint32_t>, double> LoopProbe;
+  std::vector<double> OwnProbe(Rows.size(), 0);
+  auto LoopKey = [](const StrideRow &R) {
+    return std::make_tuple(R.Module, R.Site.Func, R.Site.LoopLine);
+  };
   for (size_t I = 0; I < Rows.size(); ++I) {
     StrideRow &R = Rows[I];
-    if (R.Site.DominantCount && IterNsSum[I] > 0)
-      R.IterNs = IterNsSum[I] / double(R.Site.DominantCount);
+    if (R.Site.DominantCount && IterNsSum[I] > 0) {
+      R.MeasuredIterNs = IterNsSum[I] / double(R.Site.DominantCount);
+      OwnProbe[I] = ProbeNsSum[I] / double(R.Site.DominantCount);
+      if (R.Site.Flags & abi::MS_InLoop)
+        LoopProbe[LoopKey(R)] += OwnProbe[I];
+    }
     classifySite(R);
+  }
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    StrideRow &R = Rows[I];
+    if (!R.MeasuredIterNs)
+      continue;
+    R.LoopProbeNs = (R.Site.Flags & abi::MS_InLoop) ? LoopProbe[LoopKey(R)]
+                                                     : OwnProbe[I];
+    R.IterNs = std::max(*R.MeasuredIterNs - R.LoopProbeNs, 0.0);
   }
   return Rows;
 }

@@ -112,6 +112,7 @@ struct MemSite {
   int64_t Dominant = 0;
   uint64_t DominantCount = 0;
   uint64_t IterTicks = 0;
+  uint64_t ProbeTicks = 0;
   std::string Func;     // linkage name of the containing function
   std::string File;     // source file of the access, may be empty
 };

@@ -41,7 +41,15 @@ struct StrideRow {
   StrideClass Class = StrideClass::Unknown;
   int64_t Stride = 0;   // bytes; meaningful unless Irregular/Unknown
   double Confidence = 0; // dominant share of adjacent differences (1: static)
-  std::optional<double> IterNs; // mean ns between adjacent observations
+  /// Mean ns of one step of the dominant stride as measured (between two
+  /// adjacent observations; includes the probes that ran in between).
+  std::optional<double> MeasuredIterNs;
+  /// Mean ns the probes of the loop's dynamic sites (same function and loop
+  /// header line) spent per step: the sum of each one's own probe time.
+  double LoopProbeNs = 0;
+  /// The loop's iteration time without the probes: MeasuredIterNs -
+  /// LoopProbeNs, at least 0.
+  std::optional<double> IterNs;
 };
 
 /// Classifies one site (static sites by their compile-time stride).
