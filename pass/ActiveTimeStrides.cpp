@@ -277,12 +277,12 @@ bool activetime::applyPrefetchHints(Module &M, StringRef HintFile,
     ByHash[H.Hash] = &H;
 
   bool Changed = false;
-  // Loads off one base pointer within a cache line (p->next and p->value)
-  // share their lines: one prefetch covers them.
+  // Loads off one base pointer (p->next and p->value) whose prefetch
+  // targets fall within a cache line of each other: one prefetch covers them.
   struct Issued {
     const BasicBlock *BB;
     const Value *Base;
-    int64_t Offset, Distance;
+    int64_t Target; // offset from Base of the prefetched address
   };
   SmallVector<Issued, 8> Done;
   const DataLayout &DL = M.getDataLayout();
@@ -310,13 +310,13 @@ bool activetime::applyPrefetchHints(Module &M, StringRef HintFile,
     APInt Off(DL.getIndexTypeSizeInBits(S.Ptr->getType()), 0);
     const Value *Base = S.Ptr->stripAndAccumulateConstantOffsets(
         DL, Off, /*AllowNonInbounds=*/true);
-    int64_t Offset = Off.getSExtValue();
+    int64_t Target = Off.getSExtValue() + H.Distance;
     if (llvm::any_of(Done, [&](const Issued &D) {
           return D.BB == S.Access->getParent() && D.Base == Base &&
-                 D.Distance == H.Distance && std::abs(D.Offset - Offset) < 64;
+                 std::abs(D.Target - Target) < 64;
         }))
       continue;
-    Done.push_back({S.Access->getParent(), Base, Offset, H.Distance});
+    Done.push_back({S.Access->getParent(), Base, Target});
     IRBuilder<> IRB(S.Access);
     Value *Addr = IRB.CreatePtrAdd(S.Ptr, IRB.getInt64(H.Distance),
                                    "activetime.prefetch.addr");

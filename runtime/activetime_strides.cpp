@@ -246,11 +246,15 @@ void MergeSiteStats(SiteStats &Into, const SiteStats &From, s32 Live) {
     Into.CandCount += From.CandCount;
     Into.IterTicks += From.IterTicks;
     Into.ProbeTicks += From.ProbeTicks;
+    if (From.MinStepPlus1 &&
+        (!Into.MinStepPlus1 || From.MinStepPlus1 < Into.MinStepPlus1))
+      Into.MinStepPlus1 = From.MinStepPlus1;
   } else if (From.CandCount > Into.CandCount) {
     Into.Cand = From.Cand;
     Into.CandCount = From.CandCount;
     Into.IterTicks = From.IterTicks;
     Into.ProbeTicks = From.ProbeTicks;
+    Into.MinStepPlus1 = From.MinStepPlus1;
   }
 }
 

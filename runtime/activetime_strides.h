@@ -41,10 +41,12 @@ struct SiteStats {
   u64 CandCount;     // adjacent differences equal to Cand since it was chosen
   u64 IterTicks;     // summed ticks of the CandCount candidate steps
   u64 ProbeTicks;    // of which spent in this site's own slow path
+  u64 MinStepPlus1;  // 1 + the shortest candidate step without its own
+                     // slow path (0: none yet)
   s32 *Slot;         // the thread's countdown of the site (module TLS), or
                      // null once the thread finished (partial phase counted)
 };
-static_assert(sizeof(SiteStats) == 136, "SiteStats layout");
+static_assert(sizeof(SiteStats) == 144, "SiteStats layout");
 
 inline u64 Gcd64(u64 A, u64 B) {
   while (B) {
@@ -73,6 +75,7 @@ inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
       // left the pattern (the loop restarted, another call ran in between)
       // says nothing about the loop's iteration.
       u64 Ticks = Tick - S.LastTick;
+      u64 Own = Ticks > S.LastProbe ? Ticks - S.LastProbe : 0;
       S.Adjacent++;
       if (D == S.Cand && S.Vote) {
         if (S.Vote != ~u32(0))
@@ -80,6 +83,8 @@ inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
         S.CandCount++;
         S.IterTicks += Ticks;
         S.ProbeTicks += S.LastProbe;
+        if (S.MinStepPlus1 == 0 || Own + 1 < S.MinStepPlus1)
+          S.MinStepPlus1 = Own + 1;
       } else {
         S.PhaseMiss++;
         if (S.Vote == 0) {
@@ -88,6 +93,7 @@ inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
           S.CandCount = 1;
           S.IterTicks = Ticks;
           S.ProbeTicks = S.LastProbe;
+          S.MinStepPlus1 = Own + 1;
         } else {
           S.Vote--;
         }

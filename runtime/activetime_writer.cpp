@@ -168,6 +168,7 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
     SR.DominantCount = S.CandCount;
     SR.IterTicks = S.IterTicks;
     SR.ProbeTicks = S.ProbeTicks;
+    SR.MinStepTicks = S.MinStepPlus1 ? S.MinStepPlus1 - 1 : 0;
     SR.FuncLen = Len32(D.Func);
     SR.FileLen = Len32(D.File);
     B->Append(&SR, sizeof(SR));

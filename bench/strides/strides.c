@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
   }
   const char *w = argv[1];
   long scale = argc > 2 ? atol(argv[2]) : 1;
-  long sum = 0;
+  long sum = 0, steps = 0;
   uint64_t t0 = 0, t1 = 0;
   if (!strcmp(w, "chase-const") || !strcmp(w, "chase-rand")) {
     // 2M nodes 320 bytes apart: 640 MB of address space, 128 MB of touched
@@ -115,6 +115,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < 4; ++r)
       sum += chase(head) + r;
     t1 = now_ns();
+    steps = 4 * n;
   } else if (!strcmp(w, "gather") || !strcmp(w, "index3")) {
     long n = 8000000 * scale;
     long m = !strcmp(w, "index3") ? 3 * n : n;
@@ -151,5 +152,7 @@ int main(int argc, char **argv) {
   }
   printf("checksum %ld\n", sum);
   printf("kernel_ns %llu\n", (unsigned long long)(t1 - t0));
+  if (steps)
+    printf("steps %ld\n", steps);
   return 0;
 }

@@ -227,7 +227,7 @@ struct StridesRecord {   // 16 bytes
 // Differences are between the addresses of two observed executions; a
 // difference is "adjacent" when nothing was skipped between them (an exact
 // stride), otherwise a stride product (a multiple of the stride).
-struct SiteRecord {      // 128 bytes
+struct SiteRecord {      // 136 bytes
   uint64_t Hash;         // MemSiteDesc::Hash
   int64_t StaticStride;  // MS_Static: the compiler's step in bytes
   uint32_t Line;
@@ -248,11 +248,13 @@ struct SiteRecord {      // 128 bytes
   uint64_t IterTicks;    // summed ticks of the DominantCount adjacent steps
                          // equal to Dominant (their iteration time)
   uint64_t ProbeTicks;   // of which the site's own probe ran (inspect path)
+  uint64_t MinStepTicks; // the shortest of those steps less its own probe
+                         // time (the least stalled iteration)
   uint32_t FuncLen;
   uint32_t FileLen;
 };
 static_assert(sizeof(StridesRecord) == 16, "layout");
-static_assert(sizeof(SiteRecord) == 128, "layout");
+static_assert(sizeof(SiteRecord) == 136, "layout");
 
 static_assert(sizeof(FileHeader) == 32, "layout");
 static_assert(sizeof(SectionHeader) == 16, "layout");

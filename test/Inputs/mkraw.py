@@ -44,6 +44,7 @@ JSON description (all fields optional except where noted):
                               "differences": 0, "adjacent": 0, "zero": 0,
                               "gcd": 0, "dominant": 0, "dominant_count": 0,
                               "iter_ticks": 0, "probe_ticks": 0,
+                              "min_step_ticks": 0,
                               "func": "f", "file": ""}]}]}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
@@ -197,7 +198,7 @@ def build_sections(desc):
                 if isinstance(fl, list):
                     fl = sum(SITE_FLAGS[f] for f in fl)
                 fn, fi = x.get("func", "f").encode(), x.get("file", "").encode()
-                b += struct.pack("<QqIIIIIIQQQQQQqQQQII", x.get("hash", 0),
+                b += struct.pack("<QqIIIIIIQQQQQQqQQQQII", x.get("hash", 0),
                                  x.get("static_stride", 0), x.get("line", 0),
                                  x.get("column", 0), x.get("size", 8), fl,
                                  x.get("loop_line", 0), x.get("loop_depth", 0),
@@ -208,7 +209,8 @@ def build_sections(desc):
                                  x.get("gcd", 0), x.get("dominant", 0),
                                  x.get("dominant_count", 0),
                                  x.get("iter_ticks", 0),
-                                 x.get("probe_ticks", 0), len(fn),
+                                 x.get("probe_ticks", 0),
+                                 x.get("min_step_ticks", 0), len(fn),
                                  len(fi)) + fn + fi
             sections.append((SK_STRIDES, pad8(b)))
     return sections

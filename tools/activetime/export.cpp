@@ -75,7 +75,7 @@ Error writePrefetch(const Profile &P, raw_ostream &OS) {
       ++Skipped;
       continue;
     }
-    PrefetchDistance D = prefetchDistance(R.Stride, *R.IterNs, Model);
+    PrefetchDistance D = prefetchDistance(R.Stride, *R.MinIterNs, Model);
     Hints.push_back(json::Object{
         {"module", R.Module},
         {"function", S.Func},
@@ -91,6 +91,7 @@ Error writePrefetch(const Profile &P, raw_ostream &OS) {
         {"measured_iteration_ns", std::round(*R.MeasuredIterNs * 100) / 100},
         {"probe_ns", std::round(R.LoopProbeNs * 100) / 100},
         {"iteration_ns", std::round(*R.IterNs * 100) / 100},
+        {"min_iteration_ns", std::round(*R.MinIterNs * 100) / 100},
         {"work_ns", std::round(D.WorkNs * 100) / 100},
         {"distance_iterations", D.Iterations},
         {"distance_bytes", D.Bytes},

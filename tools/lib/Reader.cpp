@@ -490,6 +490,7 @@ Error Parser::parseStrides(Cursor C) {
     S.DominantCount = C.u64();
     S.IterTicks = C.u64();
     S.ProbeTicks = C.u64();
+    S.MinStepTicks = C.u64();
     uint32_t FuncLen = C.u32();
     uint32_t FileLen = C.u32();
     if (uint64_t(FuncLen) + FileLen > C.remaining())
@@ -522,6 +523,10 @@ Error Parser::parseStrides(Cursor C) {
       return fail(formatv("{0}: site {1}: probe ticks {2} exceed the steps' "
                           "ticks {3}",
                           What, I, S.ProbeTicks, S.IterTicks));
+    if (S.DominantCount && S.MinStepTicks > S.IterTicks / S.DominantCount)
+      return fail(formatv("{0}: site {1}: shortest step {2} ticks exceeds "
+                          "the mean of the steps",
+                          What, I, S.MinStepTicks));
     Cur->Sites.push_back(std::move(S));
   }
   return checkPadding(C, Size, What);

@@ -63,13 +63,14 @@ void profile::classifySite(StrideRow &R) {
 std::vector<StrideRow> profile::strideRows(const Profile &P) {
   std::vector<StrideRow> Rows;
   // Tick rates differ between processes: iteration time is summed in ns.
-  std::vector<double> IterNsSum, ProbeNsSum;
+  std::vector<double> IterNsSum, ProbeNsSum, MinNs;
   std::map<std::pair<std::string, uint64_t>, size_t> Index;
   for (const Process &Pr : P.Processes) {
     for (const MemSite &S : Pr.Sites) {
       const std::string &Mod = Pr.Modules[S.Module].Name;
       double Ns = double(S.IterTicks) * 1e9 / double(Pr.TickRate);
       double PNs = double(S.ProbeTicks) * 1e9 / double(Pr.TickRate);
+      double MNs = double(S.MinStepTicks) * 1e9 / double(Pr.TickRate);
       auto [It, New] = Index.try_emplace({Mod, S.Hash}, Rows.size());
       if (New) {
         StrideRow R;
@@ -78,6 +79,7 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
         Rows.push_back(std::move(R));
         IterNsSum.push_back(Ns);
         ProbeNsSum.push_back(PNs);
+        MinNs.push_back(MNs);
         continue;
       }
       MemSite &M = Rows[It->second].Site;
@@ -95,11 +97,13 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
         M.DominantCount += S.DominantCount;
         Sum += Ns;
         PSum += PNs;
+        MinNs[It->second] = std::min(MinNs[It->second], MNs);
       } else if (S.DominantCount > M.DominantCount) {
         M.Dominant = S.Dominant;
         M.DominantCount = S.DominantCount;
         Sum = Ns;
         PSum = PNs;
+        MinNs[It->second] = MNs;
       }
     }
   }
@@ -107,6 +111,7 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
   // probe time of all of them lies inside each one's measured step.
   std::map<std::tuple<std::string, std::string, uint32_t>, double> LoopProbe;
   std::vector<double> OwnProbe(Rows.size(), 0);
+  std::vector<double> MinStepNs(Rows.size(), 0);
   auto LoopKey = [](const StrideRow &R) {
     return std::make_tuple(R.Module, R.Site.Func, R.Site.LoopLine);
   };
@@ -127,16 +132,17 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
     R.LoopProbeNs = (R.Site.Flags & abi::MS_InLoop) ? LoopProbe[LoopKey(R)]
                                                      : OwnProbe[I];
     R.IterNs = std::max(*R.MeasuredIterNs - R.LoopProbeNs, 0.0);
+    R.MinIterNs = std::max(MinNs[I] - (R.LoopProbeNs - OwnProbe[I]), 0.0);
   }
   return Rows;
 }
 
-PrefetchDistance profile::prefetchDistance(int64_t Stride, double IterNs,
+PrefetchDistance profile::prefetchDistance(int64_t Stride, double StepNs,
                                            const PrefetchModel &Model) {
   PrefetchDistance D;
   bool LeavesLine = uint64_t(std::llabs(Stride)) >= Model.LineBytes;
-  D.WorkNs = LeavesLine && IterNs > Model.LatencyNs ? IterNs - Model.LatencyNs
-                                                    : IterNs;
+  D.WorkNs = LeavesLine && StepNs > Model.LatencyNs ? StepNs - Model.LatencyNs
+                                                    : StepNs;
   D.WorkNs = std::max(D.WorkNs, 1.0);
   double It = std::ceil(Model.LatencyNs / D.WorkNs);
   D.Iterations = unsigned(std::clamp(It, 1.0, double(Model.MaxIterations)));

@@ -253,6 +253,7 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
         SB.u64(S.DominantCount);
         SB.u64(S.IterTicks);
         SB.u64(S.ProbeTicks);
+        SB.u64(S.MinStepTicks);
         SB.u32(S.Func.size());
         SB.u32(S.File.size());
         SB.bytes(S.Func);

@@ -113,6 +113,7 @@ struct MemSite {
   uint64_t DominantCount = 0;
   uint64_t IterTicks = 0;
   uint64_t ProbeTicks = 0;
+  uint64_t MinStepTicks = 0;
   std::string Func;     // linkage name of the containing function
   std::string File;     // source file of the access, may be empty
 };

@@ -50,6 +50,10 @@ struct StrideRow {
   /// The loop's iteration time without the probes: MeasuredIterNs -
   /// LoopProbeNs, at least 0.
   std::optional<double> IterNs;
+  /// The shortest step without the probes (the least stalled iteration):
+  /// the runtime's shortest step less the site's own probe, less the mean
+  /// probe time of the loop's other sites; at least 0.
+  std::optional<double> MinIterNs;
 };
 
 /// Classifies one site (static sites by their compile-time stride).
@@ -73,10 +77,10 @@ struct PrefetchDistance {
 };
 
 /// ceil(Latency / WorkNs) iterations ahead, in [1, MaxIterations], where
-/// WorkNs = IterNs - Latency if the stride leaves the cache line (each
-/// measured iteration waited for one miss) and IterNs > Latency, else
-/// IterNs; at least 1 ns.
-PrefetchDistance prefetchDistance(int64_t Stride, double IterNs,
+/// WorkNs = StepNs - Latency if the stride leaves the cache line and even
+/// the least stalled step StepNs took longer than Latency (every iteration
+/// waited for a miss), else StepNs; at least 1 ns.
+PrefetchDistance prefetchDistance(int64_t Stride, double StepNs,
                                   const PrefetchModel &Model);
 
 } // namespace profile
