@@ -760,7 +760,8 @@ void printStrides(const Profile &P, raw_ostream &OS) {
         "of adjacent differences equal to the stride (classed at >= "
      << unsigned(kStrideConfidence * 100)
      << "%); gcd = GCD of all non-zero differences; iter = mean time of one "
-        "step of the stride, less the time the loop's probes took in it\n";
+        "step of the stride, less the probe time the loop's probes measured "
+        "in it\n";
 }
 
 } // namespace
