@@ -11,16 +11,25 @@
 //    through attributes, annotations or the user's function list, tiny leaves
 //    below the size threshold);
 //
-//  * insert: emit the module's function table and descriptor, then give each
-//    chosen function an entry probe and an exit probe on every way out of it
-//    (returns, musttail calls, unwinding), and finally a constructor and a
-//    destructor that register the descriptor with the runtime.
+//    With stride profiling on, also find each chosen function's memory
+//    access sites (ActiveTimeStrides.cpp);
+//
+//  * insert: emit the module's function and site tables and descriptor, then
+//    give each chosen function an entry probe and an exit probe on every way
+//    out of it (returns, musttail calls, unwinding) and a memory-access probe
+//    before each dynamic site, and finally a constructor and a destructor
+//    that register the descriptor with the runtime.
+//
+// With -activetime-prefetch-use the module is a feedback build instead: the
+// sites are found the same way, the hinted loads get prefetches, and no probe
+// or table is emitted.
 //
 // See include/activetime/abi.h for the probe signatures and table layouts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ActiveTimeInstrumentation.h"
+#include "ActiveTimeStrides.h"
 #include "activetime/abi.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -41,6 +50,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
@@ -49,6 +59,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/EscapeEnumerator.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -144,9 +155,13 @@ struct Decision {
   static Decision skip(const char *Reason) { return {false, Reason}; }
 };
 
+using SiteFinder = function_ref<void(Function &, std::vector<MemSite> &,
+                                      MemSiteCounts &)>;
+
 class ActiveTimeInstrumenter {
 public:
-  ActiveTimeInstrumenter(Module &M, const FunctionList *List);
+  ActiveTimeInstrumenter(Module &M, const FunctionList *List,
+                         SiteFinder FindSites);
 
   /// Instruments the module; returns true if it changed.
   bool run();
@@ -162,6 +177,8 @@ private:
   // Insert phase.
   Constant *createString(StringRef Str, const Twine &Name);
   GlobalVariable *createTables(ArrayRef<Function *> Fns);
+  Constant *createSiteTable();
+  void insertMemProbes(GlobalVariable *ModuleDesc);
   void createCtorAndDtor(GlobalVariable *ModuleDesc);
   void instrumentFunction(Function &F, Constant *Desc);
   void emitProbe(IRBuilder<> &IRB, FunctionCallee Probe, Constant *Desc,
@@ -170,6 +187,8 @@ private:
   Module &M;
   LLVMContext &Ctx;
   const FunctionList *List;
+  SiteFinder FindSites;
+  std::vector<MemSite> Sites; // in function order, then instruction order
 
   SmallPtrSet<const Function *, 8> AnnotatedNoInstrument;
   SmallPtrSet<const Function *, 8> AnnotatedInstrument;
@@ -179,26 +198,32 @@ private:
   IntegerType *Int64Ty;
   StructType *FuncDescTy;
   StructType *ModuleDescTy;
+  StructType *MemSiteDescTy;
   FunctionCallee EnterProbe;
   FunctionCallee ExitProbe;
   // Whether llvm.addressofreturnaddress can be lowered for the target;
   // elsewhere the frame address stands in for it.
   bool HasAddrOfReturnAddr;
   StringMap<Constant *> FileStrings;
+  StringMap<Constant *> SiteStrings;
 };
 
 } // end anonymous namespace
 
 ActiveTimeInstrumenter::ActiveTimeInstrumenter(Module &M,
-                                               const FunctionList *List)
-    : M(M), Ctx(M.getContext()), List(List) {
+                                               const FunctionList *List,
+                                               SiteFinder FindSites)
+    : M(M), Ctx(M.getContext()), List(List), FindSites(FindSites) {
   PtrTy = PointerType::getUnqual(Ctx);
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
   // Layouts of abi::FuncDesc and abi::ModuleDesc.
   FuncDescTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
-  ModuleDescTy =
-      StructType::get(Ctx, {Int32Ty, Int32Ty, PtrTy, PtrTy, Int64Ty, PtrTy});
+  ModuleDescTy = StructType::get(Ctx, {Int32Ty, Int32Ty, PtrTy, PtrTy, Int64Ty,
+                                       PtrTy, Int32Ty, Int32Ty, PtrTy});
+  MemSiteDescTy =
+      StructType::get(Ctx, {PtrTy, PtrTy, Int32Ty, Int32Ty, Int64Ty, Int64Ty,
+                            Int32Ty, Int32Ty, Int32Ty, Int32Ty});
 
   Triple TT(M.getTargetTriple());
   HasAddrOfReturnAddr =
@@ -442,11 +467,85 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
        ConstantInt::get(Int32Ty, Descs.size()), Table,
        createString(M.getSourceFileName(), "__activetime_module_name"),
        ConstantInt::get(Int64Ty, xxh3_64bits(HashInput.str())),
-       ConstantPointerNull::get(PtrTy)});
+       ConstantPointerNull::get(PtrTy), ConstantInt::get(Int32Ty, Sites.size()),
+       ConstantInt::get(Int32Ty, 0), createSiteTable()});
   // Writable: the runtime keeps its per-module state in RuntimeData.
   return new GlobalVariable(M, ModuleDescTy, /*isConstant=*/false,
                             GlobalValue::InternalLinkage, ModuleDescInit,
                             abi::kModuleDescName);
+}
+
+/// Emits __activetime_sites (one MemSiteDesc per entry of Sites) and returns
+/// it, or null when there are no sites.
+Constant *ActiveTimeInstrumenter::createSiteTable() {
+  if (Sites.empty())
+    return ConstantPointerNull::get(PtrTy);
+  auto GetString = [&](StringRef Str, const char *Name) -> Constant * {
+    if (Str.empty())
+      return ConstantPointerNull::get(PtrTy);
+    Constant *&C = SiteStrings[Str];
+    if (!C)
+      C = createString(Str, Name);
+    return C;
+  };
+  SmallVector<Constant *, 64> Descs;
+  for (const MemSite &S : Sites)
+    Descs.push_back(ConstantStruct::get(
+        MemSiteDescTy,
+        {GetString(S.Func, "__activetime_name"),
+         GetString(S.File, "__activetime_file"),
+         ConstantInt::get(Int32Ty, S.Line), ConstantInt::get(Int32Ty, S.Column),
+         ConstantInt::get(Int64Ty, S.Hash),
+         ConstantInt::get(Int64Ty, S.StaticStride, /*IsSigned=*/true),
+         ConstantInt::get(Int32Ty, S.Size), ConstantInt::get(Int32Ty, S.Flags),
+         ConstantInt::get(Int32Ty, S.LoopLine),
+         ConstantInt::get(Int32Ty, S.LoopDepth)}));
+  ArrayType *TableTy = ArrayType::get(MemSiteDescTy, Descs.size());
+  return new GlobalVariable(M, TableTy, /*isConstant=*/true,
+                            GlobalValue::InternalLinkage,
+                            ConstantArray::get(TableTy, Descs),
+                            abi::kSiteTableName);
+}
+
+/// Before each dynamic site, the inline fast path: decrement this thread's
+/// countdown of the site and call the probe only when it reaches zero (a
+/// skip phase ended, or the site is being inspected). Static sites are only
+/// in the table.
+void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
+  if (llvm::all_of(Sites, [](const MemSite &S) { return S.isStatic(); }))
+    return;
+  AttributeList Attrs = AttributeList().addFnAttribute(Ctx, Attribute::NoUnwind);
+  FunctionCallee Probe =
+      M.getOrInsertFunction(abi::kMemAccessName, Attrs, Type::getVoidTy(Ctx),
+                            PtrTy, Int32Ty, PtrTy, PtrTy);
+  // Thread-local and internal: each module and thread has its own counts,
+  // reached without a call in executables (local-exec TLS).
+  ArrayType *CountTy = ArrayType::get(Int32Ty, Sites.size());
+  auto *Countdown = new GlobalVariable(
+      M, CountTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      Constant::getNullValue(CountTy), abi::kSiteCountdownName, nullptr,
+      GlobalValue::GeneralDynamicTLSModel);
+  MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
+  for (unsigned I = 0, E = Sites.size(); I != E; ++I) {
+    const MemSite &S = Sites[I];
+    if (S.isStatic())
+      continue;
+    IRBuilder<> IRB(S.Access);
+    Value *Base = IRB.CreateThreadLocalAddress(Countdown);
+    Value *Slot = IRB.CreateConstInBoundsGEP2_32(CountTy, Base, 0, I,
+                                                 "activetime.countdown");
+    Value *Left = IRB.CreateSub(IRB.CreateLoad(Int32Ty, Slot),
+                                IRB.getInt32(1));
+    IRB.CreateStore(Left, Slot);
+    Value *Due = IRB.CreateICmpSLT(Left, IRB.getInt32(1));
+    Instruction *Then = SplitBlockAndInsertIfThen(Due, S.Access->getIterator(),
+                                                  /*Unreachable=*/false,
+                                                  Unlikely);
+    IRB.SetInsertPoint(Then);
+    CallInst *Call =
+        IRB.CreateCall(Probe, {ModuleDesc, IRB.getInt32(I), S.Ptr, Slot});
+    Call->setDoesNotThrow();
+  }
 }
 
 void ActiveTimeInstrumenter::createCtorAndDtor(GlobalVariable *ModuleDesc) {
@@ -577,6 +676,23 @@ bool ActiveTimeInstrumenter::run() {
   if (ToInstrument.empty())
     return Changed;
 
+  MemMode Mode = getMemMode();
+  std::string HintFile = getPrefetchUseFile();
+  if (!HintFile.empty())
+    Mode = MemMode::Loops;
+  if (Mode != MemMode::None) {
+    MemSiteCounts Counts;
+    for (Function *F : ToInstrument)
+      FindSites(*F, Sites, Counts);
+    if (ClPrintDecisions)
+      errs() << "activetime: " << Sites.size() << " memory sites, "
+             << Counts.Invariant << " loop-invariant and " << Counts.Stack
+             << " stack accesses left out\n";
+  }
+  // A feedback build: prefetches only, no probes.
+  if (!HintFile.empty())
+    return applyPrefetchHints(M, HintFile, Sites) || Changed;
+
   // Declared only now so that an untouched module stays untouched. The
   // probes never throw; saying so keeps them out of the invoke rewrite.
   AttributeList ProbeAttrs =
@@ -588,6 +704,7 @@ bool ActiveTimeInstrumenter::run() {
                                     PtrTy, PtrTy);
 
   GlobalVariable *ModuleDesc = createTables(ToInstrument);
+  insertMemProbes(ModuleDesc);
   auto *Table = cast<GlobalVariable>(
       cast<ConstantStruct>(ModuleDesc->getInitializer())->getOperand(2));
   Type *TableTy = Table->getValueType();
@@ -604,7 +721,7 @@ bool ActiveTimeInstrumenter::run() {
 }
 
 PreservedAnalyses activetime::ActiveTimePass::run(Module &M,
-                                                  ModuleAnalysisManager &) {
+                                                  ModuleAnalysisManager &AM) {
   // Already instrumented, e.g. in the pre-link half of an LTO build.
   if (M.getModuleFlag(abi::kInstrumentedFlag))
     return PreservedAnalyses::all();
@@ -620,7 +737,17 @@ PreservedAnalyses activetime::ActiveTimePass::run(Module &M,
     }
   }
 
-  bool Changed = ActiveTimeInstrumenter(M, List.get()).run();
+  FunctionAnalysisManager &FAM =
+      AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  auto FindSites = [&](Function &F, std::vector<MemSite> &Sites,
+                       MemSiteCounts &Counts) {
+    findMemSites(F, FAM.getResult<ScalarEvolutionAnalysis>(F),
+                 FAM.getResult<LoopAnalysis>(F), getMemMode() == MemMode::All
+                                                      ? MemMode::All
+                                                      : MemMode::Loops,
+                 Sites, Counts);
+  };
+  bool Changed = ActiveTimeInstrumenter(M, List.get(), FindSites).run();
   // Mark the module as processed even when nothing qualified, so a later run
   // (after LTO inlining changed function sizes, say) leaves it alone too.
   // Max: merging an instrumented with an uninstrumented module is no conflict.

@@ -19,6 +19,12 @@ __activetime_func_enter(const activetime::abi::FuncDesc *Fn, void *Frame);
 SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_func_exit(const activetime::abi::FuncDesc *Fn, void *Frame);
 
+// Called when a site's thread-local countdown reached zero (see abi.h).
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_mem_access(const activetime::abi::ModuleDesc *M,
+                        __sanitizer::u32 Site, void *Addr,
+                        __sanitizer::s32 *Countdown);
+
 // Called from each instrumented module's constructor / destructor.
 SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_register_module(activetime::abi::ModuleDesc *M);
@@ -27,7 +33,7 @@ __activetime_unregister_module(activetime::abi::ModuleDesc *M);
 
 // Empty; referenced by module constructors so a pass/runtime ABI mismatch is
 // a link error ("undefined reference to __activetime_version_mismatch_check_vN").
-SANITIZER_INTERFACE_ATTRIBUTE void __activetime_version_mismatch_check_v1(void);
+SANITIZER_INTERFACE_ATTRIBUTE void __activetime_version_mismatch_check_v2(void);
 
 // Writes the profile now (as at exit) and returns 0 on success. Also useful
 // for programs that leave through _exit. The exit-time write still happens.

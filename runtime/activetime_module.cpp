@@ -4,6 +4,7 @@
 
 #include "activetime_flags.h"
 #include "activetime_interface.h"
+#include "activetime_strides.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -68,7 +69,11 @@ void RegisterModule(ModuleDesc *M) {
   const void *Probe = M->NumFuncs && M->Funcs[0].Addr ? M->Funcs[0].Addr
                                                        : (const void *)M;
   MI->Path = ObjectPathFor(Probe, &MI->LoadBase);
+  MI->Sites = M->Sites;
+  MI->NumSites = M->Sites ? M->NumSites : 0;
   Lock L(&modules_mu);
+  // Before any probe of the module can run: its constructor calls us first.
+  MI->SiteBase = M->SiteBase = MI->NumSites ? AllocateSiteIds(MI->NumSites) : 0;
   MI->FirstId = next_func_id;
   next_func_id += M->NumFuncs;
   modules.PushBack(MI);
@@ -99,6 +104,15 @@ void UnregisterModule(ModuleDesc *M) {
     Copy[I].File = MI->Funcs[I].File ? PersistentStrdup(MI->Funcs[I].File) : nullptr;
   }
   MI->Funcs = Copy;
+  MemSiteDesc *Sites = MI->NumSites ? (MemSiteDesc *)PersistentAlloc(
+                                          MI->NumSites * sizeof(MemSiteDesc))
+                                    : nullptr;
+  for (u32 I = 0; I < MI->NumSites; ++I) {
+    Sites[I] = MI->Sites[I];
+    Sites[I].Func = MI->Sites[I].Func ? PersistentStrdup(MI->Sites[I].Func) : nullptr;
+    Sites[I].File = MI->Sites[I].File ? PersistentStrdup(MI->Sites[I].File) : nullptr;
+  }
+  MI->Sites = Sites;
   MI->Name = MI->Name ? PersistentStrdup(MI->Name) : nullptr;
   MI->Unloaded = true;
   M->RuntimeData = nullptr;
@@ -168,4 +182,4 @@ extern "C" void __activetime_unregister_module(activetime::abi::ModuleDesc *M) {
   UnregisterModule(M);
 }
 
-extern "C" void __activetime_version_mismatch_check_v1(void) {}
+extern "C" void __activetime_version_mismatch_check_v2(void) {}

@@ -6,6 +6,8 @@
 
 namespace __activetime {
 
+using MemSiteDesc = activetime::abi::MemSiteDesc;
+
 struct ModuleInfo {
   const ModuleDesc *Desc;   // the module's descriptor (not dereferenced once unloaded)
   const FuncDesc *Funcs;    // its table, or a runtime-owned copy once unloaded
@@ -17,6 +19,9 @@ struct ModuleInfo {
   const char *Name;         // source file name (runtime-owned copy once unloaded)
   const char *Path;         // ELF object (runtime-owned copy)
   uptr LoadBase;
+  const MemSiteDesc *Sites; // site table, or a runtime-owned copy once unloaded
+  u32 NumSites;
+  u32 SiteBase;             // global id of Sites[0] (ModuleDesc::SiteBase)
   bool Unloaded;
 };
 

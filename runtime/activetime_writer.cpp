@@ -5,6 +5,7 @@
 #include "activetime/raw_format.h"
 #include "activetime_flags.h"
 #include "activetime_module.h"
+#include "activetime_strides.h"
 #include "activetime_ompt.h"
 #include "activetime_sampler.h"
 #include "activetime_thread.h"
@@ -134,6 +135,50 @@ void WriteModule(OutBuffer *B, const ModuleInfo *MI) {
     B->Append(F.Name, FR.NameLen);
     B->Append(F.File, FR.FileLen);
   }
+}
+
+// SK_Strides payload of one module: its site table with the figures merged
+// over every thread.
+void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
+  raw::StridesRecord R;
+  internal_memset(&R, 0, sizeof(R));
+  R.Module = ModIdx;
+  R.NumSites = MI->NumSites;
+  B->Append(&R, sizeof(R));
+  uptr Bytes = RoundUpTo(MI->NumSites * sizeof(SiteStats), GetPageSizeCached());
+  SiteStats *St = (SiteStats *)MmapOrDie(Bytes, "ActiveTime stride merge");
+  CollectSiteStats(MI->SiteBase, MI->NumSites, St, !MI->Unloaded);
+  for (u32 I = 0; I < MI->NumSites; ++I) {
+    const MemSiteDesc &D = MI->Sites[I];
+    const SiteStats &S = St[I];
+    raw::SiteRecord SR;
+    internal_memset(&SR, 0, sizeof(SR));
+    SR.Hash = D.Hash;
+    SR.StaticStride = D.StaticStride;
+    SR.Line = D.Line;
+    SR.Column = D.Column;
+    SR.AccessSize = D.AccessSize;
+    SR.Flags = D.Flags;
+    SR.LoopLine = D.LoopLine;
+    SR.LoopDepth = D.LoopDepth;
+    SR.Executions = S.Executions;
+    SR.Observations = S.Observations;
+    SR.Differences = S.Differences;
+    SR.Adjacent = S.Adjacent;
+    SR.ZeroDiffs = S.ZeroDiffs;
+    SR.Gcd = S.Gcd;
+    SR.Dominant = S.CandCount ? S.Cand : 0;
+    SR.DominantCount = S.CandCount;
+    SR.IterTicks = S.IterTicks;
+    SR.ProbeTicks = S.ProbeTicks;
+    SR.MinStepTicks = S.MinStepPlus1 ? S.MinStepPlus1 - 1 : 0;
+    SR.FuncLen = Len32(D.Func);
+    SR.FileLen = Len32(D.File);
+    B->Append(&SR, sizeof(SR));
+    B->Append(D.Func, SR.FuncLen);
+    B->Append(D.File, SR.FileLen);
+  }
+  UnmapOrDie(St, Bytes);
 }
 
 constexpr u32 kMapRoot = 0xfffffffeu;
@@ -472,7 +517,9 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   if (Self.TS && !Self.Dead && Self.Capacity && Self.SwitchHead)
     SwitchCheckSlow(Self, EndTick);
 
-  u32 NumThreads = 0, NumTraces = 0;
+  u32 NumThreads = 0, NumTraces = 0, NumStrides = 0;
+  for (uptr I = 0; I < NumModules(); ++I)
+    NumStrides += GetModule(I)->NumSites != 0;
   for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next) {
     ++NumThreads;
     NumTraces += HasTrace(TS);
@@ -511,6 +558,7 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   PR.NumModules = (u32)NumModules();
   PR.NumThreads = NumThreads;
   PR.NumTraces = NumTraces;
+  PR.NumStrides = NumStrides;
   PR.Overhead = runtime.Overhead;
   PR.ExeLen = (u32)ExeLen;
   PR.BuildIdLen = (u32)BuildIdLen;
@@ -540,6 +588,14 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
       continue;
     Off = BeginSection(B, raw::SK_Trace);
     WriteTrace(B, TS);
+    EndSection(B, Off);
+    ++NumSections;
+  }
+  for (uptr I = 0; I < NumModules(); ++I) {
+    if (!GetModule(I)->NumSites)
+      continue;
+    Off = BeginSection(B, raw::SK_Strides);
+    WriteStrides(B, (u32)I, GetModule(I));
     EndSection(B, Off);
     ++NumSections;
   }

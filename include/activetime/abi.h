@@ -15,7 +15,7 @@
 // constructor calls kVersionCheckName (which embeds the number), so objects
 // built by a different pass fail to link; the runtime also checks
 // ModuleDesc::AbiVersion at registration and dies with a clear message.
-#define ACTIVETIME_ABI_VERSION 1
+#define ACTIVETIME_ABI_VERSION 2
 
 #define ACTIVETIME_STRINGIFY_(X) #X
 #define ACTIVETIME_STRINGIFY(X) ACTIVETIME_STRINGIFY_(X)
@@ -35,6 +35,21 @@ constexpr uint32_t kAbiVersion = ACTIVETIME_ABI_VERSION;
 //   void __activetime_func_exit(const FuncDesc *Fn, void *Frame);
 constexpr const char kFuncEnterName[] = "__activetime_func_enter";
 constexpr const char kFuncExitName[] = "__activetime_func_exit";
+
+// Memory-access probe (stride profiling, seed 004), before a load or store
+// whose address ScalarEvolution cannot prove affine. Its fast path is inline:
+// the module's thread-local array kSiteCountdownName (int32_t per site, zero
+// at thread start) is decremented, and only when the count drops to <= 0
+// does the code call the probe, which observes Addr, runs the phase manager
+// and stores the number of executions until the next call into *Countdown.
+// Site is the index into the module's site table; M->SiteBase (set at
+// registration) turns it into a process-wide index into the thread's
+// per-site records.
+//   void __activetime_mem_access(ModuleDesc *M, uint32_t Site, void *Addr,
+//                                int32_t *Countdown);
+constexpr const char kMemAccessName[] = "__activetime_mem_access";
+constexpr const char kSiteTableName[] = "__activetime_sites";
+constexpr const char kSiteCountdownName[] = "__activetime_countdown";
 
 // Module registration, called from the module constructor / destructor.
 //   void __activetime_register_module(ModuleDesc *M);
@@ -77,8 +92,29 @@ struct FuncDesc {
   uint32_t Flags;    // FuncFlags
 };
 
+enum MemSiteFlags : uint32_t {
+  MS_Store = 1u << 0,  // a store (else a load)
+  MS_Static = 1u << 1, // affine with constant step: StaticStride, no probe
+  MS_InLoop = 1u << 2, // inside a loop (LoopLine is its header's line)
+};
+
+// One per memory access site (kSiteTableName), probed or static.
+// IR type: { ptr, ptr, i32, i32, i64, i64, i32, i32, i32, i32 }.
+struct MemSiteDesc {
+  const char *Func;     // linkage name of the containing function
+  const char *File;     // source file of the access ("dir/file"), or null
+  uint32_t Line;        // debug location of the access, 0 if unknown
+  uint32_t Column;
+  uint64_t Hash;        // site key hash (function, location, kind, size, copy)
+  int64_t StaticStride; // MS_Static: the step in bytes; else 0
+  uint32_t AccessSize;  // bytes
+  uint32_t Flags;       // MemSiteFlags
+  uint32_t LoopLine;    // line of the innermost loop's header, 0 if none
+  uint32_t LoopDepth;   // 0 outside loops
+};
+
 // One per instrumented module (kModuleDescName), passed to registration.
-// IR type: { i32, i32, ptr, ptr, i64, ptr }.
+// IR type: { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr }.
 struct ModuleDesc {
   uint32_t AbiVersion;  // ACTIVETIME_ABI_VERSION of the pass that built it
   uint32_t NumFuncs;
@@ -86,10 +122,15 @@ struct ModuleDesc {
   const char *ModuleName; // the module's source file name
   uint64_t Hash;          // stable hash of the function names in table order
   void *RuntimeData;      // owned by the runtime; null when emitted
+  uint32_t NumSites;      // entries of Sites (0: no stride profiling)
+  uint32_t SiteBase;      // written by the runtime at registration
+  const MemSiteDesc *Sites;
 };
 
 static_assert(sizeof(void *) != 8 || sizeof(FuncDesc) == 32, "FuncDesc layout");
-static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 40, "ModuleDesc layout");
+static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 56,
+              "MemSiteDesc layout");
+static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 56, "ModuleDesc layout");
 
 } // namespace abi
 } // namespace activetime

@@ -10,18 +10,20 @@
 //   File    := FileHeader Section{NumSections}
 //   Section := SectionHeader Payload[Size]
 //
-// A Process section opens a process block: the Module, Thread and Trace
-// sections after it (NumModules, NumThreads and NumTraces of them, in that
-// order) belong to that process, then at most one Parallel and at most one
-// Samples section. A runtime-written file has one block; a merged file has
-// several.
+// A Process section opens a process block: the Module, Thread, Trace and
+// Strides sections after it (NumModules, NumThreads, NumTraces and NumStrides
+// of them, in that order) belong to that process, then at most one Samples
+// and at most one Parallel section, in either order. A runtime-written file
+// has one block; a merged file has several.
 //
 // Version 2 added active time: the overhead table (process), switch data
 // source and losses (thread), overhead/off-CPU/switch counts per node, and the
 // trace sections of mode=trace.
-// Version 3 added the optional SK_Samples section (sample=1) and the OpenMP
-// worker-state section SK_Parallel (OpenMP programs): at most one of each per
-// process block, after the block's trace sections.
+// Version 3 added stride profiling (seed 004): ProcessRecord::NumStrides
+// (formerly a reserved 0) counts the Strides sections that follow the trace
+// sections of the block, one per module with a site table; the optional
+// SK_Samples section (sample=1) and the OpenMP worker-state section
+// SK_Parallel, at most one of each per block, after its strides sections.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +57,7 @@ enum SectionKind : uint32_t {
   SK_Module = 2,
   SK_Thread = 3,
   SK_Trace = 4,
+  SK_Strides = 5,
   SK_Samples = 6,
   SK_Parallel = 7,
 };
@@ -100,7 +103,7 @@ struct ProcessRecord {   // 96 bytes
   uint32_t NumTraces;
   uint32_t ExeLen;
   uint32_t BuildIdLen;
-  uint32_t Reserved;     // 0
+  uint32_t NumStrides;   // Strides sections of the block (v3; was 0)
   OverheadRecord Overhead;
 };
 
@@ -212,6 +215,51 @@ struct SwitchEvent {     // 24 bytes
   uint64_t OldTid;
   uint64_t NewTid;
 };
+
+// Payload of SK_Strides: StridesRecord, then NumSites sites, each a
+// SiteRecord followed by Func[FuncLen] and File[FileLen]; then zero padding
+// to 8. Module is the index of the site table's module within the block.
+// The dynamic figures are merged over the process's threads.
+struct StridesRecord {   // 16 bytes
+  uint32_t Module;
+  uint32_t NumSites;
+  uint32_t Reserved0;    // 0
+  uint32_t Reserved1;    // 0
+};
+
+// One memory access site (abi::MemSiteDesc) and what the probes saw of it.
+// Differences are between the addresses of two observed executions; a
+// difference is "adjacent" when nothing was skipped between them (an exact
+// stride), otherwise a stride product (a multiple of the stride).
+struct SiteRecord {      // 136 bytes
+  uint64_t Hash;         // MemSiteDesc::Hash
+  int64_t StaticStride;  // MS_Static: the compiler's step in bytes
+  uint32_t Line;
+  uint32_t Column;
+  uint32_t AccessSize;
+  uint32_t Flags;        // abi::MemSiteFlags
+  uint32_t LoopLine;
+  uint32_t LoopDepth;
+  uint64_t Executions;   // probe calls (skipped + observed)
+  uint64_t Observations; // executions whose address was inspected
+  uint64_t Differences;  // differences taken (adjacent or not)
+  uint64_t Adjacent;     // of which adjacent
+  uint64_t ZeroDiffs;    // differences equal to 0
+  uint64_t Gcd;          // GCD of the non-zero |differences| (0: none)
+  int64_t Dominant;      // majority-vote candidate of the adjacent differences
+  uint64_t DominantCount; // adjacent differences equal to Dominant (counted
+                          // since it became the candidate: a lower bound)
+  uint64_t IterTicks;    // summed ticks of the DominantCount adjacent steps
+                         // equal to Dominant (their iteration time)
+  uint64_t ProbeTicks;   // of which the site's own probe ran (inspect path)
+  uint64_t MinStepTicks; // the shortest of those steps less its own probe
+                         // time (the least stalled iteration)
+  uint32_t FuncLen;
+  uint32_t FileLen;
+};
+static_assert(sizeof(StridesRecord) == 16, "layout");
+static_assert(sizeof(SiteRecord) == 136, "layout");
+
 
 // OpenMP worker-state analysis (seed 001). States of a worker thread in a
 // parallel region: user code, local-queue lookup, global search (stealing),

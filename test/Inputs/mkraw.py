@@ -13,7 +13,7 @@ JSON description (all fields optional except where noted):
       "start_unix_ns": 0, "pid": 1, "ppid": 0,
       "exe": "/bin/app", "build_id": "hex bytes",
       "num_modules": N, "num_threads": N, "num_traces": N,
-      "exe_len": N, "reserved": 0,                         # overrides
+      "exe_len": N, "num_strides": N,                      # overrides
       "overhead": {"enter": 3, "exit": 2.5,     # ticks (or "enter256"...)
                    "source": 0, "batches": 0, "spread_permille": 0,
                    "stable": 1},
@@ -40,7 +40,18 @@ JSON description (all fields optional except where noted):
                   "torn_retries": 0, "torn_discarded": 0, "unmapped": 0,
                   "proc_state": 0, "sampler_cpu_ns": 0, "flags": 1,
                   "wake_late_ns": 0,
-                  "samples": [[tick, weight, thread, node, flags, depth]]}}]}
+                  "samples": [[tick, weight, thread, node, flags, depth]]},
+      "strides": [{"module": 0, "num_sites": N, "reserved": 0,
+                   "sites": [{"hash": 0, "static_stride": 0, "line": 0,
+                              "column": 0, "size": 8,
+                              "flags": ["loop", "store", "static"] or int,
+                              "loop_line": 0, "loop_depth": 0,
+                              "executions": 0, "observations": 0,
+                              "differences": 0, "adjacent": 0, "zero": 0,
+                              "gcd": 0, "dominant": 0, "dominant_count": 0,
+                              "iter_ticks": 0, "probe_ticks": 0,
+                              "min_step_ticks": 0,
+                              "func": "f", "file": ""}]}]}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
 "stable" (1). A node is a list (min and max default to the active time per
@@ -64,9 +75,10 @@ import sys
 MAGIC = b"\x7fATPROF\n"
 VERSION = 3
 NO_PARENT = 0xFFFFFFFF
-SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE = 1, 2, 3, 4
+SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE, SK_STRIDES = 1, 2, 3, 4, 5
 SK_SAMPLES = 6
 NO_NODE = 0xFFFFFFFF
+SITE_FLAGS = {"store": 1, "static": 2, "loop": 4}
 KINDS = {"enter": 0, "exit": 1}
 
 
@@ -139,7 +151,7 @@ def build_sections(desc):
                           p.get("num_threads", len(threads)),
                           p.get("num_traces", len(traces)),
                           p.get("exe_len", len(exe)), len(bid),
-                          p.get("reserved", 0))
+                          p.get("num_strides", len(p.get("strides", []))))
         rec += struct.pack("<QQIIII", enter256, exit256, oh.get("source", 0),
                            oh.get("batches", 0),
                            oh.get("spread_permille", 0),
@@ -187,6 +199,31 @@ def build_sections(desc):
             for tick, old, new in sws:
                 b += struct.pack("<QQQ", tick, old, new)
             sections.append((SK_TRACE, b))
+        for st in p.get("strides", []):
+            sites = st.get("sites", [])
+            b = struct.pack("<IIII", st.get("module", 0),
+                            st.get("num_sites", len(sites)),
+                            st.get("reserved", 0), 0)
+            for x in sites:
+                fl = x.get("flags", ["loop"])
+                if isinstance(fl, list):
+                    fl = sum(SITE_FLAGS[f] for f in fl)
+                fn, fi = x.get("func", "f").encode(), x.get("file", "").encode()
+                b += struct.pack("<QqIIIIIIQQQQQQqQQQQII", x.get("hash", 0),
+                                 x.get("static_stride", 0), x.get("line", 0),
+                                 x.get("column", 0), x.get("size", 8), fl,
+                                 x.get("loop_line", 0), x.get("loop_depth", 0),
+                                 x.get("executions", 0),
+                                 x.get("observations", 0),
+                                 x.get("differences", 0),
+                                 x.get("adjacent", 0), x.get("zero", 0),
+                                 x.get("gcd", 0), x.get("dominant", 0),
+                                 x.get("dominant_count", 0),
+                                 x.get("iter_ticks", 0),
+                                 x.get("probe_ticks", 0),
+                                 x.get("min_step_ticks", 0), len(fn),
+                                 len(fi)) + fn + fi
+            sections.append((SK_STRIDES, pad8(b)))
         if "samples" in p:
             sm = p["samples"]
             recs = sm.get("samples", [])

@@ -1,13 +1,17 @@
 //===- export.cpp - `activetime export` -------------------------------------===//
 //
-// Part of ActiveTime. Writes a profile in another tool's input format.
+// Part of ActiveTime. Writes what a profile says in a form another tool
+// consumes. Each format is one entry of the Formats table below: a name, a
+// one-line description and a writer; adding a format means adding an entry.
 //
-//   folded  the samples (sample=1) as "frame;frame;frame VALUE" lines, the
-//           input of flamegraph.pl, speedscope and inferno. VALUE is the
-//           summed sample weight in microseconds (or the sample count).
-//           Off-CPU samples, charged to the frame the thread left the CPU in
-//           (seed 003), end in an "[off-CPU]" frame (blocked, waiting) or a
-//           "[preempted]" frame (runnable), or are selected alone.
+//   prefetch  the hint file of stride-profile-guided prefetching, read by the
+//             pass with -mllvm -activetime-prefetch-use=FILE
+//   folded    the samples (sample=1) as "frame;frame;frame VALUE" lines, the
+//             input of flamegraph.pl, speedscope and inferno. VALUE is the
+//             summed sample weight in microseconds (or the sample count).
+//             Off-CPU samples, charged to the frame the thread left the CPU
+//             in (seed 003), end in an "[off-CPU]" frame (blocked, waiting)
+//             or a "[preempted]" frame (runnable), or are selected alone.
 //
 // pprof's profile.proto is not produced: Debian 12 packages no maintained
 // C++ library for it (docs/user-guide.md).
@@ -16,13 +20,17 @@
 
 #include "activetime.h"
 #include "activetime/Profile/Samples.h"
+#include "activetime/Profile/Strides.h"
+#include "activetime/abi.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <map>
@@ -33,10 +41,9 @@ using namespace activetime::profile;
 using namespace activetime::tool;
 
 cl::SubCommand tool::ExportCommand("export",
-                                   "Write a profile in another tool's format");
+                                   "Export a profile in another format");
 
 namespace {
-enum class ExportFormat { Folded };
 enum class OffCpuMode { Mark, Only, Exclude };
 enum class ValueKind { Micros, Samples };
 } // namespace
@@ -44,17 +51,26 @@ enum class ValueKind { Micros, Samples };
 static cl::list<std::string> Inputs(cl::Positional, cl::sub(ExportCommand),
                                     cl::desc("<profile>..."),
                                     cl::cat(ToolCategory));
-static cl::opt<ExportFormat>
-    Format("format", cl::Required, cl::sub(ExportCommand),
-           cl::desc("Output format"),
-           cl::values(clEnumValN(ExportFormat::Folded, "folded",
-                                 "folded stacks of the samples "
-                                 "(flamegraph.pl, speedscope, inferno)")),
-           cl::cat(ToolCategory));
+static cl::opt<std::string> Format("format", cl::Required,
+                                   cl::sub(ExportCommand),
+                                   cl::desc("Output format (prefetch, folded)"),
+                                   cl::value_desc("name"),
+                                   cl::cat(ToolCategory));
 static cl::opt<std::string> Output("o", cl::sub(ExportCommand), cl::init("-"),
                                    cl::desc("Output file (default: stdout)"),
                                    cl::value_desc("file"),
                                    cl::cat(ToolCategory));
+static cl::alias OutputLong("output", cl::aliasopt(Output),
+                            cl::desc("Alias for -o"));
+static cl::opt<double> LatencyNs(
+    "latency-ns", cl::sub(ExportCommand), cl::init(100),
+    cl::desc("prefetch: memory latency a prefetch has to cover, in ns"),
+    cl::cat(ToolCategory));
+static cl::opt<unsigned> MaxDistance(
+    "max-distance", cl::sub(ExportCommand), cl::init(64),
+    cl::desc("prefetch: largest prefetch distance, in loop iterations"),
+    cl::cat(ToolCategory));
+
 static cl::opt<OffCpuMode> OffCpu(
     "off-cpu", cl::sub(ExportCommand), cl::init(OffCpuMode::Mark),
     cl::desc("folded: what to do with off-CPU samples"),
@@ -134,31 +150,114 @@ static Error writeFolded(const Profile &P, raw_ostream &OS) {
   return Error::success();
 }
 
+namespace {
+
+/// The prefetch hint file (format in docs/user-guide.md): one hint per
+/// dynamic load in a loop classed unit or constant with a non-zero stride
+/// and a measured iteration time.
+Error writePrefetch(const Profile &P, raw_ostream &OS) {
+  if (!(LatencyNs > 0) || MaxDistance == 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "--latency-ns and --max-distance must be > 0");
+  PrefetchModel Model;
+  Model.LatencyNs = LatencyNs;
+  Model.MaxIterations = MaxDistance;
+  json::Array Hints;
+  unsigned Skipped = 0;
+  for (const StrideRow &R : strideRows(P)) {
+    const MemSite &S = R.Site;
+    if (R.Static || (S.Flags & abi::MS_Store) || !(S.Flags & abi::MS_InLoop))
+      continue;
+    if ((R.Class != StrideClass::Unit && R.Class != StrideClass::Constant) ||
+        !R.IterNs) {
+      ++Skipped;
+      continue;
+    }
+    PrefetchDistance D = prefetchDistance(R.Stride, *R.MinIterNs, Model);
+    Hints.push_back(json::Object{
+        {"module", R.Module},
+        {"function", S.Func},
+        {"file", S.File},
+        {"line", S.Line},
+        {"column", S.Column},
+        {"hash", formatv("{0:x16}", S.Hash).str()},
+        {"access_size", S.AccessSize},
+        {"class", strideClassName(R.Class)},
+        {"stride", R.Stride},
+        {"confidence", std::round(R.Confidence * 1e4) / 1e4},
+        {"observations", int64_t(S.Observations)},
+        {"measured_iteration_ns", std::round(*R.MeasuredIterNs * 100) / 100},
+        {"probe_ns", std::round(R.LoopProbeNs * 100) / 100},
+        {"iteration_ns", std::round(*R.IterNs * 100) / 100},
+        {"min_iteration_ns", std::round(*R.MinIterNs * 100) / 100},
+        {"work_ns", std::round(D.WorkNs * 100) / 100},
+        {"distance_iterations", D.Iterations},
+        {"distance_bytes", D.Bytes},
+    });
+  }
+  json::Object Doc{
+      {"format", "activetime-prefetch-hints"},
+      {"version", 1},
+      {"latency_ns", double(LatencyNs)},
+      {"line_bytes", Model.LineBytes},
+      {"max_distance_iterations", Model.MaxIterations},
+      {"loads_without_hint", Skipped},
+      {"hints", std::move(Hints)},
+  };
+  OS << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
+  return Error::success();
+}
+
+struct ExportFormat {
+  const char *Name;
+  const char *Description;
+  Error (*Write)(const Profile &, raw_ostream &);
+};
+
+const ExportFormat Formats[] = {
+    {"prefetch", "prefetch hints for -activetime-prefetch-use",
+     writePrefetch},
+    {"folded", "folded stacks of the samples (flamegraph.pl, speedscope, "
+               "inferno)",
+     writeFolded},
+};
+
+} // namespace
+
 int tool::exportMain() {
+  const ExportFormat *F = nullptr;
+  for (const ExportFormat &C : Formats)
+    if (Format == C.Name)
+      F = &C;
+  if (!F) {
+    std::string Known;
+    for (const ExportFormat &C : Formats)
+      Known += std::string(Known.empty() ? "" : ", ") + C.Name;
+    return reportError(createStringError(
+        inconvertibleErrorCode(),
+        "unknown export format '" + Format + "' (known: " + Known + ")"));
+  }
+  for (const std::string &In : Inputs) {
+    bool Same = false;
+    if (Output != "-" && !sys::fs::equivalent(In, Output, Same) && Same)
+      return reportError(createStringError(
+          inconvertibleErrorCode(),
+          Output + ": output file is also an input; refusing to overwrite "
+                   "it"));
+  }
   Expected<Profile> P = readInputs(Inputs);
   if (!P)
     return reportError(P.takeError());
-  // Render first: a bad input never truncates an existing output file.
+  // Built in memory first: a failure leaves any existing output untouched;
+  // writeToOutput then replaces it through a temporary file.
   std::string Text;
-  raw_string_ostream OS(Text);
-  Error E = Error::success();
-  switch (Format) {
-  case ExportFormat::Folded:
-    E = writeFolded(*P, OS);
-    break;
-  }
-  if (E)
+  raw_string_ostream TS(Text);
+  if (Error E = F->Write(*P, TS))
     return reportError(std::move(E));
-  OS.flush();
-  std::error_code EC;
-  ToolOutputFile Out(Output, EC, sys::fs::OF_None);
-  if (EC)
-    return reportError(createStringError(EC, Output + ": " + EC.message()));
-  Out.os() << Text;
-  Out.os().flush();
-  if (Out.os().has_error())
-    return reportError(createStringError(inconvertibleErrorCode(),
-                                         Output + ": write failed"));
-  Out.keep();
+  if (Error E = writeToOutput(Output, [&](raw_ostream &OS) {
+        OS << Text;
+        return Error::success();
+      }))
+    return reportError(std::move(E));
   return 0;
 }

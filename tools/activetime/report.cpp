@@ -8,6 +8,8 @@
 #include "activetime.h"
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Parallel.h"
+#include "activetime/Profile/Strides.h"
+#include "activetime/abi.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -45,6 +47,11 @@ static cl::opt<unsigned>
              cl::desc("Deepest call tree level printed (text and JSON; "
                       "0 = no limit)"),
              cl::value_desc("D"), cl::cat(ToolCategory));
+static cl::opt<bool> ShowStrides(
+    "strides", cl::sub(ReportCommand),
+    cl::desc("Print the memory access sites of stride profiling (seed 004) "
+             "instead of the time report"),
+    cl::cat(ToolCategory));
 static cl::opt<bool> ShowThreads("threads", cl::sub(ReportCommand),
                                  cl::desc("Print a section per thread"),
                                  cl::cat(ToolCategory));
@@ -722,6 +729,79 @@ void Reporter::json() {
   OS << "\n";
 }
 
+/// `report --strides`: one row per site, dynamic ones first by executions.
+void printStrides(const Profile &P, raw_ostream &OS) {
+  std::vector<StrideRow> Rows = strideRows(P);
+  size_t Static = llvm::count_if(Rows, [](const StrideRow &R) { return R.Static; });
+  OS << "Memory access sites: " << Rows.size() << " (" << Rows.size() - Static
+     << " dynamic, " << Static << " static)\n";
+  if (Rows.empty()) {
+    OS << "  no site tables in the profile (compile with -mllvm "
+          "-activetime-strides)\n";
+    return;
+  }
+  std::stable_sort(Rows.begin(), Rows.end(),
+                   [](const StrideRow &A, const StrideRow &B) {
+                     if (A.Static != B.Static)
+                       return !A.Static;
+                     return A.Site.Executions > B.Site.Executions;
+                   });
+  std::vector<std::vector<std::string>> Table;
+  Table.push_back({"location", "function", "access", "stride", "elems",
+                   "class", "confidence", "observed", "executions", "gcd",
+                   "iter", "kind"});
+  for (const StrideRow &R : Rows) {
+    const MemSite &S = R.Site;
+    std::string Loc = S.File.empty() ? "?" : sys::path::filename(S.File).str();
+    Loc += ":" + utostr(S.Line) + ":" + utostr(S.Column);
+    std::string Fn = NoDemangle ? S.Func : llvm::demangle(S.Func);
+    bool HasStride =
+        R.Class != StrideClass::Irregular && R.Class != StrideClass::Unknown;
+    std::string Elems = "-";
+    if (HasStride) {
+      if (R.Stride % int64_t(S.AccessSize) == 0)
+        Elems = itostr(R.Stride / int64_t(S.AccessSize));
+      else
+        Elems = formatv("{0:F2}", double(R.Stride) / S.AccessSize).str();
+    }
+    Table.push_back(
+        {Loc, Fn,
+         ((S.Flags & activetime::abi::MS_Store) ? "store " : "load ") +
+             utostr(S.AccessSize),
+         HasStride ? itostr(R.Stride) : "-", Elems, strideClassName(R.Class),
+         R.Static ? "-"
+                  : (S.Adjacent ? formatv("{0:F1}%", R.Confidence * 100).str()
+                                : "-"),
+         R.Static ? "-" : utostr(S.Observations),
+         R.Static ? "-" : utostr(S.Executions),
+         R.Static ? "-" : utostr(S.Gcd),
+         R.IterNs ? plainTime(*R.IterNs) : "-",
+         R.Static ? "static" : "dynamic"});
+  }
+  std::vector<size_t> Width(Table[0].size(), 0);
+  for (const auto &Row : Table)
+    for (size_t I = 0; I < Row.size(); ++I)
+      Width[I] = std::max(Width[I], Row[I].size());
+  for (const auto &Row : Table) {
+    std::string Line;
+    raw_string_ostream L(Line);
+    L << "  ";
+    for (size_t I = 0; I < Row.size(); ++I) {
+      // Text columns left, numbers right.
+      bool Left = I <= 2 || I == 5 || I == 11;
+      L << (Left ? left_justify(Row[I], Width[I]) : right_justify(Row[I], Width[I]))
+        << "  ";
+    }
+    OS << StringRef(Line).rtrim() << "\n";
+  }
+  OS << "  stride in bytes, elems = stride / access size; confidence = share "
+        "of adjacent differences equal to the stride (classed at >= "
+     << unsigned(kStrideConfidence * 100)
+     << "%); gcd = GCD of all non-zero differences; iter = mean time of one "
+        "step of the stride, less the probe time the loop's probes measured "
+        "in it\n";
+}
+
 } // namespace
 
 int tool::reportMain() {
@@ -753,6 +833,11 @@ int tool::reportMain() {
     int RC = printSampleReport(*P, outs(), !NoDemangle, Top);
     outs().flush();
     return RC;
+  }
+  if (ShowStrides) {
+    printStrides(*P, outs());
+    outs().flush();
+    return 0;
   }
   Aggregate A = aggregate(*P);
   Reporter R(*P, A, outs());

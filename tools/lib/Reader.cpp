@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/Profile.h"
+#include "activetime/abi.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/Support/Endian.h"
@@ -69,6 +70,8 @@ const char *kindName(uint32_t Kind) {
     return "parallel";
   case raw::SK_Samples:
     return "samples";
+  case raw::SK_Strides:
+    return "strides";
   }
   return "unknown";
 }
@@ -84,6 +87,7 @@ private:
   Error parseTrace(Cursor C);
   Error parseParallel(Cursor C);
   Error parseSamples(Cursor C);
+  Error parseStrides(Cursor C);
   Error finishBlock();
   /// The padding after the last record must be what alignment requires,
   /// so a wrong length field is caught rather than silently skipped.
@@ -95,6 +99,8 @@ private:
   uint32_t ThreadsSeen = 0;
   uint32_t TracesSeen = 0;
   bool ParallelSeen = false;
+  uint32_t StridesSeen = 0;
+  uint32_t ExpectedStrides = 0;
   uint32_t ExpectedModules = 0;
   uint32_t ExpectedThreads = 0;
   uint32_t ExpectedTraces = 0;
@@ -125,6 +131,10 @@ Error Parser::finishBlock() {
     return fail(formatv("process {0} (pid {1}) has {2} trace sections, its "
                         "header says {3}",
                         Idx, Cur->Pid, TracesSeen, ExpectedTraces));
+  if (StridesSeen != ExpectedStrides)
+    return fail(formatv("process {0} (pid {1}) has {2} strides sections, its "
+                        "header says {3}",
+                        Idx, Cur->Pid, StridesSeen, ExpectedStrides));
   return Error::success();
 }
 
@@ -148,7 +158,7 @@ Error Parser::parseProcess(Cursor C) {
   ExpectedTraces = C.u32();
   uint32_t ExeLen = C.u32();
   uint32_t BuildIdLen = C.u32();
-  uint32_t Reserved = C.u32();
+  ExpectedStrides = C.u32();
   OverheadTable &OH = Cur->Overhead;
   OH.Enter256 = C.u64();
   OH.Exit256 = C.u64();
@@ -156,13 +166,14 @@ Error Parser::parseProcess(Cursor C) {
   OH.Batches = C.u32();
   OH.SpreadPermille = C.u32();
   OH.Stable = C.u32();
-  ModulesSeen = ThreadsSeen = TracesSeen = 0;
+  ModulesSeen = ThreadsSeen = TracesSeen = StridesSeen = 0;
   ParallelSeen = false;
   if (Cur->TickRate == 0)
     return fail(formatv("process (pid {0}): tick rate is 0", Cur->Pid));
-  if (Reserved != 0)
-    return fail(formatv("process (pid {0}): reserved field is {1}, not 0",
-                        Cur->Pid, Reserved));
+  if (ExpectedStrides > ExpectedModules)
+    return fail(formatv("process (pid {0}): {1} strides sections for {2} "
+                        "modules",
+                        Cur->Pid, ExpectedStrides, ExpectedModules));
   if (OH.Source != raw::OS_Calibrated && OH.Source != raw::OS_Option)
     return fail(formatv("process (pid {0}): unknown overhead source {1}",
                         Cur->Pid, OH.Source));
@@ -186,10 +197,12 @@ Error Parser::parseProcess(Cursor C) {
 Error Parser::parseModule(Cursor C) {
   if (!Cur)
     return fail("module section before any process section");
-  if (ThreadsSeen || TracesSeen)
+  if (ThreadsSeen || TracesSeen || StridesSeen)
     return fail(formatv("process (pid {0}): module section after a {1} "
                         "section",
-                        Cur->Pid, TracesSeen ? "trace" : "thread"));
+                        Cur->Pid,
+                        StridesSeen ? "strides"
+                                    : (TracesSeen ? "trace" : "thread")));
   if (ModulesSeen == ExpectedModules)
     return fail(formatv("process (pid {0}): more module sections than its "
                         "header says ({1})",
@@ -249,14 +262,14 @@ Error Parser::parseThread(Cursor C) {
     return fail(formatv("process (pid {0}): thread section after {1} of its "
                         "{2} module sections",
                         Cur->Pid, ModulesSeen, ExpectedModules));
-  if (TracesSeen)
-    return fail(formatv("process (pid {0}): thread section after a trace "
+  if (TracesSeen || StridesSeen)
+    return fail(formatv("process (pid {0}): thread section after a {1} "
                         "section",
-                        Cur->Pid));
-  if (Cur->HasSamples)
-    return fail(formatv("process (pid {0}): thread section after the samples "
+                        Cur->Pid, StridesSeen ? "strides" : "trace"));
+  if (Cur->HasSamples || ParallelSeen)
+    return fail(formatv("process (pid {0}): thread section after the {1} "
                         "section",
-                        Cur->Pid));
+                        Cur->Pid, ParallelSeen ? "parallel" : "samples"));
   if (ThreadsSeen == ExpectedThreads)
     return fail(formatv("process (pid {0}): more thread sections than its "
                         "header says ({1})",
@@ -356,6 +369,12 @@ Error Parser::parseTrace(Cursor C) {
                         "sections",
                         Cur->Pid, ModulesSeen, ExpectedModules, ThreadsSeen,
                         ExpectedThreads));
+  if (StridesSeen || Cur->HasSamples || ParallelSeen)
+    return fail(formatv("process (pid {0}): trace section after a {1} "
+                        "section",
+                        Cur->Pid,
+                        StridesSeen ? "strides"
+                                    : (ParallelSeen ? "parallel" : "samples")));
   if (TracesSeen == ExpectedTraces)
     return fail(formatv("process (pid {0}): more trace sections than its "
                         "header says ({1})",
@@ -427,9 +446,9 @@ Error Parser::parseParallel(Cursor C) {
   if (!Cur)
     return fail("parallel section before any process section");
   if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
-      TracesSeen != ExpectedTraces)
+      TracesSeen != ExpectedTraces || StridesSeen != ExpectedStrides)
     return fail(formatv("process (pid {0}): parallel section before its "
-                        "module, thread and trace sections",
+                        "module, thread, trace and strides sections",
                         Cur->Pid));
   if (ParallelSeen)
     return fail(formatv("process (pid {0}): more than one parallel section",
@@ -506,9 +525,9 @@ Error Parser::parseSamples(Cursor C) {
   if (!Cur)
     return fail("samples section before any process section");
   if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
-      TracesSeen != ExpectedTraces)
+      TracesSeen != ExpectedTraces || StridesSeen != ExpectedStrides)
     return fail(formatv("process (pid {0}): samples section before all of its "
-                        "module, thread and trace sections",
+                        "module, thread, trace and strides sections",
                         Cur->Pid));
   if (Cur->HasSamples)
     return fail(formatv("process (pid {0}): more than one samples section",
@@ -575,6 +594,118 @@ Error Parser::parseSamples(Cursor C) {
   return Error::success();
 }
 
+Error Parser::parseStrides(Cursor C) {
+  if (!Cur)
+    return fail("strides section before any process section");
+  if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
+      TracesSeen != ExpectedTraces)
+    return fail(formatv("process (pid {0}): strides section before the "
+                        "block's module, thread and trace sections are "
+                        "complete",
+                        Cur->Pid));
+  if (Cur->HasSamples || ParallelSeen)
+    return fail(formatv("process (pid {0}): strides section after the {1} "
+                        "section",
+                        Cur->Pid, ParallelSeen ? "parallel" : "samples"));
+  if (StridesSeen == ExpectedStrides)
+    return fail(formatv("process (pid {0}): more strides sections than its "
+                        "header says ({1})",
+                        Cur->Pid, ExpectedStrides));
+  uint32_t Idx = StridesSeen++;
+  uint64_t Size = C.remaining();
+  if (Size < sizeof(raw::StridesRecord))
+    return fail(formatv("strides {0} of process (pid {1}): section too small: "
+                        "{2} bytes, need {3}",
+                        Idx, Cur->Pid, Size, sizeof(raw::StridesRecord)));
+  uint32_t ModIdx = C.u32();
+  uint32_t NumSites = C.u32();
+  uint32_t Reserved0 = C.u32();
+  uint32_t Reserved1 = C.u32();
+  std::string What = formatv("strides {0} (module {1})", Idx, ModIdx);
+  if (Reserved0 || Reserved1)
+    return fail(formatv("{0}: reserved fields are {1} and {2}, not 0", What,
+                        Reserved0, Reserved1));
+  if (ModIdx >= Cur->Modules.size())
+    return fail(formatv("{0}: module index out of range (the process has {1} "
+                        "modules)",
+                        What, Cur->Modules.size()));
+  // One section per module, in module order: the site table stays grouped.
+  if (!Cur->Sites.empty() && ModIdx <= Cur->Sites.back().Module)
+    return fail(formatv("{0}: module index does not follow the previous "
+                        "strides section's ({1})",
+                        What, Cur->Sites.back().Module));
+  if (uint64_t(NumSites) * sizeof(raw::SiteRecord) > C.remaining())
+    return fail(formatv("{0}: {1} site records overrun the section", What,
+                        NumSites));
+  constexpr uint32_t KnownFlags = activetime::abi::MS_Store |
+                                  activetime::abi::MS_Static |
+                                  activetime::abi::MS_InLoop;
+  for (uint32_t I = 0; I < NumSites; ++I) {
+    if (C.remaining() < sizeof(raw::SiteRecord))
+      return fail(formatv("{0}: site record {1} overruns the section", What,
+                          I));
+    MemSite S;
+    S.Module = ModIdx;
+    S.Hash = C.u64();
+    S.StaticStride = int64_t(C.u64());
+    S.Line = C.u32();
+    S.Column = C.u32();
+    S.AccessSize = C.u32();
+    S.Flags = C.u32();
+    S.LoopLine = C.u32();
+    S.LoopDepth = C.u32();
+    S.Executions = C.u64();
+    S.Observations = C.u64();
+    S.Differences = C.u64();
+    S.Adjacent = C.u64();
+    S.ZeroDiffs = C.u64();
+    S.Gcd = C.u64();
+    S.Dominant = int64_t(C.u64());
+    S.DominantCount = C.u64();
+    S.IterTicks = C.u64();
+    S.ProbeTicks = C.u64();
+    S.MinStepTicks = C.u64();
+    uint32_t FuncLen = C.u32();
+    uint32_t FileLen = C.u32();
+    if (uint64_t(FuncLen) + FileLen > C.remaining())
+      return fail(formatv("{0}: site {1}: function ({2} bytes) and file ({3} "
+                          "bytes) overrun the section",
+                          What, I, FuncLen, FileLen));
+    S.Func = C.bytes(FuncLen).str();
+    S.File = C.bytes(FileLen).str();
+    if (S.Flags & ~KnownFlags)
+      return fail(formatv("{0}: site {1}: unknown flags {2:x}", What, I,
+                          S.Flags));
+    if (S.AccessSize == 0)
+      return fail(formatv("{0}: site {1}: access size is 0", What, I));
+    if ((S.Flags & activetime::abi::MS_Static) && S.Executions)
+      return fail(formatv("{0}: site {1}: static site with {2} probe "
+                          "executions",
+                          What, I, S.Executions));
+    // Each count bounds the next: a wrong one means a corrupt record.
+    if (S.Observations > S.Executions || S.Differences > S.Observations ||
+        S.Adjacent > S.Differences || S.ZeroDiffs > S.Differences ||
+        S.DominantCount > S.Adjacent)
+      return fail(formatv("{0}: site {1}: inconsistent counts (executions "
+                          "{2}, observations {3}, differences {4}, adjacent "
+                          "{5}, zero {6}, dominant {7})",
+                          What, I, S.Executions, S.Observations,
+                          S.Differences, S.Adjacent, S.ZeroDiffs,
+                          S.DominantCount));
+    // The probe ran inside the steps it is measured in.
+    if (S.ProbeTicks > S.IterTicks)
+      return fail(formatv("{0}: site {1}: probe ticks {2} exceed the steps' "
+                          "ticks {3}",
+                          What, I, S.ProbeTicks, S.IterTicks));
+    if (S.DominantCount && S.MinStepTicks > S.IterTicks / S.DominantCount)
+      return fail(formatv("{0}: site {1}: shortest step {2} ticks exceeds "
+                          "the mean of the steps",
+                          What, I, S.MinStepTicks));
+    Cur->Sites.push_back(std::move(S));
+  }
+  return checkPadding(C, Size, What);
+}
+
 Expected<Profile> Parser::parse(StringRef Buf) {
   if (Buf.size() < sizeof(raw::kMagic) ||
       std::memcmp(Buf.data(), raw::kMagic, sizeof(raw::kMagic)) != 0)
@@ -625,7 +756,8 @@ Expected<Profile> Parser::parse(StringRef Buf) {
     Off += sizeof(raw::SectionHeader);
     if (Kind != raw::SK_Process && Kind != raw::SK_Module &&
         Kind != raw::SK_Thread && Kind != raw::SK_Trace &&
-        Kind != raw::SK_Parallel && Kind != raw::SK_Samples)
+        Kind != raw::SK_Parallel && Kind != raw::SK_Samples &&
+        Kind != raw::SK_Strides)
       return fail(formatv("section {0} at offset {1}: unknown section kind "
                           "{2}",
                           S, Off - sizeof(raw::SectionHeader), Kind));
@@ -661,6 +793,9 @@ Expected<Profile> Parser::parse(StringRef Buf) {
       break;
     case raw::SK_Samples:
       E = parseSamples(Payload);
+      break;
+    case raw::SK_Strides:
+      E = parseStrides(Payload);
       break;
     }
     if (E)

@@ -72,6 +72,15 @@ Error checkProcess(const Process &P, size_t Idx) {
                             Idx, T.Tid, I));
     }
   }
+  for (size_t I = 0; I < P.Sites.size(); ++I) {
+    const MemSite &S = P.Sites[I];
+    if (S.Module >= P.Modules.size() ||
+        (I && S.Module < P.Sites[I - 1].Module))
+      return fail(formatv("process {0}: site table is not grouped by module",
+                          Idx));
+    if (!fits32(S.Func.size()) || !fits32(S.File.size()))
+      return fail(formatv("process {0}: site {1} too large", Idx, I));
+  }
   for (const Trace &T : P.Traces) {
     for (size_t I = 0; I < T.Events.size(); ++I) {
       const TraceEvent &E = T.Events[I];
@@ -129,7 +138,10 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
     PB.u32(P.Traces.size());
     PB.u32(P.Exe.size());
     PB.u32(P.BuildId.size());
-    PB.u32(0); // Reserved
+    uint32_t NumStrides = 0;
+    for (size_t I = 0; I < P.Sites.size(); ++I)
+      NumStrides += !I || P.Sites[I].Module != P.Sites[I - 1].Module;
+    PB.u32(NumStrides);
     PB.u64(P.Overhead.Enter256);
     PB.u64(P.Overhead.Exit256);
     PB.u32(P.Overhead.Source);
@@ -223,6 +235,44 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
         XB.u64(S.NewTid);
       }
       Add(raw::SK_Trace, XB);
+    }
+
+    for (size_t I = 0; I < P.Sites.size();) {
+      size_t End = I;
+      while (End < P.Sites.size() && P.Sites[End].Module == P.Sites[I].Module)
+        ++End;
+      SectionBuilder SB;
+      SB.u32(P.Sites[I].Module);
+      SB.u32(End - I);
+      SB.u32(0); // Reserved0
+      SB.u32(0); // Reserved1
+      for (; I < End; ++I) {
+        const MemSite &S = P.Sites[I];
+        SB.u64(S.Hash);
+        SB.u64(uint64_t(S.StaticStride));
+        SB.u32(S.Line);
+        SB.u32(S.Column);
+        SB.u32(S.AccessSize);
+        SB.u32(S.Flags);
+        SB.u32(S.LoopLine);
+        SB.u32(S.LoopDepth);
+        SB.u64(S.Executions);
+        SB.u64(S.Observations);
+        SB.u64(S.Differences);
+        SB.u64(S.Adjacent);
+        SB.u64(S.ZeroDiffs);
+        SB.u64(S.Gcd);
+        SB.u64(uint64_t(S.Dominant));
+        SB.u64(S.DominantCount);
+        SB.u64(S.IterTicks);
+        SB.u64(S.ProbeTicks);
+        SB.u64(S.MinStepTicks);
+        SB.u32(S.Func.size());
+        SB.u32(S.File.size());
+        SB.bytes(S.Func);
+        SB.bytes(S.File);
+      }
+      Add(raw::SK_Strides, SB);
     }
 
     if (P.Par.Present) {

@@ -22,6 +22,7 @@
 #include "activetime_module.h"
 #include "activetime_probes.h"
 #include "activetime_sampler.h"
+#include "activetime_strides.h"
 #include "activetime_switch.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
@@ -46,7 +47,8 @@ atabi::FuncDesc Funcs[8] = {
 const atabi::FuncDesc *A = &Funcs[0], *B = &Funcs[1], *C = &Funcs[2],
                     *D = &Funcs[3];
 
-atabi::ModuleDesc Module = {atabi::kAbiVersion, 8, Funcs, "fake.c", 0x1234, nullptr};
+atabi::ModuleDesc Module = {atabi::kAbiVersion, 8, Funcs, "fake.c", 0x1234,
+                            nullptr, 0, 0, nullptr};
 
 ThreadState *TS() { return at_tls.TS; }
 Node *NodeOf(u32 I) { return at_tls.Tree->At(I); }
@@ -310,10 +312,11 @@ TEST(FlagsTest, ParseAndUnknown) {
 }
 
 TEST(ModuleDeathTest, AbiMismatchDies) {
-  static atabi::ModuleDesc Bad = {atabi::kAbiVersion + 1, 0, nullptr, "bad.c", 0, nullptr};
+  static atabi::ModuleDesc Bad = {atabi::kAbiVersion + 1, 0, nullptr, "bad.c",
+                                  0, nullptr, 0, 0, nullptr};
   EXPECT_DEATH(__activetime_register_module(&Bad),
-               "ActiveTime: module bad.c was instrumented for ABI v2 but this "
-               "runtime implements v1");
+               "ActiveTime: module bad.c was instrumented for ABI v3 but this "
+               "runtime implements v2");
 }
 
 // ---- writer ---------------------------------------------------------------
@@ -920,4 +923,176 @@ int main(int argc, char **argv) {
   setenv("ACTIVETIME_OPTIONS", "write_profile=0", 1);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
+}
+
+// ---- stride profiling (seed 004) ------------------------------------------
+
+namespace {
+SiteStats FreshSite() {
+  SiteStats S;
+  std::memset(&S, 0, sizeof(S));
+  return S;
+}
+} // namespace
+
+// The seed's worked example: the load at 1005 reads 2000 + X, X grows by 48;
+// only 2000, 2240 and 2576 are observed (the executions between them were
+// skipped), so the differences are stride products 240 = 5*48 and
+// 336 = 7*48, and their GCD is the stride.
+TEST(StrideTest, SeedWorkedExampleGcdOfStrideProducts) {
+  SiteStats S = FreshSite();
+  ObserveAddress(S, 2000, /*Adjacent=*/false, 0);
+  ObserveAddress(S, 2240, /*Adjacent=*/false, 0);
+  EXPECT_EQ(S.Gcd, 240u);
+  ObserveAddress(S, 2576, /*Adjacent=*/false, 0);
+  EXPECT_EQ(S.Gcd, 48u);
+  EXPECT_EQ(S.Observations, 3u);
+  EXPECT_EQ(S.Differences, 2u);
+  EXPECT_EQ(S.Adjacent, 0u);      // products, not exact strides
+  EXPECT_EQ(S.CandCount, 0u);
+}
+
+TEST(StrideTest, AdjacentDifferencesVoteForTheDominantStride) {
+  SiteStats S = FreshSite();
+  // Backwards at -24 with one outlier; ticks 10 apart.
+  uptr A = 100000;
+  for (int I = 0; I < 10; ++I, A -= 24)
+    ObserveAddress(S, I == 5 ? 7 : A, /*Adjacent=*/true, 10 * I);
+  EXPECT_EQ(S.Cand, -24);
+  EXPECT_EQ(S.Adjacent, 9u);
+  EXPECT_EQ(S.CandCount, 7u); // 2 differences touch the outlier
+  EXPECT_EQ(S.IterTicks, 70u); // only the 7 steps of the candidate stride
+  EXPECT_EQ(S.Gcd, Gcd64(24, Gcd64(100000 - 5 * 24 - 7, 100000 - 6 * 24 - 7)));
+}
+
+TEST(StrideTest, ZeroDifferencesAreUniformNotGcd) {
+  SiteStats S = FreshSite();
+  for (int I = 0; I < 5; ++I)
+    ObserveAddress(S, 4096, true, I);
+  EXPECT_EQ(S.ZeroDiffs, 4u);
+  EXPECT_EQ(S.Gcd, 0u);
+  EXPECT_EQ(S.Cand, 0);
+  EXPECT_EQ(S.CandCount, 4u);
+}
+
+// Skip phases only multiply the products: the GCD still recovers the stride,
+// the adjacent differences inside inspect phases are exact, every execution
+// is counted, and a settled site's skip phases double.
+TEST(StrideTest, PhaseManagerSkipsCountsAndAdapts) {
+  PhaseConfig C = {/*Skip=*/10, /*Inspect=*/4, /*SkipMax=*/40, /*Adaptive=*/true};
+  SiteStats S = FreshSite();
+  uptr A = 1 << 20;
+  u64 Slow = 0;
+  const int N = 1000;
+  for (int I = 0; I < N; ++I, A += 48) {
+    if (--S.Countdown > 0) // the probe's fast path
+      continue;
+    ++Slow;
+    SiteSlowStep(S, A, I, C);
+  }
+  EXPECT_EQ(SiteExecutions(S, S.Countdown), u64(N));
+  EXPECT_EQ(S.Observations, Slow);
+  EXPECT_EQ(S.Gcd, 48u);
+  EXPECT_EQ(S.Cand, 48);
+  EXPECT_EQ(S.CandCount, S.Adjacent); // every adjacent difference is 48
+  EXPECT_EQ(S.SkipLen, 40u);          // doubled up to the maximum
+  // Phases: 4 observed, then skips of 20, 40, 40, ...: far fewer than
+  // 4 / (4 + 10) of the executions.
+  EXPECT_LT(Slow, u64(N) / 8);
+}
+
+TEST(StrideTest, IrregularSitesSettleAndChangesReset) {
+  PhaseConfig C = {8, 4, 64, true};
+  SiteStats S = FreshSite();
+  u32 Lcg = 1;
+  auto Run = [&](int From, int To, bool Random) {
+    for (int I = From; I < To; ++I) {
+      Lcg = Lcg * 1103515245u + 12345u;
+      if (--S.Countdown > 0)
+        continue;
+      SiteSlowStep(S, Random ? (Lcg >> 8) * 8 : uptr(I) * 8, I, C);
+    }
+  };
+  // Random addresses: irregular phase after irregular phase settles it.
+  Run(0, 2000, true);
+  EXPECT_EQ(SiteExecutions(S, S.Countdown), 2000u);
+  EXPECT_EQ(S.SkipLen, 64u);
+  EXPECT_LT(S.CandCount * 2, S.Adjacent);
+  // The pattern changes: a phase that is neither resets the skip phase.
+  u32 Before = S.SkipLen;
+  S.Countdown = 1; // the next execution is inspected
+  Lcg = 7;
+  for (int I = 0; I < 4; ++I) {
+    Lcg = Lcg * 1103515245u + 12345u;
+    // Two of the three adjacent differences agree: not settled either way.
+    uptr A = I < 3 ? uptr(I) * 8 : (Lcg >> 8) * 8;
+    if (--S.Countdown > 0)
+      continue;
+    SiteSlowStep(S, A, I, C);
+  }
+  EXPECT_EQ(Before, 64u);
+  EXPECT_EQ(S.SkipLen, 8u);
+}
+
+TEST(StrideTest, InspectEverythingObservesEveryExecution) {
+  PhaseConfig C = {0, 64, 0, true};
+  SiteStats S = FreshSite();
+  for (int I = 0; I < 300; ++I) {
+    if (--S.Countdown > 0)
+      continue;
+    SiteSlowStep(S, 8000 - 8 * I, I, C);
+  }
+  EXPECT_EQ(S.Observations, 300u);
+  EXPECT_EQ(S.Adjacent, 299u);
+  EXPECT_EQ(S.CandCount, 299u);
+  EXPECT_EQ(S.Cand, -8);
+}
+
+TEST(StrideTest, MergeKeepsTheBestSupportedCandidate) {
+  SiteStats A = FreshSite(), B = FreshSite(), M = FreshSite();
+  A.Cand = 16, A.CandCount = 5, A.Gcd = 32, A.Executions = 10;
+  B.Cand = 16, B.CandCount = 7, B.Gcd = 48, B.Executions = 20;
+  MergeSiteStats(M, A, 0);
+  MergeSiteStats(M, B, 0);
+  EXPECT_EQ(M.Cand, 16);
+  EXPECT_EQ(M.CandCount, 12u);
+  EXPECT_EQ(M.Gcd, 16u);
+  EXPECT_EQ(M.Executions, 30u);
+  SiteStats C2 = FreshSite();
+  C2.Cand = 8, C2.CandCount = 20;
+  MergeSiteStats(M, C2, 0);
+  EXPECT_EQ(M.Cand, 8);
+  EXPECT_EQ(M.CandCount, 20u);
+}
+
+// Through the real probe: a registered module's sites get global ids, the
+// first execution allocates the thread's records, the records see every
+// execution.
+TEST_F(RuntimeTest, MemProbeRecordsPerSite) {
+  ResetStridesForTesting();
+  flags()->stride_skip = 0;
+  static atabi::MemSiteDesc Sites[2] = {
+      {"f", "s.c", 1, 1, 11, 0, 8, atabi::MS_InLoop, 1, 1},
+      {"f", "s.c", 2, 1, 22, 0, 4, atabi::MS_InLoop, 1, 1}};
+  static atabi::ModuleDesc M = {atabi::kAbiVersion, 8, Funcs, "strides.c", 1,
+                                nullptr, 2, 0, Sites};
+  __activetime_register_module(&M);
+  EXPECT_EQ(M.SiteBase, 0u);
+  static long Data[100];
+  static s32 Countdown[2]; // the module's thread-local array
+  for (int I = 0; I < 100; ++I) {
+    // The inline fast path the pass emits, then the probe.
+    if (--Countdown[0] < 1)
+      __activetime_mem_access(&M, 0, &Data[I], &Countdown[0]);
+    if (--Countdown[1] < 1)
+      __activetime_mem_access(&M, 1, &Data[99 - I], &Countdown[1]);
+  }
+  SiteStats Out[2];
+  CollectSiteStats(M.SiteBase, 2, Out, /*SlotsValid=*/true);
+  EXPECT_EQ(Out[0].Executions, 100u);
+  EXPECT_EQ(Out[0].Cand, 8);
+  EXPECT_EQ(Out[0].CandCount, 99u);
+  EXPECT_EQ(Out[1].Cand, -8);
+  EXPECT_EQ(Out[1].Gcd, 8u);
+  ResetStridesForTesting();
 }

@@ -435,7 +435,8 @@ const Corruption Corruptions[] = {
      "has 2 trace sections, its header says 3"},
     {"TooFewTracesBeforeSamples",
      [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 3); },
-     "samples section before all of its module, thread and trace sections"},
+     "samples section before all of its module, thread, trace and strides "
+     "sections"},
     {"TooManyTraces",
      [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 48, 1); },
      "more trace sections than its header says (1)"},
@@ -451,9 +452,14 @@ const Corruption Corruptions[] = {
      },
      "trace section after 2 of its 2 module sections and 0 of its 2 thread "
      "sections"},
-    {"ProcessReserved",
+    {"ProcessStridesCount",
      [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 60, 1); },
-     "process (pid 42): reserved field is 1, not 0"},
+     // The samples section that follows the traces comes too early.
+     "samples section before all of its module, thread, trace and strides "
+     "sections"},
+    {"ProcessStridesOverModules",
+     [](std::string &S, Secs X) { put32(S, X[0] + kPayload + 60, 3); },
+     "process (pid 42): 3 strides sections for 2 modules"},
     {"OverheadSource",
      [](std::string &S, Secs X) { put32(S, X[0] + kProcOverhead + 16, 2); },
      "unknown overhead source 2"},
@@ -581,7 +587,8 @@ const Corruption Corruptions[] = {
      "section too small: 16 bytes, need 104"},
     {"SamplesBeforeThreads",
      [](std::string &S, Secs X) { S = reassemble(S, X, {0, 1, 2, 7, 3, 4, 5, 6}); },
-     "samples section before all of its module, thread and trace sections"},
+     "samples section before all of its module, thread, trace and strides "
+     "sections"},
     {"TwoSampleSections",
      [](std::string &S, Secs X) {
        S = reassemble(S, X, {0, 1, 2, 3, 4, 5, 6, 7, 7});

@@ -94,6 +94,33 @@ struct Trace {
   std::vector<SwitchEvent> Switches;
 };
 
+/// A memory access site of a module's site table (stride profiling, seed
+/// 004) with its figures merged over the process's threads.
+struct MemSite {
+  uint32_t Module = 0;  // index into Process::Modules
+  uint64_t Hash = 0;
+  int64_t StaticStride = 0;
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+  uint32_t AccessSize = 0;
+  uint32_t Flags = 0;   // abi::MemSiteFlags
+  uint32_t LoopLine = 0;
+  uint32_t LoopDepth = 0;
+  uint64_t Executions = 0;
+  uint64_t Observations = 0;
+  uint64_t Differences = 0;
+  uint64_t Adjacent = 0;
+  uint64_t ZeroDiffs = 0;
+  uint64_t Gcd = 0;
+  int64_t Dominant = 0;
+  uint64_t DominantCount = 0;
+  uint64_t IterTicks = 0;
+  uint64_t ProbeTicks = 0;
+  uint64_t MinStepTicks = 0;
+  std::string Func;     // linkage name of the containing function
+  std::string File;     // source file of the access, may be empty
+};
+
 struct Thread {
   uint64_t Tid = 0;
   std::string Name;
@@ -186,6 +213,7 @@ struct Process {
   Parallel Par;                    // OpenMP programs only
   bool HasSamples = false;         // sample=1 only
   SampleSet Samples;
+  std::vector<MemSite> Sites;      // grouped by module, ascending
 };
 
 struct Profile {

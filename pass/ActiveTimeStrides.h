@@ -1,0 +1,75 @@
+//===- ActiveTimeStrides.h - Memory access sites (seed 004) -----*- C++ -*-===//
+//
+// Part of ActiveTime.
+//
+//===----------------------------------------------------------------------===//
+//
+// Stride profiling support of the pass: finding the loads and stores that get
+// a memory-access probe (or a static stride in the site table), and the
+// feedback half, which reads a prefetch hint file written by
+// `activetime export --format=prefetch` and inserts llvm.prefetch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_PASS_ACTIVETIMESTRIDES_H
+#define ACTIVETIME_PASS_ACTIVETIMESTRIDES_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
+#include <vector>
+
+namespace activetime {
+
+enum class MemMode { None, Loops, All };
+
+/// -activetime-mem, defaulting to Loops when -activetime-strides is given.
+MemMode getMemMode();
+/// The file of -activetime-prefetch-use, empty if not given.
+std::string getPrefetchUseFile();
+
+/// One load or store of the site table (abi::MemSiteDesc).
+struct MemSite {
+  llvm::Instruction *Access = nullptr;
+  llvm::Value *Ptr = nullptr;
+  std::string Func;         // linkage name of the containing function
+  std::string File;         // source file of the access's debug location
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+  uint32_t Size = 0;        // bytes
+  uint32_t Flags = 0;       // abi::MemSiteFlags
+  int64_t StaticStride = 0; // MS_Static only
+  uint32_t LoopLine = 0;
+  uint32_t LoopDepth = 0;
+  uint64_t Hash = 0;        // key of the site across compiles of the source
+  bool isStatic() const;
+  bool isLoad() const;
+  bool inLoop() const;
+};
+
+struct MemSiteCounts {
+  unsigned Invariant = 0;   // loop-invariant addresses: no site
+  unsigned Stack = 0;       // addresses of allocas: no site
+};
+
+/// Find phase: the sites of \p F in instruction order. Static sites (affine
+/// with a constant step in the innermost loop) carry their stride and get no
+/// probe; loop-invariant and stack addresses are left out.
+void findMemSites(llvm::Function &F, llvm::ScalarEvolution &SE,
+                  llvm::LoopInfo &LI, MemMode Mode,
+                  std::vector<MemSite> &Sites, MemSiteCounts &Counts);
+
+/// Feedback: reads \p HintFile and inserts a prefetch before every dynamic
+/// load in a loop whose hint matches (same key and shape). Hints of this
+/// module that match nothing, or no longer fit, are reported as warnings
+/// and ignored. Returns true if the IR changed.
+bool applyPrefetchHints(llvm::Module &M, llvm::StringRef HintFile,
+                        llvm::ArrayRef<MemSite> Sites);
+
+} // namespace activetime
+
+#endif // ACTIVETIME_PASS_ACTIVETIMESTRIDES_H

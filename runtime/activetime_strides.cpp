@@ -1,0 +1,305 @@
+//===- activetime_strides.cpp - Stride profiling (seed 004) -----*- C++ -*-===//
+//
+// The memory-access probe. Its fast path is inline in the instrumented code:
+// one decrement of the site's count in the module's thread-local countdown
+// array. The probe runs only when that count reaches zero: the first
+// execution of a thread or site, the end of a skip phase, every execution of
+// an inspect phase. It may allocate the thread's record array.
+//
+// Phase manager: a site alternates skip phases (Countdown executions, only
+// counted) and inspect phases (every address observed). At the end of an
+// inspect phase in which every adjacent difference equalled the site's
+// dominant stride, or of the second phase in a row in which most differed
+// from it, its next skip phase doubles (up to stride_skip_max), so a hot
+// settled site costs a decrement; any other phase resets it to stride_skip.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime_strides.h"
+
+#include "activetime_flags.h"
+#include "activetime_module.h"
+#include "activetime_timer.h"
+
+#include <pthread.h>
+
+#define AT_PROBE_ATTRS __attribute__((no_stack_protector))
+
+#ifndef PTHREAD_DESTRUCTOR_ITERATIONS
+#define PTHREAD_DESTRUCTOR_ITERATIONS 4
+#endif
+
+namespace __activetime {
+
+namespace {
+
+struct MemTls {
+  SiteStats *Recs;
+  u32 Cap;
+  u32 Busy;
+};
+
+// Every thread that ever ran a memory probe; its records are never freed
+// (the exit-time writer reads them, also for threads that finished).
+struct MemThread {
+  SiteStats *volatile Recs;
+  volatile u32 Cap;
+  MemThread *Next;
+  // Arrays replaced by larger ones (the writer may still be reading them).
+  SiteStats *Old[32];
+  u32 NumOld;
+};
+
+THREADLOCAL MemTls at_mem_tls __attribute__((tls_model("initial-exec")));
+THREADLOCAL MemThread *at_mem_thread __attribute__((tls_model("initial-exec")));
+
+Mutex mem_threads_mu;
+MemThread *mem_threads;
+pthread_key_t mem_key;
+bool mem_key_ready;
+atomic_uint32_t next_site_id;
+
+PhaseConfig phase_config;
+atomic_uint8_t phase_config_ready;
+
+const PhaseConfig &GetPhaseConfig() {
+  if (LIKELY(atomic_load(&phase_config_ready, memory_order_acquire)))
+    return phase_config;
+  EnsureInit();
+  PhaseConfig C;
+  s64 Skip = flags()->stride_skip, Insp = flags()->stride_inspect,
+      Max = flags()->stride_skip_max;
+  C.Skip = Skip > 0 ? u32(Skip < (1 << 30) ? Skip : (1 << 30)) : 0;
+  C.Inspect = Insp > 0 ? u32(Insp < (1 << 30) ? Insp : (1 << 30)) : 1;
+  C.SkipMax = Max > s64(C.Skip) ? u32(Max < (1 << 30) ? Max : (1 << 30)) : C.Skip;
+  C.Adaptive = flags()->stride_adaptive;
+  phase_config = C;
+  atomic_store(&phase_config_ready, 1, memory_order_release);
+  return phase_config;
+}
+
+void MemThreadExit(void *V);
+
+// Makes the calling thread's array cover global site G. Slow path only.
+bool GrowRecords(MemTls &T, u32 G) {
+  MemThread *MT = at_mem_thread;
+  if (!MT) {
+    MT = (MemThread *)PersistentAlloc(sizeof(MemThread));
+    internal_memset(MT, 0, sizeof(*MT));
+    Lock L(&mem_threads_mu);
+    MT->Next = mem_threads;
+    mem_threads = MT;
+    at_mem_thread = MT;
+    if (!mem_key_ready)
+      mem_key_ready = pthread_key_create(&mem_key, MemThreadExit) == 0;
+    if (mem_key_ready)
+      pthread_setspecific(mem_key, (void *)1);
+  }
+  u32 Want = atomic_load(&next_site_id, memory_order_acquire);
+  if (Want <= G)
+    Want = G + 1;
+  uptr PS = GetPageSizeCached();
+  u32 NewCap = u32(RoundUpTo(Want * sizeof(SiteStats), PS) / sizeof(SiteStats));
+  SiteStats *N = (SiteStats *)MmapOrDie(NewCap * sizeof(SiteStats),
+                                        "ActiveTime stride records");
+  if (T.Cap)
+    internal_memcpy(N, T.Recs, T.Cap * sizeof(SiteStats));
+  if (MT->Recs && MT->NumOld < 32)
+    MT->Old[MT->NumOld++] = MT->Recs;
+  // Records before capacity: a reader that sees the new capacity sees the
+  // new array.
+  MT->Recs = N;
+  AT_BARRIER();
+  MT->Cap = NewCap;
+  T.Recs = N;
+  AT_BARRIER();
+  T.Cap = NewCap;
+  return true;
+}
+
+// Counts the skip phases in progress of a finishing thread: its countdowns
+// (module TLS) go away with it. Modules that were unloaded took theirs
+// already; their partial phases are lost.
+void FlushThreadCountdowns(MemThread *MT) {
+  LockModules();
+  Lock L(&mem_threads_mu);
+  for (uptr I = 0; I < NumModules(); ++I) {
+    ModuleInfo *MI = GetModule(I);
+    for (u32 J = 0; J < MI->NumSites; ++J) {
+      u32 G = MI->SiteBase + J;
+      if (G >= MT->Cap)
+        break;
+      SiteStats &S = MT->Recs[G];
+      if (S.Slot && !MI->Unloaded)
+        S.Executions = SiteExecutions(S, *S.Slot);
+      if (S.Slot) {
+        // The partial phase is now counted: look complete from here on.
+        S.InspectLeft = 1;
+        S.CurSkip = 0;
+        S.Slot = nullptr;
+      }
+    }
+  }
+  UnlockModules();
+}
+
+void MemThreadExit(void *V) {
+  // Re-arm until the last round: probes in later TLS destructors still count.
+  uptr Iter = uptr(V);
+  if (Iter < PTHREAD_DESTRUCTOR_ITERATIONS) {
+    pthread_setspecific(mem_key, (void *)(Iter + 1));
+    return;
+  }
+  if (MemThread *MT = at_mem_thread)
+    FlushThreadCountdowns(MT);
+}
+
+ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
+                                 s32 *Countdown) {
+  MemTls &T = at_mem_tls;
+  if (T.Busy) { // a signal handler interrupted a slow path of this thread
+    *Countdown = 1;
+    return;
+  }
+  T.Busy = 1;
+  AT_BARRIER();
+  u32 G = M->SiteBase + Site;
+  if (G < T.Cap || GrowRecords(T, G)) {
+    SiteStats &S = T.Recs[G];
+    S.Slot = Countdown;
+    u64 Start = ReadTick();
+    SiteSlowStep(S, Addr, Start, GetPhaseConfig());
+    *Countdown = S.Countdown;
+    // The rest of this call lies inside the site's next step: measured so
+    // the tool can take it out of the iteration time.
+    u64 Spent = ReadTick() - Start;
+    S.LastProbe = Spent < ~u32(0) ? u32(Spent) : ~u32(0);
+  } else {
+    *Countdown = 1;
+  }
+  AT_BARRIER();
+  T.Busy = 0;
+}
+
+} // namespace
+
+void SiteSlowStep(SiteStats &S, uptr Addr, u64 Tick, const PhaseConfig &C) {
+  if (S.InspectLeft == 0) {
+    // A fresh record, or the skip phase in progress has just ended.
+    if (S.SkipLen == 0)
+      S.SkipLen = C.Skip ? C.Skip : 1;
+    else
+      S.Executions += S.CurSkip;
+    S.CurSkip = 0;
+    S.InspectLeft = C.Inspect;
+    S.PhaseMiss = 0;
+  }
+  ObserveAddress(S, Addr, S.PrevObserved, Tick);
+  S.Executions++;
+  S.PrevObserved = 1;
+  S.Countdown = 1; // the next execution comes here too
+  if (--S.InspectLeft)
+    return;
+  if (C.Skip == 0) {
+    // Inspect everything: back-to-back inspect phases.
+    S.InspectLeft = C.Inspect;
+    S.PhaseMiss = 0;
+    return;
+  }
+  // A phase with adjacent differences all equal to the dominant stride
+  // settles the site a bit more; so does a second phase in a row in which
+  // most differences missed it (the site is settled as irregular).
+  bool Irregular = 2 * S.PhaseMiss > C.Inspect;
+  bool Settled = (S.PhaseMiss == 0 && S.Vote > 0) ||
+                 (Irregular && S.WasIrregular);
+  S.WasIrregular = Irregular;
+  if (C.Adaptive && Settled)
+    S.SkipLen = S.SkipLen >= C.SkipMax / 2 ? C.SkipMax : S.SkipLen * 2;
+  else
+    S.SkipLen = C.Skip;
+  S.CurSkip = S.SkipLen;
+  S.Countdown = s32(S.SkipLen) + 1;
+  S.PrevObserved = 0;
+}
+
+u64 SiteExecutions(const SiteStats &S, s32 Live) {
+  u64 E = S.Executions;
+  // Skip phase in progress: CurSkip + 1 - Live of it ran.
+  if (S.InspectLeft == 0 && S.CurSkip && Live >= 1 &&
+      u32(Live) <= S.CurSkip + 1)
+    E += S.CurSkip + 1 - u32(Live);
+  return E;
+}
+
+void MergeSiteStats(SiteStats &Into, const SiteStats &From, s32 Live) {
+  Into.Executions += SiteExecutions(From, Live);
+  Into.Observations += From.Observations;
+  Into.Differences += From.Differences;
+  Into.Adjacent += From.Adjacent;
+  Into.ZeroDiffs += From.ZeroDiffs;
+  Into.Gcd = Gcd64(Into.Gcd, From.Gcd);
+  if (!From.CandCount)
+    return;
+  // The dominant stride of the process: the thread candidate with the most
+  // supporting differences; threads agreeing on it add up.
+  if (Into.CandCount && From.Cand == Into.Cand) {
+    Into.CandCount += From.CandCount;
+    Into.IterTicks += From.IterTicks;
+    Into.ProbeTicks += From.ProbeTicks;
+    if (From.MinStepPlus1 &&
+        (!Into.MinStepPlus1 || From.MinStepPlus1 < Into.MinStepPlus1))
+      Into.MinStepPlus1 = From.MinStepPlus1;
+  } else if (From.CandCount > Into.CandCount) {
+    Into.Cand = From.Cand;
+    Into.CandCount = From.CandCount;
+    Into.IterTicks = From.IterTicks;
+    Into.ProbeTicks = From.ProbeTicks;
+    Into.MinStepPlus1 = From.MinStepPlus1;
+  }
+}
+
+u32 AllocateSiteIds(u32 N) {
+  return atomic_fetch_add(&next_site_id, N, memory_order_acq_rel);
+}
+
+void CollectSiteStats(u32 First, u32 N, SiteStats *Out, bool SlotsValid) {
+  internal_memset(Out, 0, N * sizeof(SiteStats));
+  Lock L(&mem_threads_mu);
+  for (MemThread *MT = mem_threads; MT; MT = MT->Next) {
+    u32 Cap = MT->Cap;
+    AT_BARRIER();
+    SiteStats *Recs = MT->Recs;
+    for (u32 I = 0; I < N; ++I) {
+      if (First + I >= Cap)
+        continue;
+      const SiteStats &S = Recs[First + I];
+      // A live thread's countdown: read racily, it only ever counts down.
+      s32 Live = S.Slot && SlotsValid ? *(volatile s32 *)S.Slot : S.Countdown;
+      MergeSiteStats(Out[I], S, Live);
+    }
+  }
+}
+
+SiteStats *ThreadSiteForTesting(u32 G) {
+  MemTls &T = at_mem_tls;
+  return G < T.Cap ? &T.Recs[G] : nullptr;
+}
+
+void ResetStridesForTesting() {
+  Lock L(&mem_threads_mu);
+  mem_threads = nullptr;
+  at_mem_thread = nullptr;
+  internal_memset(&at_mem_tls, 0, sizeof(at_mem_tls));
+  atomic_store(&next_site_id, 0, memory_order_release);
+  atomic_store(&phase_config_ready, 0, memory_order_release);
+}
+
+} // namespace __activetime
+
+using namespace __activetime;
+
+extern "C" AT_PROBE_ATTRS void
+__activetime_mem_access(const activetime::abi::ModuleDesc *M, u32 Site,
+                        void *Addr, s32 *Countdown) {
+  MemAccessSlow(M, Site, uptr(Addr), Countdown);
+}

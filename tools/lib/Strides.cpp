@@ -1,0 +1,151 @@
+//===- Strides.cpp - Stride classification ----------------------------------===//
+//
+// Part of ActiveTime. See activetime/Profile/Strides.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Strides.h"
+#include "activetime/abi.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+using namespace activetime;
+using namespace activetime::profile;
+
+const char *profile::strideClassName(StrideClass C) {
+  switch (C) {
+  case StrideClass::Uniform:
+    return "uniform";
+  case StrideClass::Unit:
+    return "unit";
+  case StrideClass::Constant:
+    return "constant";
+  case StrideClass::Irregular:
+    return "irregular";
+  case StrideClass::Unknown:
+    return "unknown";
+  }
+  return "unknown";
+}
+
+static StrideClass classOf(int64_t Stride, uint32_t Size) {
+  if (Stride == 0)
+    return StrideClass::Uniform;
+  if (uint64_t(std::llabs(Stride)) == Size)
+    return StrideClass::Unit;
+  return StrideClass::Constant;
+}
+
+void profile::classifySite(StrideRow &R) {
+  const MemSite &S = R.Site;
+  R.Static = S.Flags & abi::MS_Static;
+  if (R.Static) {
+    R.Stride = S.StaticStride;
+    R.Class = classOf(S.StaticStride, S.AccessSize);
+    R.Confidence = 1;
+    return;
+  }
+  if (S.Adjacent == 0) {
+    R.Class = StrideClass::Unknown;
+    return;
+  }
+  R.Confidence = double(S.DominantCount) / double(S.Adjacent);
+  R.Stride = S.Dominant;
+  R.Class = R.Confidence >= kStrideConfidence ? classOf(S.Dominant, S.AccessSize)
+                                              : StrideClass::Irregular;
+}
+
+std::vector<StrideRow> profile::strideRows(const Profile &P) {
+  std::vector<StrideRow> Rows;
+  // Tick rates differ between processes: iteration time is summed in ns.
+  std::vector<double> IterNsSum, ProbeNsSum, MinNs;
+  std::map<std::pair<std::string, uint64_t>, size_t> Index;
+  for (const Process &Pr : P.Processes) {
+    for (const MemSite &S : Pr.Sites) {
+      const std::string &Mod = Pr.Modules[S.Module].Name;
+      double Ns = double(S.IterTicks) * 1e9 / double(Pr.TickRate);
+      double PNs = double(S.ProbeTicks) * 1e9 / double(Pr.TickRate);
+      double MNs = double(S.MinStepTicks) * 1e9 / double(Pr.TickRate);
+      auto [It, New] = Index.try_emplace({Mod, S.Hash}, Rows.size());
+      if (New) {
+        StrideRow R;
+        R.Module = Mod;
+        R.Site = S;
+        Rows.push_back(std::move(R));
+        IterNsSum.push_back(Ns);
+        ProbeNsSum.push_back(PNs);
+        MinNs.push_back(MNs);
+        continue;
+      }
+      MemSite &M = Rows[It->second].Site;
+      double &Sum = IterNsSum[It->second];
+      double &PSum = ProbeNsSum[It->second];
+      M.Executions += S.Executions;
+      M.Observations += S.Observations;
+      M.Differences += S.Differences;
+      M.Adjacent += S.Adjacent;
+      M.ZeroDiffs += S.ZeroDiffs;
+      M.Gcd = std::gcd(M.Gcd, S.Gcd);
+      // As the runtime merges threads: the best supported stride wins, and
+      // processes agreeing on it add up.
+      if (M.DominantCount && S.Dominant == M.Dominant) {
+        M.DominantCount += S.DominantCount;
+        Sum += Ns;
+        PSum += PNs;
+        MinNs[It->second] = std::min(MinNs[It->second], MNs);
+      } else if (S.DominantCount > M.DominantCount) {
+        M.Dominant = S.Dominant;
+        M.DominantCount = S.DominantCount;
+        Sum = Ns;
+        PSum = PNs;
+        MinNs[It->second] = MNs;
+      }
+    }
+  }
+  // Every dynamic site of a loop is inspected in the loop's iterations: the
+  // probe time of all of them lies inside each one's measured step.
+  std::map<std::tuple<std::string, std::string, uint32_t>, double> LoopProbe;
+  std::vector<double> OwnProbe(Rows.size(), 0);
+  std::vector<double> MinStepNs(Rows.size(), 0);
+  auto LoopKey = [](const StrideRow &R) {
+    return std::make_tuple(R.Module, R.Site.Func, R.Site.LoopLine);
+  };
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    StrideRow &R = Rows[I];
+    if (R.Site.DominantCount && IterNsSum[I] > 0) {
+      R.MeasuredIterNs = IterNsSum[I] / double(R.Site.DominantCount);
+      OwnProbe[I] = ProbeNsSum[I] / double(R.Site.DominantCount);
+      if (R.Site.Flags & abi::MS_InLoop)
+        LoopProbe[LoopKey(R)] += OwnProbe[I];
+    }
+    classifySite(R);
+  }
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    StrideRow &R = Rows[I];
+    if (!R.MeasuredIterNs)
+      continue;
+    R.LoopProbeNs = (R.Site.Flags & abi::MS_InLoop) ? LoopProbe[LoopKey(R)]
+                                                     : OwnProbe[I];
+    R.IterNs = std::max(*R.MeasuredIterNs - R.LoopProbeNs, 0.0);
+    R.MinIterNs = std::max(MinNs[I] - (R.LoopProbeNs - OwnProbe[I]), 0.0);
+  }
+  return Rows;
+}
+
+PrefetchDistance profile::prefetchDistance(int64_t Stride, double StepNs,
+                                           const PrefetchModel &Model) {
+  PrefetchDistance D;
+  bool LeavesLine = uint64_t(std::llabs(Stride)) >= Model.LineBytes;
+  D.WorkNs = LeavesLine && StepNs > Model.LatencyNs ? StepNs - Model.LatencyNs
+                                                    : StepNs;
+  D.WorkNs = std::max(D.WorkNs, 1.0);
+  double It = std::ceil(Model.LatencyNs / D.WorkNs);
+  D.Iterations = unsigned(std::clamp(It, 1.0, double(Model.MaxIterations)));
+  D.Bytes = int64_t(D.Iterations) * Stride;
+  return D;
+}

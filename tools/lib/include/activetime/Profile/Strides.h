@@ -1,0 +1,89 @@
+//===- activetime/Profile/Strides.h - Stride classification -----*- C++ -*-===//
+//
+// Part of ActiveTime. Turns the memory access sites of a profile (seed 004)
+// into what `report --strides` and `export --format=prefetch` show: one row
+// per site (merged over processes), its class, stride and confidence, and
+// the prefetch distance derived from its stride and iteration time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_PROFILE_STRIDES_H
+#define ACTIVETIME_PROFILE_STRIDES_H
+
+#include "activetime/Profile/Profile.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace activetime {
+namespace profile {
+
+enum class StrideClass {
+  Uniform,   // stride 0: the same address every time
+  Unit,      // |stride| = access size
+  Constant,  // any other constant stride
+  Irregular, // no stride reaches the confidence threshold
+  Unknown,   // too few observations (no adjacent difference)
+};
+
+const char *strideClassName(StrideClass C);
+
+/// The share of adjacent differences the dominant stride must have for the
+/// site to be classed as uniform, unit or constant.
+constexpr double kStrideConfidence = 0.8;
+
+struct StrideRow {
+  std::string Module;   // module (source file) name
+  MemSite Site;         // figures summed over processes
+  bool Static = false;
+  StrideClass Class = StrideClass::Unknown;
+  int64_t Stride = 0;   // bytes; meaningful unless Irregular/Unknown
+  double Confidence = 0; // dominant share of adjacent differences (1: static)
+  /// Mean ns of one step of the dominant stride as measured (between two
+  /// adjacent observations; includes the probes that ran in between).
+  std::optional<double> MeasuredIterNs;
+  /// Mean ns the probes of the loop's dynamic sites (same function and loop
+  /// header line) spent per step: the sum of each one's own probe time.
+  double LoopProbeNs = 0;
+  /// The loop's iteration time without the probes: MeasuredIterNs -
+  /// LoopProbeNs, at least 0.
+  std::optional<double> IterNs;
+  /// The shortest step without the probes (the least stalled iteration):
+  /// the runtime's shortest step less the site's own probe, less the mean
+  /// probe time of the loop's other sites; at least 0.
+  std::optional<double> MinIterNs;
+};
+
+/// Classifies one site (static sites by their compile-time stride).
+void classifySite(StrideRow &R);
+
+/// Every site of the profile, merged over processes by (module, hash), in
+/// module then table order.
+std::vector<StrideRow> strideRows(const Profile &P);
+
+/// Prefetch distance model (docs/user-guide.md, "Prefetch feedback").
+struct PrefetchModel {
+  double LatencyNs = 100; // memory latency a prefetch has to cover
+  unsigned LineBytes = 64;
+  unsigned MaxIterations = 64;
+};
+
+struct PrefetchDistance {
+  double WorkNs = 0;      // iteration time without the miss
+  unsigned Iterations = 0;
+  int64_t Bytes = 0;      // Iterations * stride
+};
+
+/// ceil(Latency / WorkNs) iterations ahead, in [1, MaxIterations], where
+/// WorkNs = StepNs - Latency if the stride leaves the cache line and even
+/// the least stalled step StepNs took longer than Latency (every iteration
+/// waited for a miss), else StepNs; at least 1 ns.
+PrefetchDistance prefetchDistance(int64_t Stride, double StepNs,
+                                  const PrefetchModel &Model);
+
+} // namespace profile
+} // namespace activetime
+
+#endif // ACTIVETIME_PROFILE_STRIDES_H

@@ -1,0 +1,112 @@
+//===- StridesTest.cpp - Stride classification and prefetch distance -------===//
+//
+// Part of ActiveTime. Classes and confidence from the merged counts, the
+// merge over processes (tick rates differ), and the prefetch distance model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Strides.h"
+#include "activetime/abi.h"
+
+#include "gtest/gtest.h"
+
+using namespace activetime;
+using namespace activetime::profile;
+
+namespace {
+
+StrideRow dynamicRow(int64_t Dominant, uint64_t Count, uint64_t Adjacent,
+                     uint32_t Size = 8) {
+  StrideRow R;
+  R.Site.AccessSize = Size;
+  R.Site.Flags = activetime::abi::MS_InLoop;
+  R.Site.Dominant = Dominant;
+  R.Site.DominantCount = Count;
+  R.Site.Adjacent = Adjacent;
+  return R;
+}
+
+TEST(StridesTest, Classes) {
+  StrideRow R = dynamicRow(0, 90, 100);
+  classifySite(R);
+  EXPECT_EQ(R.Class, StrideClass::Uniform);
+  R = dynamicRow(-8, 80, 100);
+  classifySite(R);
+  EXPECT_EQ(R.Class, StrideClass::Unit); // 80 % is enough, sign kept
+  EXPECT_EQ(R.Stride, -8);
+  R = dynamicRow(48, 99, 100);
+  classifySite(R);
+  EXPECT_EQ(R.Class, StrideClass::Constant);
+  EXPECT_DOUBLE_EQ(R.Confidence, 0.99);
+  R = dynamicRow(48, 79, 100);
+  classifySite(R);
+  EXPECT_EQ(R.Class, StrideClass::Irregular);
+  R = dynamicRow(0, 0, 0);
+  classifySite(R);
+  EXPECT_EQ(R.Class, StrideClass::Unknown);
+  R = StrideRow();
+  R.Site.AccessSize = 4;
+  R.Site.Flags = activetime::abi::MS_Static | activetime::abi::MS_InLoop;
+  R.Site.StaticStride = -4;
+  classifySite(R);
+  EXPECT_TRUE(R.Static);
+  EXPECT_EQ(R.Class, StrideClass::Unit);
+  EXPECT_EQ(R.Confidence, 1);
+}
+
+TEST(StridesTest, MergeOverProcessesConvertsTicks) {
+  Profile P;
+  for (uint64_t Rate : {1000000000ull, 2000000000ull}) {
+    Process Pr;
+    Pr.TickRate = Rate;
+    Pr.Modules.push_back({});
+    Pr.Modules[0].Name = "m.c";
+    MemSite S;
+    S.Hash = 7;
+    S.AccessSize = 8;
+    S.Flags = activetime::abi::MS_InLoop;
+    S.Executions = 100;
+    S.Observations = 10;
+    S.Differences = 9;
+    S.Adjacent = 9;
+    S.Gcd = Rate == 1000000000ull ? 96 : 64;
+    S.Dominant = 32;
+    S.DominantCount = 9;
+    // 9 steps of 20 ns each in either process.
+    S.IterTicks = 9 * 20 * (Rate / 1000000000ull);
+    S.MinStepTicks = 10 * (Rate / 1000000000ull);
+    Pr.Sites.push_back(S);
+    P.Processes.push_back(Pr);
+  }
+  std::vector<StrideRow> Rows = strideRows(P);
+  ASSERT_EQ(Rows.size(), 1u);
+  EXPECT_EQ(Rows[0].Site.Executions, 200u);
+  EXPECT_EQ(Rows[0].Site.DominantCount, 18u);
+  EXPECT_EQ(Rows[0].Site.Gcd, 32u);
+  EXPECT_EQ(Rows[0].Class, StrideClass::Constant);
+  ASSERT_TRUE(Rows[0].IterNs.has_value());
+  EXPECT_DOUBLE_EQ(*Rows[0].IterNs, 20.0);
+  EXPECT_DOUBLE_EQ(*Rows[0].MinIterNs, 10.0);
+}
+
+TEST(StridesTest, PrefetchDistance) {
+  PrefetchModel M; // 100 ns, 64-byte lines, at most 64 iterations
+  // Short steps inside the line: ceil(100 / 8) = 13 iterations.
+  PrefetchDistance D = prefetchDistance(-4, 8, M);
+  EXPECT_EQ(D.Iterations, 13u);
+  EXPECT_EQ(D.Bytes, -52);
+  // Every step waited for a miss: the miss is taken out, 130 - 100 = 30.
+  D = prefetchDistance(320, 130, M);
+  EXPECT_DOUBLE_EQ(D.WorkNs, 30);
+  EXPECT_EQ(D.Iterations, 4u);
+  EXPECT_EQ(D.Bytes, 1280);
+  // A step longer than the latency within the line is not a miss.
+  D = prefetchDistance(8, 130, M);
+  EXPECT_EQ(D.Iterations, 1u);
+  // Tiny steps: at least 1 ns, at most 64 iterations.
+  D = prefetchDistance(64, 0, M);
+  EXPECT_DOUBLE_EQ(D.WorkNs, 1);
+  EXPECT_EQ(D.Iterations, 64u);
+}
+
+} // namespace
