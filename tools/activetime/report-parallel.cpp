@@ -121,6 +121,15 @@ void printJson(const Profile &P, const ParallelThresholds &T,
                 J.attribute(std::string(StateNames[A]) + "->" + StateNames[B],
                             int64_t(R.Transitions[A][B]));
           });
+          // Per second per thread (over the workers' summed time).
+          J.attributeObject("transition_rates", [&] {
+            for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
+              for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
+                J.attribute(std::string(StateNames[A]) + "->" + StateNames[B],
+                            R.ThreadSeconds > 0
+                                ? R.Transitions[A][B] / R.ThreadSeconds
+                                : 0.0);
+          });
           J.attribute("shared_pool", R.SharedPool);
           J.attribute("fruitless_searches", int64_t(R.fruitlessSearches()));
           J.attribute("fruitless_per_take", jsonRatio(R.fruitlessPerTake()));
@@ -208,8 +217,12 @@ void activetime::tool::printParallelReport(const Profile &P,
     for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
       for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
         if (R.Transitions[A][B])
-          OS << formatv(" {0}->{1} {2}", StateNames[A], StateNames[B],
-                        R.Transitions[A][B]);
+          OS << formatv(" {0}->{1} {2} ({3}/s)", StateNames[A], StateNames[B],
+                        R.Transitions[A][B],
+                        format("%.0f", R.ThreadSeconds > 0
+                                           ? R.Transitions[A][B] /
+                                                 R.ThreadSeconds
+                                           : 0.0));
     OS << formatv("; fruitless searches {0} ({1} per take{2})\n",
                   R.fruitlessSearches(), ratio(R.fruitlessPerTake()),
                   R.SharedPool ? "" : ", no shared pool");
