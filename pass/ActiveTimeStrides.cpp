@@ -185,12 +185,7 @@ void activetime::findMemSites(Function &F, ScalarEvolution &SE, LoopInfo &LI,
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct Hint {
-  std::string Module, Function, File;
-  uint64_t Line = 0, Column = 0, Hash = 0, Size = 0;
-  int64_t Stride = 0, Distance = 0;
-  bool Used = false;
-};
+using Hint = PrefetchHint;
 
 // Printed, not a diagnostic: LLVM 19 has no generic warning diagnostic, and
 // -Werror must not turn a stale profile into a failed build.
@@ -203,7 +198,14 @@ Expected<std::vector<Hint>> readHints(StringRef Path) {
   if (!Buf)
     return createStringError(Buf.getError(), Path + ": " +
                                                  Buf.getError().message());
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  return parsePrefetchHints((*Buf)->getBuffer(), Path);
+}
+} // namespace
+
+Expected<std::vector<PrefetchHint>>
+activetime::parsePrefetchHints(StringRef Text, StringRef Path) {
+  using namespace llvm;
+  Expected<json::Value> V = json::parse(Text);
   if (!V)
     return createStringError(inconvertibleErrorCode(),
                              Path + ": " + toString(V.takeError()));
@@ -253,7 +255,6 @@ Expected<std::vector<Hint>> readHints(StringRef Path) {
   }
   return Hints;
 }
-} // namespace
 
 bool activetime::applyPrefetchHints(Module &M, StringRef HintFile,
                                     ArrayRef<MemSite> Sites) {

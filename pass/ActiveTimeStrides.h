@@ -63,6 +63,20 @@ void findMemSites(llvm::Function &F, llvm::ScalarEvolution &SE,
                   llvm::LoopInfo &LI, MemMode Mode,
                   std::vector<MemSite> &Sites, MemSiteCounts &Counts);
 
+/// One prefetch hint of the file `activetime export --format=prefetch`
+/// writes (format in docs/user-guide.md).
+struct PrefetchHint {
+  std::string Module, Function, File;
+  uint64_t Line = 0, Column = 0, Hash = 0, Size = 0;
+  int64_t Stride = 0, Distance = 0;
+  bool Used = false;
+};
+
+/// Parses the text of a hint file; \p Name prefixes error messages. Never
+/// crashes on malformed input (fuzzed by fuzz/hints_fuzzer.cpp).
+llvm::Expected<std::vector<PrefetchHint>> parsePrefetchHints(llvm::StringRef Text,
+                                                             llvm::StringRef Name);
+
 /// Feedback: reads \p HintFile and inserts a prefetch before every dynamic
 /// load in a loop whose hint matches (same key and shape). Hints of this
 /// module that match nothing, or no longer fit, are reported as warnings

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace llvm;
 using namespace activetime;
@@ -172,12 +173,18 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   constexpr uint32_t kSkipped = UINT32_MAX;
   // Self-active ticks of every node: its active minus its children's
   // (parents precede children, so a reverse pass sees children first).
-  std::vector<int64_t> SelfActive(N);
+  // 128-bit: a node's children may be many, each bounded by the reader only.
+  std::vector<__int128> SelfActiveWide(N);
   for (size_t I = 0; I < N; ++I)
-    SelfActive[I] = Nodes[I].active();
+    SelfActiveWide[I] = Nodes[I].active();
   for (size_t I = N; I-- > 0;)
     if (Nodes[I].Parent != raw::kNoParent)
-      SelfActive[Nodes[I].Parent] -= Nodes[I].active();
+      SelfActiveWide[Nodes[I].Parent] -= Nodes[I].active();
+  std::vector<int64_t> SelfActive(N);
+  for (size_t I = 0; I < N; ++I)
+    SelfActive[I] = int64_t(std::clamp<__int128>(
+        SelfActiveWide[I], std::numeric_limits<int64_t>::min(),
+        std::numeric_limits<int64_t>::max()));
   auto AddIncl = [&](Stats &S, const Node &Nd) {
     S.Elapsed += ticksToNs(P, Nd.Incl);
     S.Active += signedTicksToNs(P, Nd.active());

@@ -24,6 +24,9 @@ using namespace activetime::profile;
 
 namespace {
 
+// Upper bound of any tick count in a valid profile (see parseThread).
+constexpr uint64_t kMaxTicks = uint64_t(1) << 60;
+
 Error fail(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
@@ -329,6 +332,12 @@ Error Parser::parseThread(Cursor C) {
     N.OffCpu = C.u64();
     N.Voluntary = C.u32();
     N.Involuntary = C.u32();
+    // No real run comes near 2^60 ticks (15 years at 2.4 GHz); the bound
+    // keeps every signed difference of these fields representable.
+    if (N.Incl > kMaxTicks || N.Min > kMaxTicks || N.Max > kMaxTicks ||
+        N.Overhead > kMaxTicks)
+      return fail(formatv("{0}: node {1}: implausible tick count (over 2^60)",
+                          What, I));
     // Parents precede children; the tree algorithms rely on it.
     if (N.Parent != raw::kNoParent && N.Parent >= I)
       return fail(formatv("{0}: node {1}: parent {2} does not precede it",

@@ -1,0 +1,60 @@
+//===- raw_reader_fuzzer.cpp - libFuzzer target: raw/merged profiles -------===//
+//
+// Part of ActiveTime. Any byte string given to the reader is either rejected
+// with an error or parsed into a profile that the writer serializes and the
+// reader reads back identically (so a merged file, which is written by the
+// same writer, round-trips too); the report's aggregation, the OpenMP and
+// sample summaries then run on it. Anything else (a crash, a sanitizer
+// report, a failed round trip) is a bug.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Parallel.h"
+#include "activetime/Profile/Profile.h"
+
+#include "llvm/Support/MemoryBufferRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <string>
+
+using namespace llvm;
+using namespace activetime::profile;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  StringRef Bytes(reinterpret_cast<const char *>(Data), Size);
+  Expected<Profile> P = readProfile(MemoryBufferRef(Bytes, "fuzz"));
+  if (!P) {
+    consumeError(P.takeError());
+    return 0;
+  }
+  std::string Out;
+  raw_string_ostream OS(Out);
+  if (Error E = writeProfile(*P, OS)) {
+    // The writer may refuse what does not fit its format (never crash).
+    consumeError(std::move(E));
+    return 0;
+  }
+  OS.flush();
+  Expected<Profile> Q = readProfile(MemoryBufferRef(Out, "fuzz-rewritten"));
+  if (!Q)
+    abort(); // written by us, rejected by us
+  std::string Out2;
+  raw_string_ostream OS2(Out2);
+  if (Error E = writeProfile(*Q, OS2))
+    abort();
+  OS2.flush();
+  if (Out2 != Out)
+    abort(); // not a fixed point
+  // Merging a profile with itself is always allowed (same binary).
+  std::vector<NamedProfile> In;
+  In.push_back({"a", *Q});
+  In.push_back({"b", std::move(*Q)});
+  Expected<Profile> M = mergeProfiles(std::move(In));
+  if (!M)
+    abort();
+  (void)aggregate(*M);
+  (void)summarizeRegions(*M);
+  return 0;
+}
