@@ -181,25 +181,35 @@ template <AtAttr K> struct AttrNames;
 template <> struct AttrNames<AtAttr::NoInstrument> {
   static constexpr const char *GNU = "activetime_no_instrument";
   static constexpr const char *Scoped = "activetime::no_instrument";
+  static constexpr const char *Bare = "no_instrument";
 };
 template <> struct AttrNames<AtAttr::Instrument> {
   static constexpr const char *GNU = "activetime_instrument";
   static constexpr const char *Scoped = "activetime::instrument";
+  static constexpr const char *Bare = "instrument";
 };
 template <> struct AttrNames<AtAttr::Region> {
   static constexpr const char *GNU = "activetime_region";
   static constexpr const char *Scoped = "activetime::region";
+  static constexpr const char *Bare = "region";
 };
 template <> struct AttrNames<AtAttr::Strides> {
   static constexpr const char *GNU = "activetime_strides";
   static constexpr const char *Scoped = "activetime::strides";
+  static constexpr const char *Bare = "strides";
 };
 
+// clang::hasAttribute(), which decides whether the parser reads a [[...]]
+// attribute's arguments, compares plugin spellings with the name without its
+// scope; the bare spellings are there for it, and an unscoped use is refused
+// in diagAppertainsToDecl.
 template <AtAttr K> class ActiveTimeAttrInfo : public ParsedAttrInfo {
   static constexpr Spelling S[] = {
       {ParsedAttr::AS_GNU, AttrNames<K>::GNU},
       {ParsedAttr::AS_C23, AttrNames<K>::Scoped},
-      {ParsedAttr::AS_CXX11, AttrNames<K>::Scoped}};
+      {ParsedAttr::AS_CXX11, AttrNames<K>::Scoped},
+      {ParsedAttr::AS_C23, AttrNames<K>::Bare},
+      {ParsedAttr::AS_CXX11, AttrNames<K>::Bare}};
 
 public:
   ActiveTimeAttrInfo() {
@@ -210,6 +220,16 @@ public:
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
                             const Decl *D) const override {
+    if ((Attr.isCXX11Attribute() || Attr.isC23Attribute()) &&
+        !Attr.hasScope()) {
+      S.Diag(Attr.getLoc(),
+             S.getDiagnostics().getCustomDiagID(
+                 DiagnosticsEngine::Warning,
+                 "unknown attribute '%0' ignored; did you mean "
+                 "'activetime::%0'?"))
+          << AttrNames<K>::Bare;
+      return false;
+    }
     if (isa<FunctionDecl>(D))
       return true;
     S.Diag(Attr.getLoc(),
