@@ -32,6 +32,7 @@
 #include "ActiveTimeStrides.h"
 #include "activetime/abi.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -103,6 +104,10 @@ STATISTIC(NumInvokes, "Number of calls turned into invokes for exit probes");
 // llvm.global.annotations, and the matching string function attributes.
 static constexpr char kNoInstrumentAnnotation[] = "activetime.no_instrument";
 static constexpr char kInstrumentAnnotation[] = "activetime.instrument";
+static constexpr char kStridesAnnotation[] = "activetime.strides";
+static constexpr char kRegionAnnotationPrefix[] = "activetime.region:";
+// Every annotation the plugin emits for us starts with this.
+static constexpr char kOurAnnotationPrefix[] = "activetime.";
 static constexpr char kNoInstrumentAttr[] = "activetime-no-instrument";
 static constexpr char kInstrumentAttr[] = "activetime-instrument";
 
@@ -192,6 +197,9 @@ private:
 
   SmallPtrSet<const Function *, 8> AnnotatedNoInstrument;
   SmallPtrSet<const Function *, 8> AnnotatedInstrument;
+  SmallPtrSet<const Function *, 8> AnnotatedStrides;
+  // [[activetime::region("name")]]: the name the function is reported under.
+  DenseMap<const Function *, std::string> RegionNames;
 
   PointerType *PtrTy;
   IntegerType *Int32Ty;
@@ -263,6 +271,11 @@ void ActiveTimeInstrumenter::collectAnnotations() {
       AnnotatedNoInstrument.insert(Fn);
     else if (Str == kInstrumentAnnotation)
       AnnotatedInstrument.insert(Fn);
+    else if (Str == kStridesAnnotation)
+      AnnotatedStrides.insert(Fn);
+    else if (Str.starts_with(kRegionAnnotationPrefix) &&
+             Str.size() > strlen(kRegionAnnotationPrefix))
+      RegionNames[Fn] = Str.drop_front(strlen(kRegionAnnotationPrefix)).str();
   }
 }
 
@@ -271,7 +284,8 @@ void ActiveTimeInstrumenter::collectAnnotations() {
 bool ActiveTimeInstrumenter::dropOurAnnotations() {
   GlobalVariable *GA = M.getGlobalVariable("llvm.global.annotations");
   if (!GA || !GA->hasInitializer() ||
-      (AnnotatedNoInstrument.empty() && AnnotatedInstrument.empty()))
+      (AnnotatedNoInstrument.empty() && AnnotatedInstrument.empty() &&
+       AnnotatedStrides.empty() && RegionNames.empty()))
     return false;
   auto *Entries = dyn_cast<ConstantArray>(GA->getInitializer());
   if (!Entries)
@@ -284,7 +298,8 @@ bool ActiveTimeInstrumenter::dropOurAnnotations() {
                    ? dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts())
                    : nullptr;
     if (Fn && (AnnotatedNoInstrument.contains(Fn) ||
-               AnnotatedInstrument.contains(Fn))) {
+               AnnotatedInstrument.contains(Fn) ||
+               AnnotatedStrides.contains(Fn) || RegionNames.count(Fn))) {
       auto *StrGV = dyn_cast<GlobalVariable>(
           Entry->getOperand(1)->stripPointerCasts());
       auto *Data = StrGV && StrGV->hasInitializer()
@@ -293,7 +308,7 @@ bool ActiveTimeInstrumenter::dropOurAnnotations() {
       if (Data && Data->isString()) {
         StringRef Str = Data->isCString() ? Data->getAsCString()
                                           : Data->getAsString();
-        if (Str == kNoInstrumentAnnotation || Str == kInstrumentAnnotation) {
+        if (Str.starts_with(kOurAnnotationPrefix)) {
           Dropped.insert(Fn);
           continue;
         }
@@ -319,6 +334,8 @@ bool ActiveTimeInstrumenter::dropOurAnnotations() {
     if (Fn->use_empty() && Fn->isDiscardableIfUnused()) {
       AnnotatedNoInstrument.erase(Fn);
       AnnotatedInstrument.erase(Fn);
+      AnnotatedStrides.erase(Fn);
+      RegionNames.erase(Fn);
       Fn->eraseFromParent();
     }
   }
@@ -384,8 +401,10 @@ Decision ActiveTimeInstrumenter::decide(Function &F) const {
   if (AnnotatedNoInstrument.contains(&F))
     return Decision::skip("activetime.no_instrument annotation");
 
-  // Forced functions bypass the list and the size threshold.
-  if (F.hasFnAttribute(kInstrumentAttr) || AnnotatedInstrument.contains(&F))
+  // Forced functions bypass the list and the size threshold. Naming a
+  // function as a region or asking for its strides is asking for it too.
+  if (F.hasFnAttribute(kInstrumentAttr) || AnnotatedInstrument.contains(&F) ||
+      RegionNames.count(&F) || AnnotatedStrides.contains(&F))
     return Decision::instrument();
 
   bool Allowed = false;
@@ -433,6 +452,12 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
   SmallString<1024> HashInput;
   for (Function *F : Fns) {
     StringRef Name = GlobalValue::dropLLVMManglingEscape(F->getName());
+    // A region name is process-wide: the same name in another module, or a
+    // run-time region of the header API, is the same entry of the report.
+    auto Region = RegionNames.find(F);
+    bool IsRegion = Region != RegionNames.end();
+    if (IsRegion)
+      Name = Region->second;
     // Names are separated so that {"ab","c"} and {"a","bc"} hash apart.
     HashInput += Name;
     HashInput.push_back('\0');
@@ -446,7 +471,8 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
       File = Str;
     }
     const DISubprogram *SP = F->getSubprogram();
-    uint32_t Flags = F->hasLocalLinkage() ? abi::FF_LocalLinkage : 0;
+    uint32_t Flags =
+        F->hasLocalLinkage() && !IsRegion ? abi::FF_LocalLinkage : 0;
     Descs.push_back(ConstantStruct::get(
         FuncDescTy, {F, createString(Name, "__activetime_name"), File,
                      ConstantInt::get(Int32Ty, SP ? SP->getLine() : 0),
@@ -666,8 +692,15 @@ bool ActiveTimeInstrumenter::run() {
       ++NumSkipped;
     }
     if (ClPrintDecisions) {
-      if (D.Instrument)
-        errs() << "activetime: instrument " << F.getName() << "\n";
+      if (D.Instrument) {
+        errs() << "activetime: instrument " << F.getName();
+        auto Region = RegionNames.find(&F);
+        if (Region != RegionNames.end())
+          errs() << " as region '" << Region->second << "'";
+        if (AnnotatedStrides.contains(&F))
+          errs() << " with strides";
+        errs() << "\n";
+      }
       else
         errs() << "activetime: skip " << F.getName() << ": " << D.SkipReason
                << "\n";
@@ -680,10 +713,13 @@ bool ActiveTimeInstrumenter::run() {
   std::string HintFile = getPrefetchUseFile();
   if (!HintFile.empty())
     Mode = MemMode::Loops;
-  if (Mode != MemMode::None) {
+  // [[activetime::strides]] turns memory probes on (loops) for its function
+  // when they are globally off.
+  if (Mode != MemMode::None || !AnnotatedStrides.empty()) {
     MemSiteCounts Counts;
     for (Function *F : ToInstrument)
-      FindSites(*F, Sites, Counts);
+      if (Mode != MemMode::None || AnnotatedStrides.contains(F))
+        FindSites(*F, Sites, Counts);
     if (ClPrintDecisions)
       errs() << "activetime: " << Sites.size() << " memory sites, "
              << Counts.Invariant << " loop-invariant and " << Counts.Stack

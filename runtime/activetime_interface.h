@@ -35,6 +35,23 @@ __activetime_unregister_module(activetime::abi::ModuleDesc *M);
 // a link error ("undefined reference to __activetime_version_mismatch_check_vN").
 SANITIZER_INTERFACE_ATTRIBUTE void __activetime_version_mismatch_check_v2(void);
 
+// Regions of the public API (include/activetime/activetime.h; see abi.h).
+// Interning takes a lock (once per call site: the header caches the result);
+// begin/end are probes like the function probes.
+SANITIZER_INTERFACE_ATTRIBUTE const activetime::abi::FuncDesc *
+__activetime_region_intern(const char *Name, const char *File,
+                           __sanitizer::u32 Line);
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_region_begin(const activetime::abi::FuncDesc *R);
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_region_end(const activetime::abi::FuncDesc *R);
+
+// Collection switch: while off, entry probes (and region begins) record
+// nothing; exits still close frames opened before. Returns the previous
+// state (1 on, 0 off).
+SANITIZER_INTERFACE_ATTRIBUTE int __activetime_set_enabled(int On);
+SANITIZER_INTERFACE_ATTRIBUTE int __activetime_enabled(void);
+
 // Writes the profile now (as at exit) and returns 0 on success. Also useful
 // for programs that leave through _exit. The exit-time write still happens.
 SANITIZER_INTERFACE_ATTRIBUTE int __activetime_write_profile(void);

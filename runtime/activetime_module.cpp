@@ -22,6 +22,11 @@ struct Range {
 };
 PodVector<Range> ranges; // sorted by Begin, built by BuildFuncIdIndex
 
+// The region module: its table has room for kMaxRegions descriptors, which
+// never move (call sites cache their addresses); NumFuncs grows.
+ModuleInfo *region_module;
+bool region_table_full_reported;
+
 const char *ObjectPathFor(const void *Addr, uptr *LoadBase) {
   Dl_info Info;
   struct link_map *LM = nullptr;
@@ -119,8 +124,59 @@ void UnregisterModule(ModuleDesc *M) {
   VLog(2, "unregistered module %s", MI->Name ? MI->Name : "?");
 }
 
+const FuncDesc *InternRegion(const char *Name, const char *File, u32 Line) {
+  if (!Name || !Name[0])
+    return nullptr;
+  EnsureInit();
+  Lock L(&modules_mu);
+  if (!region_module) {
+    ModuleInfo *MI = (ModuleInfo *)PersistentAlloc(sizeof(ModuleInfo));
+    internal_memset(MI, 0, sizeof(*MI));
+    FuncDesc *Table =
+        (FuncDesc *)PersistentAlloc(kMaxRegions * sizeof(FuncDesc));
+    MI->Funcs = Table;
+    MI->FuncsBegin = MI->FuncsEnd = uptr(Table);
+    MI->Name = activetime::abi::kRegionModuleName;
+    // No object path and hash 0: regions have no address to symbolize, and
+    // the module must not make two runs of one executable (which may intern
+    // different names) look like different binaries to `activetime merge`.
+    modules.PushBack(MI);
+    region_module = MI;
+  }
+  ModuleInfo *MI = region_module;
+  FuncDesc *Table = const_cast<FuncDesc *>(MI->Funcs);
+  for (u32 I = 0; I < MI->NumFuncs; ++I)
+    if (internal_strcmp(Table[I].Name, Name) == 0)
+      return &Table[I];
+  if (MI->NumFuncs == kMaxRegions) {
+    if (!region_table_full_reported)
+      Printf("ActiveTime: more than %u distinct region names; region '%s' "
+             "and later new names are not recorded\n",
+             kMaxRegions, Name);
+    region_table_full_reported = true;
+    return nullptr;
+  }
+  FuncDesc &F = Table[MI->NumFuncs];
+  F.Addr = nullptr;
+  F.Name = PersistentStrdup(Name);
+  F.File = File && File[0] ? PersistentStrdup(File) : nullptr;
+  F.Line = Line;
+  F.Flags = 0; // a region name is process-wide, like a global function's
+  MI->NumFuncs++;
+  MI->FuncsEnd = uptr(Table + MI->NumFuncs);
+  next_func_id++;
+  return &F;
+}
+
 void BuildFuncIdIndex() {
   ranges.Clear();
+  // Ids in registration order; the region module's table grows after its
+  // registration, so they are assigned here rather than when registering.
+  u32 Id = 0;
+  for (uptr I = 0; I < modules.Size; ++I) {
+    modules[I]->FirstId = Id;
+    Id += modules[I]->NumFuncs;
+  }
   // Registration order + stable sort + backwards scan in LookupFuncId: if a
   // dlclose'd module's address range was reused, the later module wins.
   for (uptr I = 0; I < modules.Size; ++I) {
@@ -168,6 +224,8 @@ void ResetModulesForTesting() {
   Lock L(&modules_mu);
   modules.Clear();
   next_func_id = 0;
+  region_module = nullptr;
+  region_table_full_reported = false;
 }
 
 } // namespace __activetime
@@ -183,3 +241,8 @@ extern "C" void __activetime_unregister_module(activetime::abi::ModuleDesc *M) {
 }
 
 extern "C" void __activetime_version_mismatch_check_v2(void) {}
+
+extern "C" const activetime::abi::FuncDesc *
+__activetime_region_intern(const char *Name, const char *File, u32 Line) {
+  return InternRegion(Name, File, Line);
+}

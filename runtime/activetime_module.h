@@ -40,6 +40,13 @@ ModuleInfo *GetModule(uptr I); // modules lock held
 void BuildFuncIdIndex();
 bool LookupFuncId(const FuncDesc *Fn, u32 *Id);
 
+// The descriptor of region Name, interned once per name into the runtime's
+// own module (registered at the first region like a compiled module, so the
+// writer and the tool treat regions as functions). Null when the table is
+// full (kMaxRegions) or Name is null/empty.
+constexpr u32 kMaxRegions = 4096;
+const FuncDesc *InternRegion(const char *Name, const char *File, u32 Line);
+
 // Testing: forget all modules.
 void ResetModulesForTesting();
 

@@ -18,6 +18,19 @@
 
 namespace __activetime {
 
+// Nonzero while collection is disabled (__activetime_set_enabled). Read by
+// the entry fast path next to its other exit conditions.
+u32 collection_off;
+
+// An exit that matched no frame: the return of a call whose entry was
+// skipped while collection was off, or else a genuinely unmatched exit.
+ALWAYS_INLINE static void NoteUnmatchedExit(ThreadState *TS) {
+  if (TS->SkippedEntries)
+    TS->SkippedEntries--;
+  else
+    TS->UnmatchedExits++;
+}
+
 // Completes frame I (>= 1) at Now and charges it to its parent frame.
 // Active ticks of the call = elapsed - overhead - off-CPU, where overhead is
 // what the thread's overhead counter grew by since the frame's entry snapshot
@@ -85,13 +98,9 @@ static NOINLINE void PopStaleFrames(ThreadTls &T, uptr Addr, u64 Now) {
   T.Depth = D;
 }
 
-ALWAYS_INLINE static void EnterBody(ThreadTls &T, const FuncDesc *Fn,
-                                    uptr Addr, u64 Now) {
-  Frame *Top = &T.Stack[T.Depth - 1];
-  if (UNLIKELY(Top->Addr <= Addr)) {
-    PopStaleFrames(T, Addr, Now);
-    Top = &T.Stack[T.Depth - 1];
-  }
+// Pushes a frame for Fn above Top (the current top frame).
+ALWAYS_INLINE static void PushFrame(ThreadTls &T, Frame *Top,
+                                    const FuncDesc *Fn, uptr Addr, u64 Now) {
   CallTree *Tree = T.Tree;
   u32 Idx = Tree->FindOrInsert(Top->NodeIdx, Fn);
   Frame *F = Top + 1;
@@ -110,11 +119,31 @@ ALWAYS_INLINE static void EnterBody(ThreadTls &T, const FuncDesc *Fn,
     TraceRecordEvent(T, Fn, activetime::raw::TE_Enter, Now);
 }
 
+ALWAYS_INLINE static void EnterBody(ThreadTls &T, const FuncDesc *Fn,
+                                    uptr Addr, u64 Now) {
+  Frame *Top = &T.Stack[T.Depth - 1];
+  if (UNLIKELY(Top->Addr <= Addr)) {
+    PopStaleFrames(T, Addr, Now);
+    Top = &T.Stack[T.Depth - 1];
+  }
+  PushFrame(T, Top, Fn, Addr, Now);
+}
+
+// A region frame takes the address of the frame it opens in, so the repairs
+// treat it as part of that frame: a callee's entry never finds it stale, and
+// the enclosing function's exit closes it (as unwound) if it is still open.
+// No stale-frame repair here: the region's own address proves nothing.
+ALWAYS_INLINE static void RegionEnterBody(ThreadTls &T, const FuncDesc *R,
+                                          u64 Now) {
+  Frame *Top = &T.Stack[T.Depth - 1];
+  PushFrame(T, Top, R, Top->Addr, Now);
+}
+
 // RealTick: Now was read by the probe itself (not injected by a test); after
 // a thread init (perf_event_open can take milliseconds the first time) the
 // frame starts at a fresh tick so the init is in no frame's elapsed time.
 static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
-                               bool RealTick) {
+                               bool RealTick, bool Region) {
   ThreadTls &T = at_tls;
   if (T.Seq & 1) {
     if (T.TS)
@@ -123,6 +152,11 @@ static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
   }
   if (T.Dead)
     return;
+  if (__atomic_load_n(&collection_off, __ATOMIC_RELAXED)) {
+    if (T.TS)
+      T.TS->SkippedEntries++;
+    return;
+  }
   T.Seq++;
   AT_BARRIER();
   bool Ok = true;
@@ -134,7 +168,10 @@ static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
     GrowStack(T);
   if (Ok) {
     AT_SWITCH_CHECK(T, Now);
-    EnterBody(T, Fn, Addr, Now);
+    if (Region)
+      RegionEnterBody(T, Fn, Now);
+    else
+      EnterBody(T, Fn, Addr, Now);
   }
   AT_BARRIER();
   T.Seq++;
@@ -143,8 +180,9 @@ static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
 ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, u64 Now,
                                     bool RealTick) {
   ThreadTls &T = at_tls;
-  if (UNLIKELY(T.Capacity == T.Depth || (T.Seq & 1)))
-    return EnterSlow(Fn, Addr, Now, RealTick);
+  if (UNLIKELY(T.Capacity == T.Depth || (T.Seq & 1) ||
+               __atomic_load_n(&collection_off, __ATOMIC_RELAXED)))
+    return EnterSlow(Fn, Addr, Now, RealTick, /*Region=*/false);
   T.Seq++;
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
@@ -171,7 +209,7 @@ static NOINLINE bool ExitRepair(ThreadTls &T, const FuncDesc *Fn, uptr Addr,
       break;
   }
   if (!Found) {
-    T.TS->UnmatchedExits++;
+    NoteUnmatchedExit(T.TS);
     return false;
   }
   for (u32 I = D - 1; I > Found; --I) {
@@ -196,7 +234,7 @@ static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
   T.Seq++;
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
-  T.TS->UnmatchedExits++;
+  NoteUnmatchedExit(T.TS);
   T.Ovh += T.Exit256;
   AT_BARRIER();
   T.Seq++;
@@ -227,6 +265,45 @@ ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
   T.Seq++;
 }
 
+// Region end: closes the innermost open frame of R, and as unwound any frame
+// above it (abandoned by a longjmp back into the region's function). No frame
+// of R: an unmatched end, counted and otherwise ignored.
+static NOINLINE void RegionExit(const FuncDesc *R, u64 Now) {
+  ThreadTls &T = at_tls;
+  if (!T.TS || T.Dead)
+    return;
+  if (T.Seq & 1) {
+    T.TS->DroppedEvents++;
+    return;
+  }
+  T.Seq++;
+  AT_BARRIER();
+  AT_SWITCH_CHECK(T, Now);
+  Frame *Stk = T.Stack;
+  u32 D = T.Depth;
+  u32 Found = 0;
+  for (u32 I = D; I-- > 1;)
+    if (Stk[I].Fn == R) {
+      Found = I;
+      break;
+    }
+  if (Found) {
+    for (u32 I = D - 1; I > Found; --I) {
+      CloseFrame(T, Stk, I, Now);
+      T.TS->UnwoundFrames++;
+    }
+    CloseFrame(T, Stk, Found, Now);
+    T.Depth = Found;
+  } else {
+    NoteUnmatchedExit(T.TS);
+  }
+  T.Ovh += T.Exit256;
+  if (UNLIKELY(T.Trace) && Found)
+    TraceRecordEvent(T, R, activetime::raw::TE_Exit, Now);
+  AT_BARRIER();
+  T.Seq++;
+}
+
 u32 CloseOpenFrames(ThreadTls &T, u64 Now) {
   u32 N = 0;
   for (u32 I = T.Depth; I-- > 1;) {
@@ -253,6 +330,44 @@ extern "C" AT_PROBE_ATTRS void
 __activetime_func_enter(const activetime::abi::FuncDesc *Fn, void *Frame) {
   u64 Now = ReadTick();
   EnterImpl(Fn, uptr(Frame), Now, /*RealTick=*/true);
+}
+
+extern "C" AT_PROBE_ATTRS void
+__activetime_region_begin(const activetime::abi::FuncDesc *R) {
+  u64 Now = ReadTick();
+  if (!R)
+    return;
+  ThreadTls &T = at_tls;
+  if (UNLIKELY(T.Capacity == T.Depth || (T.Seq & 1) ||
+               __atomic_load_n(&collection_off, __ATOMIC_RELAXED)))
+    return EnterSlow(R, 0, Now, /*RealTick=*/true, /*Region=*/true);
+  T.Seq++;
+  AT_BARRIER();
+  AT_SWITCH_CHECK(T, Now);
+  RegionEnterBody(T, R, Now);
+  AT_BARRIER();
+  T.Seq++;
+}
+
+extern "C" AT_PROBE_ATTRS void
+__activetime_region_end(const activetime::abi::FuncDesc *R) {
+  u64 Now = ReadTick();
+  if (!R)
+    return;
+  ThreadTls &T = at_tls;
+  // The common case, the region on top, takes the exit probe's path.
+  if (LIKELY(!(T.Seq & 1) && T.Depth > 1 && T.Stack[T.Depth - 1].Fn == R))
+    return ExitImpl(R, T.Stack[T.Depth - 1].Addr, Now);
+  RegionExit(R, Now);
+}
+
+extern "C" int __activetime_set_enabled(int On) {
+  u32 Old = __atomic_exchange_n(&collection_off, On ? 0u : 1u, __ATOMIC_RELAXED);
+  return Old ? 0 : 1;
+}
+
+extern "C" int __activetime_enabled(void) {
+  return __atomic_load_n(&collection_off, __ATOMIC_RELAXED) ? 0 : 1;
 }
 
 extern "C" AT_PROBE_ATTRS void

@@ -102,6 +102,9 @@ struct ThreadState {
   u64 UnmatchedExits;
   u64 UnwoundFrames;
   u64 DroppedEvents;
+  // Entries skipped while collection was off whose exits are still to come;
+  // such an exit matches no frame and is not counted as unmatched.
+  u64 SkippedEntries;
   char Name[16];
   SwitchState Switch; // the thread's context-switch source (slow path only)
   const char *SwitchFallbackWhy; // why perf was not used (or null)

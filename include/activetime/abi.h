@@ -51,6 +51,27 @@ constexpr const char kMemAccessName[] = "__activetime_mem_access";
 constexpr const char kSiteTableName[] = "__activetime_sites";
 constexpr const char kSiteCountdownName[] = "__activetime_countdown";
 
+// The public API (include/activetime/activetime.h), called by the program,
+// never emitted by the pass. The header declares them weak, so a program
+// linked without the runtime sees null addresses and does nothing.
+//   const FuncDesc *__activetime_region_intern(const char *Name,
+//                                              const char *File, uint32_t Line);
+//     The descriptor of the named region (one per distinct name, in a
+//     runtime-owned module), null when the region table is full.
+//   void __activetime_region_begin(const FuncDesc *R);
+//   void __activetime_region_end(const FuncDesc *R);
+//   int __activetime_write_profile(void);     0 on success
+//   int __activetime_set_enabled(int On);     returns the previous state
+//   int __activetime_enabled(void);
+constexpr const char kRegionInternName[] = "__activetime_region_intern";
+constexpr const char kRegionBeginName[] = "__activetime_region_begin";
+constexpr const char kRegionEndName[] = "__activetime_region_end";
+constexpr const char kWriteProfileName[] = "__activetime_write_profile";
+constexpr const char kSetEnabledName[] = "__activetime_set_enabled";
+constexpr const char kEnabledName[] = "__activetime_enabled";
+// Source name of the runtime-owned module holding the regions' descriptors.
+constexpr const char kRegionModuleName[] = "<activetime regions>";
+
 // Module registration, called from the module constructor / destructor.
 //   void __activetime_register_module(ModuleDesc *M);
 //   void __activetime_unregister_module(ModuleDesc *M);
