@@ -5,7 +5,7 @@
 // one track per traced thread (pid/tid with process_name/thread_name
 // metadata), B/E slices per call, an "X" slice per switched-out interval
 // (nested in the call it interrupted) and a "C" counter of each thread's
-// accumulated off-CPU time. Events are written one by one as they are read
+// accumulated off-CPU time in microseconds. Events are written one by one as they are read
 // from the in-memory trace, never collected as text.
 //
 // `export --format=speedscope` writes speedscope's file format: evented
@@ -26,6 +26,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace llvm;
@@ -113,8 +114,13 @@ Error tool::writeChromeTrace(const Profile &P, raw_ostream &OS, bool Demangle,
           continue;
         double UsPerTick = 1e6 / double(Pr.TickRate);
         double Base = double(Pr.StartUnixNs - Epoch) / 1e3;
+        // Whole nanoseconds: finer digits would only be conversion noise.
         auto Us = [&](uint64_t Tick) {
-          return Base + double(int64_t(Tick - Pr.StartTick)) * UsPerTick;
+          return std::round((Base + double(int64_t(Tick - Pr.StartTick)) *
+                                        UsPerTick) * 1e3) / 1e3;
+        };
+        auto DurUs = [&](uint64_t Ticks) {
+          return std::round(double(Ticks) * UsPerTick * 1e3) / 1e3;
         };
         int64_t Pid = Pr.Pid;
         auto Meta = [&](const char *Name, int64_t Tid, StringRef Value) {
@@ -135,15 +141,16 @@ Error tool::writeChromeTrace(const Profile &P, raw_ostream &OS, bool Demangle,
           Meta("thread_name", Tid, threadName(Pr, T.Tid));
           std::vector<OffInterval> Off = offIntervals(T);
           size_t NextOff = 0;
-          double OffMs = 0;
+          uint64_t OffTicks = 0;
           auto Counter = [&](uint64_t Tick) {
             J.object([&] {
-              J.attribute("name", "off-CPU ms, tid " + utostr(T.Tid));
+              J.attribute("name", "off-CPU us, tid " + utostr(T.Tid));
               J.attribute("ph", "C");
               J.attribute("pid", Pid);
               J.attribute("tid", Tid);
               J.attribute("ts", Us(Tick));
-              J.attributeObject("args", [&] { J.attribute("ms", OffMs); });
+              J.attributeObject("args",
+                                [&] { J.attribute("us", DurUs(OffTicks)); });
             });
           };
           // Merge calls and off-CPU intervals by time so the file is in
@@ -161,9 +168,9 @@ Error tool::writeChromeTrace(const Profile &P, raw_ostream &OS, bool Demangle,
                 J.attribute("pid", Pid);
                 J.attribute("tid", Tid);
                 J.attribute("ts", Us(I.Begin));
-                J.attribute("dur", double(I.End - I.Begin) * UsPerTick);
+                J.attribute("dur", DurUs(I.End - I.Begin));
               });
-              OffMs += double(I.End - I.Begin) * UsPerTick / 1e3;
+              OffTicks += I.End - I.Begin;
               Counter(I.End);
               Prog.update(Done += 2, Total);
             }

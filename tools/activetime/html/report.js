@@ -263,21 +263,18 @@
 
   // ---- parallel regions ----
   var ps = section("parallel", "OpenMP parallel regions");
-  var regions = [];
-  (doc.parallel.processes || []).forEach(function (p) {
-    (p.regions || []).forEach(function (r) { regions.push(Object.assign({ pid: p.pid }, r)); });
-  });
+  var regions = doc.parallel.regions || [];
   if (!regions.length) {
     var st = (doc.parallel.processes || []).map(function (p) { return "pid " + p.pid + ": " + p.status; }).join(", ");
     add(ps, "p", { "class": "empty" }, "No parallel regions" + (st ? " (" + st + ")" : "") + ".");
   } else {
     regions.forEach(function (r) {
       var d = add(ps, "div", { "class": "region" });
-      add(d, "h3", {}, r.location + " (pid " + r.pid + ")");
+      add(d, "h3", {}, r.location);
       add(d, "p", { "class": "diag" }, "Diagnosis: " + r.diagnosis);
       if (r.suggestion) add(d, "p", {}, r.suggestion);
       add(d, "p", { "class": "note" }, "instances " + r.instances + ", wall " + fmtNs(r.wall_ns) +
-        ", workers' time " + fmtNs(r.thread_ns) + ", overhead " + pct(r.overhead_share) +
+        ", workers " + r.max_workers + ", workers' time " + fmtNs(r.thread_ns) + ", overhead " + pct(r.overhead_share) +
         " (active " + pct(r.active_overhead_share) + ", inactive " + pct(r.inactive_share) + ")" +
         ", takes local " + r.local_takes + " / stolen " + r.stolen_takes +
         ", tasks/s/thread " + (r.task_rate === null ? "-" : r.task_rate.toFixed(0)));
