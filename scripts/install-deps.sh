@@ -9,7 +9,12 @@ DEPS_DIR=${ACTIVETIME_DEPS_DIR:-/var/cache/activetime}
 PACKAGES=(cmake ninja-build python3 "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VERSION}"
           "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools" "libomp-${LLVM_VERSION}-dev"
           "libclang-rt-${LLVM_VERSION}-dev" googletest libgtest-dev xz-utils
-          libgcc-12-dev libgomp1)  # libgomp: the test that OpenMP without OMPT is reported
+          libgcc-12-dev libgomp1  # libgomp: the test that OpenMP without OMPT is reported
+          "lld-${LLVM_VERSION}"   # bench/symbol-order links with --symbol-ordering-file
+          chromium fonts-dejavu-core python3-jsonschema)  # HTML report browser test, schema checks
+# JavaScript bundled into `activetime report --html` and the speedscope schema the
+# tests validate against: npm tarballs, unpacked once into $DEPS_DIR/js/NAME-VERSION.
+JS_PACKAGES=(d3@7.9.2 d3-flame-graph@5.0.0 speedscope@1.22.2)
 
 log() { echo "[install-deps] $*" >&2; }
 
@@ -32,6 +37,24 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt_update_once
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+if ! command -v npm >/dev/null 2>&1; then
+  log "installing npm"
+  apt_update_once
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm
+fi
+for spec in "${JS_PACKAGES[@]}"; do
+  dir="$DEPS_DIR/js/${spec/@/-}"
+  [ -f "$dir/package.json" ] && continue
+  log "fetching $spec from the npm registry"
+  as_root mkdir -p "$DEPS_DIR/js"
+  tmp=$(as_root mktemp -d "$DEPS_DIR/js/fetch.XXXXXX")
+  (cd "$tmp" && as_root npm pack --silent "$spec" >/dev/null 2>&1)
+  as_root tar -xzf "$tmp"/*.tgz -C "$tmp"
+  as_root rm -rf "$dir"
+  as_root mv "$tmp/package" "$dir"
+  as_root rm -rf "$tmp"
+done
 
 # compiler-rt source of the same LLVM version, extracted once into $DEPS_DIR.
 CRT_DIR="$DEPS_DIR/compiler-rt-${LLVM_VERSION}"

@@ -9,7 +9,7 @@ import lit.util
 config.name = "ActiveTime"
 config.test_format = lit.formats.ShTest(not lit.util.which("bash") is None)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "browser", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.activetime_obj_root, "test")
 
@@ -35,6 +35,14 @@ config.substitutions.append(("%rt_shared", config.runtime_shared))
 config.substitutions.append(("%at_cxx", os.path.join(config.bin_dir, "activetime-clang++")))
 config.substitutions.append(("%at_cc", os.path.join(config.bin_dir, "activetime-clang")))
 config.substitutions.append(("%activetime", os.path.join(config.bin_dir, "activetime")))
+
+# JSON Schema checks run on Debian's python3 with python3-jsonschema
+# (scripts/install-deps.sh), whatever python runs lit.
+config.substitutions.append(("%validate", "/usr/bin/python3 %s" % os.path.join(
+    config.activetime_src_root, "test", "Inputs", "validate.py")))
+config.substitutions.append(("%speedscope_schema", config.speedscope_schema))
+config.substitutions.append(("%export_schema", os.path.join(
+    config.activetime_src_root, "docs", "activetime-export.schema.json")))
 
 config.available_features.add(platform.machine())
 if config.shared_runtime_built:

@@ -7,7 +7,10 @@
 
 #include "activetime.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
@@ -42,11 +45,16 @@ int tool::reportError(Error E) {
   return 1;
 }
 
-Expected<profile::Profile> tool::readInputs(ArrayRef<std::string> Files) {
+Expected<profile::Profile> tool::readInputs(ArrayRef<std::string> Files,
+                                            Progress *Prog) {
   if (Files.empty())
     return createStringError(inconvertibleErrorCode(), "no input files");
   std::vector<profile::NamedProfile> Inputs;
   for (const std::string &F : Files) {
+    if (Prog)
+      Prog->phase("reading " + sys::path::filename(F).str() + " (" +
+                  utostr(Inputs.size() + 1) + "/" + utostr(Files.size()) +
+                  ")");
     Expected<profile::Profile> P = profile::readProfile(F);
     if (!P)
       return P.takeError();
@@ -54,7 +62,50 @@ Expected<profile::Profile> tool::readInputs(ArrayRef<std::string> Files) {
   }
   if (Inputs.size() == 1)
     return std::move(Inputs.front().Prof);
+  if (Prog)
+    Prog->phase("merging");
   return profile::mergeProfiles(std::move(Inputs));
+}
+
+Progress::Progress(StringRef Task, ProgressMode Mode) : Task(Task.str()) {
+  Tty = sys::Process::StandardErrIsDisplayed();
+  Forced = Mode == ProgressMode::Always;
+  Enabled = Forced || (Mode == ProgressMode::Auto && Tty);
+  Start = LastDraw = std::chrono::steady_clock::now();
+}
+
+Progress::~Progress() {
+  if (Drawn && Tty)
+    errs() << "\r\033[K"; // leave no half line behind
+  else if (Forced && !Tty)
+    errs() << "activetime: " << Task << ": done\n";
+}
+
+void Progress::phase(StringRef Name) {
+  Phase = Name.str();
+  if (!Enabled)
+    return;
+  if (Forced && !Tty) {
+    errs() << "activetime: " << Task << ": " << Phase << "\n";
+    return;
+  }
+  draw(0, 0);
+}
+
+void Progress::draw(uint64_t Done, uint64_t Total) {
+  if (Forced && !Tty)
+    return; // one line per phase only
+  auto Now = std::chrono::steady_clock::now();
+  if (!Forced && Now - Start < std::chrono::seconds(1))
+    return;
+  if (Drawn && Now - LastDraw < std::chrono::milliseconds(100))
+    return;
+  LastDraw = Now;
+  Drawn = true;
+  errs() << "\ractivetime: " << Task << ": " << Phase;
+  if (Total)
+    errs() << formatv(" {0,3}%", Done * 100 / Total);
+  errs() << "\033[K";
 }
 
 static void printVersion(raw_ostream &OS) {

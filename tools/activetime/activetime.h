@@ -9,6 +9,7 @@
 #ifndef ACTIVETIME_TOOLS_ACTIVETIME_H
 #define ACTIVETIME_TOOLS_ACTIVETIME_H
 
+#include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Parallel.h"
 #include "activetime/Profile/Profile.h"
 
@@ -16,6 +17,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <string>
 
 namespace activetime {
@@ -49,13 +51,63 @@ std::string plainTime(double Ns);
 int printSampleReport(const profile::Profile &P, llvm::raw_ostream &OS,
                       bool Demangle, unsigned Top);
 
+/// When `--progress` shows a progress line on stderr.
+enum class ProgressMode { Auto, Always, Never };
+#define ACTIVETIME_PROGRESS_VALUES                                             \
+  llvm::cl::values(                                                            \
+      clEnumValN(ProgressMode::Auto, "auto",                                   \
+                 "after one second, if stderr is a terminal (default)"),       \
+      clEnumValN(ProgressMode::Always, "always",                               \
+                 "from the start, one line per phase"),                        \
+      clEnumValN(ProgressMode::Never, "never", "not at all"))
+
+/// A progress indicator for merges and exports: silent for work that ends
+/// within a second (Auto), a rewritten line on a terminal, and one line per
+/// phase when forced onto a file (Always, for tests). update() is cheap
+/// enough to call per event.
+class Progress {
+public:
+  Progress(llvm::StringRef Task, ProgressMode Mode);
+  ~Progress();
+  void phase(llvm::StringRef Name);
+  void update(uint64_t Done, uint64_t Total) {
+    if (Enabled && (++Calls & 4095) == 0)
+      draw(Done, Total);
+  }
+
+private:
+  void draw(uint64_t Done, uint64_t Total);
+  std::string Task, Phase;
+  bool Enabled = false, Forced = false, Tty = false, Drawn = false;
+  uint64_t Calls = 0;
+  std::chrono::steady_clock::time_point Start, LastDraw;
+};
+
+/// `report --json` (version 2) of \p P; MaxDepth 0 = the complete tree.
+void printReportJson(const profile::Profile &P, const profile::Aggregate &A,
+                     llvm::raw_ostream &OS, bool Demangle, unsigned MaxDepth);
+/// `export --format=json`: the "activetime-export" document.
+llvm::Error writeExportJson(const profile::Profile &P, llvm::raw_ostream &OS,
+                            bool Demangle, Progress &Prog);
+/// `export --format=chrome`: mode=trace data as Chrome trace-event JSON.
+llvm::Error writeChromeTrace(const profile::Profile &P, llvm::raw_ostream &OS,
+                             bool Demangle, Progress &Prog);
+enum class SpeedscopeSource { Auto, Trace, Samples, Tree };
+/// `export --format=speedscope`.
+llvm::Error writeSpeedscope(const profile::Profile &P, llvm::raw_ostream &OS,
+                            bool Demangle, SpeedscopeSource Source,
+                            Progress &Prog);
+/// `report --html FILE`: one self-contained HTML file.
+llvm::Error writeHtmlReport(const profile::Profile &P, llvm::StringRef Path,
+                            bool Demangle, Progress &Prog);
+
 /// Prints "activetime: error: <message>" and returns the exit code 1.
 int reportError(llvm::Error E);
 
 /// Reads every file and, when there are several, merges them (with the
 /// same-binary check of `activetime merge`).
 llvm::Expected<profile::Profile>
-readInputs(llvm::ArrayRef<std::string> Files);
+readInputs(llvm::ArrayRef<std::string> Files, Progress *Prog = nullptr);
 
 } // namespace tool
 } // namespace activetime

@@ -12,6 +12,13 @@
 //             Off-CPU samples, charged to the frame the thread left the CPU
 //             in (seed 003), end in an "[off-CPU]" frame (blocked, waiting)
 //             or a "[preempted]" frame (runnable), or are selected alone.
+//   json      the whole profile as one versioned document (export-json.cpp)
+//   chrome    mode=trace data as Chrome trace-event JSON (export-trace.cpp)
+//   speedscope  speedscope's file format (export-trace.cpp)
+//   symbol-order  hot functions first, for ld.lld --symbol-ordering-file
+//
+// Writers stream into the output (through a temporary file that is renamed
+// only on success), so large traces are never held as text in memory.
 //
 // pprof's profile.proto is not produced: Debian 12 packages no maintained
 // C++ library for it (docs/user-guide.md).
@@ -19,12 +26,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime.h"
+#include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Samples.h"
 #include "activetime/Profile/Strides.h"
 #include "activetime/abi.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FileSystem.h"
@@ -53,7 +62,9 @@ static cl::list<std::string> Inputs(cl::Positional, cl::sub(ExportCommand),
                                     cl::cat(ToolCategory));
 static cl::opt<std::string> Format("format", cl::Required,
                                    cl::sub(ExportCommand),
-                                   cl::desc("Output format (prefetch, folded)"),
+                                   cl::desc("Output format (prefetch, folded, "
+                                            "json, chrome, speedscope, "
+                                            "symbol-order)"),
                                    cl::value_desc("name"),
                                    cl::cat(ToolCategory));
 static cl::opt<std::string> Output("o", cl::sub(ExportCommand), cl::init("-"),
@@ -88,6 +99,35 @@ static cl::opt<ValueKind> Value(
                           "summed sample weight in microseconds (default)"),
                clEnumValN(ValueKind::Samples, "samples", "sample count")),
     cl::cat(ToolCategory));
+static cl::opt<ProgressMode>
+    ProgressOpt("progress", cl::sub(ExportCommand),
+                cl::init(ProgressMode::Auto),
+                cl::desc("Progress line on stderr"), ACTIVETIME_PROGRESS_VALUES,
+                cl::cat(ToolCategory));
+static cl::opt<SpeedscopeSource> SsSource(
+    "source", cl::sub(ExportCommand), cl::init(SpeedscopeSource::Auto),
+    cl::desc("speedscope: which data becomes the profiles"),
+    cl::values(clEnumValN(SpeedscopeSource::Auto, "auto",
+                          "trace if present, else samples, else the call "
+                          "tree (default)"),
+               clEnumValN(SpeedscopeSource::Trace, "trace",
+                          "evented profiles of mode=trace threads"),
+               clEnumValN(SpeedscopeSource::Samples, "samples",
+                          "sampled profile of sample=1 samples"),
+               clEnumValN(SpeedscopeSource::Tree, "tree",
+                          "call tree weighted by self-active and "
+                          "self-elapsed time")),
+    cl::cat(ToolCategory));
+namespace {
+enum class OrderKey { SelfActive, Calls };
+}
+static cl::opt<OrderKey> OrderBy(
+    "order-by", cl::sub(ExportCommand), cl::init(OrderKey::SelfActive),
+    cl::desc("symbol-order: what makes a function hot"),
+    cl::values(clEnumValN(OrderKey::SelfActive, "self-active",
+                          "self active time (default)"),
+               clEnumValN(OrderKey::Calls, "calls", "number of calls")),
+    cl::cat(ToolCategory));
 static cl::opt<bool> ExportNoDemangle("no-demangle", cl::sub(ExportCommand),
                                       cl::desc("Keep linkage names"),
                                       cl::cat(ToolCategory));
@@ -106,7 +146,7 @@ static std::string frameName(const std::string &Name) {
   return N;
 }
 
-static Error writeFolded(const Profile &P, raw_ostream &OS) {
+static Error writeFolded(const Profile &P, raw_ostream &OS, Progress &) {
   if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
     return createStringError(inconvertibleErrorCode(),
                              "the profile has no samples (run the program "
@@ -155,7 +195,7 @@ namespace {
 /// The prefetch hint file (format in docs/user-guide.md): one hint per
 /// dynamic load in a loop classed unit or constant with a non-zero stride
 /// and a measured iteration time.
-Error writePrefetch(const Profile &P, raw_ostream &OS) {
+Error writePrefetch(const Profile &P, raw_ostream &OS, Progress &) {
   if (!(LatencyNs > 0) || MaxDistance == 0)
     return createStringError(inconvertibleErrorCode(),
                              "--latency-ns and --max-distance must be > 0");
@@ -208,10 +248,44 @@ Error writePrefetch(const Profile &P, raw_ostream &OS) {
   return Error::success();
 }
 
+/// Linkage names, hottest first, one per line: the input of ld.lld's
+/// --symbol-ordering-file (with -ffunction-sections). Functions that ran but
+/// have no positive figure keep their place after the hot ones (they ran, so
+/// packing them near the hot code still helps); names are listed once.
+Error writeSymbolOrder(const Profile &P, raw_ostream &OS, Progress &Prog) {
+  Prog.phase("aggregating");
+  Aggregate A = aggregate(P);
+  std::vector<FunctionStats> Rows = A.Flat;
+  sortFunctions(Rows, A.Functions,
+                OrderBy == OrderKey::Calls ? SortKey::Calls
+                                           : SortKey::SelfActive);
+  StringSet<> Seen;
+  for (const FunctionStats &F : Rows) {
+    if (!F.S.Calls)
+      continue;
+    const std::string &Name = A.Functions[F.Func].Name;
+    if (Seen.insert(Name).second)
+      OS << Name << '\n';
+  }
+  return Error::success();
+}
+
+Error writeJson(const Profile &P, raw_ostream &OS, Progress &Prog) {
+  return writeExportJson(P, OS, !ExportNoDemangle, Prog);
+}
+
+Error writeChrome(const Profile &P, raw_ostream &OS, Progress &Prog) {
+  return writeChromeTrace(P, OS, !ExportNoDemangle, Prog);
+}
+
+Error writeSs(const Profile &P, raw_ostream &OS, Progress &Prog) {
+  return writeSpeedscope(P, OS, !ExportNoDemangle, SsSource, Prog);
+}
+
 struct ExportFormat {
   const char *Name;
   const char *Description;
-  Error (*Write)(const Profile &, raw_ostream &);
+  Error (*Write)(const Profile &, raw_ostream &, Progress &);
 };
 
 const ExportFormat Formats[] = {
@@ -220,6 +294,13 @@ const ExportFormat Formats[] = {
     {"folded", "folded stacks of the samples (flamegraph.pl, speedscope, "
                "inferno)",
      writeFolded},
+    {"json", "the whole profile as one versioned JSON document", writeJson},
+    {"chrome", "mode=trace data as Chrome trace-event JSON (Perfetto, "
+               "chrome://tracing)",
+     writeChrome},
+    {"speedscope", "speedscope's JSON file format", writeSs},
+    {"symbol-order", "hot functions first, for ld.lld --symbol-ordering-file",
+     writeSymbolOrder},
 };
 
 } // namespace
@@ -245,18 +326,15 @@ int tool::exportMain() {
           Output + ": output file is also an input; refusing to overwrite "
                    "it"));
   }
-  Expected<Profile> P = readInputs(Inputs);
+  Progress Prog(std::string("export --format=") + F->Name, ProgressOpt);
+  Expected<Profile> P = readInputs(Inputs, &Prog);
   if (!P)
     return reportError(P.takeError());
-  // Built in memory first: a failure leaves any existing output untouched;
-  // writeToOutput then replaces it through a temporary file.
-  std::string Text;
-  raw_string_ostream TS(Text);
-  if (Error E = F->Write(*P, TS))
-    return reportError(std::move(E));
+  // writeToOutput streams into a temporary file beside OUT and renames it
+  // only if the writer succeeds: a failure leaves OUT as it was.
+  Prog.phase("writing");
   if (Error E = writeToOutput(Output, [&](raw_ostream &OS) {
-        OS << Text;
-        return Error::success();
+        return F->Write(*P, OS, Prog);
       }))
     return reportError(std::move(E));
   return 0;

@@ -7,7 +7,9 @@
 
 #include "activetime.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 using namespace activetime;
@@ -24,6 +26,10 @@ static cl::opt<std::string> Output("o", cl::Required, cl::sub(MergeCommand),
                                    cl::cat(ToolCategory));
 static cl::alias OutputLong("output", cl::aliasopt(Output),
                             cl::desc("Alias for -o"));
+static cl::opt<ProgressMode>
+    ProgressOpt("progress", cl::sub(MergeCommand), cl::init(ProgressMode::Auto),
+                cl::desc("Progress line on stderr"), ACTIVETIME_PROGRESS_VALUES,
+                cl::cat(ToolCategory));
 
 int tool::mergeMain() {
   if (Inputs.empty())
@@ -39,16 +45,22 @@ int tool::mergeMain() {
           Output + ": output file is also an input (" + In + "); refusing "
                    "to overwrite it"));
   }
+  Progress Prog("merge", ProgressOpt);
   std::vector<profile::NamedProfile> Profiles;
   for (const std::string &In : Inputs) {
+    Prog.phase("reading " + sys::path::filename(In).str() + " (" +
+               utostr(Profiles.size() + 1) + "/" + utostr(Inputs.size()) +
+               ")");
     Expected<profile::Profile> P = profile::readProfile(In);
     if (!P)
       return reportError(P.takeError());
     Profiles.push_back({In, std::move(*P)});
   }
+  Prog.phase("merging");
   Expected<profile::Profile> Merged = profile::mergeProfiles(std::move(Profiles));
   if (!Merged)
     return reportError(Merged.takeError());
+  Prog.phase("writing " + Output);
   if (Error E = profile::writeProfile(*Merged, StringRef(Output)))
     return reportError(std::move(E));
   return 0;

@@ -18,6 +18,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -91,6 +92,16 @@ static cl::opt<double> MinFruitless(
     cl::desc("--parallel: fruitless searches per take at or above which idle "
              "workers lack tasks rather than balance (default 1)"),
     cl::cat(ToolCategory));
+static cl::opt<std::string>
+    HtmlOutput("html", cl::sub(ReportCommand),
+               cl::desc("Write a self-contained interactive HTML report to "
+                        "FILE (flame graphs, tables, header)"),
+               cl::value_desc("file"), cl::cat(ToolCategory));
+static cl::opt<ProgressMode>
+    ProgressOpt("progress", cl::sub(ReportCommand),
+                cl::init(ProgressMode::Auto),
+                cl::desc("--html: progress line on stderr"),
+                ACTIVETIME_PROGRESS_VALUES, cl::cat(ToolCategory));
 static cl::opt<bool> ShowHeader("header", cl::sub(ReportCommand),
                                 cl::desc("Print only the header block "
                                          "(overhead table, switch sources)"),
@@ -200,8 +211,9 @@ std::string ticks2(uint64_t Ticks256) {
 
 class Reporter {
 public:
-  Reporter(const Profile &P, const Aggregate &A, raw_ostream &OS)
-      : P(P), A(A), OS(OS) {
+  Reporter(const Profile &P, const Aggregate &A, raw_ostream &OS,
+           bool Demangle, unsigned MaxDepth)
+      : P(P), A(A), OS(OS), Demangle(Demangle), MaxDepth(MaxDepth) {
     // Local functions of different modules may share a name (two files
     // with a static `helper`); only those get their module appended.
     StringMap<unsigned> Count;
@@ -235,13 +247,15 @@ private:
   const Profile &P;
   const Aggregate &A;
   raw_ostream &OS;
+  bool Demangle;
+  unsigned MaxDepth;
   std::vector<bool> Ambiguous;
   bool Starred = false;
 };
 
 std::string Reporter::name(uint32_t Func) const {
   const FunctionInfo &F = A.Functions[Func];
-  std::string N = NoDemangle ? F.Name : llvm::demangle(F.Name);
+  std::string N = Demangle ? llvm::demangle(F.Name) : F.Name;
   if (Ambiguous[Func])
     N += " [" + sys::path::filename(F.Module).str() + "]";
   return N;
@@ -804,7 +818,21 @@ void printStrides(const Profile &P, raw_ostream &OS) {
 
 } // namespace
 
+void tool::printReportJson(const Profile &P, const Aggregate &A,
+                           raw_ostream &OS, bool Demangle, unsigned MaxDepth) {
+  Reporter(P, A, OS, Demangle, MaxDepth).json();
+}
+
 int tool::reportMain() {
+  for (const std::string &In : Inputs) {
+    bool Same = false;
+    if (!HtmlOutput.empty() && HtmlOutput != "-" &&
+        !sys::fs::equivalent(In, HtmlOutput, Same) && Same)
+      return reportError(createStringError(
+          inconvertibleErrorCode(),
+          HtmlOutput + ": output file is also an input; refusing to "
+                       "overwrite it"));
+  }
   Expected<Profile> P = readInputs(Inputs);
   if (!P)
     return reportError(P.takeError());
@@ -839,8 +867,14 @@ int tool::reportMain() {
     outs().flush();
     return 0;
   }
+  if (!HtmlOutput.empty()) {
+    Progress Prog("report --html", ProgressOpt);
+    if (Error E = writeHtmlReport(*P, HtmlOutput, !NoDemangle, Prog))
+      return reportError(std::move(E));
+    return 0;
+  }
   Aggregate A = aggregate(*P);
-  Reporter R(*P, A, outs());
+  Reporter R(*P, A, outs(), !NoDemangle, MaxDepth);
   if (Json)
     R.json();
   else

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Open `activetime report --html` in headless Chromium and check it renders.
+
+Drives Debian's chromium over the DevTools protocol (a minimal WebSocket
+client on the standard library, so no extra Python package is needed) and
+fails unless: the page logs no console error and throws no exception, the
+report's sections and tables are present, the flame graph has frames, a
+click on a flame-graph frame zooms it to the full width, the active/elapsed
+switch and a table sort work. Saves a screenshot (PNG) next to the report.
+
+usage: report_browser.py --activetime BIN --mkraw mkraw.py --inputs DIR --out DIR
+"""
+
+import argparse
+import base64
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+
+class WebSocket:
+    """Just enough of RFC 6455 for the DevTools protocol (text frames)."""
+
+    def __init__(self, url):
+        assert url.startswith("ws://")
+        hostport, path = url[5:].split("/", 1)
+        host, port = hostport.split(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        req = ("GET /%s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\n"
+               "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+               "Sec-WebSocket-Version: 13\r\n\r\n" % (path, hostport, key))
+        self.sock.sendall(req.encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(1)
+            if not chunk:
+                raise RuntimeError("websocket handshake failed")
+            head += chunk
+        if b" 101 " not in head.split(b"\r\n")[0]:
+            raise RuntimeError("websocket handshake refused: %r" % head)
+
+    def _recv_exact(self, n):
+        buf = b""
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                raise RuntimeError("websocket closed")
+            buf += chunk
+        return buf
+
+    def send(self, text):
+        data = text.encode()
+        mask = os.urandom(4)
+        n = len(data)
+        if n < 126:
+            hdr = struct.pack("!BB", 0x81, 0x80 | n)
+        elif n < 65536:
+            hdr = struct.pack("!BBH", 0x81, 0x80 | 126, n)
+        else:
+            hdr = struct.pack("!BBQ", 0x81, 0x80 | 127, n)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        self.sock.sendall(hdr + mask + masked)
+
+    def recv(self):
+        parts = []
+        while True:
+            b0, b1 = self._recv_exact(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", self._recv_exact(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", self._recv_exact(8))[0]
+            payload = self._recv_exact(n)
+            opcode = b0 & 0x0F
+            if opcode == 8:
+                raise RuntimeError("websocket closed by the browser")
+            if opcode in (0, 1, 2):
+                parts.append(payload)
+                if b0 & 0x80:
+                    return b"".join(parts).decode()
+
+
+class Browser:
+    def __init__(self, chromium, profile_dir):
+        self.proc = subprocess.Popen(
+            [chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
+             "--no-first-run", "--no-default-browser-check",
+             "--disable-extensions", "--disable-background-networking",
+             "--remote-debugging-port=0", "--user-data-dir=" + profile_dir,
+             "--window-size=1280,1000", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = os.path.join(profile_dir, "DevToolsActivePort")
+        deadline = time.time() + 30
+        while not os.path.exists(port_file) or not open(port_file).read().strip():
+            if time.time() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("chromium did not start its DevTools server")
+            time.sleep(0.1)
+        port = int(open(port_file).read().split()[0])
+        pages = json.load(urllib.request.urlopen(
+            "http://127.0.0.1:%d/json/list" % port, timeout=10))
+        page = next(p for p in pages if p["type"] == "page")
+        self.ws = WebSocket(page["webSocketDebuggerUrl"])
+        self.next_id = 0
+        self.events = []
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method,
+                                 "params": params}))
+        while True:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == self.next_id:
+                if "error" in msg:
+                    raise RuntimeError("%s: %s" % (method, msg["error"]))
+                return msg.get("result", {})
+            self.events.append(msg)
+
+    def wait_event(self, method, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            for e in self.events:
+                if e.get("method") == method:
+                    return e
+            self.events.append(json.loads(self.ws.recv()))
+        raise RuntimeError("no %s event" % method)
+
+    def eval(self, expr):
+        r = self.call("Runtime.evaluate", expression=expr, returnByValue=True)
+        if "exceptionDetails" in r:
+            raise RuntimeError("evaluating %s: %s" % (expr, r["exceptionDetails"]))
+        return r["result"].get("value")
+
+    def click(self, x, y):
+        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y,
+                      button="left", clickCount=1)
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def console_errors(events):
+    errors = []
+    for e in events:
+        m, p = e.get("method"), e.get("params", {})
+        if m == "Runtime.exceptionThrown":
+            d = p["exceptionDetails"]
+            errors.append("%s (line %s)" % (d.get("exception", {}).get("description", d.get("text")),
+                                            d.get("lineNumber")))
+        elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+            errors.append(json.dumps(p.get("args"))[:300])
+        elif m == "Log.entryAdded" and p["entry"].get("level") == "error":
+            errors.append(p["entry"].get("text", "")[:300])
+    return errors
+
+
+def make_report(args):
+    os.makedirs(args.out, exist_ok=True)
+    raw = os.path.join(args.out, "browser.raw")
+    samples = {"interval": 1000000, "start_tick": 0, "end_tick": 10000000,
+               "sweeps": 5, "flags": 3,
+               "samples": [[1000, 2000000, 0, 1, 0, 2], [2000, 1000000, 0, 2, 0, 3],
+                           [3000, 4000000, 0, 3, 1, 2], [4000, 500000, 0, 1, 9, 0],
+                           [5000, 500000, 0, -1, 3, 0]]}
+    subprocess.check_call([sys.executable, args.mkraw,
+                           os.path.join(args.inputs, "basic.json"), "-o", raw,
+                           "--set", "processes.0.samples=" + json.dumps(samples)])
+    html = os.path.join(args.out, "report.html")
+    subprocess.check_call([args.activetime, "report", "--html", html, raw])
+    return html
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--activetime", required=True)
+    ap.add_argument("--mkraw", required=True)
+    ap.add_argument("--inputs", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
+    args = ap.parse_args()
+    html = make_report(args)
+    failures = []
+
+    def check(cond, what):
+        print(("ok    " if cond else "FAIL  ") + what)
+        if not cond:
+            failures.append(what)
+
+    with tempfile.TemporaryDirectory(prefix="activetime-chromium-") as prof:
+        b = Browser(args.chromium, prof)
+        try:
+            b.call("Runtime.enable")
+            b.call("Log.enable")
+            b.call("Page.enable")
+            b.call("Page.navigate", url="file://" + os.path.abspath(html))
+            b.wait_event("Page.loadEventFired")
+            time.sleep(0.5)
+            check(b.eval("document.body.getAttribute('data-rendered')") == "1",
+                  "report script ran to the end")
+            for sel in ("#header", "#overhead-table", "#threads-table", "#losses",
+                        "#call-tree", "#functions-table", "#off-cpu", "#strides",
+                        "#parallel", "#mode-active", "#mode-elapsed"):
+                check(b.eval("!!document.querySelector('%s')" % sel),
+                      "element %s present" % sel)
+            frames = b.eval("document.querySelectorAll('#flame-tree svg g').length")
+            check(frames and frames >= 7, "call-tree flame graph has frames (%s)" % frames)
+            off = b.eval("document.querySelectorAll('#flame-offcpu svg g').length")
+            check(off and off >= 3, "off-CPU flame graph has frames (%s)" % off)
+            rows = b.eval("document.querySelectorAll('#functions-table tbody tr').length")
+            check(rows == 4, "functions table has 4 rows (%s)" % rows)
+
+            # Click the frame of compute(int) and expect it to fill the width.
+            geom = b.eval("""(function () {
+                var g = Array.from(document.querySelectorAll('#flame-tree svg g'))
+                  .find(function (g) { return g.textContent.indexOf('compute(int)') === 0; });
+                var svg = document.querySelector('#flame-tree svg').getBoundingClientRect();
+                var r = g.querySelector('rect').getBoundingClientRect();
+                g.scrollIntoView();
+                r = g.querySelector('rect').getBoundingClientRect();
+                return {x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width, svgw: svg.width};
+            })()""")
+            b.click(geom["x"], geom["y"])
+            time.sleep(1.0)  # the zoom transition
+            w2 = b.eval("""Array.from(document.querySelectorAll('#flame-tree svg g'))
+                .find(function (g) { return g.textContent.indexOf('compute(int)') === 0; })
+                .querySelector('rect').getBoundingClientRect().width""")
+            check(w2 > geom["w"] * 1.3 and w2 > 0.9 * geom["svgw"],
+                  "click on a frame zooms it (width %.0f -> %.0f of %.0f)"
+                  % (geom["w"], w2, geom["svgw"]))
+
+            # Active/elapsed switch.
+            r = b.eval("document.getElementById('mode-elapsed').getBoundingClientRect().toJSON()")
+            b.eval("document.getElementById('mode-elapsed').scrollIntoView()")
+            r = b.eval("document.getElementById('mode-elapsed').getBoundingClientRect().toJSON()")
+            b.click(r["x"] + r["width"] / 2, r["y"] + r["height"] / 2)
+            time.sleep(0.5)
+            check(b.eval("document.getElementById('flame-tree').getAttribute('data-mode')") == "elapsed",
+                  "the active/elapsed switch changes the flame graph")
+
+            # Sort the functions table by calls.
+            b.eval("document.querySelector('#functions-table th[data-key=calls]').click()")
+            first = b.eval("document.querySelector('#functions-table tbody tr td').textContent")
+            check(first == "helper()", "sorting by calls puts helper() first (%s)" % first)
+
+            b.eval("window.scrollTo(0, 0)")
+            shot = b.call("Page.captureScreenshot", format="png",
+                          captureBeyondViewport=True)
+            png = os.path.join(args.out, "report.png")
+            with open(png, "wb") as f:
+                f.write(base64.b64decode(shot["data"]))
+            print("screenshot: " + png)
+
+            errors = console_errors(b.events)
+            for e in errors:
+                print("console: " + e)
+            check(not errors, "no console errors or exceptions")
+        except Exception:
+            for e in console_errors(b.events):
+                print("console: " + e)
+            raise
+        finally:
+            b.close()
+    print("%d passed, %d failed" % (0 if failures else 1, 1 if failures else 0))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
