@@ -111,6 +111,8 @@ int PerfOpen(u64 Tid, bool ClockRaw) {
     A.use_clockid = 1;
     A.clockid = CLOCK_MONOTONIC_RAW;
   }
+  if (flags()->perf_deny)
+    return -1; // as perf_event_open returns when denied (EACCES)
   long Fd = syscall(SYS_perf_event_open, &A, (pid_t)Tid, -1, -1,
                     PERF_FLAG_FD_CLOEXEC);
   return Fd < 0 ? -1 : (int)Fd;
