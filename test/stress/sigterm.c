@@ -1,0 +1,36 @@
+// A process killed by SIGTERM loses its profile (docs/user-guide.md: the
+// runtime installs no handler of its own; handle the signal and call exit(),
+// or activetime_flush(), to keep one) but never leaves a torn one: any file
+// under the profile's name is complete. A handler that calls exit() keeps it.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %at_cc -O2 -g %s -o term
+// RUN: sh -c "./term kill; test \$? -eq 143"
+// RUN: not ls activetime.term.*.raw
+// RUN: ./term handle | FileCheck --check-prefix=OUT %s
+// RUN: %activetime report --top 0 activetime.term.*.raw | FileCheck --check-prefix=REP %s
+// OUT: handled SIGTERM
+// REP: 100000 {{.*}} leaf
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline))
+static volatile long sink;
+
+NOINLINE void leaf(long i) { sink += i; }
+static void on_term(int s) {
+  printf("handled SIGTERM\n");
+  exit(0);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "handle"))
+    signal(SIGTERM, on_term);
+  for (long i = 0; i < 100000; ++i)
+    leaf(i);
+  kill(getpid(), SIGTERM);
+  pause();
+  return 0;
+}
