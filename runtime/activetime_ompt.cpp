@@ -322,8 +322,12 @@ void OnSyncRegionWait(ompt_sync_region_t Kind, ompt_scope_endpoint_t Endpoint,
     Go(T, raw::WS_User, Now);
 }
 
-int OmptInitialize(ompt_function_lookup_t Lookup, int InitialDeviceNum,
-                   ompt_data_t *ToolData) {
+// no_sanitize("function"): with a client tool, "ompt_set_callback" is
+// ompt-multiplex.h's, declared to return int rather than ompt_set_result_t
+// (same ABI); UBSan's function-type check would flag the call.
+__attribute__((no_sanitize("function"))) int
+OmptInitialize(ompt_function_lookup_t Lookup, int InitialDeviceNum,
+               ompt_data_t *ToolData) {
   auto Set = (ompt_set_callback_t)Lookup("ompt_set_callback");
   if (!Set)
     return 0;

@@ -32,8 +32,18 @@ config.substitutions.append(("%pass_plugin", config.pass_plugin))
 config.substitutions.append(("%rt_static", config.runtime_static))
 config.substitutions.append(("%rt_shared", config.runtime_shared))
 # Compile + instrument + link with the runtime, through the user-facing wrappers.
-config.substitutions.append(("%at_cxx", os.path.join(config.bin_dir, "activetime-clang++")))
-config.substitutions.append(("%at_cc", os.path.join(config.bin_dir, "activetime-clang")))
+# A sanitizer build (-DACTIVETIME_SANITIZE=...) compiles every test program
+# with the sanitizers too; the runtime links next to them.
+san_flags = ""
+if getattr(config, "sanitize", ""):
+    san_flags = " -fsanitize=%s -fno-omit-frame-pointer" % config.sanitize.replace(";", ",")
+    config.available_features.add("sanitizer")
+    # Leaks: test programs exit with live allocations by design.
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
+    config.environment["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
+    config.environment["TSAN_OPTIONS"] = "halt_on_error=1:second_deadlock_stack=1"
+config.substitutions.append(("%at_cxx", os.path.join(config.bin_dir, "activetime-clang++") + san_flags))
+config.substitutions.append(("%at_cc", os.path.join(config.bin_dir, "activetime-clang") + san_flags))
 config.substitutions.append(("%activetime", os.path.join(config.bin_dir, "activetime")))
 
 # JSON Schema checks run on Debian's python3 with python3-jsonschema

@@ -1,14 +1,11 @@
 // A tool named in OMP_TOOL_LIBRARIES still runs next to ActiveTime's own OMPT
-// tool (both see every region), statically and with the shared runtime.
+// tool (both see every region); chain-shared.c does the same with the shared
+// runtime.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %clang -O1 -shared -fPIC %S/Inputs/client-tool.c -o client.so
 // RUN: %at_cc -O1 -g -fopenmp %s -o chain
 // RUN: env OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES=%t/client.so ./chain | FileCheck %s --check-prefix=CLIENT
 // RUN: %activetime report --parallel activetime.chain.*.raw | FileCheck %s
-// RUN: rm -f activetime.*.raw
-// RUN: %at_cc --activetime-shared-runtime -O1 -g -fopenmp %s -o chain-so
-// RUN: env OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES=%t/client.so ./chain-so | FileCheck %s --check-prefix=CLIENT
-// RUN: %activetime report --parallel activetime.chain-so.*.raw | FileCheck %s
 // CLIENT: client tool: 3 parallel regions
 // CHECK: region chain.c:[[@LINE+9]] (main)
 // CHECK-NEXT: instances 3, workers 2, threads 2

@@ -8,8 +8,8 @@
 // RUN: %activetime report --samples activetime.t1000.*.raw > /dev/null
 // OUT: joined 1000 sum 1000000
 // REP: ActiveTime profile: 1 process, 1001 threads
-// REP: 1000000 {{.*}} leaf
-// REP: 1000 {{.*}} worker
+// REP-DAG: 1000000 {{.*}} leaf
+// REP-DAG: 1000 {{.*}} worker
 #include <pthread.h>
 #include <stdio.h>
 

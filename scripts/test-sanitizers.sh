@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Second test command (docs/user-guide.md): the runtime's unit tests and the
+# end-to-end, stress and OpenMP tests again, with AddressSanitizer +
+# UndefinedBehaviorSanitizer (runtime and programs instrumented) in
+# build-asan/, and the threaded programs with ThreadSanitizer in build-tsan/.
+# Takes about as long as the main suite twice; not run by scripts/test.sh.
+set -euo pipefail
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+lit=/usr/lib/llvm-19/build/utils/lit/lit.py
+
+run() { # build-dir sanitize lit-filter
+  local build=$1 san=$2 filter=$3
+  ACTIVETIME_BUILD_DIR=$build "$src/scripts/build.sh" -DACTIVETIME_SANITIZE="$san" \
+    -DACTIVETIME_BUILD_FUZZERS=OFF -DACTIVETIME_BUILD_SHARED_RUNTIME=OFF
+  ACTIVETIME_OPTIONS=write_profile=0 "$build/bin/ActiveTimeRuntimeTests"
+  python3 "$lit" -sv --filter "$filter" "$build/test"
+}
+
+run "$src/build-asan" "address;undefined" "e2e/|stress/|openmp/"
+run "$src/build-tsan" "thread" "e2e/(threads|sampling-threads|fork)|stress/|openmp/(fine|spawn|balanced)"
+echo "sanitizer runs passed"
