@@ -78,7 +78,7 @@ def toolchain_key(build_dir, instrumented):
 def unpack(dsc, dest):
     if os.path.exists(dest):
         shutil.rmtree(dest)
-    run(["dpkg-source", "--no-check", "-x", dsc, dest], stdout=subprocess.DEVNULL)
+    run(["dpkg-source", "--no-check", "--no-copy", "-x", dsc, dest], stdout=subprocess.DEVNULL)
 
 
 def compile_sources(cc, flags, sources, objdir, jobs):
@@ -109,13 +109,14 @@ class Variant:
         self.link_extra = list(link_extra)
         self.instrumented = instrumented
         self.key_files = list(key_files)
+        self.tool_dir = None  # the ActiveTime build whose toolchain this uses
 
     def key(self, build_dir):
         h = hashlib.sha256()
         h.update(repr((self.cc, self.cxx, self.cflags, self.ldflags)).encode())
         for f in self.key_files + [x for x in self.link_extra if os.path.isfile(x)]:
             file_hash(h, f)
-        h.update(toolchain_key(build_dir, self.instrumented).encode())
+        h.update(toolchain_key(self.tool_dir or build_dir, self.instrumented).encode())
         return h.hexdigest()[:16]
 
 
@@ -124,10 +125,12 @@ def plain_variant():
 
 
 def activetime_variant(build_dir, extra=()):
-    return Variant("activetime" + ("".join(extra).replace("-mllvm", "").replace("-", "_")),
-                   [os.path.join(build_dir, "bin", "activetime-clang")],
-                   [os.path.join(build_dir, "bin", "activetime-clang++")],
-                   ["-O2", "-g"] + list(extra), instrumented=True)
+    v = Variant("activetime" + "".join(e for e in extra if e != "-mllvm").replace("-activetime", ""),
+                [os.path.join(build_dir, "bin", "activetime-clang")],
+                [os.path.join(build_dir, "bin", "activetime-clang++")],
+                ["-O2", "-g"] + list(extra), instrumented=True)
+    v.tool_dir = build_dir
+    return v
 
 
 # --- the projects ----------------------------------------------------------
