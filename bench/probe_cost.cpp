@@ -8,6 +8,8 @@
 //   floor+  : the same plus what active time adds to a frame: snapshots of
 //             three cumulative counters at entry, their differences at exit
 //             and the switch check (one load + compare of a ring head)
+//   floor+ called: the same work in two noinline functions (enter, exit):
+//             the cost of calling instead of inlining it
 //   probes  : __activetime_func_enter + __activetime_func_exit, called
 //             directly with a registered fake module, steady state; once for
 //             the same callee repeatedly and once for 8 rotating callees
@@ -81,7 +83,7 @@ struct FloorFrame {
 struct FloorPlus {
   FloorFrame Slots[1024];
   unsigned Depth;
-  uint64_t Ovh, Off, Sw, Head, TailSeen, Acc[3];
+  uint64_t Ovh, Off, Sw, Head, TailSeen, Acc[3], El;
 };
 static thread_local FloorPlus floor_plus;
 
@@ -156,6 +158,48 @@ static double RunFloorPlus() {
   return R;
 }
 
+// floor+ split into an entry and an exit function called out of line: what
+// calling the probe instead of inlining the same work into the instrumented
+// function costs (the most an inlined fast path could save).
+__attribute__((noinline)) static void FloorPlusEnter() {
+  FloorPlus &S = floor_plus;
+  uint64_t Now = Tick();
+  if (__builtin_expect(*(volatile uint64_t *)&S.Head != S.TailSeen, 0))
+    S.TailSeen = S.Head;
+  FloorFrame &F = S.Slots[S.Depth++ & 1023];
+  F.Start = Now;
+  F.Ovh = S.Ovh;
+  F.Off = S.Off;
+  F.Sw = S.Sw;
+  S.Ovh += 7;
+}
+
+__attribute__((noinline)) static void FloorPlusExit() {
+  FloorPlus &S = floor_plus;
+  uint64_t Now = Tick();
+  if (__builtin_expect(*(volatile uint64_t *)&S.Head != S.TailSeen, 0))
+    S.TailSeen = S.Head;
+  FloorFrame &G = S.Slots[--S.Depth & 1023];
+  S.El += Now - G.Start;
+  S.Acc[0] += S.Ovh - G.Ovh;
+  S.Acc[1] += S.Off - G.Off;
+  S.Acc[2] += S.Sw - G.Sw;
+  S.Ovh += 5;
+}
+
+static double RunFloorPlusCalled() {
+  double T0 = NowNs();
+  for (long I = 0; I < kIters; ++I) {
+    FloorPlusEnter();
+    __asm__ __volatile__("" ::: "memory");
+    FloorPlusExit();
+    __asm__ __volatile__("" ::: "memory");
+  }
+  double R = (NowNs() - T0) / kIters;
+  sink = floor_plus.El;
+  return R;
+}
+
 static double RunProbesSame() {
   char *ParentFrame = (char *)__builtin_frame_address(0);
   void *Frame = ParentFrame - 64;
@@ -202,6 +246,7 @@ int main(int argc, char **argv) {
       {"2 timestamp reads", RunTicks, {}},
       {"floor: 2 reads + TLS stack push/pop", RunFloor, {}},
       {"floor+: with active-time bookkeeping", RunFloorPlus, {}},
+      {"floor+ in 2 out-of-line calls", RunFloorPlusCalled, {}},
       {"enter+exit, same callee", RunProbesSame, {}},
       {"enter+exit, 8 rotating callees", RunProbesRotating, {}},
   };

@@ -11,7 +11,9 @@ PACKAGES=(cmake ninja-build python3 "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VER
           "libclang-rt-${LLVM_VERSION}-dev" googletest libgtest-dev xz-utils
           libgcc-12-dev libgomp1  # libgomp: the test that OpenMP without OMPT is reported
           "lld-${LLVM_VERSION}"   # bench/symbol-order links with --symbol-ordering-file
-          chromium fonts-dejavu-core python3-jsonschema)  # HTML report browser test, schema checks
+          chromium fonts-dejavu-core python3-jsonschema  # HTML report browser test, schema checks
+          dpkg-dev                # dpkg-source: the integration stage unpacks Debian sources
+          uftrace)                # a peer in bench/overhead
 # JavaScript bundled into `activetime report --html` and the speedscope schema the
 # tests validate against: npm tarballs, unpacked once into $DEPS_DIR/js/NAME-VERSION.
 JS_PACKAGES=(d3@7.9.2 d3-flame-graph@5.0.0 speedscope@1.22.2)
@@ -56,32 +58,37 @@ for spec in "${JS_PACKAGES[@]}"; do
   as_root rm -rf "$tmp"
 done
 
-# compiler-rt source of the same LLVM version, extracted once into $DEPS_DIR.
-CRT_DIR="$DEPS_DIR/compiler-rt-${LLVM_VERSION}"
-if [ ! -f "$CRT_DIR/lib/sanitizer_common/sanitizer_common.h" ]; then
-  src_list=/etc/apt/sources.list.d/activetime-deb-src.sources
-  if [ ! -f "$src_list" ]; then
-    log "enabling deb-src for bookworm (source packages only)"
-    as_root tee "$src_list" >/dev/null <<'SRC'
+# deb-src for bookworm: compiler-rt's source below, and the integration test
+# stage's source packages (test/integration, fetched there when missing).
+src_list=/etc/apt/sources.list.d/activetime-deb-src.sources
+if [ ! -f "$src_list" ]; then
+  log "enabling deb-src for bookworm (source packages only)"
+  as_root tee "$src_list" >/dev/null <<'SRC'
 Types: deb-src
 URIs: http://deb.debian.org/debian
 Suites: bookworm bookworm-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-    apt_updated=0
-  fi
+  apt_updated=0
   apt_update_once
-  as_root mkdir -p "$DEPS_DIR/src"
+fi
+
+# compiler-rt source of the same LLVM version, extracted once into $DEPS_DIR.
+CRT_DIR="$DEPS_DIR/compiler-rt-${LLVM_VERSION}"
+if [ ! -f "$CRT_DIR/lib/sanitizer_common/sanitizer_common.h" ]; then
+  apt_update_once
+  dl=$(mktemp -d "$DEPS_DIR/dl.XXXXXX")
   log "fetching llvm-toolchain-${LLVM_VERSION} source package (only compiler-rt/ is extracted)"
-  (cd "$DEPS_DIR/src" && as_root apt-get source --download-only -qq "llvm-toolchain-${LLVM_VERSION}")
-  orig=$(ls "$DEPS_DIR"/src/llvm-toolchain-"${LLVM_VERSION}"_*.orig.tar.* | head -n1)
+  (cd "$dl" && as_root apt-get source --download-only -qq "llvm-toolchain-${LLVM_VERSION}")
+  orig=$(ls "$dl"/llvm-toolchain-"${LLVM_VERSION}"_*.orig.tar.* | head -n1)
   tmp=$(mktemp -d "$DEPS_DIR/extract.XXXXXX")
   as_root tar -xf "$orig" -C "$tmp" --wildcards '*/compiler-rt/*'
   top=$(ls "$tmp")
   as_root rm -rf "$CRT_DIR"
   as_root mv "$tmp/$top/compiler-rt" "$CRT_DIR"
-  as_root rm -rf "$tmp" "$DEPS_DIR/src"
+  # Only the toolchain download goes: $DEPS_DIR/src caches the integration sources.
+  as_root rm -rf "$tmp" "$dl"
   log "compiler-rt source in $CRT_DIR"
 fi
 echo "$CRT_DIR"

@@ -9,7 +9,10 @@ import lit.util
 config.name = "ActiveTime"
 config.test_format = lit.formats.ShTest(not lit.util.which("bash") is None)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "browser", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+# integration/: its own ctest stage (test/integration/run.py); browser/: a
+# ctest test of its own (headless Chromium). Neither holds lit tests.
+config.excludes = ["Inputs", "browser", "integration", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.activetime_obj_root, "test")
 
