@@ -349,7 +349,8 @@ ALWAYS_INLINE static void EnterFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
   ThreadTls &T = at_tls;
   u32 S = T.Seq;
   u32 D = T.Depth;
-  if (UNLIKELY((S & 1) || D == T.Capacity))
+  if (UNLIKELY((S & 1) || D == T.Capacity ||
+               __atomic_load_n(&collection_off, __ATOMIC_RELAXED)))
     return EnterGeneral(Fn, Addr, Now);
   T.Seq = S + 1;
   AT_BARRIER();
