@@ -98,23 +98,27 @@ static NOINLINE void PopStaleFrames(ThreadTls &T, uptr Addr, u64 Now) {
   T.Depth = D;
 }
 
-// Pushes a frame for Fn above Top (the current top frame).
-ALWAYS_INLINE static void PushFrame(ThreadTls &T, Frame *Top,
-                                    const FuncDesc *Fn, uptr Addr, u64 Now) {
-  CallTree *Tree = T.Tree;
-  u32 Idx = Tree->FindOrInsert(Top->NodeIdx, Fn);
+// Opens the frame above Top for node Idx of Fn, charging the entry probe.
+ALWAYS_INLINE static void OpenFrame(ThreadTls &T, Frame *Top, const FuncDesc *Fn,
+                                    uptr Addr, u64 Now, u32 Idx) {
   Frame *F = Top + 1;
   F->Fn = Fn;
   F->Addr = Addr;
   F->StartTick = Now;
   F->ChildTicks = 0;
-  F->N = Tree->At(Idx);
+  F->N = T.Tree->At(Idx);
   F->OvhAtEntry = T.Ovh;
   F->OffAtEntry = T.Off;
   F->SwAtEntry = T.Sw;
   F->NodeIdx = Idx;
   T.Ovh += T.Enter256;
   T.Depth++;
+}
+
+// Pushes a frame for Fn above Top (the current top frame).
+ALWAYS_INLINE static void PushFrame(ThreadTls &T, Frame *Top,
+                                    const FuncDesc *Fn, uptr Addr, u64 Now) {
+  OpenFrame(T, Top, Fn, Addr, Now, T.Tree->FindOrInsert(Top->NodeIdx, Fn));
   if (UNLIKELY(T.Trace))
     TraceRecordEvent(T, Fn, activetime::raw::TE_Enter, Now);
 }
@@ -363,18 +367,7 @@ ALWAYS_INLINE static void EnterFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
     T.Seq = S;
     return EnterGeneral(Fn, Addr, Now);
   }
-  Frame *F = Top + 1;
-  F->Fn = Fn;
-  F->Addr = Addr;
-  F->StartTick = Now;
-  F->ChildTicks = 0;
-  F->N = Tree->At(Idx);
-  F->OvhAtEntry = T.Ovh;
-  F->OffAtEntry = T.Off;
-  F->SwAtEntry = T.Sw;
-  F->NodeIdx = Idx;
-  T.Ovh += T.Enter256;
-  T.Depth = D + 1;
+  OpenFrame(T, Top, Fn, Addr, Now, Idx);
   AT_BARRIER();
   T.Seq = S + 2;
 }
