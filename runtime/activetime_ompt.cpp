@@ -117,15 +117,13 @@ ALWAYS_INLINE void Go(OmptThread *T, u32 To, u64 Now) {
 // take from the local queue (seed 001, path 316).
 void Take(OmptThread *T, bool Stolen, u64 Now) {
   RegionSlot *S = T->Cur;
+  if (Stolen)
+    S->Rec.StolenTakes++;
   if (T->State == raw::WS_User) {
-    if (Stolen)
-      S->Rec.StolenTakes++;
     Go(T, raw::WS_User, Now);
     return;
   }
-  if (Stolen)
-    S->Rec.StolenTakes++;
-  else
+  if (!Stolen)
     S->Rec.LocalTakes++;
   u32 Via = Stolen ? raw::WS_Global : raw::WS_Local;
   if (T->State != Via)
@@ -142,9 +140,9 @@ void EnterWait(OmptThread *T, u64 Now) {
   T->Cur->Rec.WaitEntries++;
 }
 
-void PushResume(OmptThread *T) {
+void PushResume(OmptThread *T, u32 State) {
   if (T->ResumeDepth < kMaxResumeDepth)
-    T->Resume[T->ResumeDepth] = u8(T->State);
+    T->Resume[T->ResumeDepth] = u8(State);
   else
     T->Lost++;
   T->ResumeDepth++;
@@ -291,9 +289,7 @@ void OnTaskSchedule(ompt_data_t *Prior, ompt_task_status_t PriorStatus,
     if (T->State != raw::WS_Local)
       Go(T, raw::WS_Local, Now); // U->L: look for the next task
     if (NextIsExplicit) {
-      if (T->ResumeDepth < kMaxResumeDepth)
-        T->Resume[T->ResumeDepth] = u8(Back);
-      T->ResumeDepth++;
+      PushResume(T, Back);
       Take(T, Next->value != T->Id, Now);
       return;
     }
@@ -304,7 +300,7 @@ void OnTaskSchedule(ompt_data_t *Prior, ompt_task_status_t PriorStatus,
     return;
   }
   if (NextIsExplicit) {
-    PushResume(T);
+    PushResume(T, T->State);
     Take(T, Next->value != T->Id, Now);
   }
 }
