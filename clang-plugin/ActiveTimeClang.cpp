@@ -28,6 +28,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/llvm_compat.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -261,7 +263,7 @@ public:
         ArgLoc = Attr.getArgAsExpr(0)->getBeginLoc();
         SL = dyn_cast<StringLiteral>(Attr.getArgAsExpr(0)->IgnoreParenCasts());
       } else if (Attr.isArgIdent(0)) {
-        ArgLoc = Attr.getArgAsIdent(0)->Loc;
+        ArgLoc = activetime::compat::identifierLoc(*Attr.getArgAsIdent(0));
       }
       if (!SL || !SL->isOrdinary()) {
         S.Diag(ArgLoc, DE.getCustomDiagID(DiagnosticsEngine::Error,

@@ -1,9 +1,24 @@
-#===- ActiveTimeLLVM.cmake - find LLVM/Clang 19 ----------------------------===#
-# Finds LLVM and Clang 19 through their CMake packages and the test tools
-# (lit, FileCheck) that llvm-19-tools installs. Any other major version is a
-# configuration error: the pass plugin and runtime ABI are tied to LLVM 19.
+#===- ActiveTimeLLVM.cmake - find LLVM/Clang 19 or 22 ----------------------===#
+# Finds LLVM and Clang through their CMake packages and the test tools (lit,
+# FileCheck) that llvm-N-tools installs. ACTIVETIME_LLVM_VERSION (cache
+# variable, seeded from the environment variable of the same name) selects
+# the major version: 19 (default) or 22. API differences between them live in
+# include/activetime/llvm_compat.h; any other major is a configuration error.
 
-set(ACTIVETIME_LLVM_MAJOR 19)
+set(ACTIVETIME_SUPPORTED_LLVM_MAJORS 19 22)
+if(DEFINED ENV{ACTIVETIME_LLVM_VERSION} AND NOT "$ENV{ACTIVETIME_LLVM_VERSION}" STREQUAL "")
+  set(_at_llvm_default "$ENV{ACTIVETIME_LLVM_VERSION}")
+else()
+  set(_at_llvm_default 19)
+endif()
+set(ACTIVETIME_LLVM_VERSION ${_at_llvm_default} CACHE STRING
+    "LLVM/Clang major version to build against (19 or 22)")
+set_property(CACHE ACTIVETIME_LLVM_VERSION PROPERTY STRINGS ${ACTIVETIME_SUPPORTED_LLVM_MAJORS})
+if(NOT ACTIVETIME_LLVM_VERSION IN_LIST ACTIVETIME_SUPPORTED_LLVM_MAJORS)
+  message(FATAL_ERROR "ACTIVETIME_LLVM_VERSION=${ACTIVETIME_LLVM_VERSION}: ActiveTime supports "
+                      "LLVM 19 and 22 only.")
+endif()
+set(ACTIVETIME_LLVM_MAJOR ${ACTIVETIME_LLVM_VERSION})
 if(NOT LLVM_DIR AND EXISTS /usr/lib/llvm-${ACTIVETIME_LLVM_MAJOR}/lib/cmake/llvm)
   set(LLVM_DIR /usr/lib/llvm-${ACTIVETIME_LLVM_MAJOR}/lib/cmake/llvm)
 endif()

@@ -11,9 +11,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ActiveTimeInstrumentation.h"
+#include "activetime/llvm_compat.h"
 
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/PassPlugin.h"
+#include ACTIVETIME_PASS_PLUGIN_H
 
 using namespace llvm;
 using namespace activetime;
@@ -35,8 +36,8 @@ static void registerActiveTimeCallbacks(PassBuilder &PB) {
   // -flto compile is instrumented before the bitcode is written and the link
   // step needs no plugin. If the plugin is loaded into the LTO backend as
   // well, the module flag set by the first run turns the second into a no-op.
-  PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
+  activetime::compat::registerOptimizerLastEP(
+      PB, [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(ActiveTimePass());
       });
 }

@@ -31,6 +31,7 @@
 #include "ActiveTimeInstrumentation.h"
 #include "ActiveTimeStrides.h"
 #include "activetime/abi.h"
+#include "activetime/llvm_compat.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -125,9 +126,8 @@ public:
       return nullptr;
     // An allow list changes the default from "everything" to "nothing", so
     // it matters whether one is present at all, not just whether it matches.
-    for (const auto &S : List->Sections)
-      if (S.getKey() != "*" && !S.getValue().Entries.empty() &&
-          S.getValue().SectionMatcher->match("allow"))
+    for (const auto &S : ACTIVETIME_SCL_SECTIONS(List))
+      if (activetime::compat::isNonEmptyAllowSection(S))
         List->HasAllowEntries = true;
     return List;
   }

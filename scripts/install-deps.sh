@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Installs everything ActiveTime needs on Debian 12, idempotently: the LLVM/Clang 19
+# Installs everything ActiveTime needs on Debian 12, idempotently: the LLVM/Clang
 # packages, the test tools, and compiler-rt's source (for sanitizer_common), which Debian
-# ships only inside the llvm-toolchain-19 source package.
+# ships only inside the llvm-toolchain-N source package.
+# ACTIVETIME_LLVM_VERSION selects the LLVM major: 19 (default) or 22.
 set -euo pipefail
 
-LLVM_VERSION=19
+LLVM_VERSION=${ACTIVETIME_LLVM_VERSION:-19}
+case "$LLVM_VERSION" in
+  19|22) ;;
+  *) echo "[install-deps] ACTIVETIME_LLVM_VERSION=$LLVM_VERSION: only 19 and 22 are supported" >&2; exit 1 ;;
+esac
 DEPS_DIR=${ACTIVETIME_DEPS_DIR:-/var/cache/activetime}
+# libomp-N-dev packages conflict with each other, and the default build needs
+# libomp-19-dev: for another version only its headers are unpacked (below).
+# (Debian's libomp-22-dev links to libomp5-19's library anyway.)
+OMP_DEV=("libomp-19-dev")
 PACKAGES=(cmake ninja-build python3 "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VERSION}"
-          "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools" "libomp-${LLVM_VERSION}-dev"
+          "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools" "${OMP_DEV[@]}"
           "libclang-rt-${LLVM_VERSION}-dev" googletest libgtest-dev xz-utils
           libgcc-12-dev libgomp1  # libgomp: the test that OpenMP without OMPT is reported
           "lld-${LLVM_VERSION}"   # bench/symbol-order links with --symbol-ordering-file
@@ -61,12 +70,19 @@ done
 # deb-src for bookworm: compiler-rt's source below, and the integration test
 # stage's source packages (test/integration, fetched there when missing).
 src_list=/etc/apt/sources.list.d/activetime-deb-src.sources
-if [ ! -f "$src_list" ]; then
+# bookworm-security: llvm-toolchain-22 is published there.
+if ! grep -qs debian-security "$src_list"; then
   log "enabling deb-src for bookworm (source packages only)"
   as_root tee "$src_list" >/dev/null <<'SRC'
 Types: deb-src
 URIs: http://deb.debian.org/debian
 Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
@@ -75,20 +91,51 @@ SRC
 fi
 
 # compiler-rt source of the same LLVM version, extracted once into $DEPS_DIR.
-CRT_DIR="$DEPS_DIR/compiler-rt-${LLVM_VERSION}"
-if [ ! -f "$CRT_DIR/lib/sanitizer_common/sanitizer_common.h" ]; then
+fetch_crt() { # version -> $DEPS_DIR/compiler-rt-VERSION, or non-zero if the source is not served
+  local v=$1 dir="$DEPS_DIR/compiler-rt-$1" dl tmp orig top
+  [ -f "$dir/lib/sanitizer_common/sanitizer_common.h" ] && return 0
   apt_update_once
-  dl=$(mktemp -d "$DEPS_DIR/dl.XXXXXX")
-  log "fetching llvm-toolchain-${LLVM_VERSION} source package (only compiler-rt/ is extracted)"
-  (cd "$dl" && as_root apt-get source --download-only -qq "llvm-toolchain-${LLVM_VERSION}")
-  orig=$(ls "$dl"/llvm-toolchain-"${LLVM_VERSION}"_*.orig.tar.* | head -n1)
-  tmp=$(mktemp -d "$DEPS_DIR/extract.XXXXXX")
+  dl=$(as_root mktemp -d "$DEPS_DIR/dl.XXXXXX")
+  log "fetching llvm-toolchain-$v source package (only compiler-rt/ is extracted)"
+  if ! (cd "$dl" && as_root apt-get source --download-only -qq "llvm-toolchain-$v") ||
+     ! orig=$(ls "$dl"/llvm-toolchain-"$v"_*.orig.tar.* 2>/dev/null | head -n1) || [ -z "$orig" ]; then
+    as_root rm -rf "$dl"
+    return 1
+  fi
+  tmp=$(as_root mktemp -d "$DEPS_DIR/extract.XXXXXX")
   as_root tar -xf "$orig" -C "$tmp" --wildcards '*/compiler-rt/*'
   top=$(ls "$tmp")
-  as_root rm -rf "$CRT_DIR"
-  as_root mv "$tmp/$top/compiler-rt" "$CRT_DIR"
+  as_root rm -rf "$dir"
+  as_root mv "$tmp/$top/compiler-rt" "$dir"
   # Only the toolchain download goes: $DEPS_DIR/src caches the integration sources.
   as_root rm -rf "$tmp" "$dl"
-  log "compiler-rt source in $CRT_DIR"
+  log "compiler-rt source in $dir"
+}
+CRT_DIR="$DEPS_DIR/compiler-rt-${LLVM_VERSION}"
+if ! fetch_crt "$LLVM_VERSION"; then
+  [ "$LLVM_VERSION" != 19 ] || { log "could not fetch llvm-toolchain-19's source"; exit 1; }
+  # The runtime only compiles sanitizer_common's sources into itself, so 19's
+  # tree serves when the archive does not carry llvm-toolchain-22's sources
+  # (bookworm-security lists them but may not serve them).
+  log "llvm-toolchain-$LLVM_VERSION source not available: using compiler-rt 19's sanitizer_common"
+  fetch_crt 19
+  CRT_DIR="$DEPS_DIR/compiler-rt-19"
+fi
+
+# OpenMP headers of a non-default version (omp.h, omp-tools.h, ompt-multiplex.h
+# for clang-N's resource directory), unpacked from libomp-N-dev into $DEPS_DIR.
+if [ "$LLVM_VERSION" != 19 ]; then
+  OMP_INC="$DEPS_DIR/libomp-${LLVM_VERSION}/include"
+  if [ ! -f "$OMP_INC/omp-tools.h" ]; then
+    apt_update_once
+    dl=$(as_root mktemp -d "$DEPS_DIR/dl.XXXXXX")
+    log "unpacking libomp-${LLVM_VERSION}-dev's headers into $OMP_INC"
+    (cd "$dl" && as_root apt-get download -qq "libomp-${LLVM_VERSION}-dev" 2>/dev/null)
+    as_root dpkg-deb -x "$dl"/libomp-"${LLVM_VERSION}"-dev_*.deb "$dl/root"
+    as_root rm -rf "$OMP_INC"
+    as_root mkdir -p "$(dirname "$OMP_INC")"
+    as_root mv "$dl/root/usr/lib/llvm-${LLVM_VERSION}/lib/clang/${LLVM_VERSION}/include" "$OMP_INC"
+    as_root rm -rf "$dl"
+  fi
 fi
 echo "$CRT_DIR"

@@ -58,5 +58,14 @@ config.substitutions.append(("%export_schema", os.path.join(
     config.activetime_src_root, "docs", "activetime-export.schema.json")))
 
 config.available_features.add(platform.machine())
+# "llvm19" / "llvm22" and %llvm_major: for the few expectations that differ
+# between versions.
+config.available_features.add("llvm" + config.llvm_major)
+config.substitutions.append(("%llvm_major", config.llvm_major))
+if config.openmp_include_dir:
+    # Without libomp-N-dev (it conflicts with libomp-19-dev) clang-N finds
+    # omp.h through CPATH and links Debian's one libomp.so (libomp5-19).
+    config.environment["CPATH"] = config.openmp_include_dir
+    config.environment["LIBRARY_PATH"] = "/usr/lib/llvm-19/lib"
 if config.shared_runtime_built:
     config.available_features.add("shared-runtime")

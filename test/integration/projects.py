@@ -17,8 +17,11 @@ import subprocess
 import sys
 
 SRC_CACHE = os.environ.get("ACTIVETIME_SRC_CACHE", "/var/cache/activetime/src")
-CLANG = "clang-19"
-CLANGXX = "clang++-19"
+# The plain builds use the same clang as the build under test
+# (ACTIVETIME_LLVM_VERSION, set by test/CMakeLists.txt; 19 by default).
+LLVM_VERSION = os.environ.get("ACTIVETIME_LLVM_VERSION") or "19"
+CLANG = "clang-" + LLVM_VERSION
+CLANGXX = "clang++-" + LLVM_VERSION
 
 
 def log(msg):
