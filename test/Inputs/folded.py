@@ -13,7 +13,9 @@ for line in sys.stdin:
     d = {"[off-CPU]": off, "[preempted]": pre}.get(parts[-1], on)
     if d is not on:
         parts = parts[:-1]
-    frames.update(parts)
+    # A sample can find no instrumented frame on the stack (before main's
+    # entry probe or during exit): legitimate, and not a frame of the program.
+    frames.update(p for p in parts if p != "[outside instrumented code]")
     key = ";".join(parts)
     d[key] = d.get(key, 0) + int(n)
 
