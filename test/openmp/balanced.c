@@ -9,7 +9,7 @@
 // RUN: %at_cc -O1 -g -fopenmp %s -o balanced
 // RUN: env OMP_NUM_THREADS=4 OMP_WAIT_POLICY=passive ./balanced
 // RUN: %activetime report --parallel --max-task-rate=50000 activetime.balanced.*.raw | FileCheck %s
-// CHECK: region balanced.c:[[@LINE+16]] (main)
+// CHECK: region balanced.c:[[@LINE+15]] (main)
 // CHECK: takes          local 200, stolen 0 (stolen/local 0.00); chunks 200,
 // CHECK: diagnosis      none{{$}}
 #include <omp.h>
