@@ -225,14 +225,23 @@ static NOINLINE bool ExitRepair(ThreadTls &T, const FuncDesc *Fn, uptr Addr,
   return true;
 }
 
-static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
-  ThreadTls &T = at_tls;
+// An exit-side event that cannot be recorded: no thread state yet, the
+// thread finished, or it re-entered a probe of its own (a signal handler),
+// which is counted as dropped.
+ALWAYS_INLINE static bool IgnoreEvent(ThreadTls &T) {
   if (!T.TS || T.Dead)
-    return;
+    return true;
   if (T.Seq & 1) {
     T.TS->DroppedEvents++;
-    return;
+    return true;
   }
+  return false;
+}
+
+static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
+  ThreadTls &T = at_tls;
+  if (IgnoreEvent(T))
+    return;
   // Depth <= 1: nothing open, a return with no matching entry. The probe
   // still ran inside the thread's time.
   T.Seq++;
@@ -274,12 +283,8 @@ ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
 // of R: an unmatched end, counted and otherwise ignored.
 static NOINLINE void RegionExit(const FuncDesc *R, u64 Now) {
   ThreadTls &T = at_tls;
-  if (!T.TS || T.Dead)
+  if (IgnoreEvent(T))
     return;
-  if (T.Seq & 1) {
-    T.TS->DroppedEvents++;
-    return;
-  }
   T.Seq++;
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
