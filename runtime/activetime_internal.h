@@ -62,7 +62,11 @@ ALWAYS_INLINE void EnsureInit() {
 // is saved and restored); fills *Out (Source = OS_Calibrated).
 void CalibrateOverhead(activetime::raw::OverheadRecord *Out);
 // Sets runtime.Overhead from the flags, calibrating if needed (runtime init).
+// Also sets probe_fence from the flag, first: the table is the fenced or the
+// unfenced probes' cost.
 void InitOverheadTable();
+// Nonzero while probes fence their tick read and work (activetime_probes.cpp).
+extern u32 probe_fence;
 // Testing: replaces the table (ticks * 256) for threads initialized later
 // and for the calling thread.
 void SetOverheadForTesting(u64 Enter256, u64 Exit256);

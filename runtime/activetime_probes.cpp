@@ -22,6 +22,10 @@ namespace __activetime {
 // the entry fast path next to its other exit conditions.
 u32 collection_off;
 
+// Nonzero: probes fence their tick read and their work (flag probe_fence),
+// set once at start-up before the overhead calibration.
+u32 probe_fence;
+
 // An exit that matched no frame: the return of a call whose entry was
 // skipped while collection was off, or else a genuinely unmatched exit.
 ALWAYS_INLINE static void NoteUnmatchedExit(ThreadState *TS) {
@@ -404,9 +408,20 @@ ALWAYS_INLINE static void ExitFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
 
 using namespace __activetime;
 
-extern "C" AT_PROBE_ATTRS void
-__activetime_func_enter(const activetime::abi::FuncDesc *Fn, void *Frame) {
-  u64 Now = ReadTick();
+// Every exported probe: fence (if probe_fence), tick read, work, fence.
+#define AT_FENCED_PROBE(Now, Work)                                             \
+  do {                                                                         \
+    u32 Fenced = __atomic_load_n(&probe_fence, __ATOMIC_RELAXED);              \
+    if (Fenced)                                                                \
+      ProbeFence();                                                            \
+    u64 Now = ReadTick();                                                      \
+    Work;                                                                      \
+    if (Fenced)                                                                \
+      ProbeFence();                                                            \
+  } while (0)
+
+ALWAYS_INLINE static void FuncEnter(const activetime::abi::FuncDesc *Fn,
+                                    void *Frame, u64 Now) {
 #if ACTIVETIME_PROBE_FAST_PATH
   EnterFast(Fn, uptr(Frame), Now);
 #else
@@ -414,9 +429,17 @@ __activetime_func_enter(const activetime::abi::FuncDesc *Fn, void *Frame) {
 #endif
 }
 
-extern "C" AT_PROBE_ATTRS void
-__activetime_region_begin(const activetime::abi::FuncDesc *R) {
-  u64 Now = ReadTick();
+ALWAYS_INLINE static void FuncExit(const activetime::abi::FuncDesc *Fn,
+                                   void *Frame, u64 Now) {
+#if ACTIVETIME_PROBE_FAST_PATH
+  ExitFast(Fn, uptr(Frame), Now);
+#else
+  ExitImpl(Fn, uptr(Frame), Now);
+#endif
+}
+
+ALWAYS_INLINE static void RegionBegin(const activetime::abi::FuncDesc *R,
+                                      u64 Now) {
   if (!R)
     return;
   ThreadTls &T = at_tls;
@@ -431,9 +454,8 @@ __activetime_region_begin(const activetime::abi::FuncDesc *R) {
   T.Seq++;
 }
 
-extern "C" AT_PROBE_ATTRS void
-__activetime_region_end(const activetime::abi::FuncDesc *R) {
-  u64 Now = ReadTick();
+ALWAYS_INLINE static void RegionEnd(const activetime::abi::FuncDesc *R,
+                                    u64 Now) {
   if (!R)
     return;
   ThreadTls &T = at_tls;
@@ -441,6 +463,26 @@ __activetime_region_end(const activetime::abi::FuncDesc *R) {
   if (LIKELY(!(T.Seq & 1) && T.Depth > 1 && T.Stack[T.Depth - 1].Fn == R))
     return ExitImpl(R, T.Stack[T.Depth - 1].Addr, Now);
   RegionExit(R, Now);
+}
+
+extern "C" AT_PROBE_ATTRS void
+__activetime_func_enter(const activetime::abi::FuncDesc *Fn, void *Frame) {
+  AT_FENCED_PROBE(Now, FuncEnter(Fn, Frame, Now));
+}
+
+extern "C" AT_PROBE_ATTRS void
+__activetime_func_exit(const activetime::abi::FuncDesc *Fn, void *Frame) {
+  AT_FENCED_PROBE(Now, FuncExit(Fn, Frame, Now));
+}
+
+extern "C" AT_PROBE_ATTRS void
+__activetime_region_begin(const activetime::abi::FuncDesc *R) {
+  AT_FENCED_PROBE(Now, RegionBegin(R, Now));
+}
+
+extern "C" AT_PROBE_ATTRS void
+__activetime_region_end(const activetime::abi::FuncDesc *R) {
+  AT_FENCED_PROBE(Now, RegionEnd(R, Now));
 }
 
 extern "C" int __activetime_set_enabled(int On) {
@@ -452,12 +494,3 @@ extern "C" int __activetime_enabled(void) {
   return __atomic_load_n(&collection_off, __ATOMIC_RELAXED) ? 0 : 1;
 }
 
-extern "C" AT_PROBE_ATTRS void
-__activetime_func_exit(const activetime::abi::FuncDesc *Fn, void *Frame) {
-  u64 Now = ReadTick();
-#if ACTIVETIME_PROBE_FAST_PATH
-  ExitFast(Fn, uptr(Frame), Now);
-#else
-  ExitImpl(Fn, uptr(Frame), Now);
-#endif
-}

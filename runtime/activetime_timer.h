@@ -17,6 +17,22 @@ using namespace __sanitizer;
 
 u64 MonotonicNanoTimeFallback();
 
+// Fenced probes (probe_fence=1) put one fence before the tick read and one
+// after their work: the read waits for all earlier code, and later code
+// waits for the probe. A probe then never runs in the shadow of the
+// program's own latency-bound code, so its cost is the same in every
+// function and the start-up overhead table holds everywhere
+// (docs/performance.md measures the difference).
+ALWAYS_INLINE void ProbeFence() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_lfence(); // dispatch-serializing on Intel and on AMD (Linux)
+#elif defined(__aarch64__)
+  __asm__ __volatile__("isb" ::: "memory");
+#else
+  __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 ALWAYS_INLINE u64 ReadTick() {
 #if defined(__x86_64__) || defined(__i386__)
   return __builtin_ia32_rdtsc();

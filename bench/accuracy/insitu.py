@@ -28,6 +28,9 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--wrap", default="",
+                    help="command prefix for each run, e.g. 'taskset -c 0'")
+    ap.add_argument("--options", default="", help="ACTIVETIME_OPTIONS for the runs")
     a = ap.parse_args()
     build = os.path.abspath(a.build_dir)
     work = tempfile.mkdtemp(prefix="activetime-insitu.")
@@ -39,8 +42,11 @@ def main():
         for f in os.listdir(work):
             if f.endswith(".raw"):
                 os.unlink(os.path.join(work, f))
-        out = subprocess.run([exe], cwd=work, check=True, capture_output=True,
-                             text=True).stdout.split("\n")
+        env = dict(os.environ)
+        if a.options:
+            env["ACTIVETIME_OPTIONS"] = a.options
+        out = subprocess.run(a.wrap.split() + [exe], cwd=work, check=True,
+                             capture_output=True, text=True, env=env).stdout.split("\n")
         calls = runs = 0
         plain = {}
         for ln in out:

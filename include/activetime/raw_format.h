@@ -37,7 +37,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 3;
+constexpr uint32_t kVersion = 4;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -85,7 +85,15 @@ struct OverheadRecord {  // 32 bytes
   uint32_t Source;       // OverheadSource
   uint32_t Batches;      // calibration batches kept (0 for OS_Option)
   uint32_t SpreadPermille; // (q75 - q25) / median of the pair cost, in 1/1000
-  uint32_t Stable;       // 1 if the spread was within the calibration bound
+  uint32_t Flags;        // OverheadFlags (v4; v3 had Stable, 0 or 1, here)
+};
+
+enum OverheadFlags : uint32_t {
+  OF_Stable = 1u << 0,   // the spread was within the calibration bound
+  // Every probe fenced its tick read and its work (probe_fence=1): its cost
+  // does not depend on the code around it, so the table holds everywhere.
+  OF_Fenced = 1u << 1,
+  OF_Known = OF_Stable | OF_Fenced,
 };
 
 // Payload of SK_Process, followed by Exe[ExeLen] and BuildId[BuildIdLen]

@@ -293,16 +293,20 @@ void Reporter::overheadLines(const Process &Pr) {
      << ticks2(O.Exit256) << " ticks ("
      << formatv("{0:F1}", ticks256ToNs(Pr, O.Exit256))
      << " ns) per probe event\n";
+  const char *Fence = O.Fenced ? ", fenced probes" : ", unfenced probes";
   if (O.Source == raw::OS_Option) {
-    OS << "                   fixed by ACTIVETIME_OPTIONS\n";
+    OS << "                   fixed by ACTIVETIME_OPTIONS" << Fence << "\n";
   } else {
     OS << "                   calibrated at start-up: " << O.Batches
        << (O.Batches == 1 ? " batch" : " batches") << ", spread "
-       << formatv("{0:F1}", O.SpreadPermille / 10.0) << "%\n";
+       << formatv("{0:F1}", O.SpreadPermille / 10.0) << "%" << Fence << "\n";
     if (!O.Stable)
       OS << "                   UNSTABLE: the calibration spread exceeded its "
             "bound; overhead and active times are approximate\n";
   }
+  if (!O.Fenced)
+    OS << "                   APPROXIMATE for short functions: unfenced probes "
+          "(probe_fence=0) overlap the code around them by a varying amount\n";
 }
 
 void Reporter::switchLines(const SwitchSummary &S) {
@@ -385,6 +389,7 @@ void Reporter::header() {
                       Pr.Overhead.Exit256 == First.Overhead.Exit256 &&
                       Pr.Overhead.Source == First.Overhead.Source &&
                       Pr.Overhead.Stable == First.Overhead.Stable &&
+                      Pr.Overhead.Fenced == First.Overhead.Fenced &&
                       Pr.Overhead.Batches == First.Overhead.Batches &&
                       Pr.Overhead.SpreadPermille ==
                           First.Overhead.SpreadPermille;
@@ -402,14 +407,19 @@ void Reporter::header() {
     if (SameOverhead && SameRate) {
       overheadLines(First);
     } else {
-      unsigned Unstable = 0;
-      for (const Process &Pr : P.Processes)
+      unsigned Unstable = 0, Unfenced = 0;
+      for (const Process &Pr : P.Processes) {
         Unstable += Pr.Overhead.Source == raw::OS_Calibrated &&
                     !Pr.Overhead.Stable;
+        Unfenced += !Pr.Overhead.Fenced;
+      }
       OS << "  probe overhead:  differs between processes (--json lists "
             "each)";
       if (Unstable)
         OS << "; UNSTABLE calibration in " << Unstable << " of them";
+      if (Unfenced)
+        OS << "; unfenced probes (APPROXIMATE for short functions) in "
+           << Unfenced << " of them";
       OS << "\n";
     }
     switchLines(All);
@@ -647,6 +657,7 @@ void Reporter::json() {
             J.attribute("batches", int64_t(O.Batches));
             J.attribute("spread", O.SpreadPermille / 1000.0);
             J.attribute("stable", bool(O.Stable));
+            J.attribute("fenced", bool(O.Fenced));
           });
           CounterAttrs(C);
         });

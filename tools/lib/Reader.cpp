@@ -168,7 +168,9 @@ Error Parser::parseProcess(Cursor C) {
   OH.Source = C.u32();
   OH.Batches = C.u32();
   OH.SpreadPermille = C.u32();
-  OH.Stable = C.u32();
+  uint32_t OFlags = C.u32();
+  OH.Stable = (OFlags & raw::OF_Stable) != 0;
+  OH.Fenced = (OFlags & raw::OF_Fenced) != 0;
   ModulesSeen = ThreadsSeen = TracesSeen = StridesSeen = 0;
   ParallelSeen = false;
   if (Cur->TickRate == 0)
@@ -180,10 +182,9 @@ Error Parser::parseProcess(Cursor C) {
   if (OH.Source != raw::OS_Calibrated && OH.Source != raw::OS_Option)
     return fail(formatv("process (pid {0}): unknown overhead source {1}",
                         Cur->Pid, OH.Source));
-  if (OH.Stable > 1)
-    return fail(formatv("process (pid {0}): overhead stable flag is {1}, not "
-                        "0 or 1",
-                        Cur->Pid, OH.Stable));
+  if (OFlags & ~uint32_t(raw::OF_Known))
+    return fail(formatv("process (pid {0}): unknown overhead flags {1:x}",
+                        Cur->Pid, OFlags));
   if (Cur->EndTick < Cur->StartTick)
     return fail(formatv("process (pid {0}): end tick {1} is before start "
                         "tick {2}",

@@ -147,7 +147,8 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
     PB.u32(P.Overhead.Source);
     PB.u32(P.Overhead.Batches);
     PB.u32(P.Overhead.SpreadPermille);
-    PB.u32(P.Overhead.Stable);
+    PB.u32((P.Overhead.Stable ? raw::OF_Stable : 0) |
+           (P.Overhead.Fenced ? raw::OF_Fenced : 0));
     PB.bytes(P.Exe);
     PB.bytes(P.BuildId);
     Add(raw::SK_Process, PB);

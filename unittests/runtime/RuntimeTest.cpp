@@ -787,9 +787,9 @@ TEST_F(RuntimeTest, CalibrationIsSaneAndStable) {
   uint64_t Pair = Per[Per.size() / 4];
   uint64_t BCal = R.Enter256 + R.Exit256;
   printf("calibration: enter %.2f exit %.2f ticks (B %.2f), spread %u permille, "
-         "stable %u; direct pair %.2f ticks\n",
+         "flags %u; direct pair %.2f ticks\n",
          R.Enter256 / 256.0, R.Exit256 / 256.0, BCal / 256.0, R.SpreadPermille,
-         R.Stable, Pair / 256.0);
+         R.Flags, Pair / 256.0);
   // Calibrated around a body as long as the pair, the exposed cost lies
   // between a small part of the empty-body pair and the whole of it.
   EXPECT_GE(BCal * 8, Pair);

@@ -71,6 +71,7 @@ struct OverheadTable {
   uint32_t Batches = 0;
   uint32_t SpreadPermille = 0;
   uint32_t Stable = 0;
+  uint32_t Fenced = 0;  // raw::OF_Fenced: probes serialized (probe_fence=1)
 };
 
 struct TraceEvent {
