@@ -1,18 +1,18 @@
-// Fenced probes (probe_fence, on by default): the exported probes fence the
-// tick read and their own work, the profile records it, and the report says
-// which kind of probes produced its corrections. With probe_fence=0 the
-// report marks short functions' corrections as approximate.
+// Fenced probes (probe_fence=1): the exported probes fence the tick read and
+// their own work, the profile records it, and the report says which kind of
+// probes produced its corrections. By default (unfenced) the report marks
+// short functions' corrections as approximate.
 // REQUIRES: x86_64
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %s -o fence
 // RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=__activetime_func_enter,__activetime_func_exit fence | FileCheck --check-prefix=ASM %s
 // RUN: ./fence
-// RUN: %activetime report --header activetime.fence.*.raw | FileCheck --check-prefix=FENCED %s
-// RUN: %activetime report --json activetime.fence.*.raw | FileCheck --check-prefix=FENCED-JSON %s
-// RUN: rm activetime.fence.*.raw
-// RUN: env ACTIVETIME_OPTIONS=probe_fence=0 ./fence
 // RUN: %activetime report --header activetime.fence.*.raw | FileCheck --check-prefix=UNFENCED %s
 // RUN: %activetime report --json activetime.fence.*.raw | FileCheck --check-prefix=UNFENCED-JSON %s
+// RUN: rm activetime.fence.*.raw
+// RUN: env ACTIVETIME_OPTIONS=probe_fence=1 ./fence
+// RUN: %activetime report --header activetime.fence.*.raw | FileCheck --check-prefix=FENCED %s
+// RUN: %activetime report --json activetime.fence.*.raw | FileCheck --check-prefix=FENCED-JSON %s
 
 // The fence before the tick read and the one after the probe's work.
 // ASM-LABEL: <__activetime_func_enter>:
@@ -29,7 +29,7 @@
 // FENCED-JSON: "fenced": true
 
 // UNFENCED:      calibrated at start-up: {{[0-9]+}} batches, spread {{.*}}, unfenced probes
-// UNFENCED:      APPROXIMATE for short functions: unfenced probes (probe_fence=0)
+// UNFENCED:      APPROXIMATE for short functions (under ~100 ns): unfenced probes
 // UNFENCED-JSON: "fenced": false
 
 static volatile int sink;
