@@ -11,6 +11,7 @@
 
 #include "activetime/abi.h"
 #include "activetime/raw_format.h"
+#include "activetime_tsan.h"
 #include "sanitizer_common/sanitizer_atomic.h"
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_internal_defs.h"
@@ -70,6 +71,16 @@ extern u32 probe_fence;
 // Testing: replaces the table (ticks * 256) for threads initialized later
 // and for the calling thread.
 void SetOverheadForTesting(u64 Enter256, u64 Exit256);
+
+#if ACTIVETIME_TSAN
+// TSan does not see sanitizer_common's raw munmap and would keep the access
+// history of unmapped runtime memory: a later mapping at the same address
+// (another thread's shadow stack) would then "race" with a thread that has
+// long finished. Under TSan the runtime unmaps through the intercepted
+// munmap, which clears that history. Hides __sanitizer::UnmapOrDie for
+// unqualified calls in namespace __activetime.
+void UnmapOrDie(void *Addr, uptr Size);
+#endif
 
 // Memory that is never freed (module name copies, thread records).
 // Page-backed bump allocator; thread-safe; fork-safe (spin lock held only

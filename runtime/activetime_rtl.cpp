@@ -16,6 +16,9 @@
 #include "activetime_writer.h"
 
 #include <pthread.h>
+#if ACTIVETIME_TSAN
+#include <sys/mman.h>
+#endif
 
 namespace __activetime {
 
@@ -81,6 +84,17 @@ void ForkChild() {
   SamplerAfterForkChild();
 }
 } // namespace
+
+#if ACTIVETIME_TSAN
+void UnmapOrDie(void *Addr, uptr Size) {
+  if (!Addr || !Size)
+    return;
+  if (munmap(Addr, Size) != 0) {
+    Printf("ActiveTime: ERROR: munmap(%p, %zu) failed\n", Addr, (usize)Size);
+    Die();
+  }
+}
+#endif
 
 void *PersistentAlloc(uptr Size) {
   Size = RoundUpTo(Size ? Size : 1, 16);

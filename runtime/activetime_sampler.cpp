@@ -10,6 +10,7 @@
 #include "activetime_flags.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
+#include "activetime_tsan.h"
 #include "sanitizer_common/sanitizer_linux.h"
 
 #include <fcntl.h>
@@ -59,6 +60,15 @@ struct Sampler {
   pthread_t Thread;
 };
 Sampler sampler;
+
+// The sampler thread's counters: a profile written mid-run (activetime_flush
+// on another thread) reads them while it counts. Relaxed atomics, one writer.
+void Count(u64 *C, u64 N = 1) {
+  __atomic_store_n(C, __atomic_load_n(C, __ATOMIC_RELAXED) + N, __ATOMIC_RELAXED);
+}
+template <typename T> T Peek(const T *C) {
+  return __atomic_load_n(C, __ATOMIC_RELAXED);
+}
 
 u64 MonoNs() {
   struct timespec TS = {0, 0};
@@ -195,15 +205,25 @@ bool ProcState(u64 Tid, u32 *Flags) {
   return true;
 }
 
+// The seqlock's reads of another thread's Seq, Depth and top frame race with
+// that thread's probes by design: the probes store plainly (no cost on their
+// fast path) and a read that overlapped a probe is detected through Seq and
+// discarded. Under TSan these reads are ignored (activetime_tsan.h); the
+// handshake that keeps the memory alive (SampleRef/Leaving) stays checked.
+u32 LoadSeq(const ThreadTls *T) {
+  AT_TSAN_IGNORE_READS_BEGIN();
+  u32 S = __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE);
+  AT_TSAN_IGNORE_READS_END();
+  return S;
+}
+
 // Reads the top of T's shadow stack under the seqlock. Loads are atomic so
 // the compiler neither tears nor caches them; the owner's stores are plain
 // (program order suffices on x86-64; the fences make the intent explicit).
 // S1: Seq as read before the thread's on/off-CPU state, so a probe between
 // the state read and the stack read also counts as torn (the pair must
 // describe one instant).
-bool Snapshot(ThreadTls *T, u32 S1, u32 *Node, u32 *Depth) {
-  if (S1 & 1)
-    return false;
+bool SnapshotReads(ThreadTls *T, u32 S1, u32 *Node, u32 *Depth) {
   // Capacity before Stack: GrowStack publishes the larger stack first, so
   // the stack read is at least this large.
   u32 Cap = __atomic_load_n(&T->Capacity, __ATOMIC_ACQUIRE);
@@ -220,10 +240,19 @@ bool Snapshot(ThreadTls *T, u32 S1, u32 *Node, u32 *Depth) {
   return true;
 }
 
+bool Snapshot(ThreadTls *T, u32 S1, u32 *Node, u32 *Depth) {
+  if (S1 & 1)
+    return false;
+  AT_TSAN_IGNORE_READS_BEGIN();
+  bool Ok = SnapshotReads(T, S1, Node, Depth);
+  AT_TSAN_IGNORE_READS_END();
+  return Ok;
+}
+
 void Record(u64 Tick, u64 Weight, u32 Ord, u32 Node, u32 Flags, u32 Depth) {
   u64 I = sampler.Num;
   if (I >= sampler.Cap) {
-    sampler.Dropped++;
+    Count(&sampler.Dropped);
     return;
   }
   raw::SampleRecord &R = sampler.Buf[I];
@@ -253,7 +282,7 @@ void SampleThread(ThreadState *TS, u32 Ord, const SweepClock &SC) {
   u32 Node = 0, Depth = 0;
   bool Ok = false;
   for (int Try = 0; Try < kSnapshotTries; ++Try) {
-    u32 S0 = __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE);
+    u32 S0 = LoadSeq(T);
     Flags = 0;
     Known = TS->Switch.Source == raw::SS_Perf && RingState(TS, SC, &Flags);
     Proc = !Known && ProcState(TS->Tid, &Flags);
@@ -263,22 +292,22 @@ void SampleThread(ThreadState *TS, u32 Ord, const SweepClock &SC) {
       Ok = true;
       break;
     }
-    sampler.TornRetries++;
+    Count(&sampler.TornRetries);
     if (Known && (Flags & raw::SF_OffCpu) && (S0 & 1))
       break; // the owner is off CPU mid-probe: re-reading will not help
     internal_sched_yield();
   }
-  sampler.ProcState += Proc;
+  Count(&sampler.ProcState, Proc);
   __atomic_store_n(&TS->SampleRef, 0, __ATOMIC_RELEASE);
 
   if (!Known) {
     // Neither the ring nor /proc answered: count as torn, nothing recorded.
-    sampler.TornDiscarded++;
+    Count(&sampler.TornDiscarded);
     return;
   }
   if (!Ok) {
     if (!(Flags & raw::SF_OffCpu) || !TS->SampleHaveOn) {
-      sampler.TornDiscarded++;
+      Count(&sampler.TornDiscarded);
       return; // the weight carries over to the thread's next sample
     }
     Node = TS->SampleLastOnNode;
@@ -301,7 +330,7 @@ void SampleThread(ThreadState *TS, u32 Ord, const SweepClock &SC) {
 // fires there and may preempt a thread before the sampler runs, so the
 // sweep's wake tick is the deadline's, not the sampler's first tick.
 void Sweep(u64 DeadlineNs) {
-  sampler.Sweeps++;
+  Count(&sampler.Sweeps);
   SweepClock SC;
   u64 A = ReadTick();
   u64 Mono = MonoNs();
@@ -310,7 +339,7 @@ void Sweep(u64 DeadlineNs) {
                             ProvisionalTickRate() / kNsPerSec)
                       : 0;
   SC.WakeTick = A > LateTicks ? A - LateTicks : 0;
-  sampler.LateNs += Mono > DeadlineNs ? Mono - DeadlineNs : 0;
+  Count(&sampler.LateNs, Mono > DeadlineNs ? Mono - DeadlineNs : 0);
   ReadTickRawNsPair(&SC.AnchorTick, &SC.AnchorNs);
   SC.Rate = ProvisionalTickRate();
   SC.Margin = u64((unsigned __int128)kSelfPreemptMarginNs * SC.Rate / kNsPerSec);
@@ -344,8 +373,9 @@ void *SamplerMain(void *) {
     // run at its deadline; it runs a few microseconds per wake-up.
     struct sched_param SP;
     SP.sched_priority = 1;
-    sampler.Realtime =
-        pthread_setschedparam(pthread_self(), SCHED_FIFO, &SP) == 0;
+    __atomic_store_n(&sampler.Realtime,
+                     pthread_setschedparam(pthread_self(), SCHED_FIFO, &SP) == 0,
+                     __ATOMIC_RELAXED);
   }
   u64 Deadline = MonoNs();
   // A fixed period ticks on whole multiples of itself, as a periodic timer
@@ -364,7 +394,7 @@ void *SamplerMain(void *) {
       break;
     Sweep(Deadline);
   }
-  sampler.CpuNs = ThreadCpuNs();
+  __atomic_store_n(&sampler.CpuNs, ThreadCpuNs(), __ATOMIC_RELAXED);
   return nullptr;
 }
 
@@ -387,7 +417,7 @@ bool Launch() {
 } // namespace
 
 bool SnapshotForTesting(ThreadTls *T, u32 *Node, u32 *Depth) {
-  return Snapshot(T, __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE), Node, Depth);
+  return Snapshot(T, LoadSeq(T), Node, Depth);
 }
 
 double LogUnit(double X) {
@@ -491,16 +521,16 @@ bool GetSamplerView(SamplerView *V, u64 EndTick, u64 TickRate) {
     H.IntervalTicks = 1;
   H.StartTick = sampler.StartTick;
   H.EndTick = sampler.Running ? EndTick : sampler.EndTick;
-  // Counters of a running sampler are read racily: best effort, mid-run only.
-  H.Sweeps = sampler.Sweeps;
-  H.Dropped = sampler.Dropped;
-  H.TornRetries = sampler.TornRetries;
-  H.TornDiscarded = sampler.TornDiscarded;
-  H.ProcStateSamples = sampler.ProcState;
-  H.SamplerCpuNs = sampler.CpuNs;
+  // Counters of a running sampler: as of now, each on its own (mid-run only).
+  H.Sweeps = Peek(&sampler.Sweeps);
+  H.Dropped = Peek(&sampler.Dropped);
+  H.TornRetries = Peek(&sampler.TornRetries);
+  H.TornDiscarded = Peek(&sampler.TornDiscarded);
+  H.ProcStateSamples = Peek(&sampler.ProcState);
+  H.SamplerCpuNs = Peek(&sampler.CpuNs);
   H.Flags = (sampler.Randomized ? raw::SMF_Randomized : 0) |
-            (sampler.Realtime ? raw::SMF_Realtime : 0);
-  H.WakeLateNs = sampler.LateNs;
+            (Peek(&sampler.Realtime) ? raw::SMF_Realtime : 0);
+  H.WakeLateNs = Peek(&sampler.LateNs);
   return true;
 }
 

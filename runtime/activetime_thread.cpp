@@ -5,6 +5,7 @@
 #include "activetime_flags.h"
 #include "activetime_sampler.h"
 #include "activetime_timer.h"
+#include "activetime_tsan.h"
 #include "sanitizer_common/sanitizer_linux.h"
 
 #include <limits.h>
@@ -33,11 +34,20 @@ void ReadThreadName(char *Name) {
   internal_memcpy(Name, Buf, 16);
 }
 
+// Re-arm until the last destructor round so that probes in TLS destructors
+// that run after ours still count. Under TSan, TSan's own key (older than
+// ours, so its destructor runs first in a round) tears the thread's TSan
+// state down in the last round and instrumented code must not run after
+// that: finish one round earlier there.
+#if ACTIVETIME_TSAN
+constexpr uptr kFinishRound = PTHREAD_DESTRUCTOR_ITERATIONS - 1;
+#else
+constexpr uptr kFinishRound = PTHREAD_DESTRUCTOR_ITERATIONS;
+#endif
+
 void ThreadKeyDestructor(void *V) {
-  // Re-arm until the last destructor round so that probes in TLS destructors
-  // that run after ours still count.
   uptr Iter = uptr(V);
-  if (Iter < PTHREAD_DESTRUCTOR_ITERATIONS) {
+  if (Iter < kFinishRound) {
     pthread_setspecific(thread_key, (void *)(Iter + 1));
     return;
   }
@@ -124,8 +134,9 @@ bool InitCurrentThread(u64 Now) {
     thread_tail = TS;
   }
   pthread_setspecific(thread_key, (void *)1);
-  AT_BARRIER();
-  T.Capacity = Cap; // last: enables the fast path
+  // Last, with release: enables the fast path, and tells the sampler (which
+  // found TS in the list before this) that the stack is there.
+  __atomic_store_n(&T.Capacity, Cap, __ATOMIC_RELEASE);
   VLog(2, "thread %llu (%s) started", (unsigned long long)TS->Tid, TS->Name);
   return true;
 }
@@ -146,10 +157,9 @@ void GrowStack(ThreadTls &T) {
     TS->OldStackBytes[TS->NumOldStacks] = RoundUpTo(OldCap * sizeof(Frame), PS);
     TS->NumOldStacks++;
   }
-  AT_BARRIER();
-  T.Stack = N;
-  AT_BARRIER();
-  T.Capacity = NewCap;
+  // Release stores: the sampler reads Capacity, then Stack (Snapshot).
+  __atomic_store_n(&T.Stack, N, __ATOMIC_RELEASE);
+  __atomic_store_n(&T.Capacity, NewCap, __ATOMIC_RELEASE);
 }
 
 void FinishCurrentThread(u64 Now) {

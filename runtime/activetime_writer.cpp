@@ -10,6 +10,7 @@
 #include "activetime_sampler.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
+#include "activetime_tsan.h"
 #include "sanitizer_common/sanitizer_posix.h"
 
 #include <dlfcn.h>
@@ -184,6 +185,45 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
 constexpr u32 kMapRoot = 0xfffffffeu;
 constexpr u32 kMapDrop = 0xffffffffu;
 
+// Reads the state of a thread that may be running its probes while the
+// profile is written: each copy is made under the thread's seqlock
+// (ThreadTls::Seq), so it is as of one probe boundary. Unguarded, a node
+// read in the middle of CloseFrame can have its call counted but not its
+// time, or Excl updated but not Incl, which the reader rightly rejects as a
+// corrupt profile. Under TSan the reads are ignored: racy by design,
+// validated by Seq.
+struct LiveReader {
+  const ThreadTls *T; // null: the thread cannot run probes now
+  bool Parked;
+  void Copy(void *Dst, const void *Src, uptr Size);
+};
+constexpr int kLiveCopyTries = 100;
+
+void LiveReader::Copy(void *Dst, const void *Src, uptr Size) {
+  for (int Try = 0; T && !Parked && Try < kLiveCopyTries; ++Try) {
+    AT_TSAN_IGNORE_READS_BEGIN();
+    u32 S = __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE);
+    bool Ok = false;
+    if (!(S & 1)) {
+      internal_memcpy(Dst, Src, Size);
+      __atomic_thread_fence(__ATOMIC_ACQUIRE);
+      Ok = __atomic_load_n(&T->Seq, __ATOMIC_RELAXED) == S;
+    }
+    AT_TSAN_IGNORE_READS_END();
+    if (Ok)
+      return;
+    internal_sched_yield(); // inside a probe: a few instructions, or preempted
+  }
+  // Still inside the runtime after that many yields: it waits for a lock we
+  // hold (it is finishing, or writing a profile itself), so its state does
+  // not change until we are done.
+  if (T)
+    Parked = true;
+  AT_TSAN_IGNORE_READS_BEGIN();
+  internal_memcpy(Dst, Src, Size);
+  AT_TSAN_IGNORE_READS_END();
+}
+
 // With MapOut, the tree-index -> written-node map is handed to the caller
 // (the samples section needs it) instead of being freed.
 void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
@@ -196,6 +236,11 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
 
   CallTree &Tree = TS->Tree;
   u32 N = Tree.SizeAcquire();
+  // Another thread that has not finished runs its probes while we read
+  // (the writer's own thread is held busy by WriteProfile).
+  LiveReader Live = {TS->Finished ? nullptr : TS->Tls, false};
+  if (Live.T == &at_tls)
+    Live.T = nullptr;
   uptr MapBytes = RoundUpTo(uptr(N) * sizeof(u32), GetPageSizeCached());
   u32 *Map = (u32 *)MmapOrDie(MapBytes, "ActiveTime writer map");
   Map[0] = kMapRoot;
@@ -203,6 +248,11 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   u64 Dropped = 0;
   for (u32 I = 1; I < N; ++I) {
     const Node *X = Tree.AtAcquire(I);
+    Node Copy;
+    if (Live.T) {
+      Live.Copy(&Copy, X, sizeof(Copy));
+      X = &Copy;
+    }
     u32 P = X->Parent < I ? Map[X->Parent] : kMapDrop;
     u32 Id;
     if (P == kMapDrop || !LookupFuncId(X->Fn, &Id)) {
@@ -231,22 +281,39 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   ThreadTls *T = TS->Finished ? nullptr : TS->Tls;
   u64 TOff = TS->FinalOff, TSw = TS->FinalSw, TOvh = 0;
   if (T) {
-    TOff = *(volatile u64 *)&T->Off;
-    TSw = *(volatile u64 *)&T->Sw;
-    TOvh = *(volatile u64 *)&T->Ovh;
+    // Ovh, Off, Sw: consecutive, copied together (one probe boundary).
+    static_assert(__builtin_offsetof(ThreadTls, Off) ==
+                          __builtin_offsetof(ThreadTls, Ovh) + 8 &&
+                      __builtin_offsetof(ThreadTls, Sw) ==
+                          __builtin_offsetof(ThreadTls, Ovh) + 16,
+                  "ThreadTls counters layout");
+    u64 C[3];
+    if (Live.T)
+      Live.Copy(C, &T->Ovh, sizeof(C));
+    else
+      internal_memcpy(C, &T->Ovh, sizeof(C));
+    TOvh = C[0];
+    TOff = C[1];
+    TSw = C[2];
   }
   raw::NodeRecord *Recs = (raw::NodeRecord *)(B->Data + NodesOff);
   if (T) {
     // Account the open frames up to EndTick in the written copy only.
     // (Another live thread may be running: best effort, bounded reads.)
+    AT_TSAN_IGNORE_READS_BEGIN();
     Frame *Stk = *(Frame *volatile *)&T->Stack;
     u32 Cap = *(volatile u32 *)&T->Capacity;
     u32 D = *(volatile u32 *)&T->Depth;
+    AT_TSAN_IGNORE_READS_END();
     if (D > Cap)
       D = Cap;
     u64 Carry = 0;
     for (u32 I = D; Stk && I-- > 1;) {
-      Frame F = Stk[I];
+      Frame F;
+      if (Live.T)
+        Live.Copy(&F, &Stk[I], sizeof(F));
+      else
+        F = Stk[I];
       u64 El = EndTick > F.StartTick ? EndTick - F.StartTick : 0;
       if (F.NodeIdx >= N || Map[F.NodeIdx] >= kMapRoot) {
         Carry = El;
@@ -255,7 +322,12 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
       // Same accounting as an exit at EndTick (no exit probe).
       u64 Ovh = TOvh > F.OvhAtEntry ? TOvh - F.OvhAtEntry : 0;
       u64 Off = TOff > F.OffAtEntry ? TOff - F.OffAtEntry : 0;
-      u64 Sw = TSw - F.SwAtEntry;
+      // A live thread's counters were read after EndTick: they can hold
+      // time switched out after it, outside this frame's [start, EndTick].
+      if (Off > El)
+        Off = El;
+      // A frame opened after the counters were read has nothing of its own.
+      u64 Sw = TSw > F.SwAtEntry ? TSw - F.SwAtEntry : 0;
       raw::NodeRecord *R = &Recs[Map[F.NodeIdx]];
       u64 Child = F.ChildTicks + Carry;
       R->Calls++;

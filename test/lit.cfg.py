@@ -45,6 +45,8 @@ if getattr(config, "sanitize", ""):
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
     config.environment["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
     config.environment["TSAN_OPTIONS"] = "halt_on_error=1:second_deadlock_stack=1"
+    if "thread" in config.sanitize.split(";"):
+        config.available_features.add("tsan")
 config.substitutions.append(("%at_cxx", os.path.join(config.bin_dir, "activetime-clang++") + san_flags))
 config.substitutions.append(("%at_cc", os.path.join(config.bin_dir, "activetime-clang") + san_flags))
 config.substitutions.append(("%activetime", os.path.join(config.bin_dir, "activetime")))

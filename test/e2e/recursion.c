@@ -1,4 +1,7 @@
 // Recursion 1,000,000 deep: the shadow stack and the call tree grow without limit.
+// ThreadSanitizer keeps its own per-thread call stack of 64K frames for the
+// instrumented functions (the runtime's included) and crashes beyond it.
+// UNSUPPORTED: tsan
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %s -o rec -lpthread && ./rec | FileCheck --check-prefix=OUT %s
 // RUN: %activetime report --top 0 activetime.rec.*.raw | FileCheck --check-prefix=FLAT %s

@@ -1,0 +1,33 @@
+//===- activetime_tsan.h - ThreadSanitizer annotations ----------*- C++ -*-===//
+//
+// The runtime is TSan-instrumented in the -DACTIVETIME_SANITIZE=thread build.
+// A few reads are racy by design and validated afterwards (the sampler's
+// seqlock reads of another thread's shadow stack) or are documented
+// best-effort snapshots (the exit-time writer reading threads that are still
+// running). They are wrapped in these macros, which tell TSan to ignore the
+// reads of the calling thread in between; everything else stays checked. In
+// every other build the macros are empty.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_TSAN_H
+#define ACTIVETIME_TSAN_H
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ACTIVETIME_TSAN 1
+#endif
+#endif
+
+#if ACTIVETIME_TSAN
+// Defined by the TSan runtime (tsan_interface_ann.cpp).
+extern "C" void AnnotateIgnoreReadsBegin(const char *File, int Line);
+extern "C" void AnnotateIgnoreReadsEnd(const char *File, int Line);
+#define AT_TSAN_IGNORE_READS_BEGIN() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
+#define AT_TSAN_IGNORE_READS_END() AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#else
+#define AT_TSAN_IGNORE_READS_BEGIN() ((void)0)
+#define AT_TSAN_IGNORE_READS_END() ((void)0)
+#endif
+
+#endif // ACTIVETIME_TSAN_H
