@@ -57,10 +57,10 @@ def variants(build_dir, hooks_obj, xray_init_obj):
 
 # (label, build variant, how to run it)
 RUNS = [
-    ("plain", "plain", None),
+    ("plain", "plain", ""),
     ("activetime", "activetime", "activetime"),
-    ("cyg-empty", "cyg-empty", None),
-    ("cyg-empty-ai", "cyg-empty-ai", None),
+    ("cyg-empty", "cyg-empty", ""),
+    ("cyg-empty-ai", "cyg-empty-ai", ""),
     ("xray-basic", "xray", "xray-basic"),
     ("xray-prof", "xray", "xray-profiling"),
     ("uftrace", "pg", "uftrace"),
@@ -72,9 +72,9 @@ def run_once(cmd, how, scratch, keep=None):
     for k in ("ACTIVETIME_OPTIONS", "XRAY_OPTIONS"):
         env.pop(k, None)
     out = tempfile.mkdtemp(dir=scratch)
-    if how == "activetime":
-        env["ACTIVETIME_OPTIONS"] = "output=%s/" % out
-    elif how and how.startswith("xray"):
+    if how.startswith("activetime"):  # "activetime" or "activetime:<options>"
+        env["ACTIVETIME_OPTIONS"] = ":".join(["output=%s/" % out] + how.split(":")[1:])
+    elif how.startswith("xray"):
         env["XRAY_OPTIONS"] = ("patch_premain=true xray_mode=%s verbosity=0 "
                                "xray_logfile_base=%s/xray-log." % (how, out))
     elif how == "uftrace":
@@ -122,6 +122,9 @@ def main():
     ap.add_argument("--also", action="append", default=[], metavar="LABEL=BUILD_DIR",
                     help="an extra activetime variant from another build of ActiveTime "
                          "(e.g. one configured with -DACTIVETIME_PROBE_FAST_PATH=OFF)")
+    ap.add_argument("--options", action="append", default=[], metavar="LABEL=OPTIONS",
+                    help="an extra run of the activetime binaries with these "
+                         "ACTIVETIME_OPTIONS (e.g. fenced=probe_fence=1)")
     args = ap.parse_args()
     build_dir = os.path.abspath(args.build_dir)
     work = os.path.abspath(args.work or os.path.join(build_dir, "bench-overhead"))
@@ -139,6 +142,9 @@ def main():
         vs[label] = P.activetime_variant(os.path.abspath(other))
         vs[label].name = label
         runs.append((label, label, "activetime"))
+    for a in args.options:
+        label, opts = a.split("=", 1)
+        runs.append((label, "activetime", "activetime:" + opts))
     needed = sorted({r[1] for r in runs})
     records, rounds = args.xml.split(",")
     workloads = []
