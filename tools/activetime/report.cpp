@@ -228,6 +228,13 @@ public:
     for (const Process &Pr : P.Processes)
       for (const Thread &T : Pr.Threads)
         Starred |= T.SwitchSource == raw::SS_None;
+    // How far the removed overhead may be off, as a share of itself: a
+    // fenced probe's cost varies ~3% between processes; an unfenced one's
+    // by up to its whole size around short code (docs/performance.md).
+    // With any unfenced process the unfenced figure holds.
+    for (const Process &Pr : P.Processes)
+      OverheadUncertainty = std::max(
+          OverheadUncertainty, Pr.Overhead.Fenced ? kFencedUncertainty : 1.0);
   }
 
   void text();
@@ -251,7 +258,27 @@ private:
   unsigned MaxDepth;
   std::vector<bool> Ambiguous;
   bool Starred = false;
+  // An active time is marked approximate ("~") when that share of the
+  // overhead removed from it exceeds 10% of it.
+  static constexpr double kFencedUncertainty = 0.03;
+  double OverheadUncertainty = 0;
+  bool approximate(const Stats &S) const {
+    return S.Overhead > 0 &&
+           S.Overhead * OverheadUncertainty > 0.1 * std::max(S.Active, 0.0);
+  }
+  std::string activeCell(const Stats &S) const {
+    return formatTime(S.Active) + (approximate(S) ? "~" : "");
+  }
+  void approximateNote(StringRef Indent);
 };
+
+void Reporter::approximateNote(StringRef Indent) {
+  OS << Indent << "~ the probe overhead removed from this active time is so "
+     << "large next to it that an error of "
+     << formatv("{0:F0}", OverheadUncertainty * 100)
+     << "% in it (" << (OverheadUncertainty < 1 ? "fenced" : "unfenced")
+     << " probes) would move the active time by more than 10%\n";
+}
 
 std::string Reporter::name(uint32_t Func) const {
   const FunctionInfo &F = A.Functions[Func];
@@ -474,10 +501,12 @@ void Reporter::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
   Row({"calls", "elapsed", "active" + Star, "self-active" + Star, "overhead",
        "off-cpu", "min" + Star, "max" + Star},
       "function", "location");
+  bool Marked = false;
   for (size_t I = 0; I < Shown; ++I) {
     const Stats &S = Rows[I].S;
     bool Called = S.Calls != 0;
-    Row({utostr(S.Calls), formatTime(S.Elapsed), formatTime(S.Active),
+    Marked |= approximate(S);
+    Row({utostr(S.Calls), formatTime(S.Elapsed), activeCell(S),
          formatTime(S.SelfActive), formatTime(S.Overhead),
          formatTime(S.OffCpu), Called ? formatTime(S.Min) : "-",
          Called ? formatTime(S.Max) : "-"},
@@ -486,6 +515,8 @@ void Reporter::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
   if (Shown < Rows.size())
     OS << Indent << "(" << Rows.size() - Shown
        << " more functions; --top 0 lists all)\n";
+  if (Marked)
+    approximateNote(Indent);
   if (Starred)
     OS << Indent
        << (Indent.empty() ? "* switched-out time not measured for some "
@@ -517,13 +548,15 @@ void Reporter::tree() {
   constexpr size_t Lead = 11 + 1 + 11 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 10 + 2;
   std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
                               A.Tree[0].Children.rend());
+  bool Marked = false;
   while (!Stack.empty()) {
     uint32_t I = Stack.back();
     Stack.pop_back();
     const TreeNode &N = A.Tree[I];
     std::string Indent(2 * (N.Depth - 1), ' ');
+    Marked |= approximate(N.S);
     OS << right_justify(formatTime(N.S.Elapsed), 11) << ' '
-       << right_justify(formatTime(N.S.Active), 11) << ' '
+       << right_justify(activeCell(N.S), 11) << ' '
        << right_justify(formatTime(N.S.SelfActive), 12) << ' '
        << right_justify(formatTime(N.S.Overhead), 11) << ' '
        << right_justify(formatTime(N.S.OffCpu), 11) << ' '
@@ -538,6 +571,8 @@ void Reporter::tree() {
     }
     Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
   }
+  if (Marked)
+    approximateNote("");
 }
 
 void Reporter::text() {
@@ -602,6 +637,7 @@ void Reporter::json() {
     J.attribute("elapsed_ns", S.Elapsed);
     J.attribute("self_elapsed_ns", S.SelfElapsed);
     J.attribute("active_ns", S.Active);
+    J.attribute("active_approximate", approximate(S));
     J.attribute("self_active_ns", S.SelfActive);
     J.attribute("overhead_ns", S.Overhead);
     J.attribute("off_cpu_ns", S.OffCpu);
