@@ -199,6 +199,17 @@ ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, u64 Now,
   T.Seq++;
 }
 
+// Closes the frames above frame Found (>= 1) as unwound, then Found itself.
+static void CloseThrough(ThreadTls &T, u32 Found, u64 Now) {
+  Frame *Stk = T.Stack;
+  for (u32 I = T.Depth - 1; I > Found; --I) {
+    CloseFrame(T, Stk, I, Now);
+    T.TS->UnwoundFrames++;
+  }
+  CloseFrame(T, Stk, Found, Now);
+  T.Depth = Found;
+}
+
 // The top frame is not (Fn, Addr). Search down for it; if found, close the
 // frames above it as unwound and then it normally; else it is a return with
 // no matching entry: a no-op, counted.
@@ -220,12 +231,7 @@ static NOINLINE bool ExitRepair(ThreadTls &T, const FuncDesc *Fn, uptr Addr,
     NoteUnmatchedExit(T.TS);
     return false;
   }
-  for (u32 I = D - 1; I > Found; --I) {
-    CloseFrame(T, Stk, I, Now);
-    T.TS->UnwoundFrames++;
-  }
-  CloseFrame(T, Stk, Found, Now);
-  T.Depth = Found;
+  CloseThrough(T, Found, Now);
   return true;
 }
 
@@ -300,16 +306,10 @@ static NOINLINE void RegionExit(const FuncDesc *R, u64 Now) {
       Found = I;
       break;
     }
-  if (Found) {
-    for (u32 I = D - 1; I > Found; --I) {
-      CloseFrame(T, Stk, I, Now);
-      T.TS->UnwoundFrames++;
-    }
-    CloseFrame(T, Stk, Found, Now);
-    T.Depth = Found;
-  } else {
+  if (Found)
+    CloseThrough(T, Found, Now);
+  else
     NoteUnmatchedExit(T.TS);
-  }
   T.Ovh += T.Exit256;
   if (UNLIKELY(T.Trace) && Found)
     TraceRecordEvent(T, R, activetime::raw::TE_Exit, Now);
