@@ -127,41 +127,8 @@ static double RunFloor() {
   return R;
 }
 
-static double RunFloorPlus() {
-  uint64_t Acc = 0;
-  double T0 = NowNs();
-  for (long I = 0; I < kIters; ++I) {
-    FloorPlus &S = floor_plus;
-    uint64_t Now = Tick();
-    if (__builtin_expect(*(volatile uint64_t *)&S.Head != S.TailSeen, 0))
-      S.TailSeen = S.Head;
-    FloorFrame &F = S.Slots[S.Depth++ & 1023];
-    F.Start = Now;
-    F.Ovh = S.Ovh;
-    F.Off = S.Off;
-    F.Sw = S.Sw;
-    S.Ovh += 7;
-    __asm__ __volatile__("" ::: "memory");
-    Now = Tick();
-    if (__builtin_expect(*(volatile uint64_t *)&S.Head != S.TailSeen, 0))
-      S.TailSeen = S.Head;
-    FloorFrame &G = S.Slots[--S.Depth & 1023];
-    Acc += Now - G.Start;
-    S.Acc[0] += S.Ovh - G.Ovh;
-    S.Acc[1] += S.Off - G.Off;
-    S.Acc[2] += S.Sw - G.Sw;
-    S.Ovh += 5;
-    __asm__ __volatile__("" ::: "memory");
-  }
-  double R = (NowNs() - T0) / kIters;
-  sink = Acc;
-  return R;
-}
-
-// floor+ split into an entry and an exit function called out of line: what
-// calling the probe instead of inlining the same work into the instrumented
-// function costs (the most an inlined fast path could save).
-__attribute__((noinline)) static void FloorPlusEnter() {
+// floor+ work of one entry and one exit; the exit returns the elapsed ticks.
+__attribute__((always_inline)) static inline void FloorPlusEnterBody() {
   FloorPlus &S = floor_plus;
   uint64_t Now = Tick();
   if (__builtin_expect(*(volatile uint64_t *)&S.Head != S.TailSeen, 0))
@@ -174,17 +141,40 @@ __attribute__((noinline)) static void FloorPlusEnter() {
   S.Ovh += 7;
 }
 
-__attribute__((noinline)) static void FloorPlusExit() {
+__attribute__((always_inline)) static inline uint64_t FloorPlusExitBody() {
   FloorPlus &S = floor_plus;
   uint64_t Now = Tick();
   if (__builtin_expect(*(volatile uint64_t *)&S.Head != S.TailSeen, 0))
     S.TailSeen = S.Head;
   FloorFrame &G = S.Slots[--S.Depth & 1023];
-  S.El += Now - G.Start;
   S.Acc[0] += S.Ovh - G.Ovh;
   S.Acc[1] += S.Off - G.Off;
   S.Acc[2] += S.Sw - G.Sw;
   S.Ovh += 5;
+  return Now - G.Start;
+}
+
+static double RunFloorPlus() {
+  uint64_t Acc = 0;
+  double T0 = NowNs();
+  for (long I = 0; I < kIters; ++I) {
+    FloorPlusEnterBody();
+    __asm__ __volatile__("" ::: "memory");
+    Acc += FloorPlusExitBody();
+    __asm__ __volatile__("" ::: "memory");
+  }
+  double R = (NowNs() - T0) / kIters;
+  sink = Acc;
+  return R;
+}
+
+// floor+ split into an entry and an exit function called out of line: what
+// calling the probe instead of inlining the same work into the instrumented
+// function costs (the most an inlined fast path could save).
+__attribute__((noinline)) static void FloorPlusEnter() { FloorPlusEnterBody(); }
+
+__attribute__((noinline)) static void FloorPlusExit() {
+  floor_plus.El += FloorPlusExitBody();
 }
 
 static double RunFloorPlusCalled() {
