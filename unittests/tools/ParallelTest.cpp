@@ -9,6 +9,7 @@
 
 #include "activetime/Profile/Parallel.h"
 #include "activetime/Profile/Profile.h"
+#include "ProfileTestUtil.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/Support/Endian.h"
@@ -22,6 +23,7 @@
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
+using namespace activetime::testutil;
 
 namespace {
 
@@ -174,21 +176,6 @@ Profile parallelProfile() {
   Pr.Par.Entries.push_back(E1);
   P.Processes.push_back(std::move(Pr));
   return P;
-}
-
-std::string serialize(const Profile &P) {
-  std::string S;
-  raw_string_ostream OS(S);
-  EXPECT_FALSE(bool(writeProfile(P, OS)));
-  OS.flush();
-  return S;
-}
-
-std::string parseError(StringRef Bytes) {
-  Expected<Profile> P = readProfile(MemoryBufferRef(Bytes, "test"));
-  if (P)
-    return "<no error>";
-  return toString(P.takeError());
 }
 
 // Offset of the SK_Parallel payload in a serialized profile.

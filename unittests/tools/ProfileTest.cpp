@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/Profile.h"
+#include "ProfileTestUtil.h"
 #include "activetime/abi.h"
 #include "activetime/raw_format.h"
 
@@ -23,6 +24,7 @@
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
+using namespace activetime::testutil;
 
 namespace {
 
@@ -102,25 +104,6 @@ Profile makeProfile() {
                  0}};
   P.Processes.push_back(std::move(Pr));
   return P;
-}
-
-std::string serialize(const Profile &P) {
-  std::string S;
-  raw_string_ostream OS(S);
-  EXPECT_FALSE(bool(writeProfile(P, OS)));
-  OS.flush();
-  return S;
-}
-
-Expected<Profile> parse(StringRef Bytes) {
-  return readProfile(MemoryBufferRef(Bytes, "test"));
-}
-
-std::string parseError(StringRef Bytes) {
-  Expected<Profile> P = parse(Bytes);
-  if (P)
-    return "<no error>";
-  return toString(P.takeError());
 }
 
 void expectEqual(const Profile &A, const Profile &B) {

@@ -1,0 +1,46 @@
+//===- ProfileTestUtil.h - Shared helpers of the profile tests -*- C++ -*-===//
+//
+// Part of ActiveTime. Writes a Profile to bytes and reads bytes back to the
+// reader's error message, for the round-trip and corruption tests.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_UNITTESTS_PROFILETESTUTIL_H
+#define ACTIVETIME_UNITTESTS_PROFILETESTUTIL_H
+
+#include "activetime/Profile/Profile.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+namespace activetime {
+namespace testutil {
+
+inline std::string serialize(const profile::Profile &P) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  EXPECT_FALSE(bool(profile::writeProfile(P, OS)));
+  OS.flush();
+  return S;
+}
+
+inline llvm::Expected<profile::Profile> parse(llvm::StringRef Bytes) {
+  return profile::readProfile(llvm::MemoryBufferRef(Bytes, "test"));
+}
+
+// The reader's error for Bytes, or "<no error>".
+inline std::string parseError(llvm::StringRef Bytes) {
+  llvm::Expected<profile::Profile> P = parse(Bytes);
+  if (P)
+    return "<no error>";
+  return llvm::toString(P.takeError());
+}
+
+} // namespace testutil
+} // namespace activetime
+
+#endif
