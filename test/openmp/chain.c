@@ -1,6 +1,6 @@
 // A tool named in OMP_TOOL_LIBRARIES still runs next to ActiveTime's own OMPT
-// tool (both see every region); chain-shared.c does the same with the shared
-// runtime.
+// tool (both see every region); chain-shared.c runs this file with the
+// shared runtime.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %clang -O1 -shared -fPIC %S/Inputs/client-tool.c -o client.so
 // RUN: %at_cc -O1 -g -fopenmp %s -o chain
