@@ -98,26 +98,27 @@ int tool::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
           "sampler was running)\n";
 
   auto Limit = [&](size_t N) { return Top && N > Top ? size_t(Top) : N; };
-  OS << "\nPer function (self: the frame each sample was charged to; "
-        "off-CPU = time off CPU charged to the frame the thread left the CPU "
-        "in)\n";
-  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
-                "Samples", "Share", "Function");
-  auto Self = largestFirst(S.Self);
-  for (size_t I = 0, E = Limit(Self.size()); I < E; ++I)
-    row(OS, Self[I].second, Whole, display(Self[I].first, Demangle));
+  auto Heading = [&](StringRef Title, StringRef What) {
+    OS << "\nPer " << Title << "\n";
+    OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
+                  "Samples", "Share", What);
+  };
+  auto FunctionTable = [&](StringRef Title,
+                           const std::map<std::string, SampleFigures> &M) {
+    Heading(Title, "Function");
+    auto V = largestFirst(M);
+    for (size_t I = 0, E = Limit(V.size()); I < E; ++I)
+      row(OS, V[I].second, Whole, display(V[I].first, Demangle));
+  };
+  FunctionTable("function (self: the frame each sample was charged to; "
+                "off-CPU = time off CPU charged to the frame the thread left "
+                "the CPU in)",
+                S.Self);
+  FunctionTable("function (total: samples with the function anywhere on the "
+                "stack)",
+                S.Total);
 
-  OS << "\nPer function (total: samples with the function anywhere on the "
-        "stack)\n";
-  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
-                "Samples", "Share", "Function");
-  auto Total = largestFirst(S.Total);
-  for (size_t I = 0, E = Limit(Total.size()); I < E; ++I)
-    row(OS, Total[I].second, Whole, display(Total[I].first, Demangle));
-
-  OS << "\nPer call path\n";
-  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
-                "Samples", "Share", "Call path");
+  Heading("call path", "Call path");
   auto Paths = largestFirst(S.Paths);
   for (size_t I = 0, E = Limit(Paths.size()); I < E; ++I) {
     std::string Name;
