@@ -95,6 +95,10 @@ private:
   /// The padding after the last record must be what alignment requires,
   /// so a wrong length field is caught rather than silently skipped.
   Error checkPadding(const Cursor &C, uint64_t Size, const Twine &What);
+  /// "<What>: section too small: ..." when C holds fewer than Need bytes.
+  Error needBytes(const Cursor &C, size_t Need, const Twine &What);
+  /// The block already holds the Expected sections of Kind its header names.
+  Error moreThanHeader(StringRef Kind, uint32_t Expected);
 
   Profile Prof;
   Process *Cur = nullptr;
@@ -108,6 +112,19 @@ private:
   uint32_t ExpectedThreads = 0;
   uint32_t ExpectedTraces = 0;
 };
+
+Error Parser::needBytes(const Cursor &C, size_t Need, const Twine &What) {
+  if (C.remaining() < Need)
+    return fail(formatv("{0}: section too small: {1} bytes, need {2}", What,
+                        C.remaining(), Need));
+  return Error::success();
+}
+
+Error Parser::moreThanHeader(StringRef Kind, uint32_t Expected) {
+  return fail(formatv("process (pid {0}): more {1} sections than its header "
+                      "says ({2})",
+                      Cur->Pid, Kind, Expected));
+}
 
 Error Parser::checkPadding(const Cursor &C, uint64_t Size, const Twine &What) {
   uint64_t Used = C.offset();
@@ -208,16 +225,13 @@ Error Parser::parseModule(Cursor C) {
                         StridesSeen ? "strides"
                                     : (TracesSeen ? "trace" : "thread")));
   if (ModulesSeen == ExpectedModules)
-    return fail(formatv("process (pid {0}): more module sections than its "
-                        "header says ({1})",
-                        Cur->Pid, ExpectedModules));
+    return moreThanHeader("module", ExpectedModules);
   uint32_t ModIdx = ModulesSeen++;
   std::string What = formatv("module {0} of process (pid {1})", ModIdx,
                              Cur->Pid);
   uint64_t Size = C.remaining();
-  if (Size < sizeof(raw::ModuleRecord))
-    return fail(formatv("{0}: section too small: {1} bytes, need {2}", What,
-                        Size, sizeof(raw::ModuleRecord)));
+  if (Error E = needBytes(C, sizeof(raw::ModuleRecord), What))
+    return E;
   Module M;
   M.Hash = C.u64();
   M.LoadBase = C.u64();
@@ -275,15 +289,12 @@ Error Parser::parseThread(Cursor C) {
                         "section",
                         Cur->Pid, ParallelSeen ? "parallel" : "samples"));
   if (ThreadsSeen == ExpectedThreads)
-    return fail(formatv("process (pid {0}): more thread sections than its "
-                        "header says ({1})",
-                        Cur->Pid, ExpectedThreads));
+    return moreThanHeader("thread", ExpectedThreads);
   uint32_t ThreadIdx = ThreadsSeen++;
-  uint64_t Size = C.remaining();
-  if (Size < sizeof(raw::ThreadRecord))
-    return fail(formatv("thread {0} of process (pid {1}): section too small: "
-                        "{2} bytes, need {3}",
-                        ThreadIdx, Cur->Pid, Size, sizeof(raw::ThreadRecord)));
+  if (Error E = needBytes(C, sizeof(raw::ThreadRecord),
+                          formatv("thread {0} of process (pid {1})", ThreadIdx,
+                                  Cur->Pid)))
+    return E;
   Thread T;
   T.Tid = C.u64();
   T.StartTick = C.u64();
@@ -386,19 +397,12 @@ Error Parser::parseTrace(Cursor C) {
                         StridesSeen ? "strides"
                                     : (ParallelSeen ? "parallel" : "samples")));
   if (TracesSeen == ExpectedTraces)
-    return fail(formatv("process (pid {0}): more trace sections than its "
-                        "header says ({1})",
-                        Cur->Pid, ExpectedTraces));
-  if (Cur->HasSamples)
-    return fail(formatv("process (pid {0}): trace section after the samples "
-                        "section",
-                        Cur->Pid));
+    return moreThanHeader("trace", ExpectedTraces);
   uint32_t TraceIdx = TracesSeen++;
-  uint64_t Size = C.remaining();
-  if (Size < sizeof(raw::TraceRecord))
-    return fail(formatv("trace {0} of process (pid {1}): section too small: "
-                        "{2} bytes, need {3}",
-                        TraceIdx, Cur->Pid, Size, sizeof(raw::TraceRecord)));
+  if (Error E = needBytes(C, sizeof(raw::TraceRecord),
+                          formatv("trace {0} of process (pid {1})", TraceIdx,
+                                  Cur->Pid)))
+    return E;
   Trace T;
   T.Tid = C.u64();
   uint64_t NumEvents = C.u64();
@@ -542,11 +546,9 @@ Error Parser::parseSamples(Cursor C) {
   if (Cur->HasSamples)
     return fail(formatv("process (pid {0}): more than one samples section",
                         Cur->Pid));
-  uint64_t Size = C.remaining();
-  if (Size < sizeof(raw::SamplesRecord))
-    return fail(formatv("samples of process (pid {0}): section too small: "
-                        "{1} bytes, need {2}",
-                        Cur->Pid, Size, sizeof(raw::SamplesRecord)));
+  if (Error E = needBytes(C, sizeof(raw::SamplesRecord),
+                          formatv("samples of process (pid {0})", Cur->Pid)))
+    return E;
   SampleSet &S = Cur->Samples;
   S.IntervalTicks = C.u64();
   S.StartTick = C.u64();
@@ -618,15 +620,13 @@ Error Parser::parseStrides(Cursor C) {
                         "section",
                         Cur->Pid, ParallelSeen ? "parallel" : "samples"));
   if (StridesSeen == ExpectedStrides)
-    return fail(formatv("process (pid {0}): more strides sections than its "
-                        "header says ({1})",
-                        Cur->Pid, ExpectedStrides));
+    return moreThanHeader("strides", ExpectedStrides);
   uint32_t Idx = StridesSeen++;
   uint64_t Size = C.remaining();
-  if (Size < sizeof(raw::StridesRecord))
-    return fail(formatv("strides {0} of process (pid {1}): section too small: "
-                        "{2} bytes, need {3}",
-                        Idx, Cur->Pid, Size, sizeof(raw::StridesRecord)));
+  if (Error E = needBytes(C, sizeof(raw::StridesRecord),
+                          formatv("strides {0} of process (pid {1})", Idx,
+                                  Cur->Pid)))
+    return E;
   uint32_t ModIdx = C.u32();
   uint32_t NumSites = C.u32();
   uint32_t Reserved0 = C.u32();
