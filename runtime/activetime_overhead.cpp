@@ -199,17 +199,18 @@ void CalibrateOverhead(raw::OverheadRecord *Out) {
   // that pair. A fenced pair costs the same around any body, and the
   // empty-body figure is the one without the body's own start-up after the
   // fence (the plain loop overlaps it, the fenced one cannot), so it is kept.
-  RoundResult Empty = Calibrate(N, 0, EmptyPlain);
-  bool Fenced = __atomic_load_n(&probe_fence, __ATOMIC_RELAXED);
-  constexpr u32 kProbeSteps = 64;
-  u64 Long = PlainCost256(kProbeSteps);
-  u64 PerStep = Long > EmptyPlain ? (Long - EmptyPlain) / kProbeSteps : 0;
-  u32 Steps = PerStep ? u32((Empty.B + PerStep / 2) / PerStep) : 0;
-  if (Steps < 1)
-    Steps = 1;
-  if (Steps > kProbeSteps)
-    Steps = kProbeSteps;
-  RoundResult Best = Fenced ? Empty : Calibrate(N, Steps, EmptyPlain);
+  RoundResult Best = Calibrate(N, 0, EmptyPlain);
+  if (!__atomic_load_n(&probe_fence, __ATOMIC_RELAXED)) {
+    constexpr u32 kProbeSteps = 64;
+    u64 Long = PlainCost256(kProbeSteps);
+    u64 PerStep = Long > EmptyPlain ? (Long - EmptyPlain) / kProbeSteps : 0;
+    u32 Steps = PerStep ? u32((Best.B + PerStep / 2) / PerStep) : 0;
+    if (Steps < 1)
+      Steps = 1;
+    if (Steps > kProbeSteps)
+      Steps = kProbeSteps;
+    Best = Calibrate(N, Steps, EmptyPlain);
+  }
   if (Best.A > Best.B)
     Best.A = Best.B;
 
