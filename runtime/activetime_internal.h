@@ -40,6 +40,7 @@ struct RuntimeState {
   // The overhead table (calibrated at init or fixed by the overhead_*_ticks
   // flags); copied into each thread's TLS block at thread init.
   activetime::raw::OverheadRecord Overhead;
+  u64 TickStep256;    // MeasureTickStep256() at init
 };
 extern RuntimeState runtime;
 

@@ -127,6 +127,7 @@ void InitRuntimeSlow() {
   InitializeFlags();
   ValidateEnumFlags();
   InitTimer();
+  runtime.TickStep256 = MeasureTickStep256();
   InitOverheadTable(); // before the first real frame is pushed
   runtime.Pid = (u32)internal_getpid();
   runtime.StartTick = ReadTick();

@@ -102,4 +102,70 @@ u64 CalibrateTickRate(int MinMs) {
 #endif
 }
 
+u64 TickStep256FromDeltas(const u16 *Count, u32 N) {
+  // Runs of adjacent values seen at least twice (a pair of reads hit by an
+  // interrupt gives a stray value once); their centers in ticks * 256.
+  constexpr u32 kMaxRuns = 64;
+  u64 Center[kMaxRuns];
+  u32 Runs = 0, MaxWidth = 0;
+  for (u32 D = 1; D < N;) {
+    if (Count[D] < 2) {
+      ++D;
+      continue;
+    }
+    u32 First = D;
+    while (D < N && Count[D] >= 2)
+      ++D;
+    if (Runs == kMaxRuns)
+      return 256;
+    Center[Runs++] = (u64(First) + (D - 1)) * 128;
+    MaxWidth = D - First > MaxWidth ? D - First : MaxWidth;
+  }
+  if (Runs < 3)
+    return 256;
+  u64 Gap = ~0ull;
+  for (u32 I = 1; I < Runs; ++I)
+    Gap = Center[I] - Center[I - 1] < Gap ? Center[I] - Center[I - 1] : Gap;
+  // A lattice only if its runs stand clearly apart: a fine counter read
+  // around a delay that grows in coarse increments would leave narrow gaps.
+  if (Gap < 4 * 256 || Gap < 3 * 256 * u64(MaxWidth))
+    return 256;
+  u64 Span = Center[Runs - 1] - Center[0];
+  u64 Steps = (Span + Gap / 2) / Gap;
+  u64 Step = Span / Steps;
+  // Every run must sit on the lattice (within a quarter step).
+  for (u32 I = 0; I < Runs; ++I) {
+    u64 Off = (Center[I] - Center[0]) % Step;
+    if (Off > Step / 4 && Step - Off > Step / 4)
+      return 256;
+  }
+  return Step;
+}
+
+u64 MeasureTickStep256() {
+#if !defined(__x86_64__) && !defined(__i386__) && !defined(__aarch64__)
+  return 0;
+#else
+  constexpr u32 kMaxDelta = 1024;
+  u16 Count[kMaxDelta];
+  internal_memset(Count, 0, sizeof(Count));
+  for (u32 Rep = 0; Rep < 2; ++Rep)
+    for (u32 K = 0; K < 256; ++K) {
+      ProbeFence();
+      u64 A = ReadTick();
+      u64 X = A;
+      for (u32 I = 0; I < K; ++I) {
+        X += 1;
+        __asm__ __volatile__("" : "+r"(X));
+      }
+      ProbeFence(); // waits for the delay chain
+      u64 B = ReadTick();
+      __asm__ __volatile__("" ::"r"(X));
+      if (B - A < kMaxDelta)
+        Count[B - A]++;
+    }
+  return TickStep256FromDeltas(Count, kMaxDelta);
+#endif
+}
+
 } // namespace __activetime

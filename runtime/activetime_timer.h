@@ -61,6 +61,19 @@ void ReadTickRawNsPair(u64 *Tick, u64 *RawNs);
 // CLOCK_REALTIME in ns since the epoch.
 u64 RealtimeNs();
 
+// The step the tick counter advances by, ticks * 256 (0: not measured, on
+// the CLOCK_MONOTONIC fallback). Some counters move in steps much coarser
+// than their rate: a virtualized AMD EPYC's TSC counts 2.4 GHz but moves
+// every 10 ns. Measured at start-up in about 50 us: pairs of fenced reads
+// around a delay swept in steps of about one cycle.
+u64 MeasureTickStep256();
+// The estimate behind it: Count[d] = how many such pairs of reads were d
+// ticks apart (d < N). A counter that moves every tick gives one contiguous
+// run of values; one that moves in steps of S ticks gives runs one or two
+// values wide at multiples of S (S need not be whole). Values seen once are
+// ignored. Returns S * 256, or 256 when no such lattice shows.
+u64 TickStep256FromDeltas(const u16 *Count, u32 N);
+
 } // namespace __activetime
 
 #endif // ACTIVETIME_TIMER_H

@@ -632,6 +632,7 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   PR.NumTraces = NumTraces;
   PR.NumStrides = NumStrides;
   PR.Overhead = runtime.Overhead;
+  PR.TickStep256 = runtime.TickStep256;
   PR.ExeLen = (u32)ExeLen;
   PR.BuildIdLen = (u32)BuildIdLen;
   B->Append(&PR, sizeof(PR));

@@ -24,6 +24,9 @@
 // sections of the block, one per module with a site table; the optional
 // SK_Samples section (sample=1) and the OpenMP worker-state section
 // SK_Parallel, at most one of each per block, after its strides sections.
+// Version 4 turned OverheadRecord::Stable into Flags (OF_Fenced).
+// Version 5 appended ProcessRecord::TickStep256, the step the tick counter
+// advances by.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +40,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 4;
+constexpr uint32_t kVersion = 5;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -99,7 +102,7 @@ enum OverheadFlags : uint32_t {
 // Payload of SK_Process, followed by Exe[ExeLen] and BuildId[BuildIdLen]
 // (raw bytes of the main executable's GNU build-id note, may be empty),
 // then zero padding to 8.
-struct ProcessRecord {   // 96 bytes
+struct ProcessRecord {   // 104 bytes
   uint64_t TickRate;     // ticks per second of every *Tick* figure below
   uint64_t StartTick;    // runtime start (or fork, in a child)
   uint64_t EndTick;      // when the profile was written
@@ -113,6 +116,11 @@ struct ProcessRecord {   // 96 bytes
   uint32_t BuildIdLen;
   uint32_t NumStrides;   // Strides sections of the block (v3; was 0)
   OverheadRecord Overhead;
+  // The smallest step the tick counter was seen to advance by at start-up,
+  // ticks * 256 (v5): 256 for a counter that advances every tick; e.g. about
+  // 24.4 * 256 on a virtualized AMD EPYC whose TSC moves in 10 ns steps.
+  // One reading is exact only to within a step. 0: not measured.
+  uint64_t TickStep256;
 };
 
 enum ModuleFlags : uint32_t {
@@ -378,7 +386,7 @@ static_assert(sizeof(SampleRecord) == 32, "layout");
 static_assert(sizeof(FileHeader) == 32, "layout");
 static_assert(sizeof(SectionHeader) == 16, "layout");
 static_assert(sizeof(OverheadRecord) == 32, "layout");
-static_assert(sizeof(ProcessRecord) == 96, "layout");
+static_assert(sizeof(ProcessRecord) == 104, "layout");
 static_assert(sizeof(ModuleRecord) == 32, "layout");
 static_assert(sizeof(FuncRecord) == 24, "layout");
 static_assert(sizeof(ThreadRecord) == 128, "layout");

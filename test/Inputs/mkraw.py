@@ -54,7 +54,8 @@ JSON description (all fields optional except where noted):
                               "func": "f", "file": ""}]}]}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
-"stable" (1) and "fenced" (1). A node is a list (min and max default to the active time per
+"stable" (1) and "fenced" (1), and the process's "tick_step256" (version 5;
+256, a counter that moves every tick). A node is a list (min and max default to the active time per
 call, (incl - overhead - off_cpu) // calls; the last four fields default to
 0) or an object with keys parent, func, calls, incl, excl, min, max,
 overhead, off_cpu, voluntary, involuntary; parent -1 means no parent; func
@@ -73,7 +74,7 @@ import struct
 import sys
 
 MAGIC = b"\x7fATPROF\n"
-VERSION = 4
+VERSION = 5
 NO_PARENT = 0xFFFFFFFF
 SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE, SK_STRIDES = 1, 2, 3, 4, 5
 SK_SAMPLES = 6
@@ -156,6 +157,7 @@ def build_sections(desc):
                            oh.get("batches", 0),
                            oh.get("spread_permille", 0),
                            oh.get("stable", 1) | (2 if oh.get("fenced", 1) else 0))
+        rec += struct.pack("<Q", p.get("tick_step256", 256))
         sections.append((SK_PROCESS, pad8(rec + exe + bid)))
         for m in mods:
             name, path = m.get("name", "").encode(), m.get("path", "").encode()

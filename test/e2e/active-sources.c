@@ -2,6 +2,8 @@
 // the thread CPU clock fallback, or nothing (then "active" is marked as not
 // corrected for switched-out time). A hand-fixed overhead table is removed
 // exactly: main's calls contain 46 nested calls, so 3 + 46 * (3 + 2) ticks.
+// The header states the step the tick counter moves by (runtime unit tests
+// check the measured step against back-to-back reads).
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %S/calls.c -o calls
 // RUN: env ACTIVETIME_OPTIONS=output=perf.raw ./calls
@@ -16,6 +18,7 @@
 // RUN: %activetime report --json fixed.raw | python3 -c "import json,sys; d=json.load(sys.stdin); r=d['processes'][0]['tick_rate']; print(*('%%s %%d' %% (f['name'], round(f['overhead_ns']*r/1e9)) for f in sorted(d['functions'], key=lambda f: f['name'])))" | FileCheck --check-prefix=TICKS %s
 // RUN: not env ACTIVETIME_OPTIONS=switch_source=bogus ./calls 2>&1 | FileCheck --check-prefix=BAD %s
 
+// PERF: tick step: {{1 tick$|[0-9]+\.[0-9]+ ticks \([0-9.]+ ns\): one call is timed to within a step}}
 // PERF: probe overhead: enter {{[0-9.]+}} ticks
 // PERF-NEXT: calibrated at start-up: 31 batches
 // A loaded machine may add an UNSTABLE line after the calibration line.

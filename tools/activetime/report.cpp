@@ -209,6 +209,18 @@ std::string ticks2(uint64_t Ticks256) {
   return formatv("{0:F2}", double(Ticks256) / 256.0).str();
 }
 
+// The tick counter's step (raw::ProcessRecord::TickStep256) in words.
+std::string tickStep(const Process &Pr) {
+  if (!Pr.TickStep256)
+    return "not measured";
+  if (Pr.TickStep256 == 256)
+    return "1 tick";
+  return formatv("{0} ticks ({1:F1} ns): one call is timed to within a step; "
+                 "sums over many calls average it out",
+                 ticks2(Pr.TickStep256), ticks256ToNs(Pr, Pr.TickStep256))
+      .str();
+}
+
 class Reporter {
 public:
   Reporter(const Profile &P, const Aggregate &A, raw_ostream &OS,
@@ -380,6 +392,7 @@ void Reporter::header() {
       if (!Pr.BuildId.empty())
         OS << "  build id:        " << buildIdHex(Pr) << "\n";
       OS << "  tick rate:       " << Pr.TickRate << " ticks/s\n";
+      OS << "  tick step:       " << tickStep(Pr) << "\n";
       OS << "  wall time:       "
          << plainTime(ticksToNs(Pr, Pr.EndTick - Pr.StartTick)) << "\n";
       OS << "  threads:         " << Pr.Threads.size() << "\n";
@@ -414,7 +427,8 @@ void Reporter::header() {
       Total += W;
       Longest = std::max(Longest, W);
       MaxModules = std::max(MaxModules, Pr.Modules.size());
-      SameRate &= Pr.TickRate == First.TickRate;
+      SameRate &= Pr.TickRate == First.TickRate &&
+                  Pr.TickStep256 == First.TickStep256;
       SameOverhead &= Pr.Overhead.Enter256 == First.Overhead.Enter256 &&
                       Pr.Overhead.Exit256 == First.Overhead.Exit256 &&
                       Pr.Overhead.Source == First.Overhead.Source &&
@@ -427,9 +441,11 @@ void Reporter::header() {
         C.add(T);
     }
     if (SameRate)
-      OS << "  tick rate:       " << First.TickRate << " ticks/s\n";
+      OS << "  tick rate:       " << First.TickRate << " ticks/s\n"
+         << "  tick step:       " << tickStep(First) << "\n";
     else
-      OS << "  tick rate:       differs between processes\n";
+      OS << "  tick rate:       differs between processes (--json lists "
+            "each)\n";
     OS << "  wall time:       " << plainTime(Total) << " in total, longest "
        << plainTime(Longest) << "\n";
     OS << "  threads:         " << NumThreads << "\n";
@@ -680,6 +696,8 @@ void Reporter::json() {
           J.attribute("pid", int64_t(Pr.Pid));
           J.attribute("parent_pid", int64_t(Pr.ParentPid));
           J.attribute("tick_rate", int64_t(Pr.TickRate));
+          J.attribute("tick_step_ticks", double(Pr.TickStep256) / 256.0);
+          J.attribute("tick_step_ns", ticks256ToNs(Pr, Pr.TickStep256));
           J.attribute("start_unix_ns", int64_t(Pr.StartUnixNs));
           J.attribute("wall_ns", ticksToNs(Pr, Pr.EndTick - Pr.StartTick));
           J.attribute("threads", int64_t(Pr.Threads.size()));

@@ -188,6 +188,7 @@ Error Parser::parseProcess(Cursor C) {
   uint32_t OFlags = C.u32();
   OH.Stable = (OFlags & raw::OF_Stable) != 0;
   OH.Fenced = (OFlags & raw::OF_Fenced) != 0;
+  Cur->TickStep256 = C.u64();
   ModulesSeen = ThreadsSeen = TracesSeen = StridesSeen = 0;
   ParallelSeen = false;
   if (Cur->TickRate == 0)
@@ -202,6 +203,10 @@ Error Parser::parseProcess(Cursor C) {
   if (OFlags & ~uint32_t(raw::OF_Known))
     return fail(formatv("process (pid {0}): unknown overhead flags {1:x}",
                         Cur->Pid, OFlags));
+  if (Cur->TickStep256 && Cur->TickStep256 < 256)
+    return fail(formatv("process (pid {0}): tick step {1}/256 ticks is below "
+                        "one tick",
+                        Cur->Pid, Cur->TickStep256));
   if (Cur->EndTick < Cur->StartTick)
     return fail(formatv("process (pid {0}): end tick {1} is before start "
                         "tick {2}",

@@ -149,6 +149,7 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
     PB.u32(P.Overhead.SpreadPermille);
     PB.u32((P.Overhead.Stable ? raw::OF_Stable : 0) |
            (P.Overhead.Fenced ? raw::OF_Fenced : 0));
+    PB.u64(P.TickStep256);
     PB.bytes(P.Exe);
     PB.bytes(P.BuildId);
     Add(raw::SK_Process, PB);

@@ -707,6 +707,88 @@ TEST_F(RuntimeTest, PerfRecordParserWrapsAndCountsLost) {
   RemoveSwitchRingForTesting();
 }
 
+// Pairs of reads d ticks apart, as MeasureTickStep256 counts them.
+struct DeltaCounts {
+  std::vector<u16> C = std::vector<u16>(1024, 0);
+  void add(double D, u16 N = 30) { C[u32(D)] += N; }
+  u64 step() const { return TickStep256FromDeltas(C.data(), u32(C.size())); }
+};
+
+TEST(TickStepTest, LatticeOfAFractionalStep) {
+  // A 2.445 GHz counter that moves every 10 ns (24.45 ticks): reads land
+  // on floor(k * 24.45) or one above it.
+  DeltaCounts D;
+  for (int K = 2; K <= 10; ++K) {
+    D.add(K * 24.45);
+    D.add(K * 24.45 + 1, 20);
+  }
+  EXPECT_NEAR(double(D.step()) / 256, 24.45, 0.1);
+}
+
+TEST(TickStepTest, WholeStepAndMissingMultiples) {
+  // Every 8 ticks, a few multiples never observed.
+  DeltaCounts D;
+  for (int K : {3, 4, 6, 7, 11, 12})
+    D.add(K * 8);
+  EXPECT_EQ(D.step(), 8u * 256);
+}
+
+TEST(TickStepTest, ContiguousValuesAreOneTick) {
+  DeltaCounts D;
+  for (int V = 30; V < 220; ++V)
+    D.add(V, 3);
+  EXPECT_EQ(D.step(), 256u);
+  // A fine counter read around a delay growing by 2 ticks: runs 2 apart
+  // are too close to be a lattice.
+  DeltaCounts E;
+  for (int V = 30; V < 220; V += 2)
+    E.add(V, 5);
+  EXPECT_EQ(E.step(), 256u);
+}
+
+TEST(TickStepTest, StraysIgnoredAndOffLatticeRejected) {
+  DeltaCounts D;
+  for (int K = 2; K <= 10; ++K)
+    D.add(K * 24.45);
+  D.add(601, 1); // an interrupted pair, seen once
+  EXPECT_NEAR(double(D.step()) / 256, 24.45, 0.1);
+  // Repeated values that sit on no common lattice.
+  DeltaCounts E;
+  for (int V : {50, 75, 110, 160, 171})
+    E.add(V);
+  EXPECT_EQ(E.step(), 256u);
+  // Fewer than three runs say nothing.
+  DeltaCounts F;
+  F.add(49);
+  F.add(98);
+  EXPECT_EQ(F.step(), 256u);
+}
+
+TEST(TickStepTest, MeasuredStepMatchesBackToBackReads) {
+  u64 S = MeasureTickStep256();
+#if defined(__x86_64__) || defined(__aarch64__)
+  ASSERT_GE(S, 256u);
+#endif
+  if (S <= 256)
+    return; // a counter that moves every tick: nothing more to check
+  // Every difference between two consecutive reads is a whole number of
+  // steps, give or take the one-tick rounding of a fractional step.
+  u64 Prev = ReadTick();
+  int Off = 0;
+  for (int I = 0; I < 2000; ++I) {
+    u64 Now = ReadTick();
+    if (Now - Prev > 512) { // an interrupt: not a back-to-back pair
+      Prev = Now;
+      continue;
+    }
+    double Steps = double(Now - Prev) * 256 / double(S);
+    double Err = (Steps - double(u64(Steps + 0.5))) * double(S) / 256;
+    Off += Err > 1.5 || Err < -1.5;
+    Prev = Now;
+  }
+  EXPECT_EQ(Off, 0);
+}
+
 TEST(PerfTimeTest, InverseOfTheMmapPageConversion) {
   // Forward: the kernel's quot/rem formula (perf_event_mmap_page docs).
   const uint64_t Zero = 123456789;

@@ -39,7 +39,8 @@ Profile makeProfile() {
   Pr.ParentPid = 1;
   Pr.Exe = "/usr/bin/app";
   Pr.BuildId = std::string("\x01\x02\xab\xcd", 4);
-  Pr.Overhead = {3 * 256 + 128, 2 * 256, raw::OS_Calibrated, 7, 15, 1};
+  Pr.Overhead = {3 * 256 + 128, 2 * 256, raw::OS_Calibrated, 7, 15, 1, 1};
+  Pr.TickStep256 = 6259; // 24.45 ticks
   Pr.Modules.push_back({0x1234, 0x400000, 0, "main.c", "/usr/bin/app"});
   Pr.Modules.push_back({0x5678, 0x7f0000, raw::MF_Unloaded, "lib.c",
                         "/usr/lib/libx.so"});
@@ -125,6 +126,8 @@ void expectEqual(const Profile &A, const Profile &B) {
     EXPECT_EQ(X.Overhead.Batches, Y.Overhead.Batches);
     EXPECT_EQ(X.Overhead.SpreadPermille, Y.Overhead.SpreadPermille);
     EXPECT_EQ(X.Overhead.Stable, Y.Overhead.Stable);
+    EXPECT_EQ(X.Overhead.Fenced, Y.Overhead.Fenced);
+    EXPECT_EQ(X.TickStep256, Y.TickStep256);
     ASSERT_EQ(X.Traces.size(), Y.Traces.size());
     for (size_t T = 0; T < X.Traces.size(); ++T) {
       const Trace &A = X.Traces[T], &B = Y.Traces[T];
@@ -349,15 +352,17 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 5); },
-     "format version 5 is newer than supported"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 6); },
+     "format version 6 is newer than supported"},
+    {"Version4", [](std::string &S, Secs) { put32(S, 8, 4); },
+     "format version 4 is older than supported"},
     {"Version3", [](std::string &S, Secs) { put32(S, 8, 3); },
      "format version 3 is older than supported"},
     {"Version2", [](std::string &S, Secs) { put32(S, 8, 2); },
      "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, 8, 1); },
      "format version 1 is older than supported (this activetime reads "
-     "version 4; re-profile with the current runtime)"},
+     "version 5; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, 8, 0); },
      "format version 0 is older than supported"},
     {"HeaderSize", [](std::string &S, Secs) { put32(S, 12, 40); },
@@ -451,6 +456,9 @@ const Corruption Corruptions[] = {
     {"OverheadFlags",
      [](std::string &S, Secs X) { put32(S, X[0] + kProcOverhead + 28, 5); },
      "unknown overhead flags 0x5"},
+    {"TickStepBelowOneTick",
+     [](std::string &S, Secs X) { put64(S, X[0] + kProcOverhead + 32, 100); },
+     "process (pid 42): tick step 100/256 ticks is below one tick"},
     {"SwitchSource",
      [](std::string &S, Secs X) { put32(S, X[3] + kThreadSwitchSource, 3); },
      "thread 0 (tid 42): unknown switch source 3"},

@@ -207,6 +207,8 @@ struct Process {
   std::string Exe;
   std::string BuildId;  // raw bytes
   OverheadTable Overhead;
+  /// The step the tick counter advances by, ticks * 256 (0: not measured).
+  uint64_t TickStep256 = 0;
   std::vector<Module> Modules;
   std::vector<Function> Functions; // grouped by module, in module order
   std::vector<Thread> Threads;
