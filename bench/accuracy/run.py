@@ -139,6 +139,10 @@ def main():
     if ovh:
         print("overhead table: enter %.2f ticks (%.1f ns), exit %.2f ticks (%.1f ns), %s" %
               (ovh["enter_ticks"], ovh["enter_ns"], ovh["exit_ticks"], ovh["exit_ns"], ovh["source"]))
+    if header:
+        pr = header["processes"][0]
+        print("tick counter: %.3f GHz, moves in steps of %.2f ticks (%.1f ns)" %
+              (pr["tick_rate"] / 1e9, pr["tick_step_ticks"], pr["tick_step_ns"]))
     srcs = sorted({t.get("switch_source", "?") for t in header["threads"]}) if header else []
     print("switch data source: %s" % ", ".join(srcs))
     print("%-9s %14s %14s %20s %8s %6s  %s" % ("scenario", "elapsed err", "active err",
