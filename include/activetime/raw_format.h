@@ -116,7 +116,7 @@ struct ProcessRecord {   // 104 bytes
   uint32_t BuildIdLen;
   uint32_t NumStrides;   // Strides sections of the block (v3; was 0)
   OverheadRecord Overhead;
-  // The smallest step the tick counter was seen to advance by at start-up,
+  // The step the tick counter was seen to advance by at start-up,
   // ticks * 256 (v5): 256 for a counter that advances every tick; e.g. about
   // 24.4 * 256 on a virtualized AMD EPYC whose TSC moves in 10 ns steps.
   // One reading is exact only to within a step. 0: not measured.

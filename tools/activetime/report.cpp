@@ -420,15 +420,15 @@ void Reporter::header() {
     OS << "\n";
     double Total = 0, Longest = 0;
     size_t MaxModules = 0;
-    bool SameRate = true, SameOverhead = true;
+    bool SameRate = true, SameStep = true, SameOverhead = true;
     Counters C;
     for (const Process &Pr : P.Processes) {
       double W = ticksToNs(Pr, Pr.EndTick - Pr.StartTick);
       Total += W;
       Longest = std::max(Longest, W);
       MaxModules = std::max(MaxModules, Pr.Modules.size());
-      SameRate &= Pr.TickRate == First.TickRate &&
-                  Pr.TickStep256 == First.TickStep256;
+      SameRate &= Pr.TickRate == First.TickRate;
+      SameStep &= Pr.TickStep256 == First.TickStep256;
       SameOverhead &= Pr.Overhead.Enter256 == First.Overhead.Enter256 &&
                       Pr.Overhead.Exit256 == First.Overhead.Exit256 &&
                       Pr.Overhead.Source == First.Overhead.Source &&
@@ -441,10 +441,13 @@ void Reporter::header() {
         C.add(T);
     }
     if (SameRate)
-      OS << "  tick rate:       " << First.TickRate << " ticks/s\n"
-         << "  tick step:       " << tickStep(First) << "\n";
+      OS << "  tick rate:       " << First.TickRate << " ticks/s\n";
     else
-      OS << "  tick rate:       differs between processes (--json lists "
+      OS << "  tick rate:       differs between processes\n";
+    if (SameStep && SameRate)
+      OS << "  tick step:       " << tickStep(First) << "\n";
+    else
+      OS << "  tick step:       differs between processes (--json lists "
             "each)\n";
     OS << "  wall time:       " << plainTime(Total) << " in total, longest "
        << plainTime(Longest) << "\n";
