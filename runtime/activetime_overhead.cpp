@@ -209,6 +209,10 @@ void CalibrateOverhead(raw::OverheadRecord *Out) {
       Steps = 1;
     if (Steps > kProbeSteps)
       Steps = kProbeSteps;
+    VLog(2, "calibration: empty-body pair %llu/256, A %llu/256, spread %llu; "
+            "plain per step %llu/256 -> %u steps",
+         (unsigned long long)Best.B, (unsigned long long)Best.A,
+         (unsigned long long)Best.Spread, (unsigned long long)PerStep, Steps);
     Best = Calibrate(N, Steps, EmptyPlain);
   }
   if (Best.A > Best.B)
