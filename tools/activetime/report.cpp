@@ -270,26 +270,37 @@ private:
   unsigned MaxDepth;
   std::vector<bool> Ambiguous;
   bool Starred = false;
-  // An active time is marked approximate ("~") when that share of the
-  // overhead removed from it exceeds 10% of it.
+  // An active or self-active time is marked approximate ("~") when that
+  // share of the overhead removed from it exceeds 10% of it. A caller of
+  // many short callees loses each call's exit cost from its self-active
+  // time, so that figure can be marked while its active time is not.
   static constexpr double kFencedUncertainty = 0.03;
   double OverheadUncertainty = 0;
+  bool approximate(double Overhead, double Time) const {
+    return Overhead > 0 &&
+           Overhead * OverheadUncertainty > 0.1 * std::max(Time, 0.0);
+  }
   bool approximate(const Stats &S) const {
-    return S.Overhead > 0 &&
-           S.Overhead * OverheadUncertainty > 0.1 * std::max(S.Active, 0.0);
+    return approximate(S.Overhead, S.Active);
+  }
+  bool selfApproximate(const Stats &S) const {
+    return approximate(S.SelfOverhead, S.SelfActive);
   }
   std::string activeCell(const Stats &S) const {
     return formatTime(S.Active) + (approximate(S) ? "~" : "");
+  }
+  std::string selfActiveCell(const Stats &S) const {
+    return formatTime(S.SelfActive) + (selfApproximate(S) ? "~" : "");
   }
   void approximateNote(StringRef Indent);
 };
 
 void Reporter::approximateNote(StringRef Indent) {
-  OS << Indent << "~ the probe overhead removed from this active time is so "
+  OS << Indent << "~ the probe overhead removed from this time is so "
      << "large next to it that an error of "
      << formatv("{0:F0}", OverheadUncertainty * 100)
      << "% in it (" << (OverheadUncertainty < 1 ? "fenced" : "unfenced")
-     << " probes) would move the active time by more than 10%\n";
+     << " probes) would move the time by more than 10%\n";
 }
 
 std::string Reporter::name(uint32_t Func) const {
@@ -524,9 +535,9 @@ void Reporter::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
   for (size_t I = 0; I < Shown; ++I) {
     const Stats &S = Rows[I].S;
     bool Called = S.Calls != 0;
-    Marked |= approximate(S);
+    Marked |= approximate(S) || selfApproximate(S);
     Row({utostr(S.Calls), formatTime(S.Elapsed), activeCell(S),
-         formatTime(S.SelfActive), formatTime(S.Overhead),
+         selfActiveCell(S), formatTime(S.Overhead),
          formatTime(S.OffCpu), Called ? formatTime(S.Min) : "-",
          Called ? formatTime(S.Max) : "-"},
         Names[I], location(Rows[I].Func));
@@ -573,10 +584,10 @@ void Reporter::tree() {
     Stack.pop_back();
     const TreeNode &N = A.Tree[I];
     std::string Indent(2 * (N.Depth - 1), ' ');
-    Marked |= approximate(N.S);
+    Marked |= approximate(N.S) || selfApproximate(N.S);
     OS << right_justify(formatTime(N.S.Elapsed), 11) << ' '
        << right_justify(activeCell(N.S), 11) << ' '
-       << right_justify(formatTime(N.S.SelfActive), 12) << ' '
+       << right_justify(selfActiveCell(N.S), 12) << ' '
        << right_justify(formatTime(N.S.Overhead), 11) << ' '
        << right_justify(formatTime(N.S.OffCpu), 11) << ' '
        << right_justify(utostr(N.S.Calls), 10) << "  " << Indent
@@ -658,6 +669,7 @@ void Reporter::json() {
     J.attribute("active_ns", S.Active);
     J.attribute("active_approximate", approximate(S));
     J.attribute("self_active_ns", S.SelfActive);
+    J.attribute("self_active_approximate", selfApproximate(S));
     J.attribute("overhead_ns", S.Overhead);
     J.attribute("off_cpu_ns", S.OffCpu);
     J.attribute("voluntary_switches", int64_t(S.Voluntary));

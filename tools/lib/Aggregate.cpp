@@ -185,6 +185,14 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
     SelfActive[I] = int64_t(std::clamp<__int128>(
         SelfActiveWide[I], std::numeric_limits<int64_t>::min(),
         std::numeric_limits<int64_t>::max()));
+  // The overhead removed from each node's self-active time: how far that
+  // figure leans on the overhead table (the report's "~" mark).
+  std::vector<__int128> SelfOverhead(N);
+  for (size_t I = 0; I < N; ++I)
+    SelfOverhead[I] = Nodes[I].Overhead;
+  for (size_t I = N; I-- > 0;)
+    if (Nodes[I].Parent != raw::kNoParent)
+      SelfOverhead[Nodes[I].Parent] -= Nodes[I].Overhead;
   auto AddIncl = [&](Stats &S, const Node &Nd) {
     S.Elapsed += ticksToNs(P, Nd.Incl);
     S.Active += signedTicksToNs(P, Nd.active());
@@ -196,6 +204,9 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   auto AddSelf = [&](Stats &S, const Node &Nd, size_t I) {
     S.SelfElapsed += ticksToNs(P, Nd.Excl);
     S.SelfActive += signedTicksToNs(P, SelfActive[I]);
+    S.SelfOverhead += signedTicksToNs(
+        P, int64_t(std::clamp<__int128>(SelfOverhead[I], 0,
+                                        std::numeric_limits<int64_t>::max())));
     if (Nd.Calls)
       S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
     S.Calls += Nd.Calls;
@@ -308,6 +319,7 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
     F.Active += S.Active;
     F.SelfActive += S.SelfActive;
     F.Overhead += S.Overhead;
+    F.SelfOverhead += S.SelfOverhead;
     F.OffCpu += S.OffCpu;
     F.Voluntary += S.Voluntary;
     F.Involuntary += S.Involuntary;

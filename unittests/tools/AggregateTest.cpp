@@ -250,6 +250,33 @@ TEST(Aggregate, ActiveSelfActiveAndRecursion) {
   EXPECT_EQ(TA.S.SelfActive, 230);
 }
 
+TEST(Aggregate, SelfOverheadIsOverheadMinusTheCallees) {
+  // main(overhead 100) -> A(30) -> A(10); main -> B(8). Self overhead: main
+  // 100 - 30 - 8 = 62, outer A 30 - 10 = 20, inner A 10 (flat A: 30), B 8.
+  // C(5) -> D(9): children's overhead above the node's is clamped to 0.
+  Process P = makeProcess({"main", "A", "B", "C", "D"});
+  P.Threads.push_back(makeThread(
+      1, {{Root, 0, 1, 1000, 400, 800, 800, 100, 0, 0, 0},
+          {0, 1, 1, 500, 300, 470, 470, 30, 0, 0, 0},
+          {1, 1, 1, 200, 200, 190, 190, 10, 0, 0, 0},
+          {0, 2, 1, 100, 100, 92, 92, 8, 0, 0, 0},
+          {Root, 3, 1, 100, 50, 95, 95, 5, 0, 0, 0},
+          {4, 4, 1, 50, 50, 41, 41, 9, 0, 0, 0}}));
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  EXPECT_EQ(find(A, "main")->S.SelfOverhead, 62);
+  EXPECT_EQ(find(A, "A")->S.SelfOverhead, 20 + 10);
+  EXPECT_EQ(find(A, "A")->S.Overhead, 30); // inclusive: outermost only
+  EXPECT_EQ(find(A, "B")->S.SelfOverhead, 8);
+  EXPECT_EQ(find(A, "C")->S.SelfOverhead, 0);
+  EXPECT_EQ(find(A, "D")->S.SelfOverhead, 9);
+  const TreeNode &Outer = A.Tree[A.Tree[A.Tree[0].Children[0]].Children[0]];
+  EXPECT_EQ(A.Functions[Outer.Func].Name, "A");
+  EXPECT_EQ(Outer.S.SelfOverhead, 20);
+  EXPECT_EQ(A.Tree[Outer.Children[0]].S.SelfOverhead, 10);
+}
+
 TEST(Aggregate, TicksToNsKeepsPrecision) {
   Process P;
   P.TickRate = 3000000000; // 3 GHz TSC

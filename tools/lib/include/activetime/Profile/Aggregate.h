@@ -44,6 +44,7 @@ struct Stats {
   double Active = 0;      // ns, inclusive active
   double SelfActive = 0;  // ns, active minus the callees' active
   double Overhead = 0;    // ns, probe overhead inside the calls
+  double SelfOverhead = 0; // ns, overhead minus the callees' overhead
   double OffCpu = 0;      // ns, switched-out time inside the calls
   uint64_t Voluntary = 0, Involuntary = 0; // switches inside the calls
   double Min = 0;  // ns, shortest single call (active); 0 when Calls == 0
