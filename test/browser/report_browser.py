@@ -176,7 +176,16 @@ def make_report(args):
                            [5000, 500000, 0, -1, 3, 0]]}
     subprocess.check_call([sys.executable, args.mkraw,
                            os.path.join(args.inputs, "basic.json"), "-o", raw,
-                           "--set", "processes.0.samples=" + json.dumps(samples)])
+                           "--set", "processes.0.samples=" + json.dumps(samples),
+                           # Unfenced probes' overhead in compute(int) and
+                           # the helper() calls under it: both active times
+                           # and helper's self-active time are marked.
+                           "--set", 'processes.0.overhead={"enter": 3, "exit": 2.5, '
+                           '"batches": 5, "spread_permille": 12, "fenced": 0}',
+                           "--set", 'processes.0.threads.0.nodes.1=[0, "_Z7computei", 2, '
+                           '600000, 400000, 100000, 350000, 150000]',
+                           "--set", 'processes.0.threads.0.nodes.2=[1, "_ZL6helperv", 10, '
+                           '200000, 200000, 1000, 30000, 150000]'])
     html = os.path.join(args.out, "report.html")
     subprocess.check_call([args.activetime, "report", "--html", html, raw])
     return html
@@ -220,6 +229,28 @@ def main():
             check(off and off >= 3, "off-CPU flame graph has frames (%s)" % off)
             rows = b.eval("document.querySelectorAll('#functions-table tbody tr').length")
             check(rows == 4, "functions table has 4 rows (%s)" % rows)
+
+            cells = b.eval("""(function () {
+                var t = document.querySelector('#functions-table'), out = {};
+                var keys = Array.from(t.querySelectorAll('th')).map(function (h) { return h.getAttribute('data-key'); });
+                Array.from(t.querySelectorAll('tbody tr')).forEach(function (tr) {
+                  var td = tr.querySelectorAll('td'), name = td[keys.indexOf('name')].textContent;
+                  out[name] = [td[keys.indexOf('active_ns')].textContent,
+                               td[keys.indexOf('self_active_ns')].textContent];
+                });
+                return out;
+            })()""") or {}
+            comp, helper = cells.get("compute(int)", ["", ""]), cells.get("helper()", ["", ""])
+            check(comp[0].endswith("~") and not comp[1].endswith("~") and
+                  helper[0].endswith("~") and helper[1].endswith("~") and
+                  not cells.get("main", ["~", "~"])[0].endswith("~"),
+                  "functions table marks approximate times (%s)" % cells)
+            note = b.eval("(document.getElementById('approximate-note') || {}).textContent")
+            check(bool(note) and "100% in it (unfenced probes)" in note,
+                  "the ~ mark is explained under the table (%s)" % note)
+            hdr = b.eval("document.querySelector('#overhead-table').textContent")
+            check("tick step" in hdr and "unfenced probes" in hdr,
+                  "the measurement table shows the tick step and the probe mode")
 
             # Click the frame of compute(int) and expect it to fill the width.
             geom = b.eval("""(function () {

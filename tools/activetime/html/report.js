@@ -79,6 +79,7 @@
     { key: "executable", title: "executable", text: true },
     { key: "wall_ns", title: "wall", fmt: fmtNs },
     { key: "threads", title: "threads" },
+    { key: "tick_step", title: "tick step", text: true },
     { key: "enter", title: "enter probe", text: true },
     { key: "exit", title: "exit probe", text: true },
     { key: "source", title: "overhead table", text: true }
@@ -86,10 +87,13 @@
     var o = p.overhead;
     return {
       pid: p.pid, executable: p.executable, wall_ns: p.wall_ns, threads: p.threads,
+      tick_step: p.tick_step_ticks === 0 ? "not measured" : p.tick_step_ticks <= 1 ? "1 tick" :
+        p.tick_step_ticks.toFixed(2) + " ticks (" + fmtNs(p.tick_step_ns) + ")",
       enter: o.enter_ticks.toFixed(2) + " ticks (" + fmtNs(o.enter_ns) + ")",
       exit: o.exit_ticks.toFixed(2) + " ticks (" + fmtNs(o.exit_ns) + ")",
-      source: o.source === "option" ? "fixed by ACTIVETIME_OPTIONS" :
-        "calibrated, " + o.batches + " batches, spread " + pct(o.spread) + (o.stable ? "" : ", UNSTABLE")
+      source: (o.source === "option" ? "fixed by ACTIVETIME_OPTIONS" :
+        "calibrated, " + o.batches + " batches, spread " + pct(o.spread) + (o.stable ? "" : ", UNSTABLE")) +
+        (o.fenced ? ", fenced probes" : ", unfenced probes: approximate for short functions")
     };
   }), false);
   add(hdr, "h3", {}, "Switch data and losses per thread");
@@ -153,8 +157,9 @@
     if (!f) return d.data.name + ": " + fmtNs(d.value);
     if (f.on_cpu_ns !== undefined)
       return d.data.name + ": off-CPU " + fmtNs(f.off_cpu_ns) + " in " + f.off_cpu_samples + " samples";
-    return d.data.name + ": calls " + f.calls + ", active " + fmtNs(f.active_ns) + ", self-active " +
-      fmtNs(f.self_active_ns) + ", elapsed " + fmtNs(f.elapsed_ns) + ", overhead " + fmtNs(f.overhead_ns) +
+    return d.data.name + ": calls " + f.calls + ", active " + fmtNs(f.active_ns) +
+      (f.active_approximate ? "~" : "") + ", self-active " + fmtNs(f.self_active_ns) +
+      (f.self_active_approximate ? "~" : "") + ", elapsed " + fmtNs(f.elapsed_ns) + ", overhead " + fmtNs(f.overhead_ns) +
       ", off-cpu " + fmtNs(f.off_cpu_ns);
   }
   function flame(parent, id, data) {
@@ -197,8 +202,8 @@
   table(fs, "functions-table", [
     { key: "name", title: "function", text: true },
     { key: "calls", title: "calls" },
-    { key: "self_active_ns", title: "self-active", fmt: fmtNs },
-    { key: "active_ns", title: "active", fmt: fmtNs },
+    { key: "self_active_ns", title: "self-active", fmt: function (v, r) { return fmtNs(v) + (r.self_active_approximate ? "~" : ""); } },
+    { key: "active_ns", title: "active", fmt: function (v, r) { return fmtNs(v) + (r.active_approximate ? "~" : ""); } },
     { key: "elapsed_ns", title: "elapsed", fmt: fmtNs },
     { key: "self_elapsed_ns", title: "self-elapsed", fmt: fmtNs },
     { key: "overhead_ns", title: "overhead", fmt: fmtNs },
@@ -210,6 +215,13 @@
   ], rep.functions.map(function (f) {
     return Object.assign({ loc: f.file ? f.file.split("/").pop() + (f.line ? ":" + f.line : "") : "" }, f);
   }), true);
+  if (rep.functions.some(function (f) { return f.active_approximate || f.self_active_approximate; })) {
+    var fenced = procs.every(function (p) { return p.overhead.fenced; });
+    add(fs, "p", { id: "approximate-note", "class": "note" },
+      "~ the probe overhead removed from this time is so large next to it that an error of " +
+      (fenced ? "3% in it (fenced probes)" : "100% in it (unfenced probes)") +
+      " would move the time by more than 10%");
+  }
 
   // ---- off-CPU flame graph from samples ----
   var os = section("off-cpu", "Off-CPU flame graph (samples)");
