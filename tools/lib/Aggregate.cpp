@@ -172,27 +172,28 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   // profile) and everything under it is left out: it describes no time.
   constexpr uint32_t kSkipped = UINT32_MAX;
   // Self-active ticks of every node: its active minus its children's
-  // (parents precede children, so a reverse pass sees children first).
+  // (parents precede children, so a reverse pass sees children first); and
+  // likewise the overhead removed from it, how far that figure leans on the
+  // overhead table (the report's "~" mark; clamped at 0 for inputs whose
+  // children carry more overhead than their parent).
   // 128-bit: a node's children may be many, each bounded by the reader only.
-  std::vector<__int128> SelfActiveWide(N);
-  for (size_t I = 0; I < N; ++I)
+  std::vector<__int128> SelfActiveWide(N), SelfOverheadWide(N);
+  for (size_t I = 0; I < N; ++I) {
     SelfActiveWide[I] = Nodes[I].active();
+    SelfOverheadWide[I] = Nodes[I].Overhead;
+  }
   for (size_t I = N; I-- > 0;)
-    if (Nodes[I].Parent != raw::kNoParent)
+    if (Nodes[I].Parent != raw::kNoParent) {
       SelfActiveWide[Nodes[I].Parent] -= Nodes[I].active();
-  std::vector<int64_t> SelfActive(N);
-  for (size_t I = 0; I < N; ++I)
+      SelfOverheadWide[Nodes[I].Parent] -= Nodes[I].Overhead;
+    }
+  constexpr __int128 kMax = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> SelfActive(N), SelfOverhead(N);
+  for (size_t I = 0; I < N; ++I) {
     SelfActive[I] = int64_t(std::clamp<__int128>(
-        SelfActiveWide[I], std::numeric_limits<int64_t>::min(),
-        std::numeric_limits<int64_t>::max()));
-  // The overhead removed from each node's self-active time: how far that
-  // figure leans on the overhead table (the report's "~" mark).
-  std::vector<__int128> SelfOverhead(N);
-  for (size_t I = 0; I < N; ++I)
-    SelfOverhead[I] = Nodes[I].Overhead;
-  for (size_t I = N; I-- > 0;)
-    if (Nodes[I].Parent != raw::kNoParent)
-      SelfOverhead[Nodes[I].Parent] -= Nodes[I].Overhead;
+        SelfActiveWide[I], std::numeric_limits<int64_t>::min(), kMax));
+    SelfOverhead[I] = int64_t(std::clamp<__int128>(SelfOverheadWide[I], 0, kMax));
+  }
   auto AddIncl = [&](Stats &S, const Node &Nd) {
     S.Elapsed += ticksToNs(P, Nd.Incl);
     S.Active += signedTicksToNs(P, Nd.active());
@@ -204,9 +205,7 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   auto AddSelf = [&](Stats &S, const Node &Nd, size_t I) {
     S.SelfElapsed += ticksToNs(P, Nd.Excl);
     S.SelfActive += signedTicksToNs(P, SelfActive[I]);
-    S.SelfOverhead += signedTicksToNs(
-        P, int64_t(std::clamp<__int128>(SelfOverhead[I], 0,
-                                        std::numeric_limits<int64_t>::max())));
+    S.SelfOverhead += ticksToNs(P, uint64_t(SelfOverhead[I]));
     if (Nd.Calls)
       S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
     S.Calls += Nd.Calls;
