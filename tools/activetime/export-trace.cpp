@@ -142,13 +142,17 @@ Error tool::writeChromeTrace(const Profile &P, raw_ostream &OS, bool Demangle,
           std::vector<OffInterval> Off = offIntervals(T);
           size_t NextOff = 0;
           uint64_t OffTicks = 0;
+          // Where and when an event of this thread happened.
+          auto At = [&](uint64_t Tick) {
+            J.attribute("pid", Pid);
+            J.attribute("tid", Tid);
+            J.attribute("ts", Us(Tick));
+          };
           auto Counter = [&](uint64_t Tick) {
             J.object([&] {
               J.attribute("name", "off-CPU us, tid " + utostr(T.Tid));
               J.attribute("ph", "C");
-              J.attribute("pid", Pid);
-              J.attribute("tid", Tid);
-              J.attribute("ts", Us(Tick));
+              At(Tick);
               J.attributeObject("args",
                                 [&] { J.attribute("us", DurUs(OffTicks)); });
             });
@@ -165,9 +169,7 @@ Error tool::writeChromeTrace(const Profile &P, raw_ostream &OS, bool Demangle,
                 J.attribute("name", "switched out");
                 J.attribute("cat", "off-cpu");
                 J.attribute("ph", "X");
-                J.attribute("pid", Pid);
-                J.attribute("tid", Tid);
-                J.attribute("ts", Us(I.Begin));
+                At(I.Begin);
                 J.attribute("dur", DurUs(I.End - I.Begin));
               });
               OffTicks += I.End - I.Begin;
@@ -197,9 +199,7 @@ Error tool::writeChromeTrace(const Profile &P, raw_ostream &OS, bool Demangle,
               J.attribute("name", Name);
               J.attribute("cat", "function");
               J.attribute("ph", Enter ? "B" : "E");
-              J.attribute("pid", Pid);
-              J.attribute("tid", Tid);
-              J.attribute("ts", Us(E.Tick));
+              At(E.Tick);
             });
           }
           FlushOff(UINT64_MAX);
@@ -208,9 +208,7 @@ Error tool::writeChromeTrace(const Profile &P, raw_ostream &OS, bool Demangle,
             Stack.pop_back();
             J.object([&] {
               J.attribute("ph", "E");
-              J.attribute("pid", Pid);
-              J.attribute("tid", Tid);
-              J.attribute("ts", Us(LastTick));
+              At(LastTick);
             });
           }
           if (T.DroppedEvents || T.DroppedSwitches)
@@ -218,9 +216,7 @@ Error tool::writeChromeTrace(const Profile &P, raw_ostream &OS, bool Demangle,
               J.attribute("name", "trace buffer full");
               J.attribute("ph", "i");
               J.attribute("s", "t");
-              J.attribute("pid", Pid);
-              J.attribute("tid", Tid);
-              J.attribute("ts", Us(LastTick));
+              At(LastTick);
               J.attributeObject("args", [&] {
                 J.attribute("dropped_events", int64_t(T.DroppedEvents));
                 J.attribute("dropped_switches", int64_t(T.DroppedSwitches));
