@@ -26,6 +26,8 @@
     if (a < 999999999.5) return s + (a / 1e6).toFixed(3) + " ms";
     return s + (a / 1e9).toFixed(3) + " s";
   }
+  // A time with the text report's "~" mark when its approximate flag is set.
+  function fmtMarked(ns, approximate) { return fmtNs(ns) + (approximate ? "~" : ""); }
   function pct(x) { return x === null || x === undefined ? "-" : (100 * x).toFixed(1) + "%"; }
   function section(id, title) {
     var s = add(app, "section", { id: id });
@@ -157,9 +159,8 @@
     if (!f) return d.data.name + ": " + fmtNs(d.value);
     if (f.on_cpu_ns !== undefined)
       return d.data.name + ": off-CPU " + fmtNs(f.off_cpu_ns) + " in " + f.off_cpu_samples + " samples";
-    return d.data.name + ": calls " + f.calls + ", active " + fmtNs(f.active_ns) +
-      (f.active_approximate ? "~" : "") + ", self-active " + fmtNs(f.self_active_ns) +
-      (f.self_active_approximate ? "~" : "") + ", elapsed " + fmtNs(f.elapsed_ns) + ", overhead " + fmtNs(f.overhead_ns) +
+    return d.data.name + ": calls " + f.calls + ", active " + fmtMarked(f.active_ns, f.active_approximate) +
+      ", self-active " + fmtMarked(f.self_active_ns, f.self_active_approximate) + ", elapsed " + fmtNs(f.elapsed_ns) + ", overhead " + fmtNs(f.overhead_ns) +
       ", off-cpu " + fmtNs(f.off_cpu_ns);
   }
   function flame(parent, id, data) {
@@ -202,8 +203,8 @@
   table(fs, "functions-table", [
     { key: "name", title: "function", text: true },
     { key: "calls", title: "calls" },
-    { key: "self_active_ns", title: "self-active", fmt: function (v, r) { return fmtNs(v) + (r.self_active_approximate ? "~" : ""); } },
-    { key: "active_ns", title: "active", fmt: function (v, r) { return fmtNs(v) + (r.active_approximate ? "~" : ""); } },
+    { key: "self_active_ns", title: "self-active", fmt: function (v, r) { return fmtMarked(v, r.self_active_approximate); } },
+    { key: "active_ns", title: "active", fmt: function (v, r) { return fmtMarked(v, r.active_approximate); } },
     { key: "elapsed_ns", title: "elapsed", fmt: fmtNs },
     { key: "self_elapsed_ns", title: "self-elapsed", fmt: fmtNs },
     { key: "overhead_ns", title: "overhead", fmt: fmtNs },
