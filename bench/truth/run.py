@@ -1,0 +1,688 @@
+#!/usr/bin/env python3
+#===- bench/truth/run.py - per-function times against an independent truth -===#
+#
+# Part of ActiveTime. Judges ActiveTime's per-function figures against truth
+# that owes nothing to ActiveTime: perf on the UNinstrumented build. Every
+# program is built in five variants:
+#   plain       clang-19 -O2 -g (the truth)
+#   activetime  bin/activetime-clang(++) -O2 -g, ACTIVETIME_OPTIONS=output=DIR/
+#               plus --options
+#   hooks       -finstrument-functions-after-inlining, empty hooks
+#               (bench/overhead/hooks.c): what the call sites alone cost
+#   count       the same with counting hooks (count_hooks.c): true call counts
+#   xray        XRay profiling mode, as in bench/overhead
+# and run in interleaved rounds (order rotated each round): plain, activetime,
+# hooks and xray under `perf stat -e task-clock`, and `perf record -e
+# cpu-clock --call-graph dwarf` of plain. Per program it prints:
+#   self/CPU     ActiveTime's total self-active time over the plain build's
+#                task-clock (1.0 when the probes' cost is removed exactly)
+#   share dist   total variation distance, in points, between ActiveTime's
+#                self-active shares and perf's self shares (each sample
+#                charged to its innermost frame in the program's own binary;
+#                functions under 1% in both pooled as "rest"); "perf floor"
+#                is the same distance between two perf rounds: the noise
+#   slowdown     task-clock of activetime, hooks and xray over plain, and
+#                activetime's over the hooks' (target <= 1.5)
+#   counts       ActiveTime's calls per linkage name against the counting
+#                hooks' (the same probes after inlining, so equal counts)
+#   parent err   tiny only: the parent's active time per call against its
+#                thread CPU time per call in the plain build
+# Every variant's stdout must equal plain's (tiny's is not compared: it
+# prints a tid and times). Caveats: a negative self-active time (an
+# over-corrected parent) is kept as a negative share, so a distance can pass
+# 100; perf names one of several aliases (C1/C2 structors), mapped to the
+# one ActiveTime reports via nm; on tiny.c perf's cpu-clock samples of the
+# ~1 ns callees land on the return address in the parent (skid), and a run
+# has ~200 samples, so tiny's share distance and floor say little.
+# Programs: lua (calls.lua), zlib (minigzip -9), tinyxml2 (xmlbench),
+# sqlite3 (sqlite-workload.sql), yaml-cpp (yamlbench.cpp) from the Debian
+# source packages (test/integration/projects.py), and tiny.c flat/deep4.
+#
+#===----------------------------------------------------------------------===#
+
+import argparse
+import collections
+import glob
+import json
+import os
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OVERHEAD = os.path.join(HERE, "..", "overhead")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "test", "integration"))
+import projects as P  # noqa: E402
+
+VARIANTS = ("plain", "activetime", "hooks", "count", "xray")
+TIMED = ("plain", "activetime", "hooks", "xray", "perf")  # one round's runs
+SHARE_CUT = 0.01  # functions at or above 1% in either distribution kept apart
+
+
+def log(msg):
+    print("[truth] " + msg, file=sys.stderr, flush=True)
+
+
+P.log = log  # the builds' progress to stderr too: stdout is the table
+
+
+# --- building ----------------------------------------------------------------
+
+def make_variants(build_dir, objs):
+    xray = ["-fxray-instrument", "-fxray-instruction-threshold=1",
+            "-fxray-modes=xray-basic,xray-profiling"]
+    ai = ["-O2", "-g", "-finstrument-functions-after-inlining"]
+    V = P.Variant
+    return {
+        "plain": P.plain_variant(),
+        "activetime": P.activetime_variant(build_dir),
+        "hooks": V("hooks", [P.CLANG], [P.CLANGXX], ai, link_extra=[objs["hooks"]]),
+        "count": V("count", [P.CLANG], [P.CLANGXX], ai, link_extra=[objs["count"]]),
+        "xray": V("xray", [P.CLANG], [P.CLANGXX], ["-O2", "-g"] + xray,
+                  ldflags=["-Wl,--wrap=main"], link_extra=[objs["xray_init"]]),
+    }
+
+
+def helper_objects(work):
+    """The uninstrumented hook objects the variants link."""
+    srcs = {"hooks": os.path.join(OVERHEAD, "hooks.c"),
+            "count": os.path.join(HERE, "count_hooks.c"),
+            "xray_init": os.path.join(OVERHEAD, "xray_profiling_init.c")}
+    objs = {}
+    for name, src in srcs.items():
+        objs[name] = os.path.join(work, name + ".o")
+        P.run([P.CLANG, "-O2", "-c", src, "-o", objs[name]])
+    return objs
+
+
+def build_tiny(v, work):
+    d = os.path.join(work, "tiny-" + v.name)
+    os.makedirs(d, exist_ok=True)
+    exe = os.path.join(d, "tiny")
+    P.run(v.cc + v.cflags + v.ldflags + [os.path.join(HERE, "tiny.c"), "-o", exe] + v.link_extra)
+    return exe
+
+
+def zlib_corpus(work, tree):
+    """Deterministic ~3 MB of zlib's own sources and docs, repeated (as
+    test/integration/run.py makes it)."""
+    corpus = os.path.join(work, "zlib-corpus")
+    if os.path.exists(corpus):
+        return corpus
+    data = b""
+    for pat in ("*.[ch]", "doc/*", "test/*.c", "contrib/*/*"):
+        for f in sorted(glob.glob(os.path.join(tree, pat))):
+            if os.path.isfile(f) and not f.endswith(".o"):
+                with open(f, "rb") as fh:
+                    data += fh.read()
+    if not data:
+        raise RuntimeError("no zlib sources found for the corpus")
+    with open(corpus + ".tmp", "wb") as out:
+        while out.tell() < 3 << 20:
+            out.write(data)
+    os.rename(corpus + ".tmp", corpus)
+    return corpus
+
+
+# name: (project, extra_main, binary, args, stdin); project None = tiny.c
+PROGRAMS = collections.OrderedDict([
+    ("lua", ("lua", None, "lua", [os.path.join(OVERHEAD, "calls.lua"), "3"], None)),
+    ("zlib", ("zlib", None, "minigzip", ["-9"], "zlib-corpus")),
+    ("tinyxml2", ("tinyxml2", os.path.join(OVERHEAD, "xmlbench.cpp"), "xmlbench",
+                  ["20000", "6"], None)),
+    ("sqlite3", ("sqlite3", None, "sqlite3", [":memory:"],
+                 os.path.join(HERE, "sqlite-workload.sql"))),
+    ("yaml-cpp", ("yaml-cpp", os.path.join(HERE, "yamlbench.cpp"), "yamlbench",
+                  ["700", "4"], None)),
+    ("tiny-flat", (None, None, "tiny", ["flat"], None)),
+    ("tiny-deep4", (None, None, "tiny", ["deep4"], None)),
+])
+
+
+class Program:
+    def __init__(self, name):
+        self.name = name
+        self.project, self.extra_main, self.binary, self.args, self.stdin = PROGRAMS[name]
+        self.tiny = self.project is None
+        self.exe = {}  # variant -> path
+        self.error = None
+        self.ref_stdout = None
+        self.runs = {k: [] for k in TIMED}  # per round: task-clock ms (perf: shares)
+        self.at = []  # per round: summary of ActiveTime's report
+        self.truth = []  # tiny: per round (parent, ns, calls) from plain's stdout
+        self.count_offsets = {}  # {offset from load base: calls}, count variant
+        self.counts = None  # the same by linkage name
+
+    def build(self, vs, build_dir, work, jobs):
+        for name in VARIANTS:
+            v = vs[name]
+            if self.tiny:
+                self.exe[name] = build_tiny(v, work)
+                continue
+            kw = {"extra_main": self.extra_main} if self.extra_main else {}
+            tree, outs = P.build(self.project, v, build_dir, work, jobs, **kw)
+            self.exe[name] = outs[self.binary]
+            if self.stdin == "zlib-corpus":
+                self.stdin = zlib_corpus(work, tree)
+
+    def cmd(self, variant):
+        return [self.exe[variant]] + self.args
+
+
+# --- running -----------------------------------------------------------------
+
+def clean_env(**extra):
+    env = dict(os.environ)
+    for k in ("ACTIVETIME_OPTIONS", "XRAY_OPTIONS", "COUNT_HOOKS_OUT"):
+        env.pop(k, None)
+    env.update(extra)
+    return env
+
+
+def run_cmd(cmd, env, stdin, cwd):
+    with open(stdin or os.devnull, "rb") as fin:
+        r = subprocess.run(cmd, env=env, stdin=fin, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, cwd=cwd)
+    if r.returncode != 0:
+        prog = cmd[cmd.index("--") + 1:] if "--" in cmd else cmd
+        err = r.stderr.decode(errors="replace").strip().splitlines() or [""]
+        raise RuntimeError("%s exited %d: %s" % (" ".join([os.path.basename(prog[0])] + prog[1:]),
+                                                 r.returncode, err[-1][:160]))
+    return r.stdout
+
+
+def perf_stat(prog, variant, env, scratch):
+    """(task-clock ms, stdout) of one run of `variant` under perf stat."""
+    stat = os.path.join(scratch, "stat.txt")
+    out = run_cmd(["perf", "stat", "-x,", "-e", "task-clock", "-o", stat, "--"] +
+                  prog.cmd(variant), env, prog.stdin, scratch)
+    with open(stat) as f:
+        for line in f:
+            fields = line.strip().split(",")
+            if len(fields) > 2 and fields[2].startswith("task-clock"):
+                return float(fields[0]), out
+    raise RuntimeError("perf stat printed no task-clock for %s" % variant)
+
+
+def check_stdout(prog, variant, out):
+    if prog.tiny:
+        return
+    if prog.ref_stdout is None:
+        prog.ref_stdout = out
+    elif out != prog.ref_stdout:
+        raise RuntimeError("%s prints something else than plain" % variant)
+
+
+def run_plain(prog, args, scratch):
+    ms, out = perf_stat(prog, "plain", clean_env(), scratch)
+    check_stdout(prog, "plain", out)
+    if prog.tiny:
+        f = out.decode().split()
+        if len(f) < 6 or f[0] != "truth":
+            raise RuntimeError("tiny printed no truth line: %r" % out[:200])
+        prog.truth.append((f[3], int(f[4]), int(f[5])))
+    return ms
+
+
+def run_activetime(prog, args, scratch):
+    d = tempfile.mkdtemp(prefix="at-", dir=scratch)
+    opts = "output=%s/" % d + (":" + args.options if args.options else "")
+    ms, out = perf_stat(prog, "activetime", clean_env(ACTIVETIME_OPTIONS=opts), scratch)
+    check_stdout(prog, "activetime", out)
+    raws = sorted(glob.glob(os.path.join(d, "*.raw")))
+    if not raws:
+        raise RuntimeError("activetime run wrote no profile into %s" % d)
+    prog.at.append(at_summary(args.build_dir, raws))
+    keep(args, prog, len(prog.at) - 1, raws)
+    shutil.rmtree(d)
+    return ms
+
+
+def run_hooks(prog, args, scratch):
+    ms, out = perf_stat(prog, "hooks", clean_env(), scratch)
+    check_stdout(prog, "hooks", out)
+    return ms
+
+
+def run_xray(prog, args, scratch):
+    d = tempfile.mkdtemp(prefix="xray-", dir=scratch)
+    env = clean_env(XRAY_OPTIONS="patch_premain=true xray_mode=xray-profiling verbosity=0 "
+                                 "xray_logfile_base=%s/xray-log." % d)
+    ms, out = perf_stat(prog, "xray", env, scratch)
+    check_stdout(prog, "xray", out)
+    shutil.rmtree(d)
+    return ms
+
+
+def run_perf_record(prog, args, scratch):
+    """perf's self shares of the plain build: {name: share}, plus sample counts."""
+    data = os.path.join(scratch, "perf.data")
+    out = run_cmd(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(args.freq),
+                   "--call-graph", "dwarf", "-o", data, "--"] + prog.cmd("plain"),
+                  clean_env(), prog.stdin, scratch)
+    check_stdout(prog, "perf record of plain", out)
+    samples, dropped = perf_self_samples(data, prog.exe["plain"])
+    os.unlink(data)
+    keep(args, prog, len(prog.runs["perf"]), [], {"perf-samples.json": samples})
+    total = sum(samples.values())
+    shares = {k: n / total for k, n in samples.items()} if total else {}
+    return {"shares": shares, "samples": total, "dropped": dropped}
+
+
+RUNNERS = {"plain": run_plain, "activetime": run_activetime, "hooks": run_hooks,
+           "xray": run_xray, "perf": run_perf_record}
+
+
+def run_count(prog, scratch):
+    """Call counts per name from the counting-hooks build."""
+    out_file = os.path.join(scratch, "counts.txt")
+    out = run_cmd(prog.cmd("count"), clean_env(COUNT_HOOKS_OUT=out_file), prog.stdin, scratch)
+    check_stdout(prog, "count", out)
+    by_off = {}
+    with open(out_file) as f:
+        for line in f:
+            if not line.startswith("#"):
+                off, n = line.split()
+                by_off[int(off, 16)] = int(n)
+    return by_off
+
+
+def keep(args, prog, rnd, files, blobs=None):
+    if not args.keep:
+        return
+    d = os.path.join(args.keep, prog.name, "round%d" % rnd)
+    os.makedirs(d, exist_ok=True)
+    for f in files:
+        shutil.copy(f, d)
+    for name, obj in (blobs or {}).items():
+        with open(os.path.join(d, name), "w") as fh:
+            json.dump(obj, fh, indent=0, sort_keys=True)
+
+
+# --- reading profiles --------------------------------------------------------
+
+def at_summary(build_dir, raws):
+    """Per linkage name sums of ActiveTime's report: self, active, calls."""
+    r = subprocess.run([os.path.join(build_dir, "bin", "activetime"), "report", "--json"] + raws,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("activetime report failed: " + r.stderr.strip()[-400:])
+    doc = json.loads(r.stdout)
+    s = {"total_self": doc.get("total_self_active_ns"), "self": collections.Counter(),
+         "active": collections.Counter(), "calls": collections.Counter(), "missing": set()}
+    for f in doc.get("functions", []):
+        name = f.get("linkage_name") or f.get("name")
+        for key, field in (("self", "self_active_ns"), ("active", "active_ns"), ("calls", "calls")):
+            if f.get(field) is not None:  # null: a counted function's per-call figure
+                s[key][name] += f[field]
+            elif field in f:
+                continue
+            else:
+                s["missing"].add(field)
+    return s
+
+
+def perf_self_samples(data, binary):
+    """Samples per function of `binary`: each sample charged to its innermost
+    frame in the binary itself (not libc, ld.so, vdso, kernel, PLT stubs or
+    unknown symbols); a sample with no such frame is dropped."""
+    r = subprocess.run(["perf", "script", "-i", data, "-F", "ip,sym,dso", "--no-inline",
+                        "--no-demangle"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       text=True, errors="replace")
+    if r.returncode != 0:
+        raise RuntimeError("perf script failed")
+    binary = os.path.realpath(binary)
+    counts, dropped, frame = collections.Counter(), 0, None
+    in_sample = False
+    for line in r.stdout.splitlines() + [""]:
+        line = line.strip()
+        if not line:
+            if in_sample:
+                if frame:
+                    counts[frame] += 1
+                else:
+                    dropped += 1
+            in_sample, frame = False, None
+            continue
+        in_sample = True
+        if frame is None:
+            frame = own_frame(line, binary)
+    return dict(counts), dropped
+
+
+def own_frame(line, binary):
+    """The symbol of a perf script frame line if it is the program's own."""
+    if not line.endswith(")") or " (" not in line:
+        return None
+    head, dso = line[:-1].rsplit(" (", 1)
+    parts = head.split(None, 1)
+    if len(parts) < 2 or dso != binary:
+        return None
+    sym = parts[1]
+    if sym == "[unknown]" or sym.endswith("@plt"):
+        return None
+    return sym
+
+
+def load_base(exe):
+    """The lowest PT_LOAD address (0 for PIE): nm's addresses less this are
+    offsets from dladdr's dli_fbase."""
+    with open(exe, "rb") as f:
+        hdr = f.read(64)
+        phoff, = struct.unpack_from("<Q", hdr, 32)
+        phentsize, phnum = struct.unpack_from("<HH", hdr, 54)
+        f.seek(phoff)
+        ph = f.read(phentsize * phnum)
+    vaddrs = [struct.unpack_from("<Q", ph, i * phentsize + 16)[0]
+              for i in range(phnum) if struct.unpack_from("<I", ph, i * phentsize)[0] == 1]
+    return min(vaddrs) & ~0xfff if vaddrs else 0
+
+
+def names_by_offset(exe):
+    """{offset from the load base: [function names]} from nm."""
+    out = subprocess.run(["nm", "--defined-only", exe], stdout=subprocess.PIPE, text=True).stdout
+    base = load_base(exe)
+    names = collections.defaultdict(list)
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "tTwWi":
+            names[int(f[0], 16) - base].append(f[2])
+    return names
+
+
+def pick(names, prefer):
+    """Of aliases (e.g. C1/C2 constructors, one body) the name ActiveTime
+    reports, else the first in order."""
+    names = sorted(names)
+    return ([n for n in names if n in prefer] or names)[0]
+
+
+def counts_by_name(exe, by_off, prefer):
+    names = names_by_offset(exe)
+    res = collections.Counter()
+    for off, n in by_off.items():
+        res[pick(names.get(off, ["?0x%x" % off]), prefer)] += n
+    return res
+
+
+def alias_map(exe, prefer):
+    """{alias: the name ActiveTime knows}: perf names one of the aliases."""
+    m = {}
+    for names in names_by_offset(exe).values():
+        if len(names) > 1:
+            m.update((n, pick(names, prefer)) for n in names)
+    return m
+
+
+def canonical(shares, aliases):
+    out = collections.Counter()
+    for k, v in shares.items():
+        out[aliases.get(k, k)] += v
+    return dict(out)
+
+
+# --- figures -----------------------------------------------------------------
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def share_distance(p, q):
+    """Total variation distance in points; names under 1% in both pooled."""
+    kept = {k for k in set(p) | set(q) if abs(p.get(k, 0)) >= SHARE_CUT or
+            abs(q.get(k, 0)) >= SHARE_CUT}
+    d = sum(abs(p.get(k, 0) - q.get(k, 0)) for k in kept)
+    rest_p = sum(v for k, v in p.items() if k not in kept)
+    rest_q = sum(v for k, v in q.items() if k not in kept)
+    return 50.0 * (d + abs(rest_p - rest_q))
+
+
+def at_shares(s):
+    total = sum(s["self"].values())
+    if not total or "self_active_ns" in s["missing"]:
+        return None
+    return {k: v / total for k, v in s["self"].items()}
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def figures(prog):
+    plain = prog.runs["plain"]
+    f = {"rounds": len(plain), "cpu_ms": med(plain)}
+    f["self_cpu"] = [ratio(s["total_self"] / 1e6 if s["total_self"] is not None else None,
+                           ms) for s, ms in zip(prog.at, plain)]
+    f["self_cpu_median"] = med(f["self_cpu"])
+    f.update(share_figures(prog))
+    for k in ("activetime", "hooks", "xray"):
+        f[k + "_ms"] = med(prog.runs[k])
+        f[k + "_slowdown"] = ratio(f[k + "_ms"], f["cpu_ms"])
+    f["at_over_hooks"] = ratio(f["activetime_slowdown"], f["hooks_slowdown"])
+    if prog.tiny:
+        f["parent_err"] = parent_errors(prog)
+        f["parent_err_median"] = med(f["parent_err"])
+    return f
+
+
+def share_figures(prog):
+    """Distance of each round's ActiveTime shares from the same round's perf
+    shares, and perf's from the next round's perf (the floor)."""
+    perf = [r["shares"] for r in prog.runs["perf"]]
+    ats = [at_shares(s) for s in prog.at]
+    dist = [share_distance(a, p) if a is not None else None for a, p in zip(ats, perf)]
+    return {"share_dist": dist, "share_dist_median": med(dist),
+            "perf_floor": med([share_distance(perf[i], perf[(i + 1) % len(perf)])
+                               for i in range(len(perf))]),
+            "perf_samples": [r["samples"] for r in prog.runs["perf"]],
+            "perf_dropped": [r["dropped"] for r in prog.runs["perf"]],
+            "shares": share_table(ats, perf)}
+
+
+def share_table(ats, perf):
+    """Mean share per function over the rounds, ActiveTime and perf."""
+    def mean(dists):
+        dists = [d for d in dists if d is not None]
+        acc = collections.Counter()
+        for d in dists:
+            for k, v in d.items():
+                acc[k] += v / len(dists)
+        return acc
+    a, p = mean(ats), mean(perf)
+    rows = [(k, a.get(k, 0.0), p.get(k, 0.0), k in a, k in p) for k in set(a) | set(p)]
+    rows.sort(key=lambda r: -abs(r[1] - r[2]))
+    return [{"name": k, "activetime": x, "perf": y, "in_activetime": ia, "in_perf": ip}
+            for k, x, y, ia, ip in rows[:100]]
+
+
+def parent_errors(prog):
+    errs = []
+    for (parent, ns, calls), s in zip(prog.truth, prog.at):
+        if parent not in s["active"] or "active_ns" in s["missing"] or not ns:
+            errs.append(None)
+            continue
+        errs.append(100.0 * (s["active"][parent] / calls - ns / calls) / (ns / calls))
+    return errs
+
+
+def count_figures(prog):
+    at = prog.at[0]["calls"] if prog.at else {}
+    truth = prog.counts or {}
+    both = sorted(set(at) & set(truth))
+    bad = [(k, at[k], truth[k]) for k in both if at[k] != truth[k]]
+    bad.sort(key=lambda r: -abs(r[1] - r[2]))
+    return {"exact": len(both) - len(bad), "both": len(both),
+            "mismatches": [{"name": k, "activetime": a, "hooks": t} for k, a, t in bad],
+            "only_activetime": sorted((k for k in at if k not in truth and at[k] > 0),
+                                      key=lambda k: -at[k]),
+            "only_hooks": sorted((k for k in truth if k not in at and truth[k] > 0),
+                                 key=lambda k: -truth[k]),
+            "at_calls": dict(at), "hook_calls": dict(truth)}
+
+
+# --- the rounds --------------------------------------------------------------
+
+def describe(e):
+    """An exception in one line: P.run's carry the failing command's stderr."""
+    lines = [l for l in str(e).strip().splitlines() if l.strip()] or [""]
+    what = lines[0] if len(lines) == 1 else lines[0][:80] + " ... " + lines[-1]
+    return (what if isinstance(e, RuntimeError) else "%s: %s" % (type(e).__name__, what))[:240]
+
+
+def rotate(xs, i):
+    i %= len(xs)
+    return xs[i:] + xs[:i]
+
+
+def prepare(prog, vs, args, scratch):
+    try:
+        prog.build(vs, args.build_dir, args.work, args.jobs)
+        prog.count_offsets = run_count(prog, scratch)
+    except Exception as e:  # noqa: BLE001 - reported as the program's row
+        prog.error = "build/count: " + describe(e)
+        log("%s: %s" % (prog.name, prog.error))
+
+
+def run_round(progs, rnd, args, scratch):
+    for prog in rotate(progs, rnd):
+        if prog.error:
+            continue
+        log("round %d/%d: %s" % (rnd + 1, args.rounds, prog.name))
+        try:
+            for kind in rotate(list(TIMED), rnd):
+                prog.runs[kind].append(RUNNERS[kind](prog, args, scratch))
+        except Exception as e:  # noqa: BLE001
+            prog.error = "round %d: %s" % (rnd + 1, describe(e))
+            log("%s: %s" % (prog.name, prog.error))
+
+
+def finish(prog):
+    """Figures of a program whose rounds ran; names for the counts need a
+    profile (aliases resolved to the name ActiveTime knows)."""
+    if prog.error:
+        return {"error": prog.error}
+    try:
+        prefer = set().union(*(s["calls"] for s in prog.at))
+        prog.counts = counts_by_name(prog.exe["count"], prog.count_offsets, prefer)
+        aliases = alias_map(prog.exe["plain"], prefer)
+        for r in prog.runs["perf"]:
+            r["shares"] = canonical(r["shares"], aliases)
+        f = figures(prog)
+        f["counts"] = count_figures(prog)
+        return f
+    except Exception as e:  # noqa: BLE001
+        return {"error": "figures: " + describe(e)}
+
+
+# --- printing ----------------------------------------------------------------
+
+def fmt(x, spec, suffix=""):
+    return "n/a" if x is None else (spec % x) + suffix
+
+
+COLS = [("program", 10), ("CPU ms", 7), ("self/CPU (range)", 18), ("share", 6),
+        ("floor", 6), ("AT x", 6), ("hooks x", 7), ("AT/hk", 6), ("xray x", 6),
+        ("counts", 11), ("parent/call", 11)]
+
+
+def row_cells(name, f):
+    if "error" in f:
+        return [name, "error: " + f["error"]]
+    sc = [x for x in f["self_cpu"] if x is not None]
+    rng = "%.2f (%.2f-%.2f)" % (f["self_cpu_median"], min(sc), max(sc)) if sc else "n/a"
+    c = f["counts"]
+    return [name, fmt(f["cpu_ms"], "%.0f"), rng, fmt(f["share_dist_median"], "%.1f"),
+            fmt(f["perf_floor"], "%.1f"), fmt(f["activetime_slowdown"], "%.2f"),
+            fmt(f["hooks_slowdown"], "%.2f"), fmt(f["at_over_hooks"], "%.2f"),
+            fmt(f["xray_slowdown"], "%.2f"), "%d/%d" % (c["exact"], c["both"]),
+            fmt(f.get("parent_err_median"), "%+.1f", "%") if "parent_err" in f else "-"]
+
+
+def print_table(results, args, load0):
+    print("%-*s " % (COLS[0][1], COLS[0][0]) +
+          " ".join("%*s" % (w, h) for h, w in COLS[1:]))
+    for name, f in results.items():
+        cells = row_cells(name, f)
+        if len(cells) == 2:
+            print("%-*s %s" % (COLS[0][1], cells[0], cells[1]))
+        else:
+            print("%-*s " % (COLS[0][1], cells[0]) +
+                  " ".join("%*s" % (w, c) for (_, w), c in zip(COLS[1:], cells[1:])))
+    load1 = os.getloadavg()
+    print("%d rounds, perf record -F %d, load average %.2f %.2f %.2f (start) %.2f %.2f %.2f "
+          "(end); share/floor in points; x = task-clock over plain's"
+          % (args.rounds, args.freq, *load0, *load1))
+
+
+def print_details(results):
+    for name, f in results.items():
+        if "error" in f:
+            continue
+        c = f["counts"]
+        lines = ["%s (AT %d, hooks %d)" % (m["name"], m["activetime"], m["hooks"])
+                 for m in c["mismatches"][:5]]
+        print("\n%s: perf samples/round %s, dropped %s" %
+              (name, f["perf_samples"], f["perf_dropped"]))
+        if lines:
+            print("  count mismatches: " + "; ".join(lines))
+        for side in ("only_activetime", "only_hooks"):
+            if c[side]:
+                more = " (+%d more)" % (len(c[side]) - 8) if len(c[side]) > 8 else ""
+                print("  %s: %s%s" % (side, " ".join(c[side][:8]), more))
+        top = ["%s %.1f/%.1f%s" % (r["name"], 100 * r["activetime"], 100 * r["perf"],
+                                   "" if r["in_activetime"] else " (not in AT)")
+               for r in f["shares"][:4]]
+        if f["share_dist_median"] is not None:
+            print("  largest share gaps (AT/perf %): " + "; ".join(top))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--work", help="build cache (default <build>/bench-truth)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--programs", default=",".join(PROGRAMS),
+                    help="comma-separated subset of: " + ",".join(PROGRAMS))
+    ap.add_argument("--freq", type=int, default=20000, help="perf record -F")
+    ap.add_argument("--options", default="", help="extra ACTIVETIME_OPTIONS (a:b=c)")
+    ap.add_argument("--keep", help="keep profiles and perf's per-function samples here")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", help="write every figure to this file")
+    args = ap.parse_args()
+    args.build_dir = os.path.abspath(args.build_dir)
+    args.work = os.path.abspath(args.work or os.path.join(args.build_dir, "bench-truth"))
+    if args.keep:
+        args.keep = os.path.abspath(args.keep)
+    names = [n for n in args.programs.split(",") if n]
+    unknown = [n for n in names if n not in PROGRAMS]
+    if unknown:
+        ap.error("unknown program(s): " + ",".join(unknown))
+    os.makedirs(args.work, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix="scratch-", dir=args.work)
+    try:
+        vs = make_variants(args.build_dir, helper_objects(args.work))
+        progs = [Program(n) for n in names]
+        for prog in progs:
+            prepare(prog, vs, args, scratch)
+        load0 = os.getloadavg()
+        for rnd in range(args.rounds):
+            run_round(progs, rnd, args, scratch)
+        results = collections.OrderedDict((p.name, finish(p)) for p in progs)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print_table(results, args, load0)
+    print_details(results)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"rounds": args.rounds, "freq": args.freq, "options": args.options,
+                       "programs": results}, f, indent=1, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
