@@ -62,6 +62,7 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/EscapeEnumerator.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -84,6 +85,14 @@ static cl::opt<unsigned> ClMinSize(
              "intrinsics) with fewer than this many IR instructions; "
              "0 instruments every function"),
     cl::init(0));
+
+static cl::opt<unsigned> ClCloneMaxSize(
+    "activetime-clone-max-size",
+    cl::desc("Functions of up to this many IR instructions get a separate "
+             "timed copy that their entry jumps to when the call is timed, "
+             "so a counted call runs no exit check and keeps its tail calls "
+             "and shrink-wrapped prologue; 0 never copies"),
+    cl::init(400));
 
 static cl::opt<bool> ClHandleExceptions(
     "activetime-handle-exceptions",
@@ -185,7 +194,16 @@ private:
   Constant *createSiteTable();
   void insertMemProbes(GlobalVariable *ModuleDesc);
   void createCtorAndDtor(GlobalVariable *ModuleDesc);
-  void instrumentFunction(Function &F, Constant *Desc);
+  void createCounters(unsigned NumFuncs);
+  void instrumentFunction(Function &F, Constant *Desc, unsigned Index);
+  static bool canCopyForTiming(const Function &F);
+  Function *copyForTiming(Function &F);
+  void emitExits(Function &F, Value *Timed, Constant *Desc);
+  Value *emitCount(IRBuilder<> &IRB, unsigned Index);
+  Value *emitEntry(IRBuilder<> &IRB, Constant *Desc, unsigned Index);
+  static CallInst *tailCallBefore(Instruction *Ret);
+  void emitExit(IRBuilder<> &IRB, Value *Timed, Constant *Desc,
+                ArrayRef<OperandBundleDef> Bundles = {});
   void emitProbe(IRBuilder<> &IRB, FunctionCallee Probe, Constant *Desc,
                  ArrayRef<OperandBundleDef> Bundles = {});
 
@@ -209,6 +227,13 @@ private:
   StructType *MemSiteDescTy;
   FunctionCallee EnterProbe;
   FunctionCallee ExitProbe;
+  // Timed or counted (abi.h): the thread-local pointer to the counters, and
+  // whether it is the runtime's (PIC modules) with the module's CountBase.
+  GlobalVariable *CountsTls = nullptr;
+  GlobalVariable *Bootstrap = nullptr; // the module's, for CountsTls
+  bool SharedCounts = false;
+  GlobalVariable *ModuleDescGV = nullptr;
+  MDNode *Unlikely = nullptr;
   // Whether llvm.addressofreturnaddress can be lowered for the target;
   // elsewhere the frame address stands in for it.
   bool HasAddrOfReturnAddr;
@@ -227,8 +252,9 @@ ActiveTimeInstrumenter::ActiveTimeInstrumenter(Module &M,
   Int64Ty = Type::getInt64Ty(Ctx);
   // Layouts of abi::FuncDesc and abi::ModuleDesc.
   FuncDescTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
-  ModuleDescTy = StructType::get(Ctx, {Int32Ty, Int32Ty, PtrTy, PtrTy, Int64Ty,
-                                       PtrTy, Int32Ty, Int32Ty, PtrTy});
+  ModuleDescTy = StructType::get(
+      Ctx, {Int32Ty, Int32Ty, PtrTy, PtrTy, Int64Ty, PtrTy, Int32Ty, Int32Ty,
+            PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy});
   MemSiteDescTy =
       StructType::get(Ctx, {PtrTy, PtrTy, Int32Ty, Int32Ty, Int64Ty, Int64Ty,
                             Int32Ty, Int32Ty, Int32Ty, Int32Ty});
@@ -494,7 +520,11 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
        createString(M.getSourceFileName(), "__activetime_module_name"),
        ConstantInt::get(Int64Ty, xxh3_64bits(HashInput.str())),
        ConstantPointerNull::get(PtrTy), ConstantInt::get(Int32Ty, Sites.size()),
-       ConstantInt::get(Int32Ty, 0), createSiteTable()});
+       ConstantInt::get(Int32Ty, 0), createSiteTable(),
+       ConstantInt::get(Int32Ty, 0),
+       ConstantInt::get(Int32Ty, SharedCounts ? abi::MDF_SharedCounts : 0),
+       ConstantPointerNull::get(PtrTy),
+       Bootstrap ? (Constant *)Bootstrap : ConstantPointerNull::get(PtrTy)});
   // Writable: the runtime keeps its per-module state in RuntimeData.
   return new GlobalVariable(M, ModuleDescTy, /*isConstant=*/false,
                             GlobalValue::InternalLinkage, ModuleDescInit,
@@ -551,7 +581,6 @@ void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
       M, CountTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
       Constant::getNullValue(CountTy), abi::kSiteCountdownName, nullptr,
       GlobalValue::GeneralDynamicTLSModel);
-  MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
   for (unsigned I = 0, E = Sites.size(); I != E; ++I) {
     const MemSite &S = Sites[I];
     if (S.isStatic())
@@ -574,6 +603,35 @@ void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
   }
 }
 
+/// The thread-local pointer the counters are reached through (abi.h, "Timed
+/// or counted"): the module's own in an executable, where it costs one
+/// %fs-relative load, and the runtime's in a shared library, where a
+/// module-owned one would need a call (__tls_get_addr) at every entry or
+/// static TLS that dlopen may not have. The module's starts at its bootstrap
+/// array.
+void ActiveTimeInstrumenter::createCounters(unsigned NumFuncs) {
+  SharedCounts = M.getPICLevel() != PICLevel::NotPIC &&
+                 M.getPIELevel() == PIELevel::Default;
+  if (SharedCounts) {
+    CountsTls = M.getGlobalVariable(abi::kRuntimeCountsTlsName);
+    if (!CountsTls)
+      CountsTls = new GlobalVariable(M, PtrTy, /*isConstant=*/false,
+                                     GlobalValue::ExternalLinkage, nullptr,
+                                     abi::kRuntimeCountsTlsName, nullptr,
+                                     GlobalValue::InitialExecTLSModel);
+    return;
+  }
+  ArrayType *Ty = ArrayType::get(Int64Ty, NumFuncs);
+  Bootstrap = new GlobalVariable(M, Ty, /*isConstant=*/false,
+                                 GlobalValue::InternalLinkage,
+                                 Constant::getNullValue(Ty),
+                                 abi::kBootstrapCountsName);
+  CountsTls = new GlobalVariable(M, PtrTy, /*isConstant=*/false,
+                                 GlobalValue::InternalLinkage, Bootstrap,
+                                 abi::kCountsTlsName, nullptr,
+                                 GlobalValue::LocalExecTLSModel);
+}
+
 void ActiveTimeInstrumenter::createCtorAndDtor(GlobalVariable *ModuleDesc) {
   Type *VoidTy = Type::getVoidTy(Ctx);
   FunctionType *VoidFnTy = FunctionType::get(VoidTy, /*isVarArg=*/false);
@@ -591,6 +649,12 @@ void ActiveTimeInstrumenter::createCtorAndDtor(GlobalVariable *ModuleDesc) {
   Function *Ctor = CreateHook(abi::kModuleCtorName);
   IRBuilder<> IRB(BasicBlock::Create(Ctx, "", Ctor));
   IRB.CreateCall(M.getOrInsertFunction(abi::kVersionCheckName, VoidFnTy));
+  // Where this thread's counter pointer is: the runtime finds every other
+  // thread's at the same offset from the thread pointer.
+  if (!SharedCounts)
+    IRB.CreateStore(IRB.CreateThreadLocalAddress(CountsTls),
+                    IRB.CreateConstInBoundsGEP2_32(ModuleDescTy, ModuleDesc, 0,
+                                                   11));
   IRB.CreateCall(
       M.getOrInsertFunction(abi::kRegisterModuleName, VoidTy, PtrTy),
       {ModuleDesc});
@@ -622,25 +686,220 @@ void ActiveTimeInstrumenter::emitProbe(IRBuilder<> &IRB, FunctionCallee Probe,
   Call->setDoesNotThrow();
 }
 
-void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc) {
+/// The thread's counter of the function incremented inline (abi.h, "Timed
+/// or counted"); returns whether the call is to be timed (its sign, i1).
+// The counters' loads and store carry !nosanitize: a sanitizer pass that
+// runs after this one (TSan) must not instrument them. Until a thread's
+// first timed call gives it arrays of its own, its calls count in a shared
+// bootstrap array, a benign race (only the sign is read, abi.h).
+Value *ActiveTimeInstrumenter::emitCount(IRBuilder<> &IRB, unsigned Index) {
+  MDNode *NoSanitize = MDNode::get(Ctx, {});
+  auto Load = [&](Type *Ty, Value *Ptr, Align A, const Twine &Name) {
+    LoadInst *L = IRB.CreateAlignedLoad(Ty, Ptr, A, Name);
+    L->setMetadata(LLVMContext::MD_nosanitize, NoSanitize);
+    return L;
+  };
+  Value *Array = Load(PtrTy, IRB.CreateThreadLocalAddress(CountsTls), Align(8),
+                      "activetime.counts");
+  Value *Idx = IRB.getInt64(Index);
+  if (SharedCounts) {
+    // The module's first counter in the runtime's array.
+    Value *Base = Load(
+        Int32Ty, IRB.CreateConstInBoundsGEP2_32(ModuleDescTy, ModuleDescGV, 0, 9),
+        Align(4), "activetime.base");
+    Idx = IRB.CreateAdd(IRB.CreateZExt(Base, Int64Ty), Idx);
+  }
+  Value *Counter = IRB.CreateInBoundsGEP(Int64Ty, Array, Idx, "activetime.counter");
+  Value *Calls =
+      IRB.CreateAdd(Load(Int64Ty, Counter, Align(8), ""), IRB.getInt64(1));
+  IRB.CreateAlignedStore(Calls, Counter, Align(8))
+      ->setMetadata(LLVMContext::MD_nosanitize, NoSanitize);
+  return IRB.CreateICmpSGE(Calls, IRB.getInt64(0), "activetime.timed");
+}
+
+/// The entry of a call of a function instrumented in place: the count, and
+/// the entry probe if the call is timed. Returns that decision (i1), which
+/// the exits reuse.
+Value *ActiveTimeInstrumenter::emitEntry(IRBuilder<> &IRB, Constant *Desc,
+                                         unsigned Index) {
+  Value *Timed = emitCount(IRB, Index);
+  Instruction *Then = SplitBlockAndInsertIfThen(Timed, IRB.GetInsertPoint(),
+                                                /*Unreachable=*/false, Unlikely);
+  IRBuilder<> AtThen(Then);
+  AtThen.SetCurrentDebugLocation(IRB.getCurrentDebugLocation());
+  emitProbe(AtThen, EnterProbe, Desc);
+  return Timed;
+}
+
+/// An exit of a call: the exit probe, if the entry chose to time the call
+/// (always when Timed is null: the function's timed copy).
+void ActiveTimeInstrumenter::emitExit(IRBuilder<> &IRB, Value *Timed,
+                                      Constant *Desc,
+                                      ArrayRef<OperandBundleDef> Bundles) {
+  if (!Timed) {
+    emitProbe(IRB, ExitProbe, Desc, Bundles);
+    return;
+  }
+  Instruction *Then = SplitBlockAndInsertIfThen(Timed, IRB.GetInsertPoint(),
+                                                /*Unreachable=*/false, Unlikely);
+  IRBuilder<> AtThen(Then);
+  AtThen.SetCurrentDebugLocation(IRB.getCurrentDebugLocation());
+  emitProbe(AtThen, ExitProbe, Desc, Bundles);
+}
+
+/// Whether F can hand a timed call to a copy of itself with a musttail call
+/// (same prototype, nothing that pins the body to one function).
+bool ActiveTimeInstrumenter::canCopyForTiming(const Function &F) {
+  if (F.isVarArg() || F.hasFnAttribute(Attribute::ReturnsTwice) ||
+      F.hasFnAttribute(Attribute::Naked))
+    return false;
+  CallingConv::ID CC = F.getCallingConv();
+  if (CC != CallingConv::C && CC != CallingConv::Fast &&
+      CC != CallingConv::Cold)
+    return false;
+  for (const Argument &A : F.args())
+    if (A.hasByValAttr() || A.hasInAllocaAttr() || A.hasPreallocatedAttr() ||
+        A.hasSwiftErrorAttr() || A.hasAttribute(Attribute::SwiftAsync))
+      return false;
+  if (F.hasPersonalityFn() &&
+      isScopedEHPersonality(classifyEHPersonality(F.getPersonalityFn())))
+    return false;
+  unsigned Size = 0;
+  for (const BasicBlock &BB : F) {
+    if (BB.hasAddressTaken())
+      return false;
+    for (const Instruction &I : BB) {
+      if (I.isDebugOrPseudoInst())
+        continue;
+      if (++Size > ClCloneMaxSize || isa<CallBrInst>(I))
+        return false;
+      if (const auto *CB = dyn_cast<CallBase>(&I)) {
+        if (CB->cannotDuplicate() || CB->isMustTailCall())
+          return false;
+        // An SEH frame's escaped allocas are recovered by name of the
+        // function that escapes them: a copy would not be that function.
+        if (const Function *Callee = CB->getCalledFunction())
+          if (Callee->getIntrinsicID() == Intrinsic::localescape)
+            return false;
+      }
+    }
+  }
+  return true;
+}
+
+/// The timed copy of F: F's body under its own name, internal, kept out of
+/// line (it runs only for calls long enough to be timed).
+Function *ActiveTimeInstrumenter::copyForTiming(Function &F) {
+  ValueToValueMapTy VMap;
+  Function *T = CloneFunction(&F, VMap);
+  T->setName(F.getName() + abi::kTimedCopySuffix);
+  T->setLinkage(GlobalValue::InternalLinkage);
+  T->setVisibility(GlobalValue::DefaultVisibility);
+  T->setDSOLocal(true);
+  T->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  // Discarded with F when F is an inline function another module also has.
+  T->setComdat(F.getComdat());
+  T->removeFnAttr(Attribute::AlwaysInline);
+  T->addFnAttr(Attribute::NoInline);
+  return T;
+}
+
+/// The call right before \p Ret whose result \p Ret returns (or a void
+/// call before `ret void`), if it is marked tail: the exit check goes before
+/// it so that the backend can still turn it into a jump.
+CallInst *ActiveTimeInstrumenter::tailCallBefore(Instruction *Ret) {
+  auto *RI = dyn_cast<ReturnInst>(Ret);
+  if (!RI)
+    return nullptr;
+  Instruction *Prev = RI->getPrevNonDebugInstruction();
+  auto *CI = dyn_cast_or_null<CallInst>(Prev);
+  if (!CI || !CI->isTailCall() || isa<IntrinsicInst>(CI) ||
+      CI->hasOperandBundles())
+    return nullptr;
+  Value *RV = RI->getReturnValue();
+  if (RV ? RV != CI : !CI->getType()->isVoidTy())
+    return nullptr;
+  return CI;
+}
+
+void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc,
+                                                unsigned Index) {
   // Calls to the probes need a location in a function with debug info (the
   // verifier insists for inlinable calls); they belong to the function as a
   // whole, so use its own scope.
   DISubprogram *SP = F.getSubprogram();
+  Function *TimedCopy =
+      ClCloneMaxSize && canCopyForTiming(F) ? copyForTiming(F) : nullptr;
 
-  // Entry probe, after the static allocas so they stay grouped at the top of
-  // the entry block where the backend folds them into the fixed frame.
-  BasicBlock &Entry = F.getEntryBlock();
-  BasicBlock::iterator IP = Entry.getFirstInsertionPt();
-  while (IP != Entry.end() &&
-         ((isa<AllocaInst>(*IP) && cast<AllocaInst>(*IP).isStaticAlloca()) ||
-          isa<DbgInfoIntrinsic>(*IP)))
-    ++IP;
-  IRBuilder<> IRB(&Entry, IP);
+  // The entry, after the static allocas so they stay grouped at the top of
+  // the entry block where the backend folds them into the fixed frame, and
+  // after llvm.localescape, which must stay in the entry block.
+  auto AfterAllocas = [](Function &Fn) {
+    BasicBlock &Entry = Fn.getEntryBlock();
+    BasicBlock::iterator IP = Entry.getFirstInsertionPt();
+    auto Skip = [](Instruction &I) {
+      if (auto *A = dyn_cast<AllocaInst>(&I))
+        return A->isStaticAlloca();
+      if (auto *II = dyn_cast<IntrinsicInst>(&I))
+        return isa<DbgInfoIntrinsic>(II) ||
+               II->getIntrinsicID() == Intrinsic::localescape;
+      return false;
+    };
+    while (IP != Entry.end() && Skip(*IP))
+      ++IP;
+    // An escape after other code: the entry goes after it all the same.
+    for (BasicBlock::iterator It = IP; It != Entry.end(); ++It)
+      if (auto *II = dyn_cast<IntrinsicInst>(&*It))
+        if (II->getIntrinsicID() == Intrinsic::localescape)
+          IP = std::next(It);
+    return IP;
+  };
+  IRBuilder<> IRB(&F.getEntryBlock(), AfterAllocas(F));
   if (SP)
     IRB.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
-  emitProbe(IRB, EnterProbe, Desc);
+  if (!TimedCopy) {
+    emitExits(F, emitEntry(IRB, Desc, Index), Desc);
+    return;
+  }
+  // Counted calls run F itself, untouched beyond the count; a timed call
+  // jumps to the copy, which has the probes.
+  Value *Timed = emitCount(IRB, Index);
+  Instruction *Then = SplitBlockAndInsertIfThen(Timed, IRB.GetInsertPoint(),
+                                                /*Unreachable=*/true, Unlikely);
+  IRBuilder<> AtThen(Then);
+  AtThen.SetCurrentDebugLocation(IRB.getCurrentDebugLocation());
+  SmallVector<Value *, 8> Args(llvm::make_pointer_range(F.args()));
+  CallInst *Jump = AtThen.CreateCall(TimedCopy, Args);
+  Jump->setTailCallKind(CallInst::TCK_MustTail);
+  Jump->setCallingConv(F.getCallingConv());
+  Jump->setAttributes(AttributeList::get(Ctx, AttributeSet(),
+                                         F.getAttributes().getRetAttrs(),
+                                         [&] {
+                                           SmallVector<AttributeSet, 8> PA;
+                                           for (unsigned I = 0; I < F.arg_size(); ++I)
+                                             PA.push_back(F.getAttributes().getParamAttrs(I));
+                                           return PA;
+                                         }()));
+  if (F.getReturnType()->isVoidTy())
+    AtThen.CreateRetVoid();
+  else
+    AtThen.CreateRet(Jump);
+  Then->eraseFromParent();
 
+  IRBuilder<> AtCopy(&TimedCopy->getEntryBlock(), AfterAllocas(*TimedCopy));
+  if (DISubprogram *CSP = TimedCopy->getSubprogram())
+    AtCopy.SetCurrentDebugLocation(DILocation::get(Ctx, CSP->getLine(), 0, CSP));
+  emitProbe(AtCopy, EnterProbe, Desc);
+  emitExits(*TimedCopy, /*Timed=*/nullptr, Desc);
+}
+
+/// An exit probe on every way out of F: returns (before a tail call, so
+/// it stays one), resumes, musttail calls and, with exception handling on,
+/// calls that may throw (turned into invokes unwinding to a cleanup pad).
+/// Timed: the entry's decision (null: every call of F is timed).
+void ActiveTimeInstrumenter::emitExits(Function &F, Value *Timed,
+                                       Constant *Desc) {
+  DISubprogram *SP = F.getSubprogram();
   // Funclet-based EH (Windows) cannot take the landingpad cleanup
   // EscapeEnumerator creates; give its cleanups that unwind to the caller the
   // probe directly, inside the funclet.
@@ -657,25 +916,34 @@ void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc) {
       IRBuilder<> AtCRI(CRI);
       if (SP && !AtCRI.getCurrentDebugLocation())
         AtCRI.SetCurrentDebugLocation(DILocation::get(Ctx, 0, 0, SP));
-      emitProbe(AtCRI, ExitProbe, Desc,
-                OperandBundleDef("funclet", CRI->getCleanupPad()));
+      emitExit(AtCRI, Timed, Desc,
+               OperandBundleDef("funclet", CRI->getCleanupPad()));
     }
   }
-
-  // Exit probes before each ret and resume, and before a musttail call (which
-  // must stay right before its ret). With exception handling on, calls that
-  // may throw become invokes unwinding to a cleanup pad that runs the probe
-  // and resumes, so a frame left by an exception is closed too.
   bool HandleExceptions = ClHandleExceptions && !F.doesNotThrow() && !ScopedEH;
   unsigned BlocksBefore = F.size();
   EscapeEnumerator EE(F, "activetime.cleanup", HandleExceptions);
+  // Tail calls the exit went before: the frame is closed when they run, so
+  // an exception from them must not run the exit again. Kept out of the
+  // invoke rewrite for the time of it.
+  SmallVector<CallInst *, 4> ClosedBefore;
   while (IRBuilder<> *AtExit = EE.Next()) {
     if (SP && !AtExit->getCurrentDebugLocation())
       AtExit->SetCurrentDebugLocation(DILocation::get(Ctx, 0, 0, SP));
-    emitProbe(*AtExit, ExitProbe, Desc);
+    if (CallInst *Tail = tailCallBefore(&*AtExit->GetInsertPoint())) {
+      AtExit->SetInsertPoint(Tail);
+      if (!Tail->doesNotThrow()) {
+        Tail->setDoesNotThrow();
+        ClosedBefore.push_back(Tail);
+      }
+    }
+    emitExit(*AtExit, Timed, Desc);
   }
+  for (CallInst *Tail : ClosedBefore)
+    Tail->removeFnAttr(Attribute::NoUnwind);
   // Every invoke conversion splits a block; the cleanup pad is one more.
-  if (F.size() > BlocksBefore)
+  // (Conditional exits split blocks too: the figure is an upper bound then.)
+  if (F.size() > BlocksBefore && !Timed)
     NumInvokes += F.size() - BlocksBefore - 1;
 }
 
@@ -738,18 +1006,19 @@ bool ActiveTimeInstrumenter::run() {
                                      PtrTy, PtrTy);
   ExitProbe = M.getOrInsertFunction(abi::kFuncExitName, ProbeAttrs, VoidTy,
                                     PtrTy, PtrTy);
+  Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
+  createCounters(ToInstrument.size());
 
   GlobalVariable *ModuleDesc = createTables(ToInstrument);
+  ModuleDescGV = ModuleDesc;
   insertMemProbes(ModuleDesc);
   auto *Table = cast<GlobalVariable>(
       cast<ConstantStruct>(ModuleDesc->getInitializer())->getOperand(2));
-  Type *TableTy = Table->getValueType();
   for (unsigned I = 0, E = ToInstrument.size(); I != E; ++I) {
+    Constant *Idx[] = {ConstantInt::get(Int64Ty, 0), ConstantInt::get(Int64Ty, I)};
     Constant *Desc = ConstantExpr::getInBoundsGetElementPtr(
-        TableTy, Table,
-        ArrayRef<Constant *>{ConstantInt::get(Int64Ty, 0),
-                             ConstantInt::get(Int64Ty, I)});
-    instrumentFunction(*ToInstrument[I], Desc);
+        Table->getValueType(), Table, Idx);
+    instrumentFunction(*ToInstrument[I], Desc, I);
     ++NumInstrumented;
   }
   createCtorAndDtor(ModuleDesc);

@@ -15,7 +15,7 @@
 // constructor calls kVersionCheckName (which embeds the number), so objects
 // built by a different pass fail to link; the runtime also checks
 // ModuleDesc::AbiVersion at registration and dies with a clear message.
-#define ACTIVETIME_ABI_VERSION 2
+#define ACTIVETIME_ABI_VERSION 3
 
 #define ACTIVETIME_STRINGIFY_(X) #X
 #define ACTIVETIME_STRINGIFY(X) ACTIVETIME_STRINGIFY_(X)
@@ -35,6 +35,48 @@ constexpr uint32_t kAbiVersion = ACTIVETIME_ABI_VERSION;
 //   void __activetime_func_exit(const FuncDesc *Fn, void *Frame);
 constexpr const char kFuncEnterName[] = "__activetime_func_enter";
 constexpr const char kFuncExitName[] = "__activetime_func_exit";
+
+// Timed or counted. Every call of an instrumented function increments the
+// calling thread's 64-bit counter for that function, inline; the counter's
+// sign says what else happens to the call on this thread:
+//   non-negative: the call is timed (entry probe now, exit probe on every
+//     way out); every function starts so on every thread;
+//   negative: the call is only counted. The runtime sets the sign bit, on
+//     the thread's own timed exit, once the function's calls there prove too
+//     short for the probes' cost to be removed from them with confidence.
+// The low 63 bits count the calls. The entry's decision is kept for the
+// exits; a call in tail position runs its exit check before the call, so
+// the tail call stays a jump (the callee replaces the caller's frame, as it
+// does without instrumentation).
+//
+// Where the counters are. In a module of an executable (PIE or not PIC) the
+// module owns a thread-local pointer (kCountsTlsName, internal, local-exec)
+// to the thread's array of the module's NumFuncs counters: counter I is at
+// a constant offset. In a module built as PIC (a shared library) the
+// pointer is the runtime's (kRuntimeCountsTlsName, initial-exec) to one
+// array for every such module, and the module's counters start at
+// ModuleDesc::CountBase (set at registration):
+//
+//   V = ++TlsPointer[Base + I];        (Base: 0, or M->CountBase)
+//   if (V >= 0) __activetime_func_enter(Fn, Frame);
+//   ... every exit: if (V >= 0) __activetime_func_exit(Fn, Frame);
+//
+// A pointer is never null: it starts at a bootstrap array (the module's
+// kBootstrapCountsName, or the runtime's) shared by every thread, in which
+// every function reads as timed. A thread's first call of a function thus
+// runs the entry probe, which gives the thread its own array and aims its
+// pointer there (the module constructor stores the pointer's address on the
+// registering thread into ModuleDesc::CountsTls, from which the runtime
+// knows where every thread's pointer is).
+constexpr uint64_t kCountedBit = uint64_t(1) << 63;
+constexpr const char kCountsTlsName[] = "__activetime_module_counts";
+constexpr const char kRuntimeCountsTlsName[] = "__activetime_counts";
+constexpr const char kBootstrapCountsName[] = "__activetime_bootstrap_counts";
+// A small function may be instrumented as two: itself, which counts and,
+// when the call is to be timed, jumps (musttail) to a copy of itself named
+// with this suffix that has the probes. Its counted calls then run no exit
+// check. Tools map the copy's code to the function.
+constexpr const char kTimedCopySuffix[] = ".activetime.timed";
 
 // Memory-access probe (stride profiling, seed 004), before a load or store
 // whose address ScalarEvolution cannot prove affine. Its fast path is inline:
@@ -135,7 +177,7 @@ struct MemSiteDesc {
 };
 
 // One per instrumented module (kModuleDescName), passed to registration.
-// IR type: { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr }.
+// IR type: { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr }.
 struct ModuleDesc {
   uint32_t AbiVersion;  // ACTIVETIME_ABI_VERSION of the pass that built it
   uint32_t NumFuncs;
@@ -146,12 +188,23 @@ struct ModuleDesc {
   uint32_t NumSites;      // entries of Sites (0: no stride profiling)
   uint32_t SiteBase;      // written by the runtime at registration
   const MemSiteDesc *Sites;
+  uint32_t CountBase;     // MDF_SharedCounts: written by the runtime
+  uint32_t Flags;         // ModuleDescFlags
+  void *CountsTls;        // the module's counter pointer on the registering
+                          // thread (stored by the constructor), or null
+  uint64_t *Bootstrap;    // the module's bootstrap array, or null
+};
+
+enum ModuleDescFlags : uint32_t {
+  // PIC module: its counters are in the runtime's per-thread array from
+  // CountBase on (see "Timed or counted"); else in the module's own.
+  MDF_SharedCounts = 1u << 0,
 };
 
 static_assert(sizeof(void *) != 8 || sizeof(FuncDesc) == 32, "FuncDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 56,
               "MemSiteDesc layout");
-static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 56, "ModuleDesc layout");
+static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 80, "ModuleDesc layout");
 
 } // namespace abi
 } // namespace activetime

@@ -37,6 +37,10 @@ define internal void @used_internal() {
 }
 
 ; CHECK-LABEL: define void @user_annotated()
+; CHECK: call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+; CHECK: musttail call void @user_annotated.activetime.timed()
+; CHECK-NOT: @used_internal.activetime.timed
+; CHECK-LABEL: define internal void @user_annotated.activetime.timed()
 ; CHECK: call void @__activetime_func_enter
 define void @user_annotated() {
   call void @used_internal()

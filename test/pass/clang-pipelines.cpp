@@ -28,7 +28,34 @@ __attribute__((noinline)) int sum_squares(int n) {
     s += square(i);
   return s;
 }
+// The function itself only counts (the thread's counter through the
+// module's TLS pointer) and jumps to its timed copy when the call is timed.
 // CHECK-LABEL: define {{.*}}i32 @_Z11sum_squaresi(
+// CHECK:         call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+// CHECK:         icmp sge i64
+// CHECK:         musttail call {{.*}}i32 @_Z11sum_squaresi.activetime.timed(
+// CHECK-NOT:     call void @__activetime_func_
+// O0:            call {{.*}}@_ZL6squarei(
+// OPT-NOT:       call {{.*}}@_ZL6squarei(
+// CHECK-NOT:     call void @__activetime_func_
+// CHECK:       }
+
+// Emitted after its caller at -O0.
+// O0-LABEL: define internal noundef i32 @_ZL6squarei(
+// O0:         musttail call {{.*}}i32 @_ZL6squarei.activetime.timed(
+// O0-NOT:     call void @__activetime_func_
+// O0:       }
+// OPT-NOT:  define {{.*}}@_ZL6squarei(
+
+int main(int argc, char **argv) { return sum_squares(argc); }
+// CHECK-LABEL: define {{.*}}i32 @main(
+// CHECK:         musttail call {{.*}}i32 @main.activetime.timed(
+// CHECK-NOT:     call void @__activetime_func_
+// CHECK:       }
+
+// The timed copies, after the functions: one entry probe and an exit
+// probe on every way out.
+// CHECK-LABEL: define internal {{.*}}i32 @_Z11sum_squaresi.activetime.timed(
 // CHECK:         call void @__activetime_func_enter(
 // CHECK-NOT:     call void @__activetime_func_enter(
 // O0:            call {{.*}}@_ZL6squarei(
@@ -36,18 +63,14 @@ __attribute__((noinline)) int sum_squares(int n) {
 // CHECK:         call void @__activetime_func_exit(
 // CHECK-NOT:     call void @__activetime_func_exit(
 // CHECK:       }
-
-// Emitted after its caller at -O0.
-// O0-LABEL: define internal noundef i32 @_ZL6squarei(
+// O0-LABEL: define internal noundef i32 @_ZL6squarei.activetime.timed(
 // O0:         call void @__activetime_func_enter(
 // O0-NOT:     call void @__activetime_func_enter(
 // O0:         call void @__activetime_func_exit(
 // O0-NOT:     call void @__activetime_func_exit(
 // O0:       }
-// OPT-NOT:  define {{.*}}@_ZL6squarei(
-
-int main(int argc, char **argv) { return sum_squares(argc); }
-// CHECK-LABEL: define {{.*}}i32 @main(
+// OPT-NOT:  define {{.*}}@_ZL6squarei
+// CHECK-LABEL: define internal {{.*}}i32 @main.activetime.timed(
 // CHECK:         call void @__activetime_func_enter(
 // CHECK-NOT:     call void @__activetime_func_enter(
 // CHECK:         call void @__activetime_func_exit(

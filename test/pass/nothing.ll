@@ -11,6 +11,9 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NOT: llvm.global_dtors
 ; CHECK-NOT: activetime.module_ctor
 ; CHECK-NOT: __activetime_func_enter
+; CHECK-NOT: __activetime_bootstrap_counts
+; CHECK-NOT: __activetime_counts
+; CHECK-NOT: activetime.timed
 ; CHECK:     !{i32 7, !"activetime.instrumented", i32 1}
 
 @data = global i32 1

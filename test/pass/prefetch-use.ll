@@ -13,6 +13,7 @@
 ; RUN: %opt_at -passes=activetime -activetime-prefetch-use=%t.missing -S %s 2>&1 | FileCheck %s --check-prefix=MISSING
 
 ; CHECK-NOT: __activetime_module
+; CHECK-NOT: __activetime_bootstrap_counts
 ; CHECK-LABEL: define i64 @chase(
 ; CHECK: %vp = getelementptr
 ; CHECK-NEXT: %activetime.prefetch.addr = getelementptr i8, ptr %vp, i64 128
@@ -23,6 +24,8 @@
 ; CHECK: ret i64
 ; CHECK-NOT: __activetime_mem_access
 ; CHECK-NOT: __activetime_func_enter
+; CHECK-NOT: activetime.timed
+; CHECK-NOT: __activetime_counts
 
 ; STALE-DAG: chase.c: warning: activetime: stale prefetch hint for chase at :0:0 (key 0x1234): no such site in this compile; ignored
 ; STALE-DAG: chase.c: warning: activetime: prefetch hint for chase at :7:0 does not match the site with its key in this compile; ignored

@@ -2,6 +2,8 @@
 ; RUN: %opt_at -passes=activetime -activetime-print-decisions -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=WHY < %t.err
 ; RUN: %opt_at -passes=activetime -activetime-min-size=1000 -S %s | FileCheck %s --check-prefix=FORCE
+; RUN: %opt_at -passes=activetime -S %s | FileCheck %s --check-prefix=COPIES \
+; RUN:   --implicit-check-not='activetime.timed() unnamed_addr'
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
@@ -82,16 +84,13 @@ define void @both() "activetime-instrument" "activetime-no-instrument" {
 ; CHECK-LABEL: define void @annotated_off()
 ; CHECK-NEXT:    ret void
 ; CHECK-LABEL: define void @annotated_other()
-; CHECK-NEXT:    call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void @__activetime_func_enter(
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-LABEL: define void @__activetime_runtime_helper()
 ; CHECK-NEXT:    ret void
 ; CHECK-LABEL: define void @attr_on()
-; CHECK-NEXT:    call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void @__activetime_func_enter(
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-LABEL: define void @annotated_on()
-; CHECK-NEXT:    call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void @__activetime_func_enter(
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-LABEL: define void @both()
 ; CHECK-NEXT:    ret void
 
@@ -99,3 +98,8 @@ define void @both() "activetime-instrument" "activetime-no-instrument" {
 ; FORCE: @__activetime_funcs = internal constant [2 x { ptr, ptr, ptr, i32, i32 }] [{ ptr, ptr, ptr, i32, i32 } { ptr @attr_on, {{.*}} }, { ptr, ptr, ptr, i32, i32 } { ptr @annotated_on, {{.*}} }]
 ; FORCE-LABEL: define void @annotated_other()
 ; FORCE-NEXT:    ret void
+
+; Only instrumented functions get a timed copy.
+; COPIES: define internal void @annotated_other.activetime.timed() unnamed_addr
+; COPIES: define internal void @attr_on.activetime.timed() unnamed_addr
+; COPIES: define internal void @annotated_on.activetime.timed() unnamed_addr

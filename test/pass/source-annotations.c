@@ -40,11 +40,24 @@
 // CHECK-LABEL: define {{.*}} @strided(
 // CHECK: call void @__activetime_mem_access(
 // CHECK-LABEL: define {{.*}} @unstrided(
-// CHECK: call void @__activetime_func_enter(
+// CHECK: musttail call {{.*}} @unstrided.activetime.timed(
 // CHECK-NOT: call void @__activetime_mem_access(
 // CHECK-LABEL: define {{.*}} @in_off_range(
 // CHECK-NOT: call void @__activetime_
+// CHECK-NOT: @in_off_range.activetime.timed
 // CHECK-LABEL: define {{.*}} @in_strides_range(
+// CHECK: call void @__activetime_mem_access(
+// The timed copies have the probes, and the memory probes of their function.
+// CHECK-LABEL: define internal {{.*}} @strided.activetime.timed(
+// CHECK: call void @__activetime_func_enter(
+// CHECK: call void @__activetime_mem_access(
+// CHECK-LABEL: define internal {{.*}} @unstrided.activetime.timed(
+// CHECK: call void @__activetime_func_enter(
+// CHECK-NOT: call void @__activetime_mem_access(
+// CHECK: call void @__activetime_func_exit(
+// CHECK-NOT: call void @__activetime_mem_access(
+// CHECK-NOT: @in_off_range.activetime.timed
+// CHECK-LABEL: define internal {{.*}} @in_strides_range.activetime.timed(
 // CHECK: call void @__activetime_mem_access(
 
 #define NOINLINE __attribute__((noinline))
