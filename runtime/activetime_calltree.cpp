@@ -1,6 +1,7 @@
 //===- activetime_calltree.cpp - Per-thread calling-context tree -*- C++ -*-===//
 
 #include "activetime_calltree.h"
+#include "activetime_counts.h"
 
 namespace __activetime {
 
@@ -47,6 +48,8 @@ u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn) {
   N->Calls = N->Incl = N->Excl = N->Max = N->Ovh256 = N->Off = 0;
   N->Vol = N->Invol = 0;
   N->Min = ~0ull;
+  N->NextCheck = kFirstTimingCheck;
+  N->Counter = nullptr;
   atomic_store(&NumNodes, I + 1, memory_order_release);
   return I;
 }
@@ -90,6 +93,7 @@ void CallTree::ResetStats() {
     X->Calls = X->Incl = X->Excl = X->Max = X->Ovh256 = X->Off = 0;
     X->Vol = X->Invol = 0;
     X->Min = ~0ull;
+    X->NextCheck = kFirstTimingCheck;
   }
 }
 

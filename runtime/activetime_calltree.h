@@ -31,6 +31,8 @@ struct Node {
   u64 Off;   // switched-out ticks inside the calls
   u32 Vol;   // voluntary switches inside the calls
   u32 Invol; // involuntary switches inside the calls
+  u64 NextCheck; // Calls at which CheckTiming looks at the node again
+  u64 *Counter;  // the thread's call counter of Fn, once CheckTiming found it
 };
 
 class CallTree {

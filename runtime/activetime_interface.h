@@ -33,7 +33,9 @@ __activetime_unregister_module(activetime::abi::ModuleDesc *M);
 
 // Empty; referenced by module constructors so a pass/runtime ABI mismatch is
 // a link error ("undefined reference to __activetime_version_mismatch_check_vN").
-SANITIZER_INTERFACE_ATTRIBUTE void __activetime_version_mismatch_check_v2(void);
+SANITIZER_INTERFACE_ATTRIBUTE void __activetime_version_mismatch_check_v3(void);
+
+
 
 // Regions of the public API (include/activetime/activetime.h; see abi.h).
 // Interning takes a lock (once per call site: the header caches the result);

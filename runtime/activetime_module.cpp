@@ -2,6 +2,8 @@
 
 #include "activetime_module.h"
 
+#include "activetime_codesamples.h"
+#include "activetime_counts.h"
 #include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_strides.h"
@@ -45,6 +47,42 @@ const char *ObjectPathFor(const void *Addr, uptr *LoadBase) {
   }
   return Info.dli_fname ? PersistentStrdup(Info.dli_fname) : nullptr;
 }
+u32 max_module_funcs;
+
+// Every module ever registered, for the probes' lock-free lookups: entries
+// below num_lookup (acquire) are set and never change.
+constexpr u32 kMaxLookupModules = 1u << 16;
+ModuleInfo **lookup;
+u32 num_lookup;
+
+// Where the module's counters are (abi.h, "Timed or counted"): slots in the
+// threads' shared arrays for a PIC module, else the module's own pointer,
+// found in any thread at the offset it has in the registering one.
+void AssignCounters(ModuleInfo *MI, ModuleDesc *M) {
+  if (M->NumFuncs > max_module_funcs)
+    __atomic_store_n(&max_module_funcs, M->NumFuncs, __ATOMIC_RELAXED);
+  MI->SharedCounts = M->Flags & activetime::abi::MDF_SharedCounts;
+  MI->Bootstrap = (u64 *)M->Bootstrap;
+  MI->CountsTlsOffset = M->CountsTls ? sptr(uptr(M->CountsTls) - ThreadPointer()) : 0;
+  if (M->CountsTls)
+    AddCountingOffset(MI->CountsTlsOffset);
+  if (!MI->SharedCounts || !M->NumFuncs)
+    return;
+  MI->CountBase = M->CountBase = AllocateSharedSlots(M->NumFuncs);
+  if (!MI->CountBase)
+    VLog(1, "module %s: no counter slots left; its calls are not counted",
+         M->ModuleName ? M->ModuleName : "?");
+}
+
+void PublishForLookup(ModuleInfo *MI) {
+  if (!lookup)
+    lookup = (ModuleInfo **)MmapNoReserveOrDie(
+        kMaxLookupModules * sizeof(ModuleInfo *), "ActiveTime module lookup");
+  if (num_lookup == kMaxLookupModules)
+    return;
+  lookup[num_lookup] = MI;
+  __atomic_store_n(&num_lookup, num_lookup + 1, __ATOMIC_RELEASE);
+}
 } // namespace
 
 void LockModules() { modules_mu.Lock(); }
@@ -53,8 +91,8 @@ uptr NumModules() { return modules.Size; }
 ModuleInfo *GetModule(uptr I) { return modules[I]; }
 
 void RegisterModule(ModuleDesc *M) {
-  if (!M)
-    return;
+  if (!M || M->RuntimeData)
+    return; // registered already (by an early call, abi.h)
   EnsureInit();
   if (M->AbiVersion != activetime::abi::kAbiVersion) {
     Printf("ActiveTime: module %s was instrumented for ABI v%u but this "
@@ -74,14 +112,17 @@ void RegisterModule(ModuleDesc *M) {
   const void *Probe = M->NumFuncs && M->Funcs[0].Addr ? M->Funcs[0].Addr
                                                        : (const void *)M;
   MI->Path = ObjectPathFor(Probe, &MI->LoadBase);
+  AddProgramCode(Probe);
   MI->Sites = M->Sites;
   MI->NumSites = M->Sites ? M->NumSites : 0;
+  AssignCounters(MI, M);
   Lock L(&modules_mu);
   // Before any probe of the module can run: its constructor calls us first.
   MI->SiteBase = M->SiteBase = MI->NumSites ? AllocateSiteIds(MI->NumSites) : 0;
   MI->FirstId = next_func_id;
   next_func_id += M->NumFuncs;
   modules.PushBack(MI);
+  PublishForLookup(MI);
   M->RuntimeData = MI;
   VLog(2, "registered module %s (%u functions) from %s",
        MI->Name ? MI->Name : "?", MI->NumFuncs, MI->Path ? MI->Path : "?");
@@ -220,9 +261,30 @@ bool LookupFuncId(const FuncDesc *Fn, u32 *Id) {
   return false;
 }
 
+bool FindFuncModule(const FuncDesc *Fn, ModuleInfo **Out, u32 *Index) {
+  uptr A = uptr(Fn);
+  // Latest first: a dlclose'd module's range may have been reused.
+  for (u32 I = __atomic_load_n(&num_lookup, __ATOMIC_ACQUIRE); I-- > 0;) {
+    ModuleInfo *MI = lookup[I];
+    if (A >= MI->FuncsBegin && A < MI->FuncsEnd) {
+      *Out = MI;
+      *Index = u32((A - MI->FuncsBegin) / sizeof(FuncDesc));
+      return !__atomic_load_n(&MI->Unloaded, __ATOMIC_RELAXED);
+    }
+  }
+  return false;
+}
+
+u32 MaxModuleFuncs() { return __atomic_load_n(&max_module_funcs, __ATOMIC_RELAXED); }
+
 void ResetModulesForTesting() {
   Lock L(&modules_mu);
+  // A descriptor registered again must register again.
+  for (uptr I = 0; I < modules.Size; ++I)
+    if (modules[I]->Desc && !modules[I]->Unloaded)
+      const_cast<ModuleDesc *>(modules[I]->Desc)->RuntimeData = nullptr;
   modules.Clear();
+  __atomic_store_n(&num_lookup, 0, __ATOMIC_RELEASE);
   next_func_id = 0;
   region_module = nullptr;
   region_table_full_reported = false;
@@ -240,7 +302,7 @@ extern "C" void __activetime_unregister_module(activetime::abi::ModuleDesc *M) {
   UnregisterModule(M);
 }
 
-extern "C" void __activetime_version_mismatch_check_v2(void) {}
+extern "C" void __activetime_version_mismatch_check_v3(void) {}
 
 extern "C" const activetime::abi::FuncDesc *
 __activetime_region_intern(const char *Name, const char *File, u32 Line) {

@@ -22,6 +22,14 @@ struct ModuleInfo {
   const MemSiteDesc *Sites; // site table, or a runtime-owned copy once unloaded
   u32 NumSites;
   u32 SiteBase;             // global id of Sites[0] (ModuleDesc::SiteBase)
+  // Timed or counted (activetime_counts.h): a PIC module's first slot in
+  // the threads' shared counter arrays (0: not such a module, or no slots);
+  // an executable's module's bootstrap array and the offset of its counter
+  // pointer from the thread pointer (the same in every thread).
+  u32 CountBase;
+  bool SharedCounts;
+  u64 *Bootstrap;
+  sptr CountsTlsOffset;
   bool Unloaded;
 };
 
@@ -39,6 +47,13 @@ ModuleInfo *GetModule(uptr I); // modules lock held
 // table is built by BuildFuncIdIndex (modules lock held).
 void BuildFuncIdIndex();
 bool LookupFuncId(const FuncDesc *Fn, u32 *Id);
+
+// The loaded module whose table holds Fn, and Fn's index in it; false if
+// none (a region, an unloaded module). Lock-free: safe in a probe.
+bool FindFuncModule(const FuncDesc *Fn, ModuleInfo **MI, u32 *Index);
+
+// The most functions any registered module has.
+u32 MaxModuleFuncs();
 
 // The descriptor of region Name, interned once per name into the runtime's
 // own module (registered at the first region like a compiled module, so the

@@ -91,6 +91,9 @@ void SortU64(u64 *V, int N) {
 
 struct RoundResult {
   u64 A, B, Spread;
+  // Of A and B - A, what the probes measured of themselves (their two tick
+  // reads), per call: the entry probe's interval and the exit probe's.
+  u64 MeasuredEnter, MeasuredExit;
 };
 
 // The batch figure kept: fenced probes cost the same in every batch, so
@@ -107,8 +110,10 @@ u64 Kept(const u64 *Sorted) {
 // plain and elapsed are each taken over the batches (Kept), then combined.
 RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256) {
   u64 Ins[kBatches], Pls[kBatches], Els[kBatches], Bs[kBatches];
+  u64 Mes[kBatches], Mxs[kBatches];
+  const ThreadTls &T = at_tls;
   for (int Bt = 0; Bt < kBatches; ++Bt) {
-    u64 C0 = N->Calls, I0 = N->Incl;
+    u64 C0 = N->Calls, I0 = N->Incl, O0 = N->Ovh256, TO0 = T.Ovh;
     u64 T0 = ReadTick();
     for (int I = 0; I < kCalls; ++I)
       CalibLeafInstrumented(Steps);
@@ -122,16 +127,27 @@ RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256) {
     Bs[Bt] = Instr > Plain ? (Instr - Plain) * 256 / kCalls : 0;
     u64 DC = N->Calls - C0;
     Els[Bt] = DC ? (N->Incl - I0) * 256 / DC : 0;
+    // The scratch state charges no calibrated part (Enter256 = Exit256 = 0):
+    // the node's overhead is the entry probes' measured intervals, the
+    // thread's the entry and exit probes'.
+    u64 Enter = DC ? (N->Ovh256 - O0) / DC : 0;
+    u64 Both = DC ? (T.Ovh - TO0) / DC : 0;
+    Mes[Bt] = Enter;
+    Mxs[Bt] = Both > Enter ? Both - Enter : 0;
   }
   SortU64(Ins, kBatches);
   SortU64(Pls, kBatches);
   SortU64(Els, kBatches);
   SortU64(Bs, kBatches);
+  SortU64(Mes, kBatches);
+  SortU64(Mxs, kBatches);
   u64 In = Kept(Ins), Pl = Kept(Pls), El = Kept(Els);
   u64 Body256 = Pl > EmptyPlain256 ? Pl - EmptyPlain256 : 0;
   RoundResult R;
   R.B = In > Pl ? In - Pl : 0;
   R.A = El > Body256 ? El - Body256 : 0;
+  R.MeasuredEnter = Kept(Mes);
+  R.MeasuredExit = Kept(Mxs);
   // Stability of the per-batch pair cost: (q75 - q25) / median.
   u64 Med = Bs[kBatches / 2];
   u64 Q75 = Bs[(3 * kBatches) / 4], Q25 = Bs[kBatches / 4];
@@ -140,7 +156,7 @@ RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256) {
 }
 
 RoundResult Calibrate(const Node *N, u32 Steps, u64 EmptyPlain256) {
-  RoundResult Best = {0, 0, ~0ull};
+  RoundResult Best = {0, 0, ~0ull, 0, 0};
   for (int Round = 0; Round < kRounds; ++Round) {
     RoundResult R = RunRound(N, Steps, EmptyPlain256);
     if (R.Spread < Best.Spread)
@@ -186,6 +202,8 @@ void CalibrateOverhead(raw::OverheadRecord *Out) {
   T.Depth = 1;
   T.SwitchHead = &calib_zero_word;
   T.SwitchTailSeen = 0;
+  T.SampleHead = &calib_zero_word;
+  T.SampleTailSeen = 0;
   T.NextCheckTick = ~0ull;
   AT_BARRIER();
   T.Capacity = u32(PS / sizeof(Frame));
@@ -226,8 +244,14 @@ void CalibrateOverhead(raw::OverheadRecord *Out) {
   UnmapOrDie(TS, TSBytes);
 
   internal_memset(Out, 0, sizeof(*Out));
-  Out->Enter256 = Best.A;
-  Out->Exit256 = Best.B > Best.A ? Best.B - Best.A : 0;
+  // The probes measure their own intervals; the table holds the rest of
+  // each part of the pair (the instructions outside the two tick reads).
+  u64 Exit = Best.B > Best.A ? Best.B - Best.A : 0;
+  Out->Enter256 = Best.A > Best.MeasuredEnter ? Best.A - Best.MeasuredEnter : 0;
+  Out->Exit256 = Exit > Best.MeasuredExit ? Exit - Best.MeasuredExit : 0;
+  Out->Pair256 = Best.B;
+  Out->MeasuredEnter256 = Best.MeasuredEnter;
+  Out->MeasuredExit256 = Best.MeasuredExit;
   Out->Source = raw::OS_Calibrated;
   Out->Batches = kBatches;
   Out->SpreadPermille = Best.Spread > 0xffffffffull ? 0xffffffffu : u32(Best.Spread);
@@ -254,6 +278,7 @@ void InitOverheadTable() {
   }
   if (flags()->probe_fence)
     R.Flags |= raw::OF_Fenced;
+  R.Flags |= raw::OF_Measured; // every probe charges its own interval
   runtime.Overhead = R;
   VLog(2, "overhead table: enter %llu/256 exit %llu/256 ticks (%s, spread %u permille%s)",
        (unsigned long long)R.Enter256, (unsigned long long)R.Exit256,

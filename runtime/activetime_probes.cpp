@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/raw_format.h"
+#include "activetime_counts.h"
 #include "activetime_interface.h"
 #include "activetime_probes.h"
 #include "activetime_thread.h"
@@ -33,6 +34,46 @@ ALWAYS_INLINE static void NoteUnmatchedExit(ThreadState *TS) {
     TS->SkippedEntries--;
   else
     TS->UnmatchedExits++;
+}
+
+// A long probe interval may hold a stretch the thread spent switched out,
+// which the switch source charges as off-CPU time too: it comes out of the
+// probe's cost so that no frame loses it twice. Frames see it either way
+// (an entry probe's frame is open already, an exit probe's closed). In
+// mode=trace every probe comes here first to store its whole interval in
+// its event (the offline method takes the union with the switched-out
+// intervals itself).
+static NOINLINE u64 OnCpuPart(ThreadTls &T, u64 Interval, u64 End) {
+  if (T.Trace) {
+    TraceBuffers &B = T.TS->Trace;
+    if (B.OpenEvent) {
+      B.Events[B.OpenEvent - 1].Measured = Interval;
+      B.OpenEvent = 0;
+    }
+    if (Interval < T.TS->LongProbeTicks)
+      return Interval;
+  }
+  u64 Off = CollectSwitchedOut(T, End);
+  return Interval > Off ? Interval - Off : 0;
+}
+
+// A probe's own cost, charged to the thread's overhead counter before the
+// probe ends: the interval from its first tick read (Start) to a second read
+// here, which includes whatever the probe paid (cache misses, slow paths),
+// plus Extra256, the calibrated cost of the few instructions outside the two
+// reads (the call, the return). Probes fed injected ticks (tests) charge
+// Extra256 alone.
+ALWAYS_INLINE static void ChargeProbe(ThreadTls &T, u64 Start, u64 Extra256,
+                                      bool Measured = true) {
+  u64 Cost256 = Extra256;
+  if (Measured) {
+    u64 End = ReadTick();
+    u64 Interval = End > Start ? End - Start : 0;
+    if (UNLIKELY(Interval >= T.LongProbe))
+      Interval = OnCpuPart(T, Interval, End);
+    Cost256 += Interval << 8;
+  }
+  T.Ovh += Cost256;
 }
 
 // Completes frame I (>= 1) at Now and charges it to its parent frame.
@@ -61,6 +102,8 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now) {
   if (A > N->Max)
     N->Max = A;
   Stk[I - 1].ChildTicks += El;
+  if (UNLIKELY(N->Calls >= N->NextCheck))
+    CheckTiming(N, I);
 }
 
 // mode=trace: one timer measurement, bounded buffer, never blocks.
@@ -74,6 +117,8 @@ NOINLINE void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind,
   }
   B.Events[I].Tick = Now;
   B.Events[I].FnKind = uptr(Fn) | Kind;
+  B.Events[I].Measured = 0;
+  B.OpenEvent = I + 1;
   __atomic_store_n(&B.NumEvents, I + 1, __ATOMIC_RELEASE);
 }
 
@@ -82,6 +127,7 @@ NOINLINE void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind,
 #define AT_SWITCH_CHECK(T, Now)                                                \
   do {                                                                         \
     if (UNLIKELY(*(T).SwitchHead != (T).SwitchTailSeen ||                      \
+                 *(T).SampleHead != (T).SampleTailSeen ||                      \
                  (Now) >= (T).NextCheckTick))                                  \
       SwitchCheckSlow((T), (Now));                                             \
   } while (0)
@@ -115,14 +161,23 @@ ALWAYS_INLINE static void OpenFrame(ThreadTls &T, Frame *Top, const FuncDesc *Fn
   F->OffAtEntry = T.Off;
   F->SwAtEntry = T.Sw;
   F->NodeIdx = Idx;
-  T.Ovh += T.Enter256;
   T.Depth++;
+}
+
+// A call that opens a new node: possibly the thread's first call into Fn's
+// module, made through its bootstrap counters (activetime_counts.h).
+static NOINLINE u32 NewNode(ThreadTls &T, u32 Parent, const FuncDesc *Fn) {
+  AdoptCounters(T, Fn);
+  return T.Tree->Insert(Parent, Fn);
 }
 
 // Pushes a frame for Fn above Top (the current top frame).
 ALWAYS_INLINE static void PushFrame(ThreadTls &T, Frame *Top,
                                     const FuncDesc *Fn, uptr Addr, u64 Now) {
-  OpenFrame(T, Top, Fn, Addr, Now, T.Tree->FindOrInsert(Top->NodeIdx, Fn));
+  u32 Idx = T.Tree->Find(Top->NodeIdx, Fn);
+  if (UNLIKELY(!Idx))
+    Idx = NewNode(T, Top->NodeIdx, Fn);
+  OpenFrame(T, Top, Fn, Addr, Now, Idx);
   if (UNLIKELY(T.Trace))
     TraceRecordEvent(T, Fn, activetime::raw::TE_Enter, Now);
 }
@@ -180,6 +235,7 @@ static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
       RegionEnterBody(T, Fn, Now);
     else
       EnterBody(T, Fn, Addr, Now);
+    ChargeProbe(T, Now, T.Enter256, RealTick);
   }
   AT_BARRIER();
   T.Seq++;
@@ -195,6 +251,7 @@ ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, u64 Now,
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
   EnterBody(T, Fn, Addr, Now);
+  ChargeProbe(T, Now, T.Enter256, RealTick);
   AT_BARRIER();
   T.Seq++;
 }
@@ -248,7 +305,8 @@ ALWAYS_INLINE static bool IgnoreEvent(ThreadTls &T) {
   return false;
 }
 
-static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
+static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
+                              bool RealTick) {
   ThreadTls &T = at_tls;
   if (IgnoreEvent(T))
     return;
@@ -258,15 +316,16 @@ static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now) {
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
   NoteUnmatchedExit(T.TS);
-  T.Ovh += T.Exit256;
+  ChargeProbe(T, Now, T.Exit256, RealTick);
   AT_BARRIER();
   T.Seq++;
 }
 
-ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
+ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now,
+                                   bool RealTick) {
   ThreadTls &T = at_tls;
   if (UNLIKELY((T.Seq & 1) || T.Depth <= 1))
-    return ExitSlow(Fn, Addr, Now);
+    return ExitSlow(Fn, Addr, Now, RealTick);
   T.Seq++;
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
@@ -279,11 +338,11 @@ ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now) {
   } else {
     Matched = ExitRepair(T, Fn, Addr, Now);
   }
-  // The exit probe's own cost lies after the frame's recorded end: charged
-  // to the enclosing frames only.
-  T.Ovh += T.Exit256;
   if (UNLIKELY(T.Trace) && Matched)
     TraceRecordEvent(T, Fn, activetime::raw::TE_Exit, Now);
+  // The exit probe's own cost lies after the frame's recorded end: charged
+  // to the enclosing frames only.
+  ChargeProbe(T, Now, T.Exit256, RealTick);
   AT_BARRIER();
   T.Seq++;
 }
@@ -310,9 +369,9 @@ static NOINLINE void RegionExit(const FuncDesc *R, u64 Now) {
     CloseThrough(T, Found, Now);
   else
     NoteUnmatchedExit(T.TS);
-  T.Ovh += T.Exit256;
   if (UNLIKELY(T.Trace) && Found)
     TraceRecordEvent(T, R, activetime::raw::TE_Exit, Now);
+  ChargeProbe(T, Now, T.Exit256);
   AT_BARRIER();
   T.Seq++;
 }
@@ -332,7 +391,7 @@ void ProbeEnterAt(const FuncDesc *Fn, uptr Addr, u64 Now) {
   EnterImpl(Fn, Addr, Now, /*RealTick=*/false);
 }
 void ProbeExitAt(const FuncDesc *Fn, uptr Addr, u64 Now) {
-  ExitImpl(Fn, Addr, Now);
+  ExitImpl(Fn, Addr, Now, /*RealTick=*/false);
 }
 
 #ifndef ACTIVETIME_PROBE_FAST_PATH
@@ -351,11 +410,12 @@ static NOINLINE void EnterGeneral(const FuncDesc *Fn, uptr Addr, u64 Now) {
 }
 
 static NOINLINE void ExitGeneral(const FuncDesc *Fn, uptr Addr, u64 Now) {
-  ExitImpl(Fn, Addr, Now);
+  ExitImpl(Fn, Addr, Now, /*RealTick=*/true);
 }
 
 ALWAYS_INLINE static bool SwitchCheckDue(const ThreadTls &T, u64 Now) {
-  return *T.SwitchHead != T.SwitchTailSeen || Now >= T.NextCheckTick;
+  return *T.SwitchHead != T.SwitchTailSeen ||
+         *T.SampleHead != T.SampleTailSeen || Now >= T.NextCheckTick;
 }
 
 ALWAYS_INLINE static void EnterFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
@@ -377,6 +437,7 @@ ALWAYS_INLINE static void EnterFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
     return EnterGeneral(Fn, Addr, Now);
   }
   OpenFrame(T, Top, Fn, Addr, Now, Idx);
+  ChargeProbe(T, Now, T.Enter256);
   AT_BARRIER();
   T.Seq = S + 2;
 }
@@ -399,7 +460,7 @@ ALWAYS_INLINE static void ExitFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
   }
   CloseFrame(T, Stk, D - 1, Now);
   T.Depth = D - 1;
-  T.Ovh += T.Exit256;
+  ChargeProbe(T, Now, T.Exit256);
   AT_BARRIER();
   T.Seq = S + 2;
 }
@@ -434,7 +495,7 @@ ALWAYS_INLINE static void FuncExit(const activetime::abi::FuncDesc *Fn,
 #if ACTIVETIME_PROBE_FAST_PATH
   ExitFast(Fn, uptr(Frame), Now);
 #else
-  ExitImpl(Fn, uptr(Frame), Now);
+  ExitImpl(Fn, uptr(Frame), Now, /*RealTick=*/true);
 #endif
 }
 
@@ -450,6 +511,7 @@ ALWAYS_INLINE static void RegionBegin(const activetime::abi::FuncDesc *R,
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
   RegionEnterBody(T, R, Now);
+  ChargeProbe(T, Now, T.Enter256);
   AT_BARRIER();
   T.Seq++;
 }
@@ -461,7 +523,7 @@ ALWAYS_INLINE static void RegionEnd(const activetime::abi::FuncDesc *R,
   ThreadTls &T = at_tls;
   // The common case, the region on top, takes the exit probe's path.
   if (LIKELY(!(T.Seq & 1) && T.Depth > 1 && T.Stack[T.Depth - 1].Fn == R))
-    return ExitImpl(R, T.Stack[T.Depth - 1].Addr, Now);
+    return ExitImpl(R, T.Stack[T.Depth - 1].Addr, Now, /*RealTick=*/true);
   RegionExit(R, Now);
 }
 
@@ -487,6 +549,8 @@ __activetime_region_end(const activetime::abi::FuncDesc *R) {
 
 extern "C" int __activetime_set_enabled(int On) {
   u32 Old = __atomic_exchange_n(&collection_off, On ? 0u : 1u, __ATOMIC_RELAXED);
+  if (Old != (On ? 0u : 1u))
+    SetCountingEnabled(On != 0);
   return Old ? 0 : 1;
 }
 

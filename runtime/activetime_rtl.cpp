@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime_codesamples.h"
+#include "activetime_counts.h"
 #include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_internal.h"
@@ -50,10 +52,24 @@ void ValidateEnumFlags() {
            flags()->switch_source);
     Die();
   }
+  // Timing and code samples: a negative value has no meaning.
+  struct {
+    const char *Name;
+    int Value;
+  } NonNegative[] = {{"timing_ratio", flags()->timing_ratio},
+                     {"code_sample_us", flags()->code_sample_us},
+                     {"code_sample_stack", flags()->code_sample_stack}};
+  for (const auto &F : NonNegative)
+    if (F.Value < 0) {
+      Printf("ActiveTime: ERROR: %s=%d: expected a number >= 0\n", F.Name,
+             F.Value);
+      Die();
+    }
 }
 
 void AtExitWriter() {
   StopSampler(); // its samples end here; it must not read threads any more
+  StopCodeSampleDrainer();
   if (flags()->write_profile)
     WriteProfile();
 }
@@ -82,6 +98,7 @@ void ForkChild() {
   UnlockThreadRegistry();
   UnlockModules();
   SamplerAfterForkChild();
+  CodeSamplesAfterForkChild();
 }
 } // namespace
 
@@ -129,6 +146,8 @@ void InitRuntimeSlow() {
   InitTimer();
   runtime.TickStep256 = MeasureTickStep256();
   InitOverheadTable(); // before the first real frame is pushed
+  InitCodeSampling();
+  InitTiming();
   runtime.Pid = (u32)internal_getpid();
   runtime.StartTick = ReadTick();
   runtime.StartUnixNs = RealtimeNs();
@@ -136,6 +155,7 @@ void InitRuntimeSlow() {
   pthread_atfork(ForkPrepare, ForkParent, ForkChild);
   Atexit(AtExitWriter);
   StartSampler();
+  StartCodeSampleDrainer();
   atomic_store(&runtime.Initialized, 1, memory_order_release);
   VLog(2, "runtime initialized in pid %u", runtime.Pid);
 }

@@ -11,14 +11,13 @@
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
+#include "activetime_worker.h"
 #include "sanitizer_common/sanitizer_linux.h"
 
 #include <fcntl.h>
-#include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,10 +53,8 @@ struct Sampler {
   u32 Randomized;
   u32 Realtime;      // the sampler runs at SCHED_FIFO priority 1
   u64 LateNs;        // sum over sweeps of (sweep start - its deadline)
-  u32 StopWord;      // futex: 1 = stop
-  int Running;       // a sampler thread exists (to be joined)
+  WorkerThread W;
   int Ever;          // sampling was on in this process
-  pthread_t Thread;
 };
 Sampler sampler;
 
@@ -70,35 +67,10 @@ template <typename T> T Peek(const T *C) {
   return __atomic_load_n(C, __ATOMIC_RELAXED);
 }
 
-u64 MonoNs() {
-  struct timespec TS = {0, 0};
-  clock_gettime(CLOCK_MONOTONIC, &TS);
-  return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
-}
-
 u64 ThreadCpuNs() {
   struct timespec TS = {0, 0};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS);
   return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
-}
-
-// Sleeps until the CLOCK_MONOTONIC deadline or a stop request.
-void WaitUntil(u64 DeadlineNs) {
-  for (;;) {
-    if (__atomic_load_n(&sampler.StopWord, __ATOMIC_ACQUIRE))
-      return;
-    u64 Now = MonoNs();
-    if (Now >= DeadlineNs)
-      return;
-    struct timespec Abs;
-    Abs.tv_sec = DeadlineNs / kNsPerSec;
-    Abs.tv_nsec = DeadlineNs % kNsPerSec;
-    // Absolute deadlines: a fixed interval does not drift (it must be able
-    // to alias, for the comparison bench), a random one stays exponential.
-    syscall(SYS_futex, &sampler.StopWord,
-            FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, 0, &Abs, nullptr,
-            FUTEX_BITSET_MATCH_ANY);
-  }
 }
 
 // Off-CPU state of TS from its perf ring: the last switch record after the
@@ -333,7 +305,7 @@ void Sweep(u64 DeadlineNs) {
   Count(&sampler.Sweeps);
   SweepClock SC;
   u64 A = ReadTick();
-  u64 Mono = MonoNs();
+  u64 Mono = MonotonicNs();
   u64 LateTicks = Mono > DeadlineNs
                       ? u64((unsigned __int128)(Mono - DeadlineNs) *
                             ProvisionalTickRate() / kNsPerSec)
@@ -377,20 +349,20 @@ void *SamplerMain(void *) {
                      pthread_setschedparam(pthread_self(), SCHED_FIFO, &SP) == 0,
                      __ATOMIC_RELAXED);
   }
-  u64 Deadline = MonoNs();
+  u64 Deadline = MonotonicNs();
   // A fixed period ticks on whole multiples of itself, as a periodic timer
   // would: what the fixed-vs-random comparison is about.
   if (!sampler.Randomized)
     Deadline -= Deadline % sampler.IntervalNs;
-  while (!__atomic_load_n(&sampler.StopWord, __ATOMIC_ACQUIRE)) {
+  while (!StopRequested(sampler.W)) {
     Deadline += NextIntervalNs();
-    u64 Now = MonoNs();
+    u64 Now = MonotonicNs();
     // Fell behind by more than a whole interval (the machine is loaded):
     // restart from now rather than firing a burst of sweeps.
     if (Deadline + sampler.IntervalNs < Now)
       Deadline = Now;
-    WaitUntil(Deadline);
-    if (__atomic_load_n(&sampler.StopWord, __ATOMIC_ACQUIRE))
+    SleepUntil(sampler.W, Deadline);
+    if (StopRequested(sampler.W))
       break;
     Sweep(Deadline);
   }
@@ -399,19 +371,11 @@ void *SamplerMain(void *) {
 }
 
 bool Launch() {
-  sampler.StopWord = 0;
-  // Program signals must never be delivered to the sampler.
-  sigset_t All, Old;
-  sigfillset(&All);
-  pthread_sigmask(SIG_SETMASK, &All, &Old);
-  int R = pthread_create(&sampler.Thread, nullptr, SamplerMain, nullptr);
-  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
-  if (R != 0) {
+  if (int R = StartWorker(sampler.W, SamplerMain)) {
     Printf("ActiveTime: WARNING: cannot start the sampler thread (error %d); "
            "no samples\n", R);
     return false;
   }
-  sampler.Running = 1;
   return true;
 }
 } // namespace
@@ -470,13 +434,9 @@ void StartSampler() {
 }
 
 void StopSampler() {
-  if (!sampler.Running)
+  if (!sampler.W.Running)
     return;
-  __atomic_store_n(&sampler.StopWord, 1, __ATOMIC_RELEASE);
-  syscall(SYS_futex, &sampler.StopWord, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1,
-          nullptr, nullptr, 0);
-  pthread_join(sampler.Thread, nullptr);
-  sampler.Running = 0;
+  StopWorker(sampler.W);
   sampler.EndTick = ReadTick();
 }
 
@@ -491,7 +451,7 @@ void SamplerAfterForkChild() {
     TS->SampleRingPos = 0;
     TS->SampleHaveOn = 0;
   }
-  sampler.Running = 0;
+  sampler.W.Running = 0; // it did not survive the fork
   sampler.Num = sampler.Sweeps = sampler.Dropped = 0;
   sampler.TornRetries = sampler.TornDiscarded = sampler.ProcState = 0;
   sampler.EndTick = sampler.CpuNs = sampler.LateNs = 0;
@@ -520,7 +480,7 @@ bool GetSamplerView(SamplerView *V, u64 EndTick, u64 TickRate) {
   if (!H.IntervalTicks)
     H.IntervalTicks = 1;
   H.StartTick = sampler.StartTick;
-  H.EndTick = sampler.Running ? EndTick : sampler.EndTick;
+  H.EndTick = sampler.W.Running ? EndTick : sampler.EndTick;
   // Counters of a running sampler: as of now, each on its own (mid-run only).
   H.Sweeps = Peek(&sampler.Sweeps);
   H.Dropped = Peek(&sampler.Dropped);

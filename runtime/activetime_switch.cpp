@@ -254,11 +254,8 @@ u64 CpuClockStep(SwitchState &S, u64 NowTick, u64 CpuNs, u64 Rate) {
   return Wall > Cpu ? Wall - Cpu : 0;
 }
 
-void SwitchCheckSlow(ThreadTls &T, u64 Now) {
-  ThreadState *TS = T.TS;
-  if (!TS)
-    return;
-  SwitchState &S = TS->Switch;
+namespace {
+void CheckSwitchSource(ThreadTls &T, SwitchState &S, u64 Now) {
   if (S.Source == raw::SS_Perf) {
     DrainPerfRing(T, S, Now);
   } else if (S.Source == raw::SS_CpuClock) {
@@ -272,6 +269,30 @@ void SwitchCheckSlow(ThreadTls &T, u64 Now) {
     T.NextCheckTick = ~0ull;
     T.SwitchTailSeen = *T.SwitchHead;
   }
+}
+} // namespace
+
+void SwitchCheckSlow(ThreadTls &T, u64 Now) {
+  ThreadState *TS = T.TS;
+  if (!TS)
+    return;
+  if (*T.SampleHead != T.SampleTailSeen)
+    DrainCodeSamples(T);
+  CheckSwitchSource(T, TS->Switch, Now);
+}
+
+// A switch inside the probe has both its records in the ring by the time
+// the thread runs again. A cpuclock window may also hold off-CPU time from
+// before the probe; the caller caps what it takes out at the probe's own
+// interval. Code samples wait for the next check: their cost is charged as
+// a whole there.
+u64 CollectSwitchedOut(ThreadTls &T, u64 Now) {
+  ThreadState *TS = T.TS;
+  if (!TS || TS->Switch.Source == raw::SS_None)
+    return 0;
+  u64 Before = T.Off;
+  CheckSwitchSource(T, TS->Switch, Now);
+  return T.Off - Before;
 }
 
 void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {

@@ -2,6 +2,7 @@
 
 #include "activetime_thread.h"
 
+#include "activetime_counts.h"
 #include "activetime_flags.h"
 #include "activetime_sampler.h"
 #include "activetime_timer.h"
@@ -54,6 +55,13 @@ void ThreadKeyDestructor(void *V) {
   FinishCurrentThread(ReadTick());
 }
 
+// 1 us: far above any probe's usual cost, far below a time slice.
+u32 LongProbeTicks() {
+  u64 Rate = ProvisionalTickRate();
+  u64 Ticks = Rate ? Rate / 1000000 : 4096;
+  return Ticks > 0xffffffffull ? 0xffffffffu : u32(Ticks ? Ticks : 1);
+}
+
 void FreeStacks(ThreadState *TS, Frame *Cur, u32 Cap) {
   if (Cur)
     UnmapOrDie(Cur, RoundUpTo(Cap * sizeof(Frame), GetPageSizeCached()));
@@ -71,6 +79,7 @@ void InitThreadRegistry() {
 }
 
 void LockThreadRegistry() { registry_mu.Lock(); }
+bool TryLockThreadRegistry() { return registry_mu.TryLock(); }
 void UnlockThreadRegistry() { registry_mu.Unlock(); }
 ThreadState *ThreadListHead() { return thread_head; }
 ThreadState *ThreadListHeadAcquire() {
@@ -108,6 +117,8 @@ bool InitCurrentThread(u64 Now) {
   T.Ovh = T.Off = T.Sw = 0;
   T.Enter256 = runtime.Overhead.Enter256;
   T.Exit256 = runtime.Overhead.Exit256;
+  TS->LongProbeTicks = LongProbeTicks();
+  T.LongProbe = TS->LongProbeTicks;
   T.Trace = 0;
   if (internal_strcmp(flags()->mode, "trace") == 0) {
     TraceBuffers &B = TS->Trace;
@@ -122,8 +133,10 @@ bool InitCurrentThread(u64 Now) {
       B.Switches = (TraceSw *)MmapOrDie(
           RoundUpTo(B.CapSwitches * sizeof(TraceSw), PS), "ActiveTime trace switches");
     T.Trace = 1;
+    T.LongProbe = 0;
   }
   OpenThreadSwitchSource(T, TS, Now);
+  OpenThreadCodeSamples(T, TS);
   {
     Lock L(&registry_mu);
     // Release: the sampler walks the list without the lock.
@@ -170,6 +183,8 @@ void FinishCurrentThread(u64 Now) {
   T.Seq++;
   AT_BARRIER();
   SamplerWaitThreadLeaving(TS);
+  // Outside the registry lock: draining code samples takes the loader's.
+  CloseThreadCodeSamples(T, TS, /*Drain=*/true);
   Lock L(&registry_mu);
   // Remaining switch records first (intervals up to Now), then the frames
   // still open at thread exit (pthread_exit, cancellation, forced unwind):
@@ -208,22 +223,30 @@ void ThreadRegistryAfterForkChild(u64 Now) {
   TS->StartTick = Now;
   TS->UnmatchedExits = TS->UnwoundFrames = TS->DroppedEvents = 0;
   TS->Tree.ResetStats();
+  ResetThreadCountsAfterFork(TS);
   T.Ovh = T.Off = T.Sw = 0;
   for (u32 I = 0; I < T.Depth; ++I) {
     T.Stack[I].StartTick = Now;
     T.Stack[I].ChildTicks = 0;
     T.Stack[I].OvhAtEntry = T.Stack[I].OffAtEntry = T.Stack[I].SwAtEntry = 0;
   }
-  TS->Trace.NumEvents = TS->Trace.DroppedEvents = 0;
+  TS->Trace.NumEvents = TS->Trace.DroppedEvents = TS->Trace.OpenEvent = 0;
   TS->Trace.NumSwitches = TS->Trace.DroppedSwitches = 0;
   // The inherited perf event watches the parent's thread: close it (and its
   // mapping) and watch this one.
   CloseThreadSwitchSource(T, TS, /*Drain=*/false, Now);
   OpenThreadSwitchSource(T, TS, Now);
+  CloseThreadCodeSamples(T, TS, /*Drain=*/false);
+  internal_memset(&TS->Code, 0, sizeof(TS->Code));
+  OpenThreadCodeSamples(T, TS);
 }
 
 void ResetThreadsForTesting() {
   ThreadTls &T = at_tls;
+  if (T.TS && !T.Dead) {
+    CloseThreadSwitchSource(T, T.TS, /*Drain=*/false, 0);
+    CloseThreadCodeSamples(T, T.TS, /*Drain=*/false);
+  }
   Lock L(&registry_mu);
   thread_head = thread_tail = nullptr;
   internal_memset(&T, 0, sizeof(T));

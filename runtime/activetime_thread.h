@@ -13,6 +13,8 @@
 #define ACTIVETIME_THREAD_H
 
 #include "activetime_calltree.h"
+#include "activetime_codesamples.h"
+#include "activetime_counts.h"
 #include "activetime_internal.h"
 #include "activetime_switch.h"
 
@@ -56,6 +58,10 @@ struct ThreadTls {
   const volatile u64 *SwitchHead;
   u64 SwitchTailSeen;
   u64 NextCheckTick;
+  // Code samples (activetime_codesamples.h): the same check for the sample
+  // ring's data_head (a zero word when the thread is not sampled).
+  const volatile u64 *SampleHead;
+  u64 SampleTailSeen;
   // Cumulative per-thread counters, only ever increasing.
   u64 Ovh;      // probe overhead charged so far, ticks * 256
   u64 Off;      // switched-out ticks charged so far
@@ -63,7 +69,10 @@ struct ThreadTls {
   u64 Enter256; // the overhead table, copied here at thread init
   u64 Exit256;
   u32 Trace;    // mode=trace: record the timer measurements
-  u32 Reserved;
+  // A probe whose measured interval exceeds this many ticks asks the switch
+  // source whether the thread was switched out inside it (ChargeProbe); 0
+  // in mode=trace, where every probe stores its interval in its event.
+  u32 LongProbe;
 };
 
 // Packing of ThreadTls::Sw / Frame::SwAtEntry.
@@ -74,6 +83,7 @@ constexpr u64 kSwInvoluntary = 1;
 struct TraceEv {   // the timer measurement as recorded at run time
   u64 Tick;
   uptr FnKind;     // FuncDesc pointer | TraceEventKind (bit 0)
+  u64 Measured;    // the probe's measured interval, ticks
 };
 struct TraceSw {
   u64 Tick;
@@ -83,6 +93,9 @@ struct TraceSw {
 struct TraceBuffers {
   TraceEv *Events;
   u64 NumEvents;   // written by the owner; the writer reads it (volatile)
+  // The event the running probe recorded, 1-based (0: none yet): its
+  // measured interval is known only when the probe ends.
+  u64 OpenEvent;
   u64 CapEvents;
   u64 DroppedEvents;
   TraceSw *Switches;
@@ -107,7 +120,9 @@ struct ThreadState {
   u64 SkippedEntries;
   char Name[16];
   SwitchState Switch; // the thread's context-switch source (slow path only)
+  CodeSampleState Code; // its code samples (slow path only)
   const char *SwitchFallbackWhy; // why perf was not used (or null)
+  u32 LongProbeTicks;   // ThreadTls::LongProbe's threshold (also in trace)
   TraceBuffers Trace; // mode=trace
   // Copies of the ThreadTls counters, made when the thread finished.
   u64 FinalOff;
@@ -127,6 +142,14 @@ struct ThreadState {
   u64 SampleRingPos;
   s64 SampleRingMisc;
   u64 SampleRingTime;
+  // Counted calls (activetime_counts.h): the arrays the thread counts in,
+  // and the chunk the per-module arrays are cut from.
+  CountArrays Counts;
+  char *CountArena;
+  uptr CountArenaLeft;
+  // Some node was opened for a function whose module was not registered:
+  // adoptions then count the calls the thread's nodes already hold.
+  bool UncountedNodes;
   ThreadState *Next;  // registry list, creation order
   // Shadow stacks replaced by larger ones; freed when the thread finishes.
   static constexpr int kMaxOldStacks = 40;
@@ -148,6 +171,10 @@ void InitThreadRegistry();   // pthread key (call once, at runtime init)
 // The switch check's slow path: consumes the thread's switch records /
 // cpuclock check at tick Now and charges T.Off / T.Sw (activetime_switch.cpp).
 void SwitchCheckSlow(ThreadTls &T, u64 Now);
+// For a probe that took long: consumes the switch source's records at tick
+// Now (the probe's end) like SwitchCheckSlow, code samples aside, and
+// returns the switched-out ticks that charged to T.Off.
+u64 CollectSwitchedOut(ThreadTls &T, u64 Now);
 // Opens the thread's switch source (thread init, fork child) / drains and
 // closes it (thread finish, fork child for the parent's source).
 void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now);
@@ -160,6 +187,7 @@ void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind, u64 Now);
 
 // Registry access for the writer and fork handling.
 void LockThreadRegistry();
+bool TryLockThreadRegistry();
 void UnlockThreadRegistry();
 ThreadState *ThreadListHead(); // registry lock held
 // Lock-free walk (the sampler): entries are appended, never freed.

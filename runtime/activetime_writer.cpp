@@ -3,6 +3,7 @@
 #include "activetime_writer.h"
 
 #include "activetime/raw_format.h"
+#include "activetime_counts.h"
 #include "activetime_flags.h"
 #include "activetime_module.h"
 #include "activetime_strides.h"
@@ -224,6 +225,61 @@ void LiveReader::Copy(void *Dst, const void *Src, uptr Size) {
   AT_TSAN_IGNORE_READS_END();
 }
 
+// The thread's calls by function id, from its counter arrays (a live
+// thread may be one call ahead; aligned words are never torn). Returns the
+// number of records.
+u32 WriteCounts(OutBuffer *B, const ThreadState *TS) {
+  u32 Num = 0;
+  for (uptr M = 0; M < NumModules(); ++M) {
+    const ModuleInfo *MI = GetModule(M);
+    const u64 *C = ThreadCounters(TS, MI);
+    for (u32 I = 0; C && I < MI->NumFuncs; ++I) {
+      AT_TSAN_IGNORE_READS_BEGIN();
+      u64 V = __atomic_load_n(&C[I], __ATOMIC_RELAXED);
+      AT_TSAN_IGNORE_READS_END();
+      u64 Calls = V & ~activetime::abi::kCountedBit;
+      if (!Calls)
+        continue;
+      raw::CountRecord R = {MI->FirstId + I,
+                            (V & activetime::abi::kCountedBit) ? raw::CR_Counted : 0,
+                            Calls};
+      B->Append(&R, sizeof(R));
+      ++Num;
+    }
+  }
+  return Num;
+}
+
+// The thread's code samples with their nodes mapped to written nodes (no
+// frame, or a node not written: kNoNode). A live thread may be adding to
+// its table: the counts read are as of some instant per slot.
+u32 WriteCodeSamples(OutBuffer *B, const ThreadState *TS, const u32 *Map,
+                     u32 NumTreeNodes) {
+  const CodeSampleState &S = TS->Code;
+  AT_TSAN_IGNORE_READS_BEGIN();
+  CodeSampleSlot *Slots = *(CodeSampleSlot *volatile *)&S.Slots;
+  uptr N = Slots ? *(volatile uptr *)&S.Mask + 1 : 0;
+  AT_TSAN_IGNORE_READS_END();
+  u32 Num = 0;
+  for (uptr I = 0; I < N; ++I) {
+    AT_TSAN_IGNORE_READS_BEGIN();
+    u64 Count = __atomic_load_n(&Slots[I].Count, __ATOMIC_ACQUIRE);
+    CodeSampleSlot E = Slots[I];
+    AT_TSAN_IGNORE_READS_END();
+    if (!Count)
+      continue;
+    raw::CodeSampleRecord R;
+    u32 Mapped = E.Node < NumTreeNodes ? Map[E.Node] : kMapDrop;
+    R.Node = Mapped >= kMapRoot ? raw::kNoNode : Mapped;
+    R.Flags = E.Flags;
+    R.Addr = E.Addr;
+    R.Count = Count;
+    B->Append(&R, sizeof(R));
+    ++Num;
+  }
+  return Num;
+}
+
 // With MapOut, the tree-index -> written-node map is handed to the caller
 // (the samples section needs it) instead of being freed.
 void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
@@ -349,6 +405,8 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   }
   for (u32 I = 0; I < Out; ++I)
     Recs[I].OverheadTicks = (Recs[I].OverheadTicks + 128) >> 8;
+  u32 NumCounts = WriteCounts(B, TS);
+  u32 NumCode = WriteCodeSamples(B, TS, Map, N);
   if (MapOut) {
     *MapOut = Map;
     *MapN = N;
@@ -374,6 +432,9 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   P->VoluntarySwitches = TSw >> 32;
   P->InvoluntarySwitches = u32(TSw);
   P->LostSwitchRecords = S.Lost;
+  P->NumCounts = NumCounts;
+  P->NumCodeSamples = NumCode;
+  P->LostCodeSamples = TS->Code.Lost;
 }
 
 bool HasTrace(const ThreadState *TS) {
@@ -418,6 +479,8 @@ void WriteTrace(OutBuffer *B, ThreadState *TS) {
     R.Tick = E.Tick;
     R.Func = LastId;
     R.Kind = (E.FnKind & 1) ? raw::TE_Exit : raw::TE_Enter;
+    R.Measured = E.Measured < 0xffffffffull ? u32(E.Measured) : 0xffffffffu;
+    R.Reserved = 0;
     B->Append(&R, sizeof(R));
   }
   if (Written != NE) {
@@ -570,6 +633,15 @@ void WriteParallel(OutBuffer *B, u32 Status, const char *Exe, uptr ExeLen,
 }
 
 void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
+  // The writing thread's switch records up to EndTick are consumed now (its
+  // probe state is held busy by WriteProfile); other live threads' records
+  // are theirs to consume: their figures are as of their last probe. Before
+  // the locks: draining code samples takes the loader's lock, which must
+  // never be waited for while holding the registry.
+  ThreadTls &Self = at_tls;
+  if (Self.TS && !Self.Dead && Self.Capacity && Self.SwitchHead)
+    SwitchCheckSlow(Self, EndTick);
+
   LockModules();
   LockThreadRegistry();
   BuildFuncIdIndex();
@@ -581,13 +653,6 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   H.HeaderSize = sizeof(raw::FileHeader);
   B->Append(&H, sizeof(H));
   u32 NumSections = 0;
-
-  // The writing thread's switch records up to EndTick are consumed now (its
-  // probe state is held busy by WriteProfile); other live threads' records
-  // are theirs to consume: their figures are as of their last probe.
-  ThreadTls &Self = at_tls;
-  if (Self.TS && !Self.Dead && Self.Capacity && Self.SwitchHead)
-    SwitchCheckSlow(Self, EndTick);
 
   u32 NumThreads = 0, NumTraces = 0, NumStrides = 0;
   for (uptr I = 0; I < NumModules(); ++I)
@@ -633,6 +698,10 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   PR.NumStrides = NumStrides;
   PR.Overhead = runtime.Overhead;
   PR.TickStep256 = runtime.TickStep256;
+  PR.TimingThreshold = TimingThreshold();
+  PR.CodeSamplePeriodNs = CodeSamplePeriodNs();
+  PR.CodeSampleCost256 = CodeSampleCost256();
+  PR.CodeSampleFlags = CodeSamplingFlags();
   PR.ExeLen = (u32)ExeLen;
   PR.BuildIdLen = (u32)BuildIdLen;
   B->Append(&PR, sizeof(PR));

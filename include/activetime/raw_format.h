@@ -27,6 +27,14 @@
 // Version 4 turned OverheadRecord::Stable into Flags (OF_Fenced).
 // Version 5 appended ProcessRecord::TickStep256, the step the tick counter
 // advances by.
+// Version 6: timed or counted calls (abi.h). Probes measure their own cost
+// (OF_Measured: the overhead table holds only what lies outside the probes'
+// two tick reads, OverheadRecord grew the calibration's pair cost and
+// measured parts); each thread section carries its exact call counts
+// (ThreadRecord::NumCounts, formerly Reserved), with the functions it
+// switched to counting, and its code samples (ThreadRecord grew
+// NumCodeSamples and the sampling figures); the process record gained the
+// timing threshold and the code sampling parameters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,7 +48,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 5;
+constexpr uint32_t kVersion = 6;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -81,14 +89,22 @@ enum OverheadSource : uint32_t {
 // entry/exit pair that lies inside the instrumented frame's own elapsed
 // interval (after its entry timestamp, before its exit timestamp); Exit = the
 // rest of the pair's cost, so Enter + Exit is what one instrumented call adds
-// to its caller. Fixed point: ticks * 256.
-struct OverheadRecord {  // 32 bytes
+// to its caller. With OF_Measured (v6) every probe also charges the interval
+// between its own two tick reads, as measured in place, and Enter and Exit
+// are only the parts outside those reads. Fixed point: ticks * 256.
+struct OverheadRecord {  // 56 bytes
   uint64_t Enter256;
   uint64_t Exit256;
   uint32_t Source;       // OverheadSource
   uint32_t Batches;      // calibration batches kept (0 for OS_Option)
   uint32_t SpreadPermille; // (q75 - q25) / median of the pair cost, in 1/1000
   uint32_t Flags;        // OverheadFlags (v4; v3 had Stable, 0 or 1, here)
+  // v6, from the start-up calibration (0 for OS_Option): what one timed call
+  // added to its caller in the calibration loop, and how much of it the
+  // entry and the exit probe measured of themselves there.
+  uint64_t Pair256;
+  uint64_t MeasuredEnter256;
+  uint64_t MeasuredExit256;
 };
 
 enum OverheadFlags : uint32_t {
@@ -96,13 +112,15 @@ enum OverheadFlags : uint32_t {
   // Every probe fenced its tick read and its work (probe_fence=1): its cost
   // does not depend on the code around it, so the table holds everywhere.
   OF_Fenced = 1u << 1,
-  OF_Known = OF_Stable | OF_Fenced,
+  // Every probe measured its own interval (v6, always set by the runtime).
+  OF_Measured = 1u << 2,
+  OF_Known = OF_Stable | OF_Fenced | OF_Measured,
 };
 
 // Payload of SK_Process, followed by Exe[ExeLen] and BuildId[BuildIdLen]
 // (raw bytes of the main executable's GNU build-id note, may be empty),
 // then zero padding to 8.
-struct ProcessRecord {   // 104 bytes
+struct ProcessRecord {   // 160 bytes
   uint64_t TickRate;     // ticks per second of every *Tick* figure below
   uint64_t StartTick;    // runtime start (or fork, in a child)
   uint64_t EndTick;      // when the profile was written
@@ -121,6 +139,33 @@ struct ProcessRecord {   // 104 bytes
   // 24.4 * 256 on a virtualized AMD EPYC whose TSC moves in 10 ns steps.
   // One reading is exact only to within a step. 0: not measured.
   uint64_t TickStep256;
+  // v6. Timed or counted: a function whose calls were on average shorter
+  // than TimingThreshold ticks was switched to counting (FR_Counted);
+  // 0: every call was timed.
+  uint64_t TimingThreshold;
+  // Code samples (CodeSampleRecord): the thread CPU time between two, in
+  // ns (0: none were taken; CodeSampleFlags says why), and the cost of one
+  // sample's interrupt to the sampled thread, ticks * 256, which the
+  // runtime charged as probe overhead.
+  uint64_t CodeSamplePeriodNs;
+  uint64_t CodeSampleCost256;
+  uint32_t CodeSampleFlags; // CodeSamplingFlags
+  uint32_t Reserved;        // 0
+};
+
+enum CodeSamplingFlags : uint32_t {
+  CSF_Disabled = 1u << 0,    // ACTIVETIME_OPTIONS=code_samples=0 or mode=trace
+  CSF_Unavailable = 1u << 1, // perf_event_open refused (paranoid, seccomp)
+  CSF_UserOnly = 1u << 2,    // kernel time not sampled (perf_event_paranoid)
+  CSF_Stacks = 1u << 3,      // samples outside the program's code were
+                             // charged to the program function that called
+                             // out (a return address found on the stack)
+  CSF_CostUnmeasured = 1u << 4, // the start-up measurement of a sample's
+                                // cost got too few interrupts (a busy
+                                // machine): CodeSampleCost256 is 0 and the
+                                // samples' cost stays in the times
+  CSF_Known = CSF_Disabled | CSF_Unavailable | CSF_UserOnly | CSF_Stacks |
+              CSF_CostUnmeasured,
 };
 
 enum ModuleFlags : uint32_t {
@@ -164,8 +209,9 @@ enum SwitchSource : uint32_t {
 
 constexpr uint32_t kNoParent = 0xffffffffu;
 
-// Payload of SK_Thread: ThreadRecord followed by NumNodes NodeRecords.
-struct ThreadRecord {    // 128 bytes
+// Payload of SK_Thread: ThreadRecord followed by NumNodes NodeRecords, then
+// NumCounts CountRecords (v6) and NumCodeSamples CodeSampleRecords (v6).
+struct ThreadRecord {    // 144 bytes
   uint64_t Tid;
   uint64_t StartTick;    // first probe of the thread
   uint64_t EndTick;      // thread exit, or profile write if still running
@@ -177,12 +223,17 @@ struct ThreadRecord {    // 128 bytes
   uint64_t DroppedEvents;  // probes ignored (re-entered from a signal, ...)
   char Name[16];         // thread name, NUL-padded
   uint32_t SwitchSource;   // SwitchSource
-  uint32_t Reserved;       // 0
+  uint32_t NumCounts;      // CountRecords after the nodes (v6; was 0)
   uint64_t SwitchResolution; // SS_CpuClock: check interval in ticks; else 0
   uint64_t OffCpuTicks;    // switched-out ticks between StartTick and EndTick
   uint64_t VoluntarySwitches;   // switched out while blocked/waiting
   uint64_t InvoluntarySwitches; // switched out by preemption
   uint64_t LostSwitchRecords;   // context-switch records the kernel dropped
+  // v6: code samples recorded (CodeSampleRecords, with their counts) and
+  // those the kernel dropped (ring full between two timed probes).
+  uint32_t NumCodeSamples;
+  uint32_t Reserved;       // 0
+  uint64_t LostCodeSamples;
 };
 
 // One calling context: a node of the thread's call tree. Active inclusive
@@ -202,6 +253,45 @@ struct NodeRecord {      // 72 bytes
   uint32_t InvoluntarySwitches; // inside the calls
 };
 
+// A thread's calls of one function (v6): every call, timed or counted (the
+// timed ones are also in its nodes). With CR_Counted the thread switched the
+// function to counting after its first timed calls: the calls beyond those
+// of its nodes were only counted. Calls > 0.
+enum CountRecordFlags : uint32_t {
+  CR_Counted = 1u << 0,
+  CR_Known = CR_Counted,
+};
+
+struct CountRecord {     // 16 bytes
+  uint32_t Func;         // process-wide function id
+  uint32_t Flags;        // CountRecordFlags
+  uint64_t Calls;
+};
+
+// Code samples (v6): the thread was interrupted every CodeSamplePeriodNs of
+// its CPU time and the instruction it was at recorded against the timed
+// frame it was in (the innermost open frame). Counted calls run inside that
+// frame, so the samples tell how its self time divides between its own code
+// and the counted functions it ran. Addr is the run-time address of the
+// instruction, or with CSR_Caller a return address into the program found on
+// the stack (the sample was outside the program's code: a library or the
+// kernel), or 0 when nothing in the program was found.
+enum CodeSampleFlags : uint32_t {
+  CSR_Caller = 1u << 0,
+  CSR_Kernel = 1u << 1,  // the interrupted instruction was in the kernel
+  // The instruction was one of a counted call's counting instructions: the
+  // time is instrumentation cost, not the program's.
+  CSR_Counting = 1u << 2,
+  CSR_Known = CSR_Caller | CSR_Kernel | CSR_Counting,
+};
+
+struct CodeSampleRecord { // 24 bytes
+  uint32_t Node;         // the thread's node index, or kNoNode (no frame)
+  uint32_t Flags;        // CodeSampleFlags
+  uint64_t Addr;
+  uint64_t Count;        // samples with this node, flags and address
+};
+
 // mode=trace: the three inputs of seed 000's method, recorded literally.
 enum TraceEventKind : uint32_t {
   TE_Enter = 0,
@@ -218,10 +308,14 @@ struct TraceRecord {     // 40 bytes
   uint64_t DroppedSwitches; // switch events lost (full buffer or kernel)
 };
 
-struct TraceEvent {      // 16 bytes: a timer measurement
+struct TraceEvent {      // 24 bytes: a timer measurement
   uint64_t Tick;
   uint32_t Func;         // process-wide function id (the code portion)
   uint32_t Kind;         // TraceEventKind
+  // Ticks between the probe's own two reads (its measured cost; it starts
+  // at Tick), saturated at 2^32 - 1. 0 when the probe was fed its tick.
+  uint32_t Measured;
+  uint32_t Reserved;     // 0
 };
 
 // A context switch as seen by this thread: OldTid is switched out and NewTid
@@ -385,14 +479,16 @@ static_assert(sizeof(SamplesRecord) == 104, "layout");
 static_assert(sizeof(SampleRecord) == 32, "layout");
 static_assert(sizeof(FileHeader) == 32, "layout");
 static_assert(sizeof(SectionHeader) == 16, "layout");
-static_assert(sizeof(OverheadRecord) == 32, "layout");
-static_assert(sizeof(ProcessRecord) == 104, "layout");
+static_assert(sizeof(OverheadRecord) == 56, "layout");
+static_assert(sizeof(ProcessRecord) == 160, "layout");
+static_assert(sizeof(CountRecord) == 16, "layout");
+static_assert(sizeof(CodeSampleRecord) == 24, "layout");
 static_assert(sizeof(ModuleRecord) == 32, "layout");
 static_assert(sizeof(FuncRecord) == 24, "layout");
-static_assert(sizeof(ThreadRecord) == 128, "layout");
+static_assert(sizeof(ThreadRecord) == 144, "layout");
 static_assert(sizeof(NodeRecord) == 72, "layout");
 static_assert(sizeof(TraceRecord) == 40, "layout");
-static_assert(sizeof(TraceEvent) == 16, "layout");
+static_assert(sizeof(TraceEvent) == 24, "layout");
 static_assert(sizeof(SwitchEvent) == 24, "layout");
 static_assert(sizeof(ParallelRecord) == 24, "layout");
 static_assert(sizeof(RegionRecord) == 40, "layout");

@@ -1,0 +1,699 @@
+//===- activetime_codesamples.cpp - Code samples of timed frames -*- C++ -*-===//
+//
+// See activetime_codesamples.h. Everything here is a slow path: thread start
+// and finish, and the probes' check when the sample ring's head moved.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime_codesamples.h"
+
+#include "activetime/raw_format.h"
+#include "activetime_flags.h"
+#include "activetime_thread.h"
+#include "activetime_timer.h"
+#include "activetime_tsan.h"
+#include "activetime_unwind.h"
+#include "activetime_worker.h"
+#include "sanitizer_common/sanitizer_linux.h"
+
+#include <link.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace __activetime {
+
+namespace raw = activetime::raw;
+
+namespace {
+const volatile u64 kNoRing = 0;
+
+// The executable segments of the instrumented objects. Read and written
+// only under the loader's lock (UnderLoaderLock).
+struct CodeRange {
+  uptr Begin, End;
+};
+constexpr u32 kMaxRanges = 256;
+CodeRange ranges[kMaxRanges];
+u32 num_ranges;
+u64 seen_unloads; // dlpi_subs when the ranges were last checked
+
+u64 period_ns;
+u64 cost256;
+u32 sampling_flags;
+bool exclude_kernel;
+
+u32 stack_bytes; // user stack copied with each sample (code_sample_stack)
+constexpr int kRingPages = 64;
+// The drainer wakes this often and drains rings at least this full.
+constexpr u64 kDrainerWakeNs = 4000000;
+constexpr u64 kDrainFillDivisor = 4;
+
+WorkerThread drainer;
+
+#if defined(__x86_64__)
+// PERF_REG_X86_BP, _SP, _IP: recorded in this (bit) order.
+constexpr u64 kUserRegsMask = (u64(1) << 6) | (u64(1) << 7) | (u64(1) << 8);
+#endif
+
+// The thread-pointer offsets of the modules' counter pointers.
+constexpr u32 kMaxCountingOffsets = 4096;
+s32 counting_offsets[kMaxCountingOffsets];
+u32 num_counting_offsets;
+StaticSpinMutex counting_offsets_mu;
+
+bool IsCountingOffset(s32 Off) {
+  u32 N = __atomic_load_n(&num_counting_offsets, __ATOMIC_ACQUIRE);
+  for (u32 I = 0; I < N; ++I)
+    if (counting_offsets[I] == Off)
+      return true;
+  return false;
+}
+
+// Whether Ip is in a counting sequence: `mov %fs:Off, %reg` (Off a module's
+// counter pointer), `inc Disp(%reg)` and the sign branch after it (x86-64
+// encodings as the pass's entry is compiled). Ip and up to 16 bytes before
+// it must be readable program code.
+bool AtCounting(uptr Ip) {
+#if defined(__x86_64__)
+  for (uptr Back = 0; Back <= 16; ++Back) {
+    const u8 *P = (const u8 *)(Ip - Back);
+    if (P[0] != 0x64 || (P[1] & 0xfb) != 0x48 || P[2] != 0x8b ||
+        (P[3] & 0xc7) != 0x04 || P[4] != 0x25)
+      continue;
+    s32 Off;
+    internal_memcpy(&Off, P + 5, 4);
+    if (!IsCountingOffset(Off))
+      continue;
+    const u8 *Q = P + 9; // inc: REX.W FF /0 with a base register
+    if ((Q[0] & 0xfa) != 0x48 || Q[1] != 0xff || (Q[2] & 0x38) != 0)
+      return false;
+    u8 Mod = Q[2] >> 6;
+    const u8 *E = Q + 3 + (Mod == 1 ? 1 : Mod == 2 ? 4 : 0);
+    if (E[0] == 0x78 || E[0] == 0x79)
+      E += 2;                                   // js/jns rel8
+    else if (E[0] == 0x0f && (E[1] == 0x88 || E[1] == 0x89))
+      E += 6;                                   // js/jns rel32
+    return Ip < uptr(E);
+  }
+#endif
+  (void)Ip;
+  return false;
+}
+
+bool InProgram(uptr A) {
+  for (u32 I = 0; I < num_ranges; ++I)
+    if (A >= ranges[I].Begin && A < ranges[I].End)
+      return true;
+  return false;
+}
+
+struct PhdrQuery {
+  uptr Addr;
+};
+
+int AddRangesOf(struct dl_phdr_info *Info, size_t, void *Arg) {
+  uptr A = ((PhdrQuery *)Arg)->Addr;
+  bool Mine = false;
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    uptr B = Info->dlpi_addr + P.p_vaddr;
+    if (P.p_type == PT_LOAD && A >= B && A < B + P.p_memsz)
+      Mine = true;
+  }
+  if (!Mine)
+    return 0;
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    if (P.p_type != PT_LOAD || !(P.p_flags & PF_X))
+      continue;
+    uptr B = Info->dlpi_addr + P.p_vaddr, E = B + P.p_memsz;
+    bool Known = false;
+    for (u32 J = 0; J < num_ranges; ++J)
+      Known |= ranges[J].Begin == B && ranges[J].End == E;
+    if (!Known && num_ranges < kMaxRanges)
+      ranges[num_ranges++] = {B, E};
+  }
+  return 1;
+}
+
+// Whether [Begin, End) is still an executable segment of a loaded object.
+struct LiveQuery {
+  CodeRange R;
+  bool Live;
+};
+
+int FindLiveRange(struct dl_phdr_info *Info, size_t, void *Arg) {
+  LiveQuery &Q = *(LiveQuery *)Arg;
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    uptr B = Info->dlpi_addr + P.p_vaddr;
+    if (P.p_type == PT_LOAD && (P.p_flags & PF_X) && B == Q.R.Begin &&
+        B + P.p_memsz == Q.R.End)
+      Q.Live = true;
+  }
+  return Q.Live;
+}
+
+// An object was unloaded since the last look: drop its ranges (the loader's
+// lock held; dl_iterate_phdr nests).
+void ForgetUnloaded(u64 Unloads) {
+  if (Unloads == seen_unloads)
+    return;
+  seen_unloads = Unloads;
+  u32 Kept = 0;
+  for (u32 I = 0; I < num_ranges; ++I) {
+    LiveQuery Q = {ranges[I], false};
+    dl_iterate_phdr(FindLiveRange, &Q);
+    if (Q.Live)
+      ranges[Kept++] = ranges[I];
+  }
+  num_ranges = Kept;
+  ForgetUnwindObjects();
+}
+
+// Reading an object's code or unwind tables while another thread unloads
+// it would fault. The loader unlinks an object from its list under the lock
+// dl_iterate_phdr holds, and unmaps it only after that; so Fn runs inside a
+// dl_iterate_phdr callback (as libgcc's unwinder searches its tables), after
+// the caches of object ranges dropped what was unloaded (dlpi_subs moved).
+// Lock order: the loader's lock, then the registry (tried, never waited
+// for) and a ring's lock; nothing waits for the loader's lock while holding
+// the registry.
+struct LoaderLockCall {
+  void (*Fn)(void *);
+  void *Arg;
+};
+
+int RunWithLoaderLock(struct dl_phdr_info *Info, size_t Size, void *Arg) {
+  LoaderLockCall &C = *(LoaderLockCall *)Arg;
+  if (Size >= __builtin_offsetof(struct dl_phdr_info, dlpi_subs) +
+                  sizeof(Info->dlpi_subs))
+    ForgetUnloaded(Info->dlpi_subs);
+  C.Fn(C.Arg);
+  return 1; // the first object (the executable) suffices
+}
+
+void UnderLoaderLock(void (*Fn)(void *), void *Arg) {
+  LoaderLockCall C = {Fn, Arg};
+  dl_iterate_phdr(RunWithLoaderLock, &C);
+}
+
+// Whether a call instruction ends right before A (x86-64 encodings of call
+// rel32, call *disp32(%rip), call *%reg, call *disp8(%reg), call *(%reg)).
+bool FollowsCall(uptr A) {
+#if defined(__x86_64__)
+  const u8 *P = (const u8 *)A;
+  if (P[-5] == 0xe8)
+    return true;
+  if (P[-6] == 0xff && (P[-5] & 0x38) == 0x10)
+    return true; // ModRM /2 with a 32-bit displacement (RIP-relative too)
+  if (P[-2] == 0xff && (P[-1] & 0xf8) == 0xd0)
+    return true; // call *%reg
+  if (P[-3] == 0xff && (P[-2] & 0x38) == 0x10)
+    return true; // ModRM /2 with an 8-bit displacement, or REX + call *%reg
+  if (P[-2] == 0xff && (P[-1] & 0x38) == 0x10)
+    return true; // call *(%reg)
+  return false;
+#else
+  (void)A;
+  return false;
+#endif
+}
+
+// A record in the ring, read in place (it may wrap around the ring's end).
+struct RingRecord {
+  const CodeSampleState *S;
+  u64 Pos;  // ring position of the record's first byte after the header
+  u64 Size; // bytes after the header
+  u64 Word(u64 Off) const {
+    u64 W = 0;
+    for (u64 I = 0; I < 8; ++I)
+      W |= u64(u8(S->Data[(Pos + Off + I) & S->DataMask])) << (8 * I);
+    return W;
+  }
+};
+
+// The first word of the sampled stack (Size bytes at Off) that returns into
+// the program.
+uptr CallerOnStack(const RingRecord &R, u64 Off, u64 Size) {
+  for (u64 I = 0; I + 8 <= Size && Off + I + 8 <= R.Size; I += 8) {
+    uptr W = R.Word(Off + I);
+    if (W > 8 && InProgram(W) && InProgram(W - 6) && FollowsCall(W))
+      return W;
+  }
+  return 0;
+}
+
+long PerfOpen(perf_event_attr *A, u64 Tid) {
+  if (flags()->perf_deny)
+    return -1;
+  return syscall(SYS_perf_event_open, A, (pid_t)Tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void FillAttr(perf_event_attr *A, u64 Period, bool NoKernel) {
+  internal_memset(A, 0, sizeof(*A));
+  A->size = sizeof(*A);
+  A->type = PERF_TYPE_SOFTWARE;
+  A->config = PERF_COUNT_SW_CPU_CLOCK;
+  A->sample_period = Period;
+  A->sample_type = PERF_SAMPLE_IP;
+#if defined(__x86_64__)
+  if (stack_bytes) {
+    A->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    A->sample_regs_user = kUserRegsMask;
+    A->sample_stack_user = stack_bytes;
+  }
+#endif
+  A->exclude_kernel = NoKernel;
+  A->exclude_hv = 1;
+}
+
+// Opens a sampling event on Tid with the given period; -1 if refused.
+int OpenSampler(u64 Tid, u64 Period) {
+  perf_event_attr A;
+  FillAttr(&A, Period, exclude_kernel);
+  long Fd = PerfOpen(&A, Tid);
+  return Fd < 0 ? -1 : int(Fd);
+}
+
+// The cost of one sample to the sampled thread: spin reading the tick
+// counter with a sampling event on and average the gaps its interrupts
+// leave (those under 0.5 us are the loop's own reads, those over 200 us a
+// preemption; the slowest tenth is dropped as other interrupts). At 100 us
+// per sample, closer to the sampling rate used than a fast calibration
+// (whose interrupts find the handler's code and data cached), until 40
+// gaps: 4 ms on an idle CPU, longer when other threads share it (at most
+// 100 ms, then fewer than 8 gaps is no measurement: 0). What the interrupt
+// later costs the program in evicted cache lines is not in these gaps.
+u64 MeasureSampleCost256(u64 Tid) {
+  int Fd = OpenSampler(Tid, 100000);
+  if (Fd < 0)
+    return 0;
+  uptr Bytes = uptr(1 + 16) * GetPageSizeCached();
+  void *M = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
+  constexpr int kWantGaps = 40, kMinGaps = 8;
+  u64 Gaps[kWantGaps];
+  int N = 0;
+  u64 Rate = ProvisionalTickRate();
+  u64 Min = Rate / 2000000, Max = Rate / 5000; // 0.5 us, 200 us
+  u64 Span = Rate / 10;                        // 100 ms
+  u64 Start = ReadTick(), Prev = Start;
+  while (Prev - Start < Span && N < kWantGaps) {
+    u64 Now = ReadTick();
+    if (Now - Prev > Min && Now - Prev < Max)
+      Gaps[N++] = Now - Prev;
+    Prev = Now;
+  }
+  if (M != MAP_FAILED)
+    munmap(M, Bytes);
+  close(Fd);
+  if (N < kMinGaps)
+    return 0;
+  for (int I = 1; I < N; ++I)
+    for (int J = I; J > 0 && Gaps[J - 1] > Gaps[J]; --J) {
+      u64 X = Gaps[J];
+      Gaps[J] = Gaps[J - 1];
+      Gaps[J - 1] = X;
+    }
+  int Keep = N - N / 10;
+  u64 Sum = 0;
+  for (int I = 0; I < Keep; ++I)
+    Sum += Gaps[I];
+  return (Sum << 8) / u64(Keep);
+}
+
+void Insert(CodeSampleState &S, u32 Node, u32 Flags, uptr Addr);
+
+void Grow(CodeSampleState &S) {
+  uptr OldN = S.Slots ? S.Mask + 1 : 0, NewN = OldN ? OldN * 2 : 512;
+  CodeSampleSlot *Old = S.Slots;
+  S.Slots = (CodeSampleSlot *)MmapOrDie(NewN * sizeof(CodeSampleSlot),
+                                        "ActiveTime code samples");
+  S.Mask = NewN - 1;
+  S.Used = 0;
+  for (uptr I = 0; I < OldN; ++I)
+    if (Old[I].Count) {
+      uptr H = (Old[I].Addr * 0x9E3779B97F4A7C15ull ^ Old[I].Node ^
+                (u64(Old[I].Flags) << 32)) & S.Mask;
+      while (S.Slots[H].Count)
+        H = (H + 1) & S.Mask;
+      S.Slots[H] = Old[I];
+      S.Used++;
+    }
+  if (!Old)
+    return;
+  if (S.NumOld < CodeSampleState::kMaxOld) {
+    S.Old[S.NumOld] = Old;
+    S.OldBytes[S.NumOld++] = OldN * sizeof(CodeSampleSlot);
+  }
+}
+
+void Insert(CodeSampleState &S, u32 Node, u32 Flags, uptr Addr) {
+  if (!S.Slots || 2 * (S.Used + 1) > S.Mask + 1)
+    Grow(S);
+  uptr H = (Addr * 0x9E3779B97F4A7C15ull ^ Node ^ (u64(Flags) << 32)) & S.Mask;
+  for (;; H = (H + 1) & S.Mask) {
+    CodeSampleSlot &E = S.Slots[H];
+    if (!E.Count) {
+      E.Addr = Addr;
+      E.Node = Node;
+      E.Flags = Flags;
+      __atomic_store_n(&E.Count, 1, __ATOMIC_RELEASE);
+      S.Used++;
+      return;
+    }
+    if (E.Addr == Addr && E.Node == Node && E.Flags == Flags) {
+      __atomic_store_n(&E.Count, E.Count + 1, __ATOMIC_RELAXED);
+      return;
+    }
+  }
+}
+
+bool ReadSampledWord(const void *Ctx, uptr Addr, uptr *Word);
+
+// The sampled user stack inside a ring record: Size bytes at Off, copied
+// from the thread's stack at Sp.
+struct StackCopy {
+  const RingRecord *R;
+  u64 Off, Size;
+  uptr Sp;
+};
+
+bool ReadSampledWord(const void *Ctx, uptr Addr, uptr *Word) {
+  const StackCopy &C = *(const StackCopy *)Ctx;
+  if (Addr < C.Sp || Addr - C.Sp + 8 > C.Size || (Addr & 7))
+    return false;
+  *Word = C.R->Word(C.Off + (Addr - C.Sp));
+  return true;
+}
+
+// The program function a sample outside the program's code belongs to: the
+// return address into the program that unwinding the sampled stack through
+// the library's unwind tables reaches, or else the first word of the copy
+// that looks like one (a call instruction before it). 0 if neither.
+uptr CallerOf(const RingRecord &R, uptr Ip, bool Kernel) {
+#if defined(__x86_64__)
+  if (!stack_bytes || R.Size < 16)
+    return 0;
+  u64 Abi = R.Word(8);
+  if (!Abi || R.Size < 16 + 3 * 8 + 8)
+    return 0;
+  uptr Bp = R.Word(16), Sp = R.Word(24), UserIp = R.Word(32);
+  u64 Size = R.Word(40), DynSize = Size && R.Size >= 48 + Size + 8
+                                      ? R.Word(48 + Size) : 0;
+  if (DynSize > Size)
+    DynSize = Size;
+  // In the kernel on behalf of program code (a fault at an instruction of
+  // its own): that instruction (+1: read as a return address, less one).
+  if (Kernel && InProgram(UserIp))
+    return UserIp + 1;
+  StackCopy Copy = {&R, 48, DynSize, Sp};
+  SampledStack St = {Kernel ? UserIp : Ip, Sp, Bp, &Copy, ReadSampledWord};
+  if (uptr Ra = UnwindToProgram(St, InProgram))
+    return Ra;
+  return CallerOnStack(R, 48, DynSize);
+#else
+  (void)R, (void)Ip, (void)Kernel;
+  return 0;
+#endif
+}
+
+// One PERF_RECORD_SAMPLE: ip, then (x86-64, with stacks) abi, bp, sp, ip,
+// stack size, stack, dynamic size.
+void RecordSample(CodeSampleState &S, u32 Node, const RingRecord &R, u16 Misc) {
+  if (R.Size < 8)
+    return;
+  uptr Ip = R.Word(0);
+  bool Kernel = (Misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+  u32 Flags = Kernel ? raw::CSR_Kernel : 0;
+  if (!Kernel && InProgram(Ip)) {
+    if (InProgram(Ip - 16) && AtCounting(Ip))
+      Flags |= raw::CSR_Counting;
+    Insert(S, Node, Flags, Ip);
+    return;
+  }
+  uptr Caller = CallerOf(R, Ip, Kernel);
+  if (Caller)
+    Flags |= raw::CSR_Caller;
+  Insert(S, Node, Flags, Caller);
+}
+
+void LockRing(CodeSampleState &S) {
+  for (int Spin = 0; __atomic_exchange_n(&S.Lock, 1, __ATOMIC_ACQUIRE); ++Spin)
+    if (Spin > 64)
+      internal_sched_yield();
+    else
+      __builtin_ia32_pause();
+}
+
+void UnlockRing(CodeSampleState &S) {
+  __atomic_store_n(&S.Lock, 0, __ATOMIC_RELEASE);
+}
+
+// Records the ring's records up to Head against Node; returns how many
+// samples there were. Ring lock held.
+u64 DrainRecords(CodeSampleState &S, u32 Node, u64 Head) {
+  perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
+  u64 Tail = S.Tail, Size = S.DataMask + 1, Samples = 0;
+  while (Head - Tail >= sizeof(perf_event_header)) {
+    perf_event_header H;
+    for (uptr I = 0; I < sizeof(H); ++I)
+      ((char *)&H)[I] = S.Data[(Tail + I) & S.DataMask];
+    if (H.size < sizeof(H) || H.size > Head - Tail || H.size > Size)
+      break;
+    RingRecord R = {&S, Tail + sizeof(H), H.size - sizeof(H)};
+    Tail += H.size;
+    if (H.type == PERF_RECORD_SAMPLE) {
+      RecordSample(S, Node, R, H.misc);
+      ++Samples;
+    } else if (H.type == PERF_RECORD_LOST && R.Size >= 16) {
+      S.Lost += R.Word(8);
+    }
+  }
+  S.Tail = Tail;
+  __atomic_store_n(&P->data_tail, Tail, __ATOMIC_RELEASE);
+  return Samples;
+}
+
+// The drainer's read of another thread's top frame, under its seqlock.
+bool TopFrame(const ThreadTls *T, u32 *Node) {
+  AT_TSAN_IGNORE_READS_BEGIN();
+  u32 S1 = __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE);
+  u32 Cap = __atomic_load_n(&T->Capacity, __ATOMIC_ACQUIRE);
+  Frame *Stk = __atomic_load_n(&T->Stack, __ATOMIC_ACQUIRE);
+  u32 D = __atomic_load_n(&T->Depth, __ATOMIC_ACQUIRE);
+  bool Ok = !(S1 & 1) && Stk && D >= 1 && D <= Cap;
+  if (Ok)
+    *Node = __atomic_load_n(&Stk[D - 1].NodeIdx, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  Ok = Ok && __atomic_load_n(&T->Seq, __ATOMIC_RELAXED) == S1;
+  AT_TSAN_IGNORE_READS_END();
+  return Ok;
+}
+
+// Drains another thread's ring if it is filling up (registry and loader
+// locks held). The ring lock first: its owner closes the ring under it.
+void DrainFromOutside(ThreadState *TS) {
+  CodeSampleState &S = TS->Code;
+  if (TS->Finished || !TS->Tls)
+    return;
+  LockRing(S);
+  perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
+  if (S.Fd < 0 || !P) {
+    UnlockRing(S);
+    return;
+  }
+  u64 Head = __atomic_load_n(&P->data_head, __ATOMIC_ACQUIRE);
+  u32 Node;
+  // The top frame read after the head: a probe that changes the stack after
+  // this point waits for the lock and drains later records itself.
+  if (Head - S.Tail >= (S.DataMask + 1) / kDrainFillDivisor &&
+      TopFrame(TS->Tls, &Node)) {
+    u64 Samples = DrainRecords(S, Node, Head);
+    __atomic_fetch_add(&S.PendingCost256, Samples * cost256, __ATOMIC_RELAXED);
+  }
+  UnlockRing(S);
+}
+
+// The drainer's round. The registry only if free at once: a thread inside
+// dl_iterate_phdr may be waiting for it.
+void DrainAllThreads(void *) {
+  if (!TryLockThreadRegistry())
+    return;
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next)
+    DrainFromOutside(TS);
+  UnlockThreadRegistry();
+}
+
+void *DrainerMain(void *) {
+  internal_prctl(15 /* PR_SET_NAME */, uptr("at-drain"), 0, 0, 0);
+  while (!StopRequested(drainer)) {
+    SleepUntil(drainer, MonotonicNs() + kDrainerWakeNs);
+    if (StopRequested(drainer))
+      break;
+    UnderLoaderLock(DrainAllThreads, nullptr);
+  }
+  return nullptr;
+}
+} // namespace
+
+void StartCodeSampleDrainer() {
+  if (!period_ns || drainer.Running)
+    return;
+  if (int R = StartWorker(drainer, DrainerMain))
+    VLog(1, "cannot start the code sample drainer (error %d): rings are read "
+            "only by the probes", R);
+}
+
+void StopCodeSampleDrainer() { StopWorker(drainer); }
+
+void CodeSamplesAfterForkChild() {
+  drainer.Running = 0; // it did not survive the fork
+  StartCodeSampleDrainer();
+}
+
+void InitCodeSampling() {
+  // mode=trace times every call: no counted callee to split time off for,
+  // and the offline method has no place for the samples' cost.
+  if (!flags()->code_samples || internal_strcmp(flags()->mode, "trace") == 0) {
+    sampling_flags = raw::CSF_Disabled;
+    return;
+  }
+  u64 Tid = GetTid();
+  perf_event_attr A;
+  FillAttr(&A, 1000000, false);
+  long Fd = PerfOpen(&A, Tid);
+  if (Fd < 0) {
+    FillAttr(&A, 1000000, true);
+    Fd = PerfOpen(&A, Tid);
+    exclude_kernel = true;
+  }
+  if (Fd < 0) {
+    sampling_flags = raw::CSF_Unavailable;
+    VLog(1, "code samples unavailable (perf_event_open refused)");
+    return;
+  }
+  close(int(Fd));
+  sampling_flags = exclude_kernel ? raw::CSF_UserOnly : 0;
+#if defined(__x86_64__)
+  stack_bytes = u32(flags()->code_sample_stack) & ~7u;
+  if (stack_bytes > 65528)
+    stack_bytes = 65528;
+  if (stack_bytes)
+    sampling_flags |= raw::CSF_Stacks;
+#endif
+  cost256 = MeasureSampleCost256(Tid);
+  if (!cost256)
+    sampling_flags |= raw::CSF_CostUnmeasured;
+  u64 Us = flags()->code_sample_us;
+  if (Us == 0 && !cost256) {
+    Us = 1000; // unmeasured: a rate whose cost stays small (about 1-2%)
+  } else if (Us == 0) {
+    // Auto: one sample per 20 interrupt costs (about 5% of the CPU time,
+    // which is charged as overhead), at least every 4 ms and at most every
+    // 100 us.
+    u64 CostNs = (u64)((unsigned __int128)(cost256 >> 8) * 1000000000ull /
+                       ProvisionalTickRate());
+    Us = CostNs * 20 / 1000;
+    Us = Us < 100 ? 100 : (Us > 4000 ? 4000 : Us);
+  }
+  period_ns = Us * 1000;
+  VLog(2, "code samples every %llu us of CPU time, %llu ticks each",
+       (unsigned long long)Us, (unsigned long long)(cost256 >> 8));
+}
+
+u64 CodeSamplePeriodNs() { return period_ns; }
+u64 CodeSampleCost256() { return cost256; }
+u32 CodeSamplingFlags() { return sampling_flags; }
+
+void AddCountingOffset(sptr TpOffset) {
+  SpinMutexLock L(&counting_offsets_mu);
+  u32 N = num_counting_offsets;
+  if (N == kMaxCountingOffsets || TpOffset != sptr(s32(TpOffset)))
+    return;
+  counting_offsets[N] = s32(TpOffset);
+  __atomic_store_n(&num_counting_offsets, N + 1, __ATOMIC_RELEASE);
+}
+
+void AddProgramCode(const void *Addr) {
+  if (!Addr)
+    return;
+  PhdrQuery Q = {uptr(Addr)};
+  dl_iterate_phdr(AddRangesOf, &Q); // the ranges change under its lock
+}
+
+void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
+  CodeSampleState &S = TS->Code;
+  S.Fd = -1;
+  T.SampleHead = &kNoRing;
+  T.SampleTailSeen = 0;
+  if (!period_ns)
+    return;
+  int Fd = OpenSampler(TS->Tid, period_ns);
+  if (Fd < 0)
+    return;
+  uptr PS = GetPageSizeCached();
+  uptr Bytes = uptr(1 + kRingPages) * PS;
+  void *M = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
+  if (M == MAP_FAILED) {
+    close(Fd);
+    return;
+  }
+  perf_event_mmap_page *P = (perf_event_mmap_page *)M;
+  S.Fd = Fd;
+  S.Page = (char *)M;
+  S.MapBytes = Bytes;
+  S.Data = (char *)M + (P->data_offset ? P->data_offset : PS);
+  S.DataMask = (P->data_size ? P->data_size : kRingPages * PS) - 1;
+  S.Tail = __atomic_load_n(&P->data_tail, __ATOMIC_RELAXED);
+  T.SampleHead = (const volatile u64 *)&P->data_head;
+  T.SampleTailSeen = S.Tail;
+}
+
+namespace {
+void DrainOwnRing(void *Arg) {
+  ThreadTls &T = *(ThreadTls *)Arg;
+  CodeSampleState &S = T.TS->Code;
+  LockRing(S);
+  perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
+  u64 Head = __atomic_load_n(&P->data_head, __ATOMIC_ACQUIRE);
+  u32 Node = T.Depth >= 1 && T.Stack ? T.Stack[T.Depth - 1].NodeIdx : 0;
+  u64 Samples = DrainRecords(S, Node, Head);
+  u64 Pending = __atomic_exchange_n(&S.PendingCost256, 0, __ATOMIC_RELAXED);
+  UnlockRing(S);
+  T.SampleTailSeen = Head;
+  // The interrupts happened inside the frames open now (none opened or
+  // closed since): their cost is probe overhead to each of them.
+  T.Ovh += Samples * cost256 + Pending;
+}
+} // namespace
+
+void DrainCodeSamples(ThreadTls &T) {
+  ThreadState *TS = T.TS;
+  if (!TS || TS->Code.Fd < 0)
+    return;
+  UnderLoaderLock(DrainOwnRing, &T);
+}
+
+void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain) {
+  CodeSampleState &S = TS->Code;
+  if (Drain && S.Fd >= 0)
+    DrainCodeSamples(T);
+  LockRing(S); // the drainer may be reading it
+  if (S.MapBytes)
+    munmap(S.Page, S.MapBytes);
+  if (S.Fd >= 0)
+    close(S.Fd);
+  S.Page = S.Data = nullptr;
+  S.MapBytes = 0;
+  S.Fd = -1;
+  UnlockRing(S);
+  T.SampleHead = &kNoRing;
+  T.SampleTailSeen = 0;
+}
+
+} // namespace __activetime

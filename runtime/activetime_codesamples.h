@@ -1,0 +1,107 @@
+//===- activetime_codesamples.h - Code samples of timed frames --*- C++ -*-===//
+//
+// Counted calls (activetime_counts.h) run inside the nearest timed frame, so
+// that frame's self time holds their time too. To say how it divides, each
+// thread is interrupted every code_sample_us of its CPU time by a perf
+// cpu-clock event and the instruction it was at is recorded against the
+// timed frame it was in: in the kernel's ring buffer, read by the thread's
+// own probes (the stack has not changed between the sample and the next
+// probe, so the top frame then is the top frame at the sample). The tool
+// maps the instructions to functions and divides each frame's measured self
+// time in proportion.
+//
+// A sample outside the program's code (a library, the kernel) is charged to
+// the program function that called out: the first word of the sampled user
+// stack that is a return address into the program (it follows a call
+// instruction). Each sample's interrupt costs the thread time inside its
+// frames; that cost, measured at start-up, is charged as probe overhead.
+//
+// A thread that runs long between two timed probes would fill its ring, so
+// a drainer thread empties rings that are a quarter full. It reads the
+// records up to the ring's head, then the top frame under the thread's
+// seqlock (ThreadTls::Seq): if no probe ran meanwhile, every one of those
+// records was written after the thread's last probe had drained the ring
+// (or during that probe: an address in the runtime, which the tool sets
+// aside), so the top frame is theirs. The ring's lock keeps the owner and
+// the drainer from draining at once; the drainer's share of the interrupt
+// cost waits in PendingCost256 for the owner's next probe, which charges it
+// to the same frames (none opened or closed since).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_CODESAMPLES_H
+#define ACTIVETIME_CODESAMPLES_H
+
+#include "activetime_internal.h"
+
+namespace __activetime {
+
+struct ThreadTls;
+struct ThreadState;
+
+// One entry of a thread's sample table: samples with this node, flags and
+// address (raw::CodeSampleRecord before the node is mapped).
+struct CodeSampleSlot {
+  u64 Addr;
+  u32 Node;   // the thread's call-tree node index (0: no frame open)
+  u32 Flags;  // raw::CodeSampleFlags
+  u64 Count;  // 0: empty slot
+};
+
+struct CodeSampleState {
+  int Fd;              // -1: no sampling on this thread
+  u32 Lock;            // the ring and the table: owner probes and drainer
+  char *Page;          // perf_event_mmap_page
+  uptr MapBytes;
+  char *Data;
+  u64 DataMask;
+  u64 Tail;
+  u64 Lost;            // PERF_RECORD_LOST
+  u64 PendingCost256;  // interrupt cost of samples the drainer read
+  // Open-addressing table, grown by doubling; replaced tables are kept until
+  // the thread finishes (the exit-time writer may be reading one).
+  CodeSampleSlot *Slots;
+  uptr Mask;
+  uptr Used;
+  static constexpr int kMaxOld = 24;
+  CodeSampleSlot *Old[kMaxOld];
+  uptr OldBytes[kMaxOld];
+  int NumOld;
+};
+
+// Runtime init: decides the sampling period (flags), measures the cost of
+// one sample to the sampled thread, and records why sampling is off if it
+// is. Call once, on the initializing thread.
+void InitCodeSampling();
+
+// The process-wide figures for the profile header (raw::ProcessRecord).
+u64 CodeSamplePeriodNs();   // 0: no code samples
+u64 CodeSampleCost256();
+u32 CodeSamplingFlags();
+
+// Records the address ranges of the executable code of the object holding
+// Addr (module registration): samples there are the program's.
+void AddProgramCode(const void *Addr);
+
+// Module registration: the offset from the thread pointer of a module's
+// counter pointer, which its counting instructions load (abi.h): a sample
+// at one of them is marked as counting cost.
+void AddCountingOffset(sptr TpOffset);
+
+// Thread start / finish / fork child. Open sets T.SampleHead.
+void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS);
+void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain);
+
+// The probes' slow path: records the samples in the thread's ring against
+// the current top frame and charges their interrupts as overhead.
+void DrainCodeSamples(ThreadTls &T);
+
+// The drainer thread: started at runtime init when sampling is on, stopped
+// before the exit-time write, restarted in a fork child.
+void StartCodeSampleDrainer();
+void StopCodeSampleDrainer();
+void CodeSamplesAfterForkChild();
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_CODESAMPLES_H

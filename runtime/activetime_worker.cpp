@@ -1,0 +1,64 @@
+//===- activetime_worker.cpp - The runtime's own threads --------*- C++ -*-===//
+//
+// See activetime_worker.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime_worker.h"
+
+#include <linux/futex.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace __activetime {
+
+namespace {
+constexpr u64 kNsPerSec = 1000000000ull;
+} // namespace
+
+u64 MonotonicNs() {
+  struct timespec TS = {0, 0};
+  clock_gettime(CLOCK_MONOTONIC, &TS);
+  return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
+}
+
+int StartWorker(WorkerThread &W, void *(*Main)(void *)) {
+  W.StopWord = 0;
+  sigset_t All, Old;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  int R = pthread_create(&W.Thread, nullptr, Main, nullptr);
+  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  W.Running = R == 0;
+  return R;
+}
+
+bool StopRequested(const WorkerThread &W) {
+  return __atomic_load_n(&W.StopWord, __ATOMIC_ACQUIRE) != 0;
+}
+
+// Absolute deadlines: a fixed interval does not drift (the sampler's must be
+// able to alias, for the comparison bench), a random one stays exponential.
+void SleepUntil(WorkerThread &W, u64 DeadlineNs) {
+  while (!StopRequested(W) && MonotonicNs() < DeadlineNs) {
+    struct timespec Abs;
+    Abs.tv_sec = DeadlineNs / kNsPerSec;
+    Abs.tv_nsec = DeadlineNs % kNsPerSec;
+    syscall(SYS_futex, &W.StopWord, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, 0,
+            &Abs, nullptr, FUTEX_BITSET_MATCH_ANY);
+  }
+}
+
+void StopWorker(WorkerThread &W) {
+  if (!W.Running)
+    return;
+  __atomic_store_n(&W.StopWord, 1, __ATOMIC_RELEASE);
+  syscall(SYS_futex, &W.StopWord, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, nullptr,
+          nullptr, 0);
+  pthread_join(W.Thread, nullptr);
+  W.Running = 0;
+}
+
+} // namespace __activetime

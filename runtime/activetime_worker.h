@@ -1,0 +1,39 @@
+//===- activetime_worker.h - The runtime's own threads ----------*- C++ -*-===//
+//
+// The sampler and the code sample drainer are threads of the runtime's own:
+// started with every signal blocked (program signals must never reach
+// them), sleeping on a futex word that a stop request sets and wakes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_WORKER_H
+#define ACTIVETIME_WORKER_H
+
+#include "sanitizer_common/sanitizer_internal_defs.h"
+
+#include <pthread.h>
+
+namespace __activetime {
+using namespace __sanitizer;
+
+struct WorkerThread {
+  u32 StopWord; // futex: 1 = stop
+  int Running;  // a thread exists (to be joined)
+  pthread_t Thread;
+};
+
+// Starts Main on a new thread with every signal blocked; the pthread_create
+// error (0 on success).
+int StartWorker(WorkerThread &W, void *(*Main)(void *));
+// Whether a stop was requested.
+bool StopRequested(const WorkerThread &W);
+// Sleeps until the CLOCK_MONOTONIC time DeadlineNs or a stop request.
+void SleepUntil(WorkerThread &W, u64 DeadlineNs);
+// Requests a stop, wakes the thread and joins it (if it runs).
+void StopWorker(WorkerThread &W);
+// CLOCK_MONOTONIC in ns.
+u64 MonotonicNs();
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_WORKER_H
