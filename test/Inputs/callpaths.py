@@ -2,7 +2,10 @@
 """Prints the call tree of `activetime report --json` (read from stdin) as
 sorted "CALLS PATH" lines, PATH being the function names from the root joined
 by " > ". Sibling order in the report depends on timing; this form does not,
-so end-to-end tests can check the exact shape and call counts."""
+so end-to-end tests can check the exact shape and call counts. A counted
+function's synthetic node ("how": "counted", "calls": null: its self time
+inside a timed caller, from code samples, which depend on timing) is left
+out."""
 import json
 import sys
 
@@ -11,6 +14,8 @@ names = {f["id"]: f["name"] for f in doc["functions"]}
 nodes = {n["id"]: n for n in doc["tree"]["nodes"]}
 lines = []
 for n in doc["tree"]["nodes"]:
+    if n["calls"] is None:
+        continue
     path = []
     cur = n
     while cur is not None:

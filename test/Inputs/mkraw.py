@@ -14,9 +14,18 @@ JSON description (all fields optional except where noted):
       "exe": "/bin/app", "build_id": "hex bytes",
       "num_modules": N, "num_threads": N, "num_traces": N,
       "exe_len": N, "num_strides": N,                      # overrides
+      "tick_step256": 256,
       "overhead": {"enter": 3, "exit": 2.5,     # ticks (or "enter256"...)
                    "source": 0, "batches": 0, "spread_permille": 0,
-                   "stable": 1},
+                   "stable": 1, "fenced": 1, "measured": 0,
+                   "pair": 0, "measured_enter": 0, "measured_exit": 0,
+                   "flags": N},                 # raw flags, overrides
+      "timing_threshold": 0,                    # ticks (v6)
+      "code_sample_period_ns": 0, "code_sample_cost": 0,  # ticks (or
+      "code_sample_cost256": 0,                           # ticks * 256)
+      "code_sample_flags": ["disabled", "unavailable", "user_only",
+                            "stacks", "cost_unmeasured"] or int,
+      "reserved": 0,                            # ProcessRecord::Reserved
       "modules": [{"hash": 0, "load_base": 0, "flags": 0,
                    "name": "a.c", "path": "/bin/app",
                    "functions": [{"name": "main", "file": "a.c", "line": 1,
@@ -28,12 +37,21 @@ JSON description (all fields optional except where noted):
                    "switch_source": 0, "switch_resolution": 0,
                    "off_cpu": 0, "voluntary": 0, "involuntary": 0,
                    "lost_switch_records": 0, "reserved": 0,
+                   "num_counts": N, "num_code_samples": N,      # overrides
+                   "lost_code_samples": 0,
                    "nodes": [[parent, func, calls, incl, excl, min, max,
                               overhead, off_cpu, voluntary, involuntary]],
-                   "chain": {"funcs": [f...], "depth": D, "excl": E}}],
+                   "chain": {"funcs": [f...], "depth": D, "excl": E},
+                   "counts": [{"func": f, "calls": N, "counted": false,
+                               "flags": N}] or "nodes",
+                   "code_samples": [{"node": 0, "flags": ["caller",
+                                     "kernel", "counting"] or int,
+                                     "addr": 0 or "func" or "func+N",
+                                     "count": 1}]}],
       "traces": [{"tid": 1, "dropped_events": 0, "dropped_switches": 0,
                   "num_events": N, "num_switches": N,           # overrides
-                  "events": [[tick, func, "enter"|"exit"|kind]],
+                  "events": [[tick, func, "enter"|"exit"|kind,
+                              measured (optional), reserved (optional)]],
                   "switches": [[tick, old_tid, new_tid]]}],
       "samples": {"interval": T, "start_tick": 0, "end_tick": 0,
                   "num_samples": N, "sweeps": 0, "dropped": 0,   # override
@@ -55,17 +73,37 @@ JSON description (all fields optional except where noted):
 
 Every new version-2 field defaults to 0, except the overhead table's
 "stable" (1) and "fenced" (1), and the process's "tick_step256" (version 5;
-256, a counter that moves every tick). A node is a list (min and max default to the active time per
-call, (incl - overhead - off_cpu) // calls; the last four fields default to
-0) or an object with keys parent, func, calls, incl, excl, min, max,
-overhead, off_cpu, voluntary, involuntary; parent -1 means no parent; func
-is a process-wide function id or a function name (first match in the
-process). "chain" appends a D-deep chain of nodes (each the child of the
-previous, cycling through funcs, exclusive E ticks each) after "nodes",
-under the last listed node. "samples" (version 3) writes the SK_Samples
-section after the traces; a sample's node -1 means outside any
-instrumented function, its flags are raw::SampleFlags (1 off-CPU,
-2 preempted, 4 /proc state, 8 prior frame, 16 self-preempted).
+256, a counter that moves every tick). A node is a list (min and max
+default to the active time per call, (incl - overhead - off_cpu) // calls;
+the last four fields default to 0) or an object with keys parent, func,
+calls, incl, excl, min, max, overhead, off_cpu, voluntary, involuntary;
+parent -1 means no parent; func is a process-wide function id or a
+function name (first match in the process). "chain" appends a D-deep chain
+of nodes (each the child of the previous, cycling through funcs, exclusive
+E ticks each) after "nodes", under the last listed node. "samples"
+(version 3) writes the SK_Samples section after the traces; a sample's
+node -1 means outside any instrumented function, its flags are
+raw::SampleFlags (1 off-CPU, 2 preempted, 4 /proc state, 8 prior frame,
+16 self-preempted).
+
+Version 6 (the version written; the reader refuses older ones, --version
+writes another number into the header only): every new field defaults to
+0 -- the overhead table is not "measured" (OF_Measured: it is then the
+probes' whole cost, as the older specs meant), "timing_threshold" 0 (every
+call timed) -- except "code_sample_flags", CSF_Disabled when
+"code_sample_period_ns" is 0 (no samples were taken). A thread's
+"reserved" is ThreadRecord::Reserved (after NumCodeSamples), a process's
+ProcessRecord::Reserved. A thread without "counts" writes no CountRecords
+(the tool then takes the calls from its nodes); "counts": "nodes" writes
+one per function of its nodes with their summed calls. A count is an
+object (func, calls, counted -> CR_Counted; "flags" sets the raw flags) or
+a list [func, calls, counted]; func is an id or a name. A code sample is an
+object or a list [node, flags, addr, count]: node -1 is kNoNode; flags are
+raw::CodeSampleFlags (1 caller, 2 kernel, 4 counting) or a list of their
+names; addr is an integer or a function name with an optional "+N": that
+function's "addr" + N (the tool maps addresses it cannot symbolize, e.g.
+of a module path that does not exist, to the nearest function start
+below, so "func+N" lands in func); count defaults to 1.
 """
 
 import argparse
@@ -74,12 +112,18 @@ import struct
 import sys
 
 MAGIC = b"\x7fATPROF\n"
-VERSION = 5
+VERSION = 6
 NO_PARENT = 0xFFFFFFFF
 SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE, SK_STRIDES = 1, 2, 3, 4, 5
 SK_SAMPLES = 6
 NO_NODE = 0xFFFFFFFF
 SITE_FLAGS = {"store": 1, "static": 2, "loop": 4}
+OF_STABLE, OF_FENCED, OF_MEASURED = 1, 2, 4
+CSF_NAMES = {"disabled": 1, "unavailable": 2, "user_only": 4, "stacks": 8,
+             "cost_unmeasured": 16}
+CSF_DISABLED = 1
+CR_COUNTED = 1
+CSR_NAMES = {"caller": 1, "kernel": 2, "counting": 4}
 KINDS = {"enter": 0, "exit": 1}
 
 
@@ -97,6 +141,67 @@ def func_id(proc, ref):
                 return i
             i += 1
     sys.exit("mkraw: no function named %r" % ref)
+
+
+def flag_bits(v, names):
+    if isinstance(v, list):
+        return sum(names[f] for f in v)
+    return v
+
+
+def ticks256(d, key, default=0):
+    """d[key + "256"] as is, or d[key] in ticks scaled by 256."""
+    if key + "256" in d:
+        return d[key + "256"]
+    return round(d.get(key, default) * 256)
+
+
+def func_addr(proc, ref):
+    """An address: an integer, or "name" / "name+N" (function addr + N)."""
+    if isinstance(ref, int):
+        return ref
+    name, _, off = ref.partition("+")
+    for m in proc.get("modules", []):
+        for f in m.get("functions", []):
+            if f["name"] == name:
+                return f.get("addr", 0) + (int(off, 0) if off else 0)
+    sys.exit("mkraw: no function named %r" % name)
+
+
+def thread_counts(proc, t):
+    counts = t.get("counts", [])
+    if counts == "nodes":
+        calls = {}
+        for n in t.get("nodes", []):
+            func = n["func"] if isinstance(n, dict) else n[1]
+            c = n.get("calls", 1) if isinstance(n, dict) else n[2]
+            f = func_id(proc, func)
+            calls[f] = calls.get(f, 0) + c
+        counts = [[f, calls[f], False] for f in sorted(calls) if calls[f]]
+    out = []
+    for c in counts:
+        if isinstance(c, dict):
+            func, calls = c["func"], c.get("calls", 1)
+            flags = c.get("flags", CR_COUNTED if c.get("counted") else 0)
+        else:
+            func, calls = c[0], c[1]
+            flags = CR_COUNTED if len(c) > 2 and c[2] else 0
+        out.append(struct.pack("<IIQ", func_id(proc, func), flags, calls))
+    return out
+
+
+def thread_code_samples(proc, t):
+    out = []
+    for c in t.get("code_samples", []):
+        if isinstance(c, dict):
+            node, flags = c.get("node", 0), c.get("flags", 0)
+            addr, count = c.get("addr", 0), c.get("count", 1)
+        else:
+            node, flags, addr, count = (list(c) + [1])[:4]
+        out.append(struct.pack("<IIQQ", NO_NODE if node < 0 else node,
+                               flag_bits(flags, CSR_NAMES),
+                               func_addr(proc, addr), count))
+    return out
 
 
 def node_bytes(n):
@@ -143,8 +248,15 @@ def build_sections(desc):
         mods, threads = p.get("modules", []), p.get("threads", [])
         traces = p.get("traces", [])
         oh = p.get("overhead", {})
-        enter256 = oh.get("enter256", round(oh.get("enter", 0) * 256))
-        exit256 = oh.get("exit256", round(oh.get("exit", 0) * 256))
+        enter256 = ticks256(oh, "enter")
+        exit256 = ticks256(oh, "exit")
+        oflags = oh.get("flags",
+                        (OF_STABLE if oh.get("stable", 1) else 0) |
+                        (OF_FENCED if oh.get("fenced", 1) else 0) |
+                        (OF_MEASURED if oh.get("measured", 0) else 0))
+        period = p.get("code_sample_period_ns", 0)
+        csflags = flag_bits(p.get("code_sample_flags",
+                                  0 if period else CSF_DISABLED), CSF_NAMES)
         rec = struct.pack("<QQQQIIIIIIII", p.get("tick_rate", 1000000000),
                           p.get("start_tick", 0), p.get("end_tick", 0),
                           p.get("start_unix_ns", 0), p.get("pid", 1),
@@ -153,11 +265,16 @@ def build_sections(desc):
                           p.get("num_traces", len(traces)),
                           p.get("exe_len", len(exe)), len(bid),
                           p.get("num_strides", len(p.get("strides", []))))
-        rec += struct.pack("<QQIIII", enter256, exit256, oh.get("source", 0),
-                           oh.get("batches", 0),
-                           oh.get("spread_permille", 0),
-                           oh.get("stable", 1) | (2 if oh.get("fenced", 1) else 0))
-        rec += struct.pack("<Q", p.get("tick_step256", 256))
+        rec += struct.pack("<QQIIIIQQQ", enter256, exit256,
+                           oh.get("source", 0), oh.get("batches", 0),
+                           oh.get("spread_permille", 0), oflags,
+                           ticks256(oh, "pair"),
+                           ticks256(oh, "measured_enter"),
+                           ticks256(oh, "measured_exit"))
+        rec += struct.pack("<QQQQII", p.get("tick_step256", 256),
+                           p.get("timing_threshold", 0), period,
+                           ticks256(p, "code_sample_cost"), csflags,
+                           p.get("reserved", 0))
         sections.append((SK_PROCESS, pad8(rec + exe + bid)))
         for m in mods:
             name, path = m.get("name", "").encode(), m.get("path", "").encode()
@@ -173,6 +290,8 @@ def build_sections(desc):
             sections.append((SK_MODULE, pad8(b)))
         for t in threads:
             nodes = thread_nodes(p, t)
+            counts = thread_counts(p, t)
+            code = thread_code_samples(p, t)
             name = t.get("name", "").encode()[:16].ljust(16, b"\0")
             b = struct.pack("<QQQIIQQQQ", t.get("tid", 1),
                             t.get("start_tick", 0), t.get("end_tick", 0),
@@ -182,12 +301,15 @@ def build_sections(desc):
                             t.get("unwound_frames", 0),
                             t.get("dropped_events", 0)) + name
             b += struct.pack("<IIQQQQQ", t.get("switch_source", 0),
-                             t.get("reserved", 0),
+                             t.get("num_counts", len(counts)),
                              t.get("switch_resolution", 0),
                              t.get("off_cpu", 0), t.get("voluntary", 0),
                              t.get("involuntary", 0),
                              t.get("lost_switch_records", 0))
-            sections.append((SK_THREAD, b + b"".join(nodes)))
+            b += struct.pack("<IIQ", t.get("num_code_samples", len(code)),
+                             t.get("reserved", 0),
+                             t.get("lost_code_samples", 0))
+            sections.append((SK_THREAD, b + b"".join(nodes + counts + code)))
         for t in traces:
             evs, sws = t.get("events", []), t.get("switches", [])
             b = struct.pack("<QQQQQ", t.get("tid", 1),
@@ -195,9 +317,12 @@ def build_sections(desc):
                             t.get("num_switches", len(sws)),
                             t.get("dropped_events", 0),
                             t.get("dropped_switches", 0))
-            for tick, func, kind in evs:
-                b += struct.pack("<QII", tick, func_id(p, func),
-                                 KINDS.get(kind, kind))
+            for ev in evs:
+                tick, func, kind = ev[:3]
+                measured = ev[3] if len(ev) > 3 else 0
+                reserved = ev[4] if len(ev) > 4 else 0
+                b += struct.pack("<QIIII", tick, func_id(p, func),
+                                 KINDS.get(kind, kind), measured, reserved)
             for tick, old, new in sws:
                 b += struct.pack("<QQQ", tick, old, new)
             sections.append((SK_TRACE, b))

@@ -167,27 +167,40 @@ def console_errors(events):
 
 
 def make_report(args):
+    """basic.json with off-CPU samples, probes that measure themselves, and
+    helper() switched to counting after its 10 timed calls (1000 calls in
+    all): compute(int)'s code samples (30 in its own code, 10 in helper's)
+    move a quarter of its self-active time to helper()."""
     os.makedirs(args.out, exist_ok=True)
     raw = os.path.join(args.out, "browser.raw")
-    samples = {"interval": 1000000, "start_tick": 0, "end_tick": 10000000,
-               "sweeps": 5, "flags": 3,
-               "samples": [[1000, 2000000, 0, 1, 0, 2], [2000, 1000000, 0, 2, 0, 3],
-                           [3000, 4000000, 0, 3, 1, 2], [4000, 500000, 0, 1, 9, 0],
-                           [5000, 500000, 0, -1, 3, 0]]}
-    subprocess.check_call([sys.executable, args.mkraw,
-                           os.path.join(args.inputs, "basic.json"), "-o", raw,
-                           "--set", "processes.0.samples=" + json.dumps(samples),
-                           # Unfenced probes' overhead in compute(int) and
-                           # the helper() calls under it: both active times
-                           # and helper's self-active time are marked.
-                           "--set", 'processes.0.overhead={"enter": 3, "exit": 2.5, '
-                           '"batches": 5, "spread_permille": 12, "fenced": 0}',
-                           "--set", 'processes.0.threads.0.nodes.1=[0, "_Z7computei", 2, '
-                           '600000, 400000, 100000, 350000, 150000]',
-                           "--set", 'processes.0.threads.0.nodes.2=[1, "_ZL6helperv", 10, '
-                           '200000, 200000, 1000, 30000, 150000]'])
+    spec = json.load(open(os.path.join(args.inputs, "basic.json")))
+    p = spec["processes"][0]
+    p["samples"] = {"interval": 1000000, "start_tick": 0, "end_tick": 10000000,
+                    "sweeps": 5, "flags": 3,
+                    "samples": [[1000, 2000000, 0, 1, 0, 2], [2000, 1000000, 0, 2, 0, 3],
+                                [3000, 4000000, 0, 3, 1, 2], [4000, 500000, 0, 1, 9, 0],
+                                [5000, 500000, 0, -1, 3, 0]]}
+    p["overhead"] = {"enter": 1, "exit": 1, "batches": 5, "spread_permille": 12,
+                     "fenced": 0, "measured": 1, "pair": 30,
+                     "measured_enter": 14, "measured_exit": 13}
+    p["timing_threshold"] = 1000
+    p["code_sample_period_ns"] = 100000
+    p["code_sample_cost"] = 2000
+    for i, f in enumerate(p["modules"][0]["functions"]):
+        f["addr"] = 0x1000 * (i + 1)
+    t = p["threads"][0]
+    t["counts"] = [["main", 1], ["_Z7computei", 2], ["_ZL6helperv", 1000, True],
+                   ["_Z3fibi", 7]]
+    t["code_samples"] = [{"node": 1, "addr": "_Z7computei+8", "count": 30},
+                         {"node": 1, "addr": "_ZL6helperv+8", "count": 10}]
+    spec_path = os.path.join(args.out, "browser.json")
+    with open(spec_path, "w") as f:
+        json.dump(spec, f)
+    subprocess.check_call([sys.executable, args.mkraw, spec_path, "-o", raw])
     html = os.path.join(args.out, "report.html")
-    subprocess.check_call([args.activetime, "report", "--html", html, raw])
+    # The synthetic module path cannot be read: a warning on stderr.
+    subprocess.check_call([args.activetime, "report", "--html", html, raw],
+                          stderr=subprocess.DEVNULL)
     return html
 
 
@@ -224,7 +237,7 @@ def main():
                 check(b.eval("!!document.querySelector('%s')" % sel),
                       "element %s present" % sel)
             frames = b.eval("document.querySelectorAll('#flame-tree svg g').length")
-            check(frames and frames >= 7, "call-tree flame graph has frames (%s)" % frames)
+            check(frames and frames >= 8, "call-tree flame graph has frames (%s)" % frames)
             off = b.eval("document.querySelectorAll('#flame-offcpu svg g').length")
             check(off and off >= 3, "off-CPU flame graph has frames (%s)" % off)
             rows = b.eval("document.querySelectorAll('#functions-table tbody tr').length")
@@ -235,22 +248,48 @@ def main():
                 var keys = Array.from(t.querySelectorAll('th')).map(function (h) { return h.getAttribute('data-key'); });
                 Array.from(t.querySelectorAll('tbody tr')).forEach(function (tr) {
                   var td = tr.querySelectorAll('td'), name = td[keys.indexOf('name')].textContent;
-                  out[name] = [td[keys.indexOf('active_ns')].textContent,
-                               td[keys.indexOf('self_active_ns')].textContent];
+                  out[name] = ['how', 'calls', 'self_active_ns', 'active_ns', 'elapsed_ns'].map(
+                    function (k) { return keys.indexOf(k) < 0 ? null : td[keys.indexOf(k)].textContent; });
                 });
                 return out;
             })()""") or {}
-            comp, helper = cells.get("compute(int)", ["", ""]), cells.get("helper()", ["", ""])
-            check(comp[0].endswith("~") and not comp[1].endswith("~") and
-                  helper[0].endswith("~") and helper[1].endswith("~") and
-                  not cells.get("main", ["~", "~"])[0].endswith("~"),
-                  "functions table marks approximate times (%s)" % cells)
-            note = b.eval("(document.getElementById('approximate-note') || {}).textContent")
-            check(bool(note) and "100% in it (unfenced probes)" in note,
-                  "the ~ mark is explained under the table (%s)" % note)
+            # compute(int): self-active 400 us, of which its samples put a
+            # quarter in helper(): keeps 300 us, +- 1.96 * sqrt(400000^2 *
+            # Q(1 - Q) / 42), Q = (10 + 1) / (40 + 2) (the rule-of-succession
+            # share), = 53.189 us from the sampling plus 12 timed calls *
+            # 5 ns probe residual (1 + 1 + |27 - 30|) = 53.249 us.
+            # helper(): 200 us timed + 100 us sampled, +- 53.189 us + 10
+            # timed calls * 5 ns = 53.239 us; per-call figures "-".
+            comp = cells.get("compute(int)", [None] * 5)
+            helper = cells.get("helper()", [None] * 5)
+            check(comp[0] == "timed" and helper[0] == "counted" and
+                  cells.get("main", [None])[0] == "timed",
+                  "functions table has a how column: timed / counted (%s)" % cells)
+            check(comp[2] == "300.000 us \u00b1 53.249 us" and
+                  helper[2] == "300.000 us \u00b1 53.239 us",
+                  "self-active times show their +- uncertainty (%s, %s)" % (comp[2], helper[2]))
+            check(helper[1] == "1000" and helper[3] == "-" and helper[4] == "-" and
+                  comp[3] == "600.000 us",
+                  "a counted function has exact calls and no per-call figures (%s)" % helper)
+            check(not any("~" in c for row in cells.values() for c in row if c),
+                  "no '~' marks any more")
+            check(b.eval("!document.getElementById('approximate-note')"),
+                  "no #approximate-note")
+            note = b.eval("(document.getElementById('how-note') || {}).textContent")
+            check(bool(note) and note.startswith("how: timed = every call timed by the probes") and
+                  "+-95%" in note, "a #how-note explains how and +-95%% (%s)" % note)
+            prov = b.eval("(document.getElementById('provenance') || {}).textContent")
+            check(bool(prov) and prov.startswith("Self-active time: ") and
+                  "in 990 counted calls, split off their timed callers by 40 code samples" in prov
+                  and b.eval("!!document.querySelector('#header #provenance')"),
+                  "the header has a #provenance paragraph (%s)" % prov)
             hdr = b.eval("document.querySelector('#overhead-table').textContent")
-            check("tick step" in hdr and "unfenced probes" in hdr,
-                  "the measurement table shows the tick step and the probe mode")
+            check("tick step" in hdr and "measured in place" in hdr and
+                  "code samples" in hdr and "shorter ones counted" in hdr,
+                  "the measurement table shows the tick step, timing, probe cost and code samples (%s)" % hdr)
+            counted = b.eval("""Array.from(document.querySelectorAll('#flame-tree svg g'))
+                .filter(function (g) { return g.textContent.indexOf('helper()') === 0; }).length""")
+            check(counted == 2, "helper() has a timed and a [counted] frame under compute(int) (%s)" % counted)
 
             # Click the frame of compute(int) and expect it to fill the width.
             geom = b.eval("""(function () {

@@ -60,11 +60,21 @@ Expected<profile::Profile> tool::readInputs(ArrayRef<std::string> Files,
       return P.takeError();
     Inputs.push_back({F, std::move(*P)});
   }
-  if (Inputs.size() == 1)
-    return std::move(Inputs.front().Prof);
+  Expected<profile::Profile> Merged =
+      Inputs.size() == 1 ? Expected<profile::Profile>(std::move(Inputs.front().Prof))
+                         : Expected<profile::Profile>(profile::Profile());
+  if (Inputs.size() > 1) {
+    if (Prog)
+      Prog->phase("merging");
+    Merged = profile::mergeProfiles(std::move(Inputs));
+    if (!Merged)
+      return Merged.takeError();
+  }
   if (Prog)
-    Prog->phase("merging");
-  return profile::mergeProfiles(std::move(Inputs));
+    Prog->phase("mapping code samples");
+  for (const std::string &W : profile::resolveCodeSamples(*Merged))
+    WithColor::warning(errs(), "activetime") << W << '\n';
+  return Merged;
 }
 
 Progress::Progress(StringRef Task, ProgressMode Mode) : Task(Task.str()) {

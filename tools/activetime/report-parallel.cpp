@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime.h"
+#include "activetime/abi.h"
 #include "activetime/Profile/Parallel.h"
 
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
@@ -26,6 +27,16 @@ namespace {
 
 const char *const StateNames[raw::kNumWorkerStates] = {"U", "L", "G", "W"};
 
+/// The source function of a symbol name: a timed copy's symbol (the pass's
+/// clone, abi::kTimedCopySuffix, after demangling "f() (.activetime.timed)")
+/// names the function it copies.
+StringRef sourceFunctionName(StringRef Name) {
+  std::string Demangled = std::string(" (") + abi::kTimedCopySuffix + ")";
+  if (!Name.consume_back(Demangled))
+    Name.consume_back(abi::kTimedCopySuffix);
+  return Name;
+}
+
 std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
   std::string Where = formatv("{0}+{1:x}", sys::path::filename(R.Path),
                               R.Address);
@@ -42,7 +53,7 @@ std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
   if (Info->FileName == DILineInfo::BadString || Info->Line == 0)
     return Where;
   return formatv("{0}:{1} ({2})", sys::path::filename(Info->FileName),
-                 Info->Line, Info->FunctionName);
+                 Info->Line, sourceFunctionName(Info->FunctionName));
 }
 
 std::string pct(double X) { return formatv("{0:f1}%", 100.0 * X); }

@@ -132,6 +132,12 @@ static cl::opt<SortKey> Sort(
 static const char TimesNote[] =
     "active = elapsed - probe overhead - switched-out (off-cpu) time; "
     "self-active = active - the callees' active; min/max are active per call";
+static const char HowNote[] =
+    "how: timed = every call timed by the probes; counted = calls beyond the "
+    "first timed ones only counted (exactly), their self time split off the "
+    "timed callers' by code samples, no per-call figures (-); "
+    "+-95% = the self-active time's uncertainty from that sampling and the "
+    "probes' residual cost";
 
 namespace {
 
@@ -240,13 +246,6 @@ public:
     for (const Process &Pr : P.Processes)
       for (const Thread &T : Pr.Threads)
         Starred |= T.SwitchSource == raw::SS_None;
-    // How far the removed overhead may be off, as a share of itself: a
-    // fenced probe's cost varies ~3% between processes; an unfenced one's
-    // by up to its whole size around short code (docs/performance.md).
-    // With any unfenced process the unfenced figure holds.
-    for (const Process &Pr : P.Processes)
-      OverheadUncertainty = std::max(
-          OverheadUncertainty, Pr.Overhead.Fenced ? kFencedUncertainty : 1.0);
   }
 
   void text();
@@ -270,38 +269,17 @@ private:
   unsigned MaxDepth;
   std::vector<bool> Ambiguous;
   bool Starred = false;
-  // An active or self-active time is marked approximate ("~") when that
-  // share of the overhead removed from it exceeds 10% of it. A caller of
-  // many short callees loses each call's exit cost from its self-active
-  // time, so that figure can be marked while its active time is not.
-  static constexpr double kFencedUncertainty = 0.03;
-  double OverheadUncertainty = 0;
-  bool approximate(double Overhead, double Time) const {
-    return Overhead > 0 &&
-           Overhead * OverheadUncertainty > 0.1 * std::max(Time, 0.0);
+  // The 95% half-width of a self-active time: the sampling's (two standard
+  // errors) and every probe pair's residual in it.
+  double uncertainty(const Stats &S) const {
+    return 1.96 * std::sqrt(S.SelfVar) +
+           double(S.SelfProbePairs) * A.How.ProbeResidualNs;
   }
-  bool approximate(const Stats &S) const {
-    return approximate(S.Overhead, S.Active);
+  static const char *how(const Stats &S) {
+    return S.allTimed() ? "timed" : "counted";
   }
-  bool selfApproximate(const Stats &S) const {
-    return approximate(S.SelfOverhead, S.SelfActive);
-  }
-  std::string activeCell(const Stats &S) const {
-    return formatTime(S.Active) + (approximate(S) ? "~" : "");
-  }
-  std::string selfActiveCell(const Stats &S) const {
-    return formatTime(S.SelfActive) + (selfApproximate(S) ? "~" : "");
-  }
-  void approximateNote(StringRef Indent);
+  void provenanceLines();
 };
-
-void Reporter::approximateNote(StringRef Indent) {
-  OS << Indent << "~ the probe overhead removed from this time is so "
-     << "large next to it that an error of "
-     << formatv("{0:F0}", OverheadUncertainty * 100)
-     << "% in it (" << (OverheadUncertainty < 1 ? "fenced" : "unfenced")
-     << " probes) would move the time by more than 10%\n";
-}
 
 std::string Reporter::name(uint32_t Func) const {
   const FunctionInfo &F = A.Functions[Func];
@@ -338,28 +316,103 @@ void Reporter::counterLines(const Counters &C, StringRef Indent) {
 
 void Reporter::overheadLines(const Process &Pr) {
   const OverheadTable &O = Pr.Overhead;
-  OS << "  probe overhead:  enter " << ticks2(O.Enter256) << " ticks ("
-     << formatv("{0:F1}", ticks256ToNs(Pr, O.Enter256)) << " ns), exit "
-     << ticks2(O.Exit256) << " ticks ("
+  const char *Indent = "                   ";
+  if (Pr.TimingThreshold)
+    OS << "  timing:          a function's calls are timed while they last "
+       << plainTime(ticksToNs(Pr, Pr.TimingThreshold))
+       << " or more on average; shorter ones are counted after their first "
+          "timed calls on each thread\n";
+  else
+    OS << "  timing:          every call timed\n";
+  OS << "  probe cost:      "
+     << (O.Measured ? "measured by every probe between its two tick reads, "
+                      "plus "
+                    : "")
+     << formatv("{0:F1}", ticks256ToNs(Pr, O.Enter256)) << " + "
      << formatv("{0:F1}", ticks256ToNs(Pr, O.Exit256))
-     << " ns) per probe event\n";
+     << " ns per timed call" << (O.Measured ? " outside them" : "") << "\n";
   const char *Fence = O.Fenced ? ", fenced probes" : ", unfenced probes";
-  // Unfenced (the default): the table is the cost around a body as long as
-  // the pair; docs/performance.md measures how far it is off elsewhere.
   if (O.Source == raw::OS_Option) {
-    OS << "                   fixed by ACTIVETIME_OPTIONS" << Fence << "\n";
+    OS << Indent << "fixed by ACTIVETIME_OPTIONS" << Fence << "\n";
   } else {
-    OS << "                   calibrated at start-up: " << O.Batches
+    OS << Indent << "calibrated at start-up: " << O.Batches
        << (O.Batches == 1 ? " batch" : " batches") << ", spread "
-       << formatv("{0:F1}", O.SpreadPermille / 10.0) << "%" << Fence << "\n";
+       << formatv("{0:F1}", O.SpreadPermille / 10.0) << "%" << Fence;
+    if (O.Measured && O.Pair256)
+      OS << "; a timed call cost its caller "
+         << formatv("{0:F1}", ticks256ToNs(Pr, O.Pair256))
+         << " ns there, its probes measured "
+         << formatv("{0:F1}",
+                    ticks256ToNs(Pr, O.MeasuredEnter256 + O.MeasuredExit256))
+         << " ns";
+    OS << "\n";
     if (!O.Stable)
-      OS << "                   UNSTABLE: the calibration spread exceeded its "
-            "bound; overhead and active times are approximate\n";
+      OS << Indent << "UNSTABLE: the calibration spread exceeded its bound\n";
   }
-  if (!O.Fenced)
-    OS << "                   APPROXIMATE for short functions (under ~100 ns): "
-          "unfenced probes overlap the code around them by a varying amount; "
-          "ACTIVETIME_OPTIONS=probe_fence=1 fences them\n";
+  OS << "  code samples:    ";
+  if (Pr.CodeSamplePeriodNs) {
+    OS << "every " << plainTime(double(Pr.CodeSamplePeriodNs))
+       << " of a thread's CPU time, ";
+    if (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured)
+      OS << "cost NOT MEASURED (the machine was busy at start-up): the "
+            "samples' interrupts stay in the times";
+    else
+      OS << plainTime(ticks256ToNs(Pr, Pr.CodeSampleCost256))
+         << " each (removed as probe cost)";
+    if (Pr.CodeSampleFlags & raw::CSF_Stacks)
+      OS << "; library and kernel time charged to the program function that "
+            "called out";
+    if (Pr.CodeSampleFlags & raw::CSF_UserOnly)
+      OS << "; kernel time not sampled (perf_event_paranoid)";
+    OS << "\n";
+  } else {
+    OS << (Pr.CodeSampleFlags & raw::CSF_Disabled
+               ? "off (ACTIVETIME_OPTIONS=code_samples=0 or mode=trace)"
+               : "unavailable (perf_event_open refused)")
+       << ": a timed function's self time includes its counted callees'\n";
+  }
+  if (Pr.CodeResolvedByNearest)
+    OS << Indent << "APPROXIMATE: the program's symbols could not be read; "
+                   "sample addresses were mapped to the nearest function "
+                   "start below them\n";
+}
+
+void Reporter::provenanceLines() {
+  const Provenance &H = A.How;
+  double Total = A.TotalSelfActive;
+  auto Pct = [&](double X) {
+    return Total > 0 ? formatv("{0:F1}%", 100 * X / Total).str() : "-";
+  };
+  OS << "self-active time: " << plainTime(Total) << " in all\n";
+  OS << "  timed:           " << plainTime(Total - H.SampledNs) << " ("
+     << Pct(Total - H.SampledNs) << ") in the code of " << H.TimedCalls
+     << " timed calls; their probes' residual cost, at most "
+     << formatv("{0:F1}", H.ProbeResidualNs) << " ns a call: "
+     << plainTime(H.TimedResidualNs) << "\n";
+  if (H.OutsideProbesNs > 0)
+    OS << "  outside probes:  " << plainTime(H.OutsideProbesNs) << " ("
+       << Pct(H.OutsideProbesNs)
+       << ") of it ran in timed callees' code before and after their probes "
+          "(prologues, epilogues): moved from the callers' self time by "
+          "code samples\n";
+  if (H.CountedCalls || H.SampledNs)
+    OS << "  counted:         " << plainTime(H.SampledNs) << " ("
+       << Pct(H.SampledNs) << ") in " << H.CountedCalls
+       << " counted calls, split off their timed callers by "
+       << H.CodeSamples << " code samples (+-"
+       << plainTime(1.96 * H.SampledSigmaNs) << ", 95%)\n";
+  if (H.CountingBoundNs > 0)
+    OS << "  counting:        the inline counting of counted calls is not "
+          "removed; the code samples put at most "
+       << plainTime(H.CountingBoundNs) << " (" << Pct(H.CountingBoundNs)
+       << ") on its instructions\n";
+  if (H.UnsampledSelfNs > 0 && H.CountedCalls)
+    OS << "  not split:       " << plainTime(H.UnsampledSelfNs)
+       << " of timed functions' self time had no code sample: any counted "
+          "callees' time there stays in them\n";
+  if (H.LostCodeSamples)
+    OS << "  lost samples:    " << H.LostCodeSamples
+       << " code samples the kernel dropped (ring full)\n";
 }
 
 void Reporter::switchLines(const SwitchSummary &S) {
@@ -467,25 +520,22 @@ void Reporter::header() {
     if (SameOverhead && SameRate) {
       overheadLines(First);
     } else {
-      unsigned Unstable = 0, Unfenced = 0;
-      for (const Process &Pr : P.Processes) {
+      unsigned Unstable = 0;
+      for (const Process &Pr : P.Processes)
         Unstable += Pr.Overhead.Source == raw::OS_Calibrated &&
                     !Pr.Overhead.Stable;
-        Unfenced += !Pr.Overhead.Fenced;
-      }
-      OS << "  probe overhead:  differs between processes (--json lists "
+      OS << "  probe cost:      differs between processes (--json lists "
             "each)";
       if (Unstable)
         OS << "; UNSTABLE calibration in " << Unstable << " of them";
-      if (Unfenced)
-        OS << "; unfenced probes (APPROXIMATE for short functions) in "
-           << Unfenced << " of them";
       OS << "\n";
     }
     switchLines(All);
     counterLines(C, "  ");
   }
+  provenanceLines();
   OS << "note: " << TimesNote << "\n";
+  OS << "note: " << HowNote << "\n";
   if (All.CpuClock)
     OS << "note: for threads measured with the thread CPU clock, switched-out "
           "time is located within "
@@ -522,31 +572,30 @@ void Reporter::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
     std::string Line;
     raw_string_ostream L(Line);
     L << Indent << right_justify(Cols[0], 10);
-    for (size_t I = 1; I < Cols.size(); ++I)
+    for (size_t I = 1; I + 1 < Cols.size(); ++I)
       L << ' ' << right_justify(Cols[I], I == 3 ? 12 : 11);
-    L << "  " << left_justify(Name, NameWidth) << "  " << Loc;
+    L << "  " << left_justify(Cols.back(), 7) << "  "
+      << left_justify(Name, NameWidth) << "  " << Loc;
     OS << StringRef(Line).rtrim() << "\n";
   };
   std::string Star = Starred ? "*" : "";
-  Row({"calls", "elapsed", "active" + Star, "self-active" + Star, "overhead",
-       "off-cpu", "min" + Star, "max" + Star},
+  Row({"calls", "elapsed", "active" + Star, "self-active" + Star, "+-95%",
+       "overhead", "off-cpu", "min" + Star, "max" + Star, "how"},
       "function", "location");
-  bool Marked = false;
   for (size_t I = 0; I < Shown; ++I) {
     const Stats &S = Rows[I].S;
-    bool Called = S.Calls != 0;
-    Marked |= approximate(S) || selfApproximate(S);
-    Row({utostr(S.Calls), formatTime(S.Elapsed), activeCell(S),
-         selfActiveCell(S), formatTime(S.Overhead),
-         formatTime(S.OffCpu), Called ? formatTime(S.Min) : "-",
-         Called ? formatTime(S.Max) : "-"},
+    // Counted calls have no per-call figures: the inclusive ones would
+    // describe only the first, timed calls.
+    bool PerCall = S.Calls != 0 && S.allTimed();
+    auto Cell = [&](double Ns) { return PerCall ? formatTime(Ns) : "-"; };
+    Row({utostr(S.Calls), Cell(S.Elapsed), Cell(S.Active),
+         formatTime(S.SelfActive), formatTime(uncertainty(S)),
+         Cell(S.Overhead), Cell(S.OffCpu), Cell(S.Min), Cell(S.Max), how(S)},
         Names[I], location(Rows[I].Func));
   }
   if (Shown < Rows.size())
     OS << Indent << "(" << Rows.size() - Shown
        << " more functions; --top 0 lists all)\n";
-  if (Marked)
-    approximateNote(Indent);
   if (Starred)
     OS << Indent
        << (Indent.empty() ? "* switched-out time not measured for some "
@@ -578,20 +627,21 @@ void Reporter::tree() {
   constexpr size_t Lead = 11 + 1 + 11 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 10 + 2;
   std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
                               A.Tree[0].Children.rend());
-  bool Marked = false;
   while (!Stack.empty()) {
     uint32_t I = Stack.back();
     Stack.pop_back();
     const TreeNode &N = A.Tree[I];
     std::string Indent(2 * (N.Depth - 1), ' ');
-    Marked |= approximate(N.S) || selfApproximate(N.S);
-    OS << right_justify(formatTime(N.S.Elapsed), 11) << ' '
-       << right_justify(activeCell(N.S), 11) << ' '
-       << right_justify(selfActiveCell(N.S), 12) << ' '
-       << right_justify(formatTime(N.S.Overhead), 11) << ' '
-       << right_justify(formatTime(N.S.OffCpu), 11) << ' '
-       << right_justify(utostr(N.S.Calls), 10) << "  " << Indent
-       << name(N.Func) << "\n";
+    // A counted function under its nearest timed caller: only its self time
+    // there is known (from code samples).
+    auto Cell = [&](double Ns) { return N.Counted ? "-" : formatTime(Ns); };
+    OS << right_justify(Cell(N.S.Elapsed), 11) << ' '
+       << right_justify(formatTime(N.S.Active), 11) << ' '
+       << right_justify(formatTime(N.S.SelfActive), 12) << ' '
+       << right_justify(Cell(N.S.Overhead), 11) << ' '
+       << right_justify(Cell(N.S.OffCpu), 11) << ' '
+       << right_justify(N.Counted ? "-" : utostr(N.S.Calls), 10) << "  "
+       << Indent << name(N.Func) << (N.Counted ? " [counted]" : "") << "\n";
     if (N.Children.empty())
       continue;
     if (MaxDepth != 0 && N.Depth >= MaxDepth) {
@@ -601,8 +651,8 @@ void Reporter::tree() {
     }
     Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
   }
-  if (Marked)
-    approximateNote("");
+  OS << "[counted]: a counted function's self time inside the timed caller "
+        "above it, from code samples\n";
 }
 
 void Reporter::text() {
@@ -662,20 +712,35 @@ void Reporter::json() {
   std::vector<uint32_t> Heights = subtreeHeights();
 
   json::OStream J(OS, 2);
-  auto StatsAttrs = [&](const Stats &S) {
-    J.attribute("calls", int64_t(S.Calls));
-    J.attribute("elapsed_ns", S.Elapsed);
-    J.attribute("self_elapsed_ns", S.SelfElapsed);
-    J.attribute("active_ns", S.Active);
-    J.attribute("active_approximate", approximate(S));
+  // Per-call figures are null where calls were counted, not timed.
+  auto StatsAttrs = [&](const Stats &S, bool Counted = false) {
+    bool PerCall = !Counted && S.allTimed();
+    auto Timed = [&](StringRef Key, double V) {
+      if (PerCall)
+        J.attribute(Key, V);
+      else
+        J.attribute(Key, nullptr);
+    };
+    J.attribute("how", Counted || !S.allTimed() ? "counted" : "timed");
+    if (Counted)
+      J.attribute("calls", nullptr);
+    else
+      J.attribute("calls", int64_t(S.Calls));
+    J.attribute("counted_calls", int64_t(S.CountedCalls));
+    Timed("elapsed_ns", S.Elapsed);
+    Timed("self_elapsed_ns", S.SelfElapsed);
+    J.attribute("active_ns", PerCall || Counted ? json::Value(S.Active)
+                                                : json::Value(nullptr));
     J.attribute("self_active_ns", S.SelfActive);
-    J.attribute("self_active_approximate", selfApproximate(S));
-    J.attribute("overhead_ns", S.Overhead);
-    J.attribute("off_cpu_ns", S.OffCpu);
+    J.attribute("self_active_sampled_ns", S.Sampled);
+    J.attribute("self_active_uncertainty_ns", uncertainty(S));
+    J.attribute("code_samples", int64_t(S.Samples));
+    Timed("overhead_ns", S.Overhead);
+    Timed("off_cpu_ns", S.OffCpu);
     J.attribute("voluntary_switches", int64_t(S.Voluntary));
     J.attribute("involuntary_switches", int64_t(S.Involuntary));
-    J.attribute("min_active_ns", S.Min);
-    J.attribute("max_active_ns", S.Max);
+    Timed("min_active_ns", S.Min);
+    Timed("max_active_ns", S.Max);
   };
   auto CounterAttrs = [&](const Counters &C) {
     J.attributeObject("counters", [&] {
@@ -691,10 +756,27 @@ void Reporter::json() {
       All.add(Pr, T);
   J.object([&] {
     J.attribute("schema", "activetime-report");
-    J.attribute("version", 2);
+    J.attribute("version", 3);
     J.attribute("time_unit", "ns");
     J.attribute("time_kind", "active");
     J.attribute("note", TimesNote);
+    J.attribute("how_note", HowNote);
+    const Provenance &H = A.How;
+    J.attributeObject("provenance", [&] {
+      J.attribute("timed_calls", int64_t(H.TimedCalls));
+      J.attribute("counted_calls", int64_t(H.CountedCalls));
+      J.attribute("timed_self_active_ns", A.TotalSelfActive - H.SampledNs);
+      J.attribute("counted_self_active_ns", H.SampledNs);
+      J.attribute("counted_uncertainty_ns", 1.96 * H.SampledSigmaNs);
+      J.attribute("counting_bound_ns", H.CountingBoundNs);
+      J.attribute("outside_probes_ns", H.OutsideProbesNs);
+      J.attribute("probe_residual_per_call_ns", H.ProbeResidualNs);
+      J.attribute("timed_uncertainty_ns", H.TimedResidualNs);
+      J.attribute("code_samples", int64_t(H.CodeSamples));
+      J.attribute("runtime_code_samples", int64_t(H.RuntimeSamples));
+      J.attribute("lost_code_samples", int64_t(H.LostCodeSamples));
+      J.attribute("unsplit_self_active_ns", H.UnsampledSelfNs);
+    });
     // Threads whose "active" still includes switched-out time.
     J.attribute("threads_without_switch_data", int64_t(All.None));
     Counters Total;
@@ -730,6 +812,25 @@ void Reporter::json() {
             J.attribute("spread", O.SpreadPermille / 1000.0);
             J.attribute("stable", bool(O.Stable));
             J.attribute("fenced", bool(O.Fenced));
+            J.attribute("measured", bool(O.Measured));
+            J.attribute("pair_ns", ticks256ToNs(Pr, O.Pair256));
+            J.attribute("measured_enter_ns", ticks256ToNs(Pr, O.MeasuredEnter256));
+            J.attribute("measured_exit_ns", ticks256ToNs(Pr, O.MeasuredExit256));
+          });
+          J.attribute("timing_threshold_ns", ticksToNs(Pr, Pr.TimingThreshold));
+          J.attributeObject("code_samples", [&] {
+            J.attribute("period_ns", int64_t(Pr.CodeSamplePeriodNs));
+            if (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured)
+              J.attribute("cost_ns", nullptr);
+            else
+              J.attribute("cost_ns", ticks256ToNs(Pr, Pr.CodeSampleCost256));
+            J.attribute("state", Pr.CodeSamplePeriodNs ? "on"
+                                 : (Pr.CodeSampleFlags & raw::CSF_Disabled)
+                                     ? "off"
+                                     : "unavailable");
+            J.attribute("kernel", !(Pr.CodeSampleFlags & raw::CSF_UserOnly));
+            J.attribute("callers", bool(Pr.CodeSampleFlags & raw::CSF_Stacks));
+            J.attribute("nearest_symbol", Pr.CodeResolvedByNearest);
           });
           CounterAttrs(C);
         });
@@ -779,7 +880,7 @@ void Reporter::json() {
               J.attribute("parent", int64_t(Order[N.Parent]));
             J.attribute("depth", int64_t(N.Depth));
             J.attribute("function", int64_t(JsonId[N.Func]));
-            StatsAttrs(N.S);
+            StatsAttrs(N.S, N.Counted);
             if (Cut)
               J.attribute("truncated_levels", int64_t(Heights[I]));
           });

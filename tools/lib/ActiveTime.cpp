@@ -82,10 +82,22 @@ std::vector<Interval> active::overheadIntervals(ArrayRef<Measurement> Sorted,
     // Not clipped: the cost is processor work done inside the invocation
     // even where the interval drawn from its timestamp would stick out.
     int64_t T = fixed(Sorted[I].Tick);
-    Interval C = {T, T + Table.of(Sorted[I].Kind)};
+    Interval C = {T, T + Table.of(Sorted[I].Kind) +
+                         int64_t(Sorted[I].Measured) * kFixed};
     if (C.length() > 0)
       Out.push_back(C);
   }
+  return Out;
+}
+
+std::vector<Interval> active::measuredIntervals(ArrayRef<Measurement> Sorted,
+                                                const Invocation &Inv) {
+  std::vector<Interval> Out;
+  for (size_t I = Inv.EnterIdx; I < Inv.ExitIdx && I < Sorted.size(); ++I)
+    if (Sorted[I].Measured) {
+      int64_t T = fixed(Sorted[I].Tick);
+      Out.push_back({T, T + int64_t(Sorted[I].Measured) * kFixed});
+    }
   return Out;
 }
 
@@ -149,18 +161,29 @@ int64_t active::unionMeasure(std::vector<Interval> V) {
 }
 
 ActiveFigures active::activeTime(Interval Elapsed, ArrayRef<Interval> OH,
-                                 ArrayRef<Interval> Swap) {
+                                 ArrayRef<Interval> Swap,
+                                 ArrayRef<Interval> Measured) {
   ActiveFigures F;
   F.Elapsed = Elapsed.length();
   // The seed's step 708: elapsed minus the total of both interval sets. An
   // overhead interval overlapping a switched-out one is still subtracted in
-  // full: the probe's work was done on the processor, only later.
+  // full: the table's cost is work done on the processor, only later.
   for (const Interval &I : OH)
     F.Overhead += I.length();
   std::vector<Interval> Clipped;
   for (const Interval &I : Swap)
     Clipped.push_back(clip(I, Elapsed));
-  F.SwappedOut = unionMeasure(std::move(Clipped));
+  F.SwappedOut = unionMeasure(Clipped);
+  // A probe's measured part is wall time instead: what of it the thread
+  // spent switched out is counted once, as switched out (the probes'
+  // intervals never overlap one another).
+  if (!Measured.empty()) {
+    int64_t MeasuredTotal = 0;
+    for (const Interval &I : Measured)
+      MeasuredTotal += I.length();
+    llvm::append_range(Clipped, Measured);
+    F.Overhead -= MeasuredTotal + F.SwappedOut - unionMeasure(std::move(Clipped));
+  }
   F.Active = F.Elapsed - F.Overhead - F.SwappedOut;
   return F;
 }
@@ -201,9 +224,11 @@ std::vector<PortionResult> active::computeActiveTime(const Input &In,
         InvocationResult IR;
         IR.Inv = Inv;
         IR.OverheadSet = overheadIntervals(Events, Inv, In.Table);
+        IR.MeasuredSet = measuredIntervals(Events, Inv);
         if (T.SwitchesMeasured)
           IR.SwapOutSet = swapOutIntervals(Switches, T.Id, Inv.Elapsed);
-        IR.Figures = activeTime(Inv.Elapsed, IR.OverheadSet, IR.SwapOutSet);
+        IR.Figures = activeTime(Inv.Elapsed, IR.OverheadSet, IR.SwapOutSet,
+                                IR.MeasuredSet);
         if (Inv.Outermost) {
           ++R.Outermost;
           R.Total.Elapsed += IR.Figures.Elapsed;

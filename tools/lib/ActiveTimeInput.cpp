@@ -211,8 +211,8 @@ std::vector<Input> active::inputsFromProfile(const profile::Profile &P) {
         if (Th.Tid == Tr.Tid && Th.SwitchSource == raw::SS_Perf)
           T.SwitchesMeasured = true;
       for (const profile::TraceEvent &E : Tr.Events)
-        T.Events.push_back({E.Tick, E.Func, E.Kind == raw::TE_Exit ? Exit
-                                                                   : Enter});
+        T.Events.push_back(
+            {E.Tick, E.Func, E.Kind == raw::TE_Exit ? Exit : Enter, E.Measured});
       for (const profile::SwitchEvent &S : Tr.Switches)
         T.Switches.push_back({S.Tick, S.OldTid, S.NewTid});
       In.Threads.push_back(std::move(T));

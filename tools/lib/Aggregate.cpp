@@ -9,10 +9,12 @@
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace llvm;
@@ -91,6 +93,84 @@ void Stats::addMinMax(double NodeMin, double NodeMax) {
 
 namespace {
 
+// Code samples of a timed frame (or of all frames of one function) by what
+// they fell in: the frame's own code (or code outside the program, which is
+// charged to it like every library call) and each counted function.
+struct SampleSplit {
+  uint64_t Own = 0;
+  // Of all, those on counted calls' counting instructions: an upper bound
+  // of what counting cost there (retirement waits there also for latency
+  // the program's own work would have hidden).
+  uint64_t Counting = 0;
+  SmallVector<std::pair<uint32_t, uint64_t>, 4> Callees; // process func id
+  uint64_t total() const {
+    uint64_t N = Own;
+    for (const auto &C : Callees)
+      N += C.second;
+    return N;
+  }
+  void add(uint32_t Func, uint64_t N) {
+    for (auto &C : Callees)
+      if (C.first == Func) {
+        C.second += N;
+        return;
+      }
+    Callees.emplace_back(Func, N);
+  }
+};
+
+// A frame's ratios are its own when it has at least this many samples, else
+// those of every frame of its function in the process (pooled).
+constexpr uint64_t kMinFrameSamples = 8;
+
+// The key bit of a counted function's synthetic node in the merged tree.
+constexpr uint32_t kCountedChild = 1u << 31;
+
+/// Self time moved from a timed frame to a counted function it ran.
+struct MovedTime {
+  uint32_t Func;  // process-wide function id
+  double Ticks;
+  double VarNs2;  // variance of the estimate from the sampling, ns^2
+  uint64_t Samples;
+};
+
+/// The variance (ns^2) of the share K/N of Ns estimated from N samples.
+/// The rule-of-succession share (K+1)/(N+2) keeps it above 0 when every
+/// sample (or the only one) fell on the same side.
+double shareVariance(double Ns, uint64_t K, uint64_t N) {
+  double P = (double(K) + 1) / (double(N) + 2);
+  return Ns * Ns * P * (1 - P) / (double(N) + 2);
+}
+
+/// How far one timed call's removed probe cost may be off, in ticks: the
+/// parts outside the probes' tick reads are calibrated, not measured (all
+/// of them may be wrong), and in the calibration loop the measured parts
+/// overlapped the code around them by the difference between what they
+/// measured and what the pair really added.
+double probeResidualTicks(const OverheadTable &O) {
+  double Outside = double(O.Enter256 + O.Exit256) / 256;
+  if (!O.Measured)
+    return Outside;
+  double Measured = double(O.MeasuredEnter256 + O.MeasuredExit256) / 256;
+  double Pair = double(O.Pair256) / 256;
+  return Outside + (Measured > Pair ? Measured - Pair : Pair - Measured);
+}
+
+/// Adds a sample of a frame of function Own to Sp: its own code (code
+/// outside the program included) or a counted function; false for the
+/// runtime (probe time, already removed).
+bool addSample(SampleSplit &Sp, const CodeSample &S, uint32_t Own) {
+  if (S.Kind == CodeKind::Runtime)
+    return false;
+  if (S.Flags & raw::CSR_Counting)
+    Sp.Counting += S.Count;
+  if (S.Kind != CodeKind::Function || S.Func == Own)
+    Sp.Own += S.Count;
+  else
+    Sp.add(S.Func, S.Count);
+  return true;
+}
+
 class Aggregator {
 public:
   explicit Aggregator(const Profile &P) : Prof(P) {}
@@ -98,8 +178,18 @@ public:
 
 private:
   std::vector<uint32_t> mapFunctions(const Process &P);
+  void poolSamples(const Process &P);
+  void splitBySamples(const Process &P, const Thread &T,
+                      std::vector<int64_t> &SelfActive,
+                      std::vector<std::vector<MovedTime>> &Moved,
+                      std::vector<double> &KeptVar,
+                      std::vector<int64_t> &Outside);
   void addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
                  ArrayRef<uint32_t> Global);
+  void addSampledAndCounts(const Process &P, const Thread &T,
+                           ArrayRef<uint32_t> Global,
+                           ArrayRef<std::vector<MovedTime>> Moved);
+  Stats &touch(uint32_t G);
   uint32_t treeChild(uint32_t Parent, uint32_t Func);
   void sortAll(std::vector<FunctionStats> &V) const;
 
@@ -114,7 +204,141 @@ private:
   std::vector<uint32_t> Touched;
   std::vector<uint32_t> Active;
   std::vector<bool> Used;
+  // The process's code samples pooled by the function of their frame.
+  DenseMap<uint32_t, SampleSplit> Pooled;
+  // Variance (ns^2) of all the self time moved to counted functions.
+  double MovedVar = 0;
 };
+
+void Aggregator::poolSamples(const Process &P) {
+  Pooled.clear();
+  for (const Thread &T : P.Threads)
+    for (const CodeSample &S : T.CodeSamples) {
+      if (S.Node == raw::kNoNode)
+        continue;
+      uint32_t Own = T.Nodes[S.Node].Func;
+      if (!addSample(Pooled[Own], S, Own))
+        Out.How.RuntimeSamples += S.Count;
+    }
+}
+
+/// The thread's functions that were only counted on some calls: their
+/// count exceeds the calls its nodes timed.
+static DenseSet<uint32_t> functionsWithCountedCalls(const Thread &T) {
+  DenseMap<uint32_t, uint64_t> Timed;
+  for (const Node &Nd : T.Nodes)
+    Timed[Nd.Func] += Nd.Calls;
+  DenseSet<uint32_t> Counted;
+  for (const CallCount &C : T.Counts)
+    if (C.Calls > Timed.lookup(C.Func))
+      Counted.insert(C.Func);
+  return Counted;
+}
+
+/// Moves from every timed frame's self time the part its code samples put
+/// in other functions; the frame keeps the rest. Ratios are the frame's
+/// own when it has kMinFrameSamples, else its function's pooled ones. A
+/// function with counted calls gets its part as a counted callee (Moved);
+/// one whose every call was timed ran that code outside its probes (its
+/// prologue and epilogue around them): the part goes to its timed node
+/// under the frame (Outside, added after the split so that the node's own
+/// split covers only its own time).
+void Aggregator::splitBySamples(const Process &P, const Thread &T,
+                                std::vector<int64_t> &SelfActive,
+                                std::vector<std::vector<MovedTime>> &Moved,
+                                std::vector<double> &KeptVar,
+                                std::vector<int64_t> &Outside) {
+  size_t N = T.Nodes.size();
+  std::vector<SampleSplit> Own(N);
+  for (const CodeSample &S : T.CodeSamples)
+    if (S.Node != raw::kNoNode &&
+        addSample(Own[S.Node], S, T.Nodes[S.Node].Func))
+      Out.How.CodeSamples += S.Count;
+  Out.How.LostCodeSamples += T.LostCodeSamples;
+  DenseSet<uint32_t> Counted = functionsWithCountedCalls(T);
+  DenseMap<uint64_t, uint32_t> TimedChild; // parent << 32 | func -> node
+  for (size_t I = 0; I < N; ++I)
+    if (T.Nodes[I].Parent != raw::kNoParent && T.Nodes[I].Calls)
+      TimedChild[(uint64_t(T.Nodes[I].Parent) << 32) | T.Nodes[I].Func] = I;
+  std::vector<double> OutsideTicks(N, 0.0);
+  for (size_t I = 0; I < N; ++I) {
+    if (SelfActive[I] <= 0)
+      continue;
+    const SampleSplit *R = &Own[I];
+    if (R->total() < kMinFrameSamples) {
+      auto It = Pooled.find(T.Nodes[I].Func);
+      R = It == Pooled.end() ? nullptr : &It->second;
+    }
+    double SaNs = ticksToNs(P, uint64_t(SelfActive[I]));
+    if (!R || !R->total()) {
+      Out.How.UnsampledSelfNs += SaNs;
+      continue;
+    }
+    uint64_t Total = R->total();
+    double SA = double(SelfActive[I]), Left = SA;
+    for (const auto &[F, Cnt] : R->Callees) {
+      double Part = double(Cnt) / double(Total);
+      double Var = shareVariance(SaNs, Cnt, Total);
+      Left -= SA * Part;
+      auto Child = TimedChild.find((uint64_t(I) << 32) | F);
+      if (!Counted.contains(F) && Child != TimedChild.end()) {
+        OutsideTicks[Child->second] += SA * Part;
+        KeptVar[Child->second] += Var;
+        Out.How.OutsideProbesNs += SaNs * Part;
+        continue;
+      }
+      Moved[I].push_back({F, SA * Part, Var, Cnt});
+    }
+    Out.How.CountingBoundNs += SaNs * double(R->Counting) / double(Total);
+    double Var = shareVariance(SaNs, R->Own, Total);
+    KeptVar[I] += Var;
+    // The time moved out of the frame has the same error as what it kept.
+    if (!Moved[I].empty())
+      MovedVar += Var;
+    SelfActive[I] = std::llround(Left);
+  }
+  for (size_t I = 0; I < N; ++I) {
+    Outside[I] = std::llround(OutsideTicks[I]);
+    SelfActive[I] += Outside[I];
+  }
+}
+
+Stats &Aggregator::touch(uint32_t G) {
+  if (!Used[G]) {
+    Used[G] = true;
+    Touched.push_back(G);
+  }
+  return ThreadAcc[G];
+}
+
+/// The thread's sampled time of counted functions (flat), its samples, and
+/// its call counts: every call, of which those beyond the timed ones were
+/// only counted.
+void Aggregator::addSampledAndCounts(const Process &P, const Thread &T,
+                                     ArrayRef<uint32_t> Global,
+                                     ArrayRef<std::vector<MovedTime>> Moved) {
+  for (const std::vector<MovedTime> &V : Moved)
+    for (const MovedTime &M : V) {
+      Stats &S = touch(Global[M.Func]);
+      double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
+      S.SelfActive += Ns;
+      S.Sampled += Ns;
+      S.SelfVar += M.VarNs2;
+      Out.How.SampledNs += Ns;
+    }
+  for (const CodeSample &S : T.CodeSamples)
+    if (S.Node != raw::kNoNode && S.Kind == CodeKind::Function &&
+        S.Func != T.Nodes[S.Node].Func)
+      touch(Global[S.Func]).Samples += S.Count;
+  for (const CallCount &C : T.Counts) {
+    Stats &S = touch(Global[C.Func]);
+    // S.Calls holds the timed calls so far (nodes of this function).
+    if (C.Calls > S.Calls) {
+      S.CountedCalls += C.Calls - S.Calls;
+      S.Calls = C.Calls;
+    }
+  }
+}
 
 std::vector<uint32_t> Aggregator::mapFunctions(const Process &P) {
   std::vector<uint32_t> Global(P.Functions.size());
@@ -153,7 +377,8 @@ uint32_t Aggregator::treeChild(uint32_t Parent, uint32_t Func) {
   if (New) {
     It->second = Out.Tree.size();
     TreeNode N;
-    N.Func = Func;
+    N.Func = Func & ~kCountedChild;
+    N.Counted = Func & kCountedChild;
     N.Parent = Parent;
     N.Depth = Out.Tree[Parent].Depth + 1;
     Out.Tree.push_back(std::move(N));
@@ -194,9 +419,21 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
         SelfActiveWide[I], std::numeric_limits<int64_t>::min(), kMax));
     SelfOverhead[I] = int64_t(std::clamp<__int128>(SelfOverheadWide[I], 0, kMax));
   }
-  auto AddIncl = [&](Stats &S, const Node &Nd) {
+  std::vector<std::vector<MovedTime>> Moved(N);
+  std::vector<double> KeptVar(N, 0.0);
+  std::vector<int64_t> Outside(N, 0);
+  splitBySamples(P, T, SelfActive, Moved, KeptVar, Outside);
+  // Timed calls whose probes' unmeasured cost is in each node's self time:
+  // its own and its timed callees'.
+  std::vector<uint64_t> SelfPairs(N);
+  for (size_t I = 0; I < N; ++I) {
+    SelfPairs[I] += Nodes[I].Calls;
+    if (Nodes[I].Parent != raw::kNoParent)
+      SelfPairs[Nodes[I].Parent] += Nodes[I].Calls;
+  }
+  auto AddIncl = [&](Stats &S, const Node &Nd, size_t I) {
     S.Elapsed += ticksToNs(P, Nd.Incl);
-    S.Active += signedTicksToNs(P, Nd.active());
+    S.Active += signedTicksToNs(P, Nd.active() + Outside[I]);
     S.Overhead += ticksToNs(P, Nd.Overhead);
     S.OffCpu += ticksToNs(P, Nd.OffCpu);
     S.Voluntary += Nd.Voluntary;
@@ -206,6 +443,8 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
     S.SelfElapsed += ticksToNs(P, Nd.Excl);
     S.SelfActive += signedTicksToNs(P, SelfActive[I]);
     S.SelfOverhead += ticksToNs(P, uint64_t(SelfOverhead[I]));
+    S.SelfVar += KeptVar[I];
+    S.SelfProbePairs += SelfPairs[I];
     if (Nd.Calls)
       S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
     S.Calls += Nd.Calls;
@@ -222,8 +461,18 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
     uint32_t Idx = treeChild(Parent, Global[Nd.Func]);
     TreeIdx[I] = Idx;
     Stats &S = Out.Tree[Idx].S;
-    AddIncl(S, Nd);
+    AddIncl(S, Nd, I);
     AddSelf(S, Nd, I);
+    Out.How.TimedCalls += Nd.Calls;
+    for (const MovedTime &M : Moved[I]) {
+      Stats &C = Out.Tree[treeChild(Idx, Global[M.Func] | kCountedChild)].S;
+      double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
+      C.SelfActive += Ns;
+      C.Active += Ns;
+      C.Sampled += Ns;
+      C.SelfVar += M.VarNs2;
+      C.Samples += M.Samples;
+    }
   }
 
   // Children lists in CSR form for the walk below.
@@ -256,13 +505,9 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   auto Enter = [&](uint32_t I) {
     const Node &Nd = Nodes[I];
     uint32_t G = Global[Nd.Func];
-    Stats &S = ThreadAcc[G];
-    if (!Used[G]) {
-      Used[G] = true;
-      Touched.push_back(G);
-    }
+    Stats &S = touch(G);
     if (Active[G]++ == 0)
-      AddIncl(S, Nd);
+      AddIncl(S, Nd, I);
     AddSelf(S, Nd, I);
   };
   std::vector<std::pair<uint32_t, uint32_t>> Stack; // node, next child slot
@@ -281,6 +526,7 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
       Stack.pop_back();
     }
   }
+  addSampledAndCounts(P, T, Global, Moved);
   llvm::sort(Touched);
 
   ThreadSummary TS;
@@ -302,10 +548,11 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   for (uint32_t G : Touched) {
     Stats &S = ThreadAcc[G];
     Used[G] = false;
-    if (S.Calls == 0) {
+    if (S.Calls == 0 && S.Sampled == 0) {
       S = Stats();
       continue;
     }
+    Out.How.CountedCalls += S.CountedCalls;
     TS.Functions.push_back({G, S, 0});
     TS.TotalSelfActive += S.SelfActive;
     TS.TotalSelfElapsed += S.SelfElapsed;
@@ -322,6 +569,11 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
     F.OffCpu += S.OffCpu;
     F.Voluntary += S.Voluntary;
     F.Involuntary += S.Involuntary;
+    F.CountedCalls += S.CountedCalls;
+    F.Sampled += S.Sampled;
+    F.Samples += S.Samples;
+    F.SelfVar += S.SelfVar;
+    F.SelfProbePairs += S.SelfProbePairs;
     S = Stats();
   }
   for (FunctionStats &FS : TS.Functions)
@@ -343,13 +595,24 @@ Aggregate Aggregator::run() {
     std::vector<uint32_t> Global = mapFunctions(P);
     FlatAcc.resize(Out.Functions.size());
     Seen.resize(Out.Functions.size());
+    poolSamples(P);
     for (const Thread &T : P.Threads) {
       addThread(PI, P, T, Global);
       for (const Node &Nd : T.Nodes)
         if (Nd.Calls)
           Seen[Global[Nd.Func]] = true;
+      for (const CallCount &C : T.Counts)
+        Seen[Global[C.Func]] = true;
     }
+    for (uint32_t G = 0; G < Out.Functions.size(); ++G)
+      Seen[G] = Seen[G] || FlatAcc[G].Sampled != 0;
   }
+  Out.How.SampledSigmaNs = std::sqrt(MovedVar);
+  for (const Process &P : Prof.Processes)
+    Out.How.ProbeResidualNs =
+        std::max(Out.How.ProbeResidualNs,
+                 probeResidualTicks(P.Overhead) * 1e9 / double(P.TickRate));
+  Out.How.TimedResidualNs = Out.How.ProbeResidualNs * double(Out.How.TimedCalls);
   for (uint32_t G = 0; G < Out.Functions.size(); ++G) {
     if (!Seen[G])
       continue;

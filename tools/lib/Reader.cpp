@@ -87,6 +87,9 @@ private:
   Error parseProcess(Cursor C);
   Error parseModule(Cursor C);
   Error parseThread(Cursor C);
+  Error parseCounts(Cursor &C, Thread &T, uint32_t Num, const std::string &What);
+  Error parseCodeSamples(Cursor &C, Thread &T, uint32_t Num,
+                         const std::string &What);
   Error parseTrace(Cursor C);
   Error parseParallel(Cursor C);
   Error parseSamples(Cursor C);
@@ -188,7 +191,16 @@ Error Parser::parseProcess(Cursor C) {
   uint32_t OFlags = C.u32();
   OH.Stable = (OFlags & raw::OF_Stable) != 0;
   OH.Fenced = (OFlags & raw::OF_Fenced) != 0;
+  OH.Measured = (OFlags & raw::OF_Measured) != 0;
+  OH.Pair256 = C.u64();
+  OH.MeasuredEnter256 = C.u64();
+  OH.MeasuredExit256 = C.u64();
   Cur->TickStep256 = C.u64();
+  Cur->TimingThreshold = C.u64();
+  Cur->CodeSamplePeriodNs = C.u64();
+  Cur->CodeSampleCost256 = C.u64();
+  Cur->CodeSampleFlags = C.u32();
+  uint32_t PReserved = C.u32();
   ModulesSeen = ThreadsSeen = TracesSeen = StridesSeen = 0;
   ParallelSeen = false;
   if (Cur->TickRate == 0)
@@ -203,6 +215,12 @@ Error Parser::parseProcess(Cursor C) {
   if (OFlags & ~uint32_t(raw::OF_Known))
     return fail(formatv("process (pid {0}): unknown overhead flags {1:x}",
                         Cur->Pid, OFlags));
+  if (Cur->CodeSampleFlags & ~uint32_t(raw::CSF_Known))
+    return fail(formatv("process (pid {0}): unknown code sampling flags {1:x}",
+                        Cur->Pid, Cur->CodeSampleFlags));
+  if (PReserved != 0)
+    return fail(formatv("process (pid {0}): reserved field is {1}, not 0",
+                        Cur->Pid, PReserved));
   if (Cur->TickStep256 && Cur->TickStep256 < 256)
     return fail(formatv("process (pid {0}): tick step {1}/256 ticks is below "
                         "one tick",
@@ -313,12 +331,15 @@ Error Parser::parseThread(Cursor C) {
   StringRef Name = C.bytes(16);
   T.Name = Name.take_until([](char Ch) { return Ch == '\0'; }).str();
   T.SwitchSource = C.u32();
-  uint32_t Reserved = C.u32();
+  uint32_t NumCounts = C.u32();
   T.SwitchResolution = C.u64();
   T.OffCpuTicks = C.u64();
   T.VoluntarySwitches = C.u64();
   T.InvoluntarySwitches = C.u64();
   T.LostSwitchRecords = C.u64();
+  uint32_t NumCode = C.u32();
+  uint32_t Reserved = C.u32();
+  T.LostCodeSamples = C.u64();
   std::string What = formatv("thread {0} (tid {1})", ThreadIdx, T.Tid);
   if (T.EndTick < T.StartTick)
     return fail(formatv("{0}: end tick {1} is before start tick {2}", What,
@@ -329,10 +350,13 @@ Error Parser::parseThread(Cursor C) {
                         T.SwitchSource));
   if (Reserved != 0)
     return fail(formatv("{0}: reserved field is {1}, not 0", What, Reserved));
-  if (uint64_t(NumNodes) * sizeof(raw::NodeRecord) != C.remaining())
-    return fail(formatv("{0}: {1} nodes need {2} bytes, the section has {3}",
-                        What, NumNodes,
-                        uint64_t(NumNodes) * sizeof(raw::NodeRecord),
+  uint64_t Need = uint64_t(NumNodes) * sizeof(raw::NodeRecord) +
+                  uint64_t(NumCounts) * sizeof(raw::CountRecord) +
+                  uint64_t(NumCode) * sizeof(raw::CodeSampleRecord);
+  if (Need != C.remaining())
+    return fail(formatv("{0}: {1} nodes, {2} call counts and {3} code samples "
+                        "need {4} bytes, the section has {5}",
+                        What, NumNodes, NumCounts, NumCode, Need,
                         C.remaining()));
   uint64_t NumFuncs = Cur->Functions.size();
   T.Nodes.resize(NumNodes);
@@ -382,7 +406,59 @@ Error Parser::parseThread(Cursor C) {
                           "ticks {3}",
                           What, I, N.OffCpu, N.Incl));
   }
+  if (Error E = parseCounts(C, T, NumCounts, What))
+    return E;
+  if (Error E = parseCodeSamples(C, T, NumCode, What))
+    return E;
   Cur->Threads.push_back(std::move(T));
+  return Error::success();
+}
+
+Error Parser::parseCounts(Cursor &C, Thread &T, uint32_t Num,
+                          const std::string &What) {
+  uint64_t NumFuncs = Cur->Functions.size();
+  T.Counts.resize(Num);
+  for (uint32_t I = 0; I < Num; ++I) {
+    CallCount &CC = T.Counts[I];
+    CC.Func = C.u32();
+    uint32_t Flags = C.u32();
+    CC.Calls = C.u64();
+    CC.Counted = (Flags & raw::CR_Counted) != 0;
+    if (CC.Func >= NumFuncs)
+      return fail(formatv("{0}: call count {1}: function id {2} out of range",
+                          What, I, CC.Func));
+    if (Flags & ~uint32_t(raw::CR_Known))
+      return fail(formatv("{0}: call count {1}: unknown flags {2:x}", What, I,
+                          Flags));
+    if (CC.Calls == 0 || CC.Calls > kMaxTicks)
+      return fail(formatv("{0}: call count {1}: implausible count {2}", What,
+                          I, CC.Calls));
+    if (I && CC.Func <= T.Counts[I - 1].Func)
+      return fail(formatv("{0}: call count {1}: function ids not ascending",
+                          What, I));
+  }
+  return Error::success();
+}
+
+Error Parser::parseCodeSamples(Cursor &C, Thread &T, uint32_t Num,
+                               const std::string &What) {
+  T.CodeSamples.resize(Num);
+  for (uint32_t I = 0; I < Num; ++I) {
+    CodeSample &S = T.CodeSamples[I];
+    S.Node = C.u32();
+    S.Flags = C.u32();
+    S.Addr = C.u64();
+    S.Count = C.u64();
+    if (S.Node != raw::kNoNode && S.Node >= T.Nodes.size())
+      return fail(formatv("{0}: code sample {1}: node {2} out of range", What,
+                          I, S.Node));
+    if (S.Flags & ~uint32_t(raw::CSR_Known))
+      return fail(formatv("{0}: code sample {1}: unknown flags {2:x}", What, I,
+                          S.Flags));
+    if (S.Count == 0 || S.Count > kMaxTicks)
+      return fail(formatv("{0}: code sample {1}: implausible count {2}", What,
+                          I, S.Count));
+  }
   return Error::success();
 }
 
@@ -433,6 +509,10 @@ Error Parser::parseTrace(Cursor C) {
     E.Tick = C.u64();
     E.Func = C.u32();
     E.Kind = C.u32();
+    E.Measured = C.u32();
+    if (uint32_t Reserved = C.u32())
+      return fail(formatv("{0}: event {1}: reserved field is {2}, not 0", What,
+                          I, Reserved));
     if (E.Func >= NumFuncs)
       return fail(formatv("{0}: event {1}: function id {2} out of range (the "
                           "process has {3} functions)",

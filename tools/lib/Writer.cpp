@@ -61,8 +61,20 @@ Error checkProcess(const Process &P, size_t Idx) {
     Prev = F.Module;
   }
   for (const Thread &T : P.Threads) {
-    if (!fits32(T.Nodes.size()))
+    if (!fits32(T.Nodes.size()) || !fits32(T.Counts.size()) ||
+        !fits32(T.CodeSamples.size()))
       return fail(formatv("process {0}: too many nodes", Idx));
+    for (size_t I = 0; I < T.Counts.size(); ++I)
+      if (T.Counts[I].Func >= P.Functions.size() || !T.Counts[I].Calls ||
+          (I && T.Counts[I].Func <= T.Counts[I - 1].Func))
+        return fail(formatv("process {0}, thread {1}: inconsistent call "
+                            "count {2}",
+                            Idx, T.Tid, I));
+    for (const CodeSample &S : T.CodeSamples)
+      if ((S.Node != raw::kNoNode && S.Node >= T.Nodes.size()) || !S.Count)
+        return fail(formatv("process {0}, thread {1}: inconsistent code "
+                            "sample",
+                            Idx, T.Tid));
     for (size_t I = 0; I < T.Nodes.size(); ++I) {
       const Node &N = T.Nodes[I];
       if ((N.Parent != raw::kNoParent && N.Parent >= I) ||
@@ -148,8 +160,17 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
     PB.u32(P.Overhead.Batches);
     PB.u32(P.Overhead.SpreadPermille);
     PB.u32((P.Overhead.Stable ? raw::OF_Stable : 0) |
-           (P.Overhead.Fenced ? raw::OF_Fenced : 0));
+           (P.Overhead.Fenced ? raw::OF_Fenced : 0) |
+           (P.Overhead.Measured ? raw::OF_Measured : 0));
+    PB.u64(P.Overhead.Pair256);
+    PB.u64(P.Overhead.MeasuredEnter256);
+    PB.u64(P.Overhead.MeasuredExit256);
     PB.u64(P.TickStep256);
+    PB.u64(P.TimingThreshold);
+    PB.u64(P.CodeSamplePeriodNs);
+    PB.u64(P.CodeSampleCost256);
+    PB.u32(P.CodeSampleFlags);
+    PB.u32(0); // Reserved
     PB.bytes(P.Exe);
     PB.bytes(P.BuildId);
     Add(raw::SK_Process, PB);
@@ -197,12 +218,15 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
       memcpy(Name, T.Name.data(), std::min<size_t>(T.Name.size(), 16));
       TB.bytes(StringRef(Name, 16));
       TB.u32(T.SwitchSource);
-      TB.u32(0); // Reserved
+      TB.u32(T.Counts.size());
       TB.u64(T.SwitchResolution);
       TB.u64(T.OffCpuTicks);
       TB.u64(T.VoluntarySwitches);
       TB.u64(T.InvoluntarySwitches);
       TB.u64(T.LostSwitchRecords);
+      TB.u32(T.CodeSamples.size());
+      TB.u32(0); // Reserved
+      TB.u64(T.LostCodeSamples);
       for (const Node &N : T.Nodes) {
         TB.u32(N.Parent);
         TB.u32(N.Func);
@@ -215,6 +239,17 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
         TB.u64(N.OffCpu);
         TB.u32(N.Voluntary);
         TB.u32(N.Involuntary);
+      }
+      for (const CallCount &CC : T.Counts) {
+        TB.u32(CC.Func);
+        TB.u32(CC.Counted ? raw::CR_Counted : 0);
+        TB.u64(CC.Calls);
+      }
+      for (const CodeSample &S : T.CodeSamples) {
+        TB.u32(S.Node);
+        TB.u32(S.Flags);
+        TB.u64(S.Addr);
+        TB.u64(S.Count);
       }
       Add(raw::SK_Thread, TB);
     }
@@ -230,6 +265,8 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
         XB.u64(E.Tick);
         XB.u32(E.Func);
         XB.u32(E.Kind);
+        XB.u32(E.Measured);
+        XB.u32(0);
       }
       for (const SwitchEvent &S : T.Switches) {
         XB.u64(S.Tick);

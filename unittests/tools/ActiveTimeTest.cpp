@@ -143,6 +143,32 @@ TEST(ActiveTime, OverlappingIntervals) {
   ActiveFigures B = activeTime(iv(0, 100), {}, {iv(90, 120)});
   EXPECT_EQ(B.SwappedOut, 10 * F);
   EXPECT_EQ(B.Active, 90 * F);
+  // A probe that measured itself: its overhead interval is its measured
+  // wall-clock part [10, 40) plus the table's 2 ticks. The thread was
+  // switched out for [20, 30) inside it: those 10 ticks count once, as
+  // switched out; the table's part stays in full. A measured part with no
+  // switch-out in it ([60, 64)) stays in full too.
+  ActiveFigures C = activeTime(iv(0, 100), {iv(10, 42), iv(60, 66)},
+                               {iv(20, 30)}, {iv(10, 40), iv(60, 64)});
+  EXPECT_EQ(C.SwappedOut, 10 * F);
+  EXPECT_EQ(C.Overhead, (32 - 10 + 6) * F);
+  EXPECT_EQ(C.Active, (100 - 28 - 10) * F);
+}
+
+TEST(ActiveTime, MeasuredIntervalsOfAnInvocation) {
+  // enter F at 10 (measured 5), enter G at 20 (measured 0: fed its tick),
+  // exit G at 30 (measured 4), exit F at 40 (its own exit is not F's).
+  std::vector<Measurement> Ev = {{10, 0, Enter, 5}, {20, 1, Enter, 0},
+                                 {30, 1, Exit, 4}, {40, 0, Exit, 7}};
+  InvocationList L = findInvocations(Ev, 0);
+  ASSERT_EQ(L.Invocations.size(), 1u);
+  EXPECT_EQ(measuredIntervals(Ev, L.Invocations[0]),
+            (std::vector<Interval>{iv(10, 15), iv(30, 34)}));
+  Overhead T;
+  T.Enter256 = 2 * F;
+  T.Exit256 = 1 * F;
+  EXPECT_EQ(overheadIntervals(Ev, L.Invocations[0], T),
+            (std::vector<Interval>{iv(10, 17), iv(20, 22), iv(30, 35)}));
 }
 
 TEST(ActiveTime, SwapOutClippingAndMissingSwitchIn) {

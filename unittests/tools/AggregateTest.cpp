@@ -3,6 +3,9 @@
 // Part of ActiveTime. Recursion must not double count inclusive time,
 // function identity follows linkage, and the merged tree combines threads
 // and processes after converting each process's ticks to nanoseconds.
+// Timed or counted calls: call counts beyond the timed ones are counted
+// calls, and code samples split a timed frame's self-active time between
+// its own code and the counted functions it ran (exact figures by hand).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +14,8 @@
 #include "activetime/raw_format.h"
 
 #include "gtest/gtest.h"
+
+#include <cmath>
 
 using namespace activetime;
 using namespace activetime::profile;
@@ -275,6 +280,311 @@ TEST(Aggregate, SelfOverheadIsOverheadMinusTheCallees) {
   EXPECT_EQ(A.Functions[Outer.Func].Name, "A");
   EXPECT_EQ(Outer.S.SelfOverhead, 20);
   EXPECT_EQ(A.Tree[Outer.Children[0]].S.SelfOverhead, 10);
+}
+
+/// A code sample already resolved (resolveCodeSamples is tested in
+/// CodeSamplesTest.cpp): Count samples against Node that fell in Func.
+CodeSample resolved(uint32_t Node, uint32_t Func, uint64_t Count,
+                    uint32_t Flags = 0, CodeKind Kind = CodeKind::Function) {
+  CodeSample S;
+  S.Node = Node;
+  S.Flags = Flags;
+  S.Addr = 0x1000 * (Func + 1) + 8;
+  S.Count = Count;
+  S.Kind = Kind;
+  S.Func = Kind == CodeKind::Function ? Func : 0;
+  return S;
+}
+
+const TreeNode *treeChild(const Aggregate &A, const TreeNode &Parent,
+                          const std::string &Name, bool Counted) {
+  for (uint32_t C : Parent.Children)
+    if (A.Functions[A.Tree[C].Func].Name == Name &&
+        A.Tree[C].Counted == Counted)
+      return &A.Tree[C];
+  return nullptr;
+}
+
+// The variance (ns^2) the split gives a part P of a self time Sa split by
+// N samples (K = P * N of them): with the rule-of-succession share
+// Q = (K + 1) / (N + 2), Sa^2 * Q * (1 - Q) / (N + 2).
+double splitVar(double Sa, double P, double N) {
+  double Q = (P * N + 1) / (N + 2);
+  return Sa * Sa * Q * (1 - Q) / (N + 2);
+}
+
+TEST(AggregateCounted, SplitOwnAndCountedCallees) {
+  // main (self 61.6 us) -> P (4 timed calls, elapsed 38.4 us) -> X (16
+  // timed calls, 1.6 us), Y (8 timed calls, 0.8 us). Then the thread only
+  // counted X (1016 calls in all) and Y (208). P's self-active time, 38.4 -
+  // 1.6 - 0.8 = 36 us, is split by its 64 samples (>= 8: its own ratios):
+  // 28 in P's code + 4 outside the program (charged to P, like a library
+  // call) = 1/2, 16 in X = 1/4, 16 in Y = 1/4 (4 of them on counting
+  // instructions): P keeps 18 us, X and Y get 9 us each.
+  Process P = makeProcess({"main", "P", "X", "Y"});
+  P.Overhead.Enter256 = 256;
+  P.Overhead.Exit256 = 256;
+  P.Overhead.Measured = 1;
+  P.Overhead.Pair256 = 30 * 256;
+  P.Overhead.MeasuredEnter256 = 14 * 256;
+  P.Overhead.MeasuredExit256 = 13 * 256;
+  Thread T = makeThread(1, {{Root, 0, 1, 100000, 61600, 100000, 100000},
+                            {0, 1, 4, 38400, 36000, 9600, 9600},
+                            {1, 2, 16, 1600, 1600, 100, 100},
+                            {1, 3, 8, 800, 800, 100, 100}});
+  T.Counts = {{0, false, 1}, {1, false, 4}, {2, true, 1016}, {3, true, 208}};
+  T.CodeSamples = {resolved(1, 1, 28), resolved(1, 0, 4, 0, CodeKind::Outside),
+                   resolved(1, 2, 16), resolved(1, 3, 12),
+                   resolved(1, 3, 4, raw::CSR_Counting)};
+  T.LostCodeSamples = 3;
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+
+  const FunctionStats *Main = find(A, "main"), *FP = find(A, "P"),
+                      *FX = find(A, "X"), *FY = find(A, "Y");
+  ASSERT_TRUE(Main && FP && FX && FY);
+  // P: timed, keeps half its self-active time, every per-call figure.
+  EXPECT_TRUE(FP->S.allTimed());
+  EXPECT_EQ(FP->S.Calls, 4u);
+  EXPECT_EQ(FP->S.SelfActive, 18000);
+  EXPECT_EQ(FP->S.Active, 38400);
+  EXPECT_EQ(FP->S.SelfElapsed, 36000);
+  EXPECT_EQ(FP->S.Sampled, 0);
+  EXPECT_EQ(FP->S.Samples, 0u); // samples in its own code are not "moved"
+  EXPECT_DOUBLE_EQ(FP->S.SelfVar, splitVar(36000, 0.5, 64));
+  EXPECT_EQ(FP->S.SelfProbePairs, 4u + 16 + 8);
+  // X and Y: counted calls = all calls minus the timed ones of their
+  // nodes; self-active = their timed nodes' plus the sampled share.
+  EXPECT_FALSE(FX->S.allTimed());
+  EXPECT_EQ(FX->S.Calls, 1016u);
+  EXPECT_EQ(FX->S.CountedCalls, 1000u);
+  EXPECT_EQ(FX->S.SelfActive, 1600 + 9000);
+  EXPECT_EQ(FX->S.Sampled, 9000);
+  EXPECT_EQ(FX->S.Samples, 16u);
+  EXPECT_DOUBLE_EQ(FX->S.SelfVar, splitVar(36000, 0.25, 64));
+  EXPECT_EQ(FX->S.SelfProbePairs, 16u);
+  EXPECT_EQ(FX->S.Elapsed, 1600); // the timed calls only
+  EXPECT_EQ(FY->S.Calls, 208u);
+  EXPECT_EQ(FY->S.CountedCalls, 200u);
+  EXPECT_EQ(FY->S.SelfActive, 800 + 9000);
+  EXPECT_EQ(FY->S.Samples, 16u);
+  EXPECT_DOUBLE_EQ(FY->S.SelfVar, splitVar(36000, 0.25, 64));
+  // main: no code sample, nothing split; counts equal to its node's calls.
+  EXPECT_TRUE(Main->S.allTimed());
+  EXPECT_EQ(Main->S.Calls, 1u);
+  EXPECT_EQ(Main->S.SelfActive, 61600);
+  EXPECT_EQ(Main->S.SelfVar, 0);
+  EXPECT_EQ(Main->S.SelfProbePairs, 1u + 4);
+  // Nothing is lost or created: the self-active times still add up to
+  // main's active time.
+  EXPECT_EQ(A.TotalSelfActive, 100000);
+  EXPECT_DOUBLE_EQ(FP->Share, 0.18);
+  // The per-thread summary says the same.
+  ASSERT_EQ(A.Threads.size(), 1u);
+  ASSERT_EQ(A.Threads[0].Functions.size(), 4u);
+  for (const FunctionStats &F : A.Threads[0].Functions)
+    if (A.Functions[F.Func].Name == "X") {
+      EXPECT_EQ(F.S.CountedCalls, 1000u);
+      EXPECT_EQ(F.S.SelfActive, 10600);
+    }
+
+  // Tree: under P, X and Y's timed nodes and their [counted] children with
+  // the sampled time only (a leaf: active = self-active = sampled).
+  const TreeNode &TMain = A.Tree[A.Tree[0].Children[0]];
+  ASSERT_EQ(TMain.Children.size(), 1u);
+  const TreeNode &TP = A.Tree[TMain.Children[0]];
+  EXPECT_EQ(TP.S.SelfActive, 18000);
+  EXPECT_DOUBLE_EQ(TP.S.SelfVar, splitVar(36000, 0.5, 64));
+  ASSERT_EQ(TP.Children.size(), 4u);
+  const TreeNode *CX = treeChild(A, TP, "X", true);
+  const TreeNode *TX = treeChild(A, TP, "X", false);
+  ASSERT_TRUE(CX && TX && treeChild(A, TP, "Y", true));
+  EXPECT_EQ(CX->S.SelfActive, 9000);
+  EXPECT_EQ(CX->S.Active, 9000);
+  EXPECT_EQ(CX->S.Sampled, 9000);
+  EXPECT_EQ(CX->S.Calls, 0u);
+  EXPECT_EQ(CX->S.Elapsed, 0);
+  EXPECT_DOUBLE_EQ(CX->S.SelfVar, splitVar(36000, 0.25, 64));
+  EXPECT_TRUE(CX->Children.empty());
+  EXPECT_EQ(TX->S.Calls, 16u);
+  EXPECT_EQ(TX->S.SelfActive, 1600);
+  // Children by active time: the counted ones (9 us) first, then X, Y.
+  EXPECT_TRUE(A.Tree[TP.Children[0]].Counted);
+  EXPECT_EQ(A.Functions[A.Tree[TP.Children[0]].Func].Name, "X");
+  EXPECT_TRUE(A.Tree[TP.Children[1]].Counted);
+  EXPECT_EQ(&A.Tree[TP.Children[2]], TX);
+
+  // Provenance.
+  const Provenance &H = A.How;
+  EXPECT_EQ(H.TimedCalls, 1u + 4 + 16 + 8);
+  EXPECT_EQ(H.CountedCalls, 1200u);
+  EXPECT_EQ(H.CodeSamples, 64u);
+  EXPECT_EQ(H.RuntimeSamples, 0u);
+  EXPECT_EQ(H.LostCodeSamples, 3u);
+  EXPECT_EQ(H.SampledNs, 18000);
+  EXPECT_EQ(H.CountingBoundNs, 36000.0 * 4 / 64);
+  // The frames whose function had no sample at all: main, X's and Y's.
+  EXPECT_EQ(H.UnsampledSelfNs, 61600 + 1600 + 800);
+  // Residual per timed call: outside parts 1 + 1, |measured 27 - pair 30|.
+  EXPECT_EQ(H.ProbeResidualNs, 5);
+  EXPECT_EQ(H.TimedResidualNs, 5.0 * 29);
+  // The error of everything moved out of P: the same as the error of what
+  // P kept (one split, one error), not the sum of both.
+  EXPECT_DOUBLE_EQ(H.SampledSigmaNs, std::sqrt(splitVar(36000, 0.5, 64)));
+}
+
+TEST(AggregateCounted, CountsAcrossThreads) {
+  // X timed 16 times and counted to 1016 on thread 1; on thread 2 all its
+  // 4 calls were timed (the count equals the node's calls). A count below
+  // the nodes' calls (not written by the runtime) changes nothing.
+  Process P = makeProcess({"main", "X", "Z"});
+  Thread T1 = makeThread(1, {{Root, 0, 1, 1000, 900, 1000, 1000},
+                             {0, 1, 16, 100, 100, 5, 10}});
+  T1.Counts = {{0, false, 1}, {1, true, 1016}};
+  Thread T2 = makeThread(2, {{Root, 0, 1, 1000, 700, 1000, 1000},
+                             {0, 1, 4, 200, 200, 50, 50},
+                             {0, 2, 10, 100, 100, 10, 10}});
+  T2.Counts = {{0, false, 1}, {1, false, 4}, {2, false, 3}};
+  P.Threads = {T1, T2};
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  EXPECT_EQ(find(A, "X")->S.Calls, 1020u);
+  EXPECT_EQ(find(A, "X")->S.CountedCalls, 1000u);
+  EXPECT_FALSE(find(A, "X")->S.allTimed());
+  EXPECT_EQ(find(A, "Z")->S.Calls, 10u);
+  EXPECT_TRUE(find(A, "Z")->S.allTimed());
+  EXPECT_EQ(find(A, "main")->S.Calls, 2u);
+  EXPECT_EQ(A.How.CountedCalls, 1000u);
+  EXPECT_EQ(A.How.TimedCalls, 1u + 16 + 1 + 4 + 10);
+  // Per thread: thread 1's X counted, thread 2's timed.
+  ASSERT_EQ(A.Threads.size(), 2u);
+  for (const FunctionStats &F : A.Threads[1].Functions)
+    EXPECT_EQ(F.S.CountedCalls, 0u) << A.Functions[F.Func].Name;
+  // No code samples: nothing moved, no variance, no [counted] tree child.
+  EXPECT_EQ(A.How.SampledNs, 0);
+  EXPECT_EQ(A.How.CodeSamples, 0u);
+  for (const TreeNode &N : A.Tree)
+    EXPECT_FALSE(N.Counted);
+}
+
+TEST(AggregateCounted, FewSamplesUsePooledRatios) {
+  // P runs in two contexts of thread 1: under main with 8 samples (its own
+  // ratios: 6 own, 2 in X = 1/4) and under Q with 4 (< 8: P's pooled
+  // ratios over the process, own 6 + 0, X 2 + 4 = 1/2, not its own 0:4).
+  // Thread 2's P frame has no sample at all: pooled too.
+  Process P = makeProcess({"main", "P", "X", "Q"});
+  Thread T1 = makeThread(1, {{Root, 0, 1, 20000, 7600, 20000, 20000},
+                             {0, 1, 1, 8000, 8000, 8000, 8000},
+                             {0, 3, 1, 4400, 0, 4400, 4400},
+                             {2, 1, 1, 4400, 4400, 4400, 4400}});
+  T1.Counts = {{0, false, 1}, {1, false, 2}, {2, true, 50}, {3, false, 1}};
+  T1.CodeSamples = {resolved(1, 1, 6), resolved(1, 2, 2), resolved(3, 2, 4)};
+  Thread T2 = makeThread(2, {{Root, 0, 1, 2000, 1000, 2000, 2000},
+                             {0, 1, 1, 1000, 1000, 1000, 1000}});
+  T2.Counts = {{0, false, 1}, {1, false, 1}, {2, true, 10}};
+  P.Threads = {T1, T2};
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  const FunctionStats *FP = find(A, "P"), *FX = find(A, "X");
+  ASSERT_TRUE(FP && FX);
+  // Moved to X: 8000/4 (own ratios) + 4400/2 + 1000/2 (pooled).
+  EXPECT_EQ(FX->S.Sampled, 2000 + 2200 + 500);
+  EXPECT_EQ(FX->S.SelfActive, 4700);
+  EXPECT_EQ(FX->S.Calls, 60u);
+  EXPECT_EQ(FX->S.CountedCalls, 60u); // never timed: no node
+  EXPECT_EQ(FX->S.Samples, 6u);
+  EXPECT_EQ(FP->S.SelfActive, 6000 + 2200 + 500);
+  // The variance of a pooled split uses the pooled sample count (12).
+  double VarMoved = splitVar(8000, 0.25, 8) + splitVar(4400, 0.5, 12) +
+                    splitVar(1000, 0.5, 12);
+  EXPECT_DOUBLE_EQ(FX->S.SelfVar, VarMoved);
+  EXPECT_DOUBLE_EQ(FP->S.SelfVar, VarMoved); // kept = 1 - moved here
+  // In the tree, each P context has its own [counted] X child.
+  unsigned CountedX = 0;
+  double Sum = 0;
+  for (const TreeNode &N : A.Tree)
+    if (N.Counted) {
+      EXPECT_EQ(A.Functions[N.Func].Name, "X");
+      EXPECT_EQ(A.Functions[A.Tree[N.Parent].Func].Name, "P");
+      ++CountedX;
+      Sum += N.S.SelfActive;
+    }
+  EXPECT_EQ(CountedX, 2u); // thread 2's main -> P merges with thread 1's
+  EXPECT_EQ(Sum, 4700);
+  EXPECT_EQ(A.How.CodeSamples, 12u);
+  EXPECT_EQ(A.How.UnsampledSelfNs, 7600 + 1000); // main's and main's
+}
+
+TEST(AggregateCounted, TimedCalleeCodeOutsideItsProbes) {
+  // P (self 3000) -> X, whose 10 calls were all timed (count 10 = its
+  // node's calls). 2 of P's 8 samples fell in X's code: X ran it outside
+  // its probes (prologue, epilogue), so 3000/4 = 750 moves to X's timed
+  // node, not to a [counted] child, and nothing is "counted".
+  Process P = makeProcess({"P", "X"});
+  Thread T = makeThread(1, {{Root, 0, 1, 4000, 3000, 4000, 4000},
+                            {0, 1, 10, 1000, 1000, 100, 100}});
+  T.Counts = {{0, false, 1}, {1, false, 10}};
+  T.CodeSamples = {resolved(0, 0, 6), resolved(0, 1, 2)};
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  EXPECT_EQ(find(A, "P")->S.SelfActive, 2250);
+  EXPECT_EQ(find(A, "X")->S.SelfActive, 1750);
+  EXPECT_EQ(find(A, "X")->S.Active, 1750);
+  EXPECT_EQ(find(A, "X")->S.Sampled, 0);
+  EXPECT_DOUBLE_EQ(find(A, "X")->S.SelfVar, splitVar(3000, 0.25, 8));
+  EXPECT_DOUBLE_EQ(find(A, "P")->S.SelfVar, splitVar(3000, 0.75, 8));
+  EXPECT_EQ(A.How.OutsideProbesNs, 750);
+  EXPECT_EQ(A.How.SampledNs, 0);
+  EXPECT_EQ(A.How.SampledSigmaNs, 0);
+  for (const TreeNode &N : A.Tree)
+    EXPECT_FALSE(N.Counted);
+  const TreeNode &TP = A.Tree[A.Tree[0].Children[0]];
+  ASSERT_EQ(TP.Children.size(), 1u);
+  EXPECT_EQ(A.Tree[TP.Children[0]].S.SelfActive, 1750);
+
+  // With counted calls of X (50 > 10 timed), the same samples are X's
+  // counted calls: a [counted] child gets the 750.
+  Profile Counted = Prof;
+  Counted.Processes[0].Threads[0].Counts = {{0, false, 1}, {1, true, 50}};
+  Aggregate B = aggregate(Counted);
+  EXPECT_EQ(B.How.OutsideProbesNs, 0);
+  EXPECT_EQ(B.How.SampledNs, 750);
+  EXPECT_EQ(find(B, "X")->S.SelfActive, 1750);
+  EXPECT_EQ(find(B, "X")->S.Sampled, 750);
+  unsigned CountedNodes = 0;
+  for (const TreeNode &N : B.Tree)
+    CountedNodes += N.Counted;
+  EXPECT_EQ(CountedNodes, 1u);
+}
+
+TEST(AggregateCounted, RuntimeSamplesExcluded) {
+  // A frame with 6 samples in its own code, 2 in counted X and 100 in the
+  // runtime (probes, whose time is already removed): the split uses 8
+  // samples (its own ratios, X = 1/4), not 108, and the runtime's are
+  // reported apart. Samples outside any frame (kNoNode) are not used.
+  Process P = makeProcess({"P", "X"});
+  Thread T = makeThread(1, {{Root, 0, 1, 4000, 4000, 4000, 4000}});
+  T.Counts = {{0, false, 1}, {1, true, 30}};
+  T.CodeSamples = {resolved(0, 0, 6), resolved(0, 1, 2),
+                   resolved(0, 0, 100, 0, CodeKind::Runtime),
+                   resolved(raw::kNoNode, 1, 9)};
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  EXPECT_EQ(find(A, "X")->S.SelfActive, 1000);
+  EXPECT_EQ(find(A, "X")->S.Samples, 2u);
+  EXPECT_EQ(find(A, "P")->S.SelfActive, 3000);
+  EXPECT_DOUBLE_EQ(find(A, "X")->S.SelfVar, splitVar(4000, 0.25, 8));
+  EXPECT_EQ(A.How.CodeSamples, 8u);
+  EXPECT_EQ(A.How.RuntimeSamples, 100u);
+  EXPECT_EQ(A.How.SampledNs, 1000);
 }
 
 TEST(Aggregate, TicksToNsKeepsPrecision) {

@@ -2,7 +2,8 @@
 //
 // Part of ActiveTime. Round trips through the writer and reader, one test
 // per kind of corruption the reader must reject (a valid file is written,
-// then bytes are changed), and merge semantics.
+// then bytes are changed), merge semantics, and the mapping of code sample
+// addresses to functions (resolveCodeSamples) on this test binary itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,7 +41,15 @@ Profile makeProfile() {
   Pr.Exe = "/usr/bin/app";
   Pr.BuildId = std::string("\x01\x02\xab\xcd", 4);
   Pr.Overhead = {3 * 256 + 128, 2 * 256, raw::OS_Calibrated, 7, 15, 1, 1};
+  Pr.Overhead.Measured = 1;
+  Pr.Overhead.Pair256 = 30 * 256 + 64;
+  Pr.Overhead.MeasuredEnter256 = 14 * 256;
+  Pr.Overhead.MeasuredExit256 = 13 * 256 + 1;
   Pr.TickStep256 = 6259; // 24.45 ticks
+  Pr.TimingThreshold = 1234;
+  Pr.CodeSamplePeriodNs = 100000;
+  Pr.CodeSampleCost256 = 2000 * 256 + 3;
+  Pr.CodeSampleFlags = raw::CSF_UserOnly | raw::CSF_Stacks;
   Pr.Modules.push_back({0x1234, 0x400000, 0, "main.c", "/usr/bin/app"});
   Pr.Modules.push_back({0x5678, 0x7f0000, raw::MF_Unloaded, "lib.c",
                         "/usr/lib/libx.so"});
@@ -67,6 +76,13 @@ Profile makeProfile() {
   T.Nodes.push_back({0, 1, 4, 500, 200, 100, 150, 20, 0, 0, 1});
   T.Nodes.push_back({1, 2, 4, 300, 300, 50, 100});
   T.Nodes.push_back({0, 2, 2, 200, 200, 90, 110});
+  // v6: every call of each function, _Z3libv switched to counting after
+  // its 6 timed calls; code samples against nodes and outside any node.
+  T.Counts = {{0, false, 1}, {1, false, 4}, {2, true, 106}};
+  T.CodeSamples = {{1, 0, 0x401108, 10},
+                   {1, raw::CSR_Counting, 0x7f1004, 3},
+                   {raw::kNoNode, raw::CSR_Caller | raw::CSR_Kernel, 0x401010, 2}};
+  T.LostCodeSamples = 5;
   Pr.Threads.push_back(T);
   Thread T2;
   T2.Tid = 43;
@@ -127,7 +143,15 @@ void expectEqual(const Profile &A, const Profile &B) {
     EXPECT_EQ(X.Overhead.SpreadPermille, Y.Overhead.SpreadPermille);
     EXPECT_EQ(X.Overhead.Stable, Y.Overhead.Stable);
     EXPECT_EQ(X.Overhead.Fenced, Y.Overhead.Fenced);
+    EXPECT_EQ(X.Overhead.Measured, Y.Overhead.Measured);
+    EXPECT_EQ(X.Overhead.Pair256, Y.Overhead.Pair256);
+    EXPECT_EQ(X.Overhead.MeasuredEnter256, Y.Overhead.MeasuredEnter256);
+    EXPECT_EQ(X.Overhead.MeasuredExit256, Y.Overhead.MeasuredExit256);
     EXPECT_EQ(X.TickStep256, Y.TickStep256);
+    EXPECT_EQ(X.TimingThreshold, Y.TimingThreshold);
+    EXPECT_EQ(X.CodeSamplePeriodNs, Y.CodeSamplePeriodNs);
+    EXPECT_EQ(X.CodeSampleCost256, Y.CodeSampleCost256);
+    EXPECT_EQ(X.CodeSampleFlags, Y.CodeSampleFlags);
     ASSERT_EQ(X.Traces.size(), Y.Traces.size());
     for (size_t T = 0; T < X.Traces.size(); ++T) {
       const Trace &A = X.Traces[T], &B = Y.Traces[T];
@@ -208,6 +232,20 @@ void expectEqual(const Profile &A, const Profile &B) {
       EXPECT_EQ(TX.VoluntarySwitches, TY.VoluntarySwitches);
       EXPECT_EQ(TX.InvoluntarySwitches, TY.InvoluntarySwitches);
       EXPECT_EQ(TX.LostSwitchRecords, TY.LostSwitchRecords);
+      EXPECT_EQ(TX.LostCodeSamples, TY.LostCodeSamples);
+      ASSERT_EQ(TX.Counts.size(), TY.Counts.size());
+      for (size_t C = 0; C < TX.Counts.size(); ++C) {
+        EXPECT_EQ(TX.Counts[C].Func, TY.Counts[C].Func);
+        EXPECT_EQ(TX.Counts[C].Counted, TY.Counts[C].Counted);
+        EXPECT_EQ(TX.Counts[C].Calls, TY.Counts[C].Calls);
+      }
+      ASSERT_EQ(TX.CodeSamples.size(), TY.CodeSamples.size());
+      for (size_t C = 0; C < TX.CodeSamples.size(); ++C) {
+        EXPECT_EQ(TX.CodeSamples[C].Node, TY.CodeSamples[C].Node);
+        EXPECT_EQ(TX.CodeSamples[C].Flags, TY.CodeSamples[C].Flags);
+        EXPECT_EQ(TX.CodeSamples[C].Addr, TY.CodeSamples[C].Addr);
+        EXPECT_EQ(TX.CodeSamples[C].Count, TY.CodeSamples[C].Count);
+      }
       ASSERT_EQ(TX.Nodes.size(), TY.Nodes.size());
       for (size_t N = 0; N < TX.Nodes.size(); ++N) {
         const Node &NX = TX.Nodes[N], &NY = TY.Nodes[N];
@@ -253,7 +291,18 @@ constexpr size_t kNode0 = kPayload + sizeof(raw::ThreadRecord);
 constexpr size_t kNodeSize = sizeof(raw::NodeRecord);
 constexpr size_t kEvent0 = kPayload + sizeof(raw::TraceRecord);
 constexpr size_t kThreadSwitchSource = kPayload + 80;
+constexpr size_t kThreadNumCounts = kPayload + 84;
+constexpr size_t kThreadNumCode = kPayload + 128;
+constexpr size_t kThreadReserved = kPayload + 132;
 constexpr size_t kProcOverhead = kPayload + 64;
+constexpr size_t kProcTickStep = kPayload + 120;
+constexpr size_t kProcCodeFlags = kPayload + 152;
+constexpr size_t kProcReserved = kPayload + 156;
+// Thread 0 of makeProfile: 4 nodes, then 3 CountRecords, 3 CodeSampleRecords.
+constexpr size_t kCount0 = kNode0 + 4 * kNodeSize;
+constexpr size_t kCountSize = sizeof(raw::CountRecord);
+constexpr size_t kCode0 = kCount0 + 3 * kCountSize;
+constexpr size_t kCodeSize = sizeof(raw::CodeSampleRecord);
 constexpr size_t kSample0 = kPayload + sizeof(raw::SamplesRecord);
 constexpr size_t kSampleSize = sizeof(raw::SampleRecord);
 
@@ -352,8 +401,13 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 6); },
-     "format version 6 is newer than supported"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 7); },
+     "format version 7 is newer than supported (this activetime reads "
+     "version 6)"},
+    // Version 5 had no call counts or code samples: refused, not misread.
+    {"Version5", [](std::string &S, Secs) { put32(S, 8, 5); },
+     "format version 5 is older than supported (this activetime reads "
+     "version 6; re-profile with the current runtime)"},
     {"Version4", [](std::string &S, Secs) { put32(S, 8, 4); },
      "format version 4 is older than supported"},
     {"Version3", [](std::string &S, Secs) { put32(S, 8, 3); },
@@ -362,7 +416,7 @@ const Corruption Corruptions[] = {
      "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, 8, 1); },
      "format version 1 is older than supported (this activetime reads "
-     "version 5; re-profile with the current runtime)"},
+     "version 6; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, 8, 0); },
      "format version 0 is older than supported"},
     {"HeaderSize", [](std::string &S, Secs) { put32(S, 12, 40); },
@@ -454,43 +508,83 @@ const Corruption Corruptions[] = {
      [](std::string &S, Secs X) { put32(S, X[0] + kProcOverhead + 16, 2); },
      "unknown overhead source 2"},
     {"OverheadFlags",
-     [](std::string &S, Secs X) { put32(S, X[0] + kProcOverhead + 28, 5); },
-     "unknown overhead flags 0x5"},
+     [](std::string &S, Secs X) { put32(S, X[0] + kProcOverhead + 28, 9); },
+     "unknown overhead flags 0x9"},
     {"TickStepBelowOneTick",
-     [](std::string &S, Secs X) { put64(S, X[0] + kProcOverhead + 32, 100); },
+     [](std::string &S, Secs X) { put64(S, X[0] + kProcTickStep, 100); },
      "process (pid 42): tick step 100/256 ticks is below one tick"},
+    {"CodeSamplingFlags",
+     [](std::string &S, Secs X) { put32(S, X[0] + kProcCodeFlags, 0x30); },
+     "process (pid 42): unknown code sampling flags 0x30"},
+    {"ProcessReserved",
+     [](std::string &S, Secs X) { put32(S, X[0] + kProcReserved, 2); },
+     "process (pid 42): reserved field is 2, not 0"},
     {"SwitchSource",
      [](std::string &S, Secs X) { put32(S, X[3] + kThreadSwitchSource, 3); },
      "thread 0 (tid 42): unknown switch source 3"},
     {"ThreadReserved",
-     [](std::string &S, Secs X) {
-       put32(S, X[3] + kThreadSwitchSource + 4, 9);
-     },
+     [](std::string &S, Secs X) { put32(S, X[3] + kThreadReserved, 9); },
      "thread 0 (tid 42): reserved field is 9, not 0"},
+    // Where v5 had a reserved 0, v6 counts the CountRecords.
+    {"NumCountsMismatch",
+     [](std::string &S, Secs X) { put32(S, X[3] + kThreadNumCounts, 9); },
+     "thread 0 (tid 42): 4 nodes, 9 call counts and 3 code samples need 504 "
+     "bytes, the section has 408"},
+    {"NumCodeSamplesMismatch",
+     [](std::string &S, Secs X) { put32(S, X[3] + kThreadNumCode, 1); },
+     "thread 0 (tid 42): 4 nodes, 3 call counts and 1 code samples need 360 "
+     "bytes, the section has 408"},
+    {"CountFuncOutOfRange",
+     [](std::string &S, Secs X) { put32(S, X[3] + kCount0 + 2 * kCountSize, 3); },
+     "thread 0 (tid 42): call count 2: function id 3 out of range"},
+    {"CountsNotAscending",
+     [](std::string &S, Secs X) { put32(S, X[3] + kCount0 + kCountSize, 0); },
+     "thread 0 (tid 42): call count 1: function ids not ascending"},
+    {"CountsDuplicate",
+     [](std::string &S, Secs X) { put32(S, X[3] + kCount0 + 2 * kCountSize, 1); },
+     "thread 0 (tid 42): call count 2: function ids not ascending"},
+    {"CountZeroCalls",
+     [](std::string &S, Secs X) { put64(S, X[3] + kCount0 + kCountSize + 8, 0); },
+     "thread 0 (tid 42): call count 1: implausible count 0"},
+    {"CountFlags",
+     [](std::string &S, Secs X) { put32(S, X[3] + kCount0 + 4, 3); },
+     "thread 0 (tid 42): call count 0: unknown flags 0x3"},
+    {"CodeSampleNodeOutOfRange",
+     [](std::string &S, Secs X) { put32(S, X[3] + kCode0 + kCodeSize, 4); },
+     "thread 0 (tid 42): code sample 1: node 4 out of range"},
+    {"CodeSampleFlags",
+     [](std::string &S, Secs X) { put32(S, X[3] + kCode0 + 4, 8); },
+     "thread 0 (tid 42): code sample 0: unknown flags 0x8"},
+    {"CodeSampleZeroCount",
+     [](std::string &S, Secs X) { put64(S, X[3] + kCode0 + 2 * kCodeSize + 16, 0); },
+     "thread 0 (tid 42): code sample 2: implausible count 0"},
     {"OffCpuAboveIncl",
      [](std::string &S, Secs X) { put64(S, X[3] + kNode0 + 56, 1001); },
      "node 0: off-CPU ticks 1001 exceed inclusive ticks 1000"},
     {"TraceCounts",
      [](std::string &S, Secs X) { put64(S, X[5] + kPayload + 8, 5); },
      "trace 0 (tid 42): 5 events and 2 switch events do not match the "
-     "section's 112 bytes"},
+     "section's 144 bytes"},
     {"TraceCountsHuge",
      [](std::string &S, Secs X) {
        put64(S, X[5] + kPayload + 16, ~uint64_t(0) / 8);
      },
      "do not match the section's"},
     {"TraceFuncOutOfRange",
-     [](std::string &S, Secs X) { put32(S, X[5] + kEvent0 + 16 + 8, 3); },
+     [](std::string &S, Secs X) { put32(S, X[5] + kEvent0 + 24 + 8, 3); },
      "trace 0 (tid 42): event 1: function id 3 out of range"},
     {"TraceEventKind",
      [](std::string &S, Secs X) { put32(S, X[5] + kEvent0 + 12, 2); },
      "event 0: unknown event kind 2"},
+    {"TraceEventReserved",
+     [](std::string &S, Secs X) { put32(S, X[5] + kEvent0 + 20, 1); },
+     "event 0: reserved field is 1, not 0"},
     {"TraceEventOrder",
-     [](std::string &S, Secs X) { put64(S, X[5] + kEvent0 + 32, 140); },
+     [](std::string &S, Secs X) { put64(S, X[5] + kEvent0 + 48, 140); },
      "event 2: tick 140 is before the previous event's tick 150"},
     {"TraceSwitchNotThisThread",
      [](std::string &S, Secs X) {
-       put64(S, X[5] + kEvent0 + 4 * 16 + 8, 7);
+       put64(S, X[5] + kEvent0 + 4 * 24 + 8, 7);
      },
      "switch event 0 does not switch the traced thread either out or in "
      "(old tid 7, new tid 0)"},
@@ -524,7 +618,8 @@ const Corruption Corruptions[] = {
      "function 0: name"},
     {"NodeCountMismatch",
      [](std::string &S, Secs X) { put32(S, X[3] + kPayload + 24, 5); },
-     "5 nodes need 360 bytes, the section has 288"},
+     "5 nodes, 3 call counts and 3 code samples need 480 bytes, the section "
+     "has 408"},
     {"ParentNotBefore",
      [](std::string &S, Secs X) { put32(S, X[3] + kNode0 + kNodeSize * 2, 2); },
      "node 2: parent 2 does not precede it"},
@@ -657,6 +752,21 @@ TEST(ProfileMerge, ConcatenatesProcesses) {
   EXPECT_EQ(M->Processes[0].Pid, 42u);
   EXPECT_EQ(M->Processes[1].Pid, 43u);
   expectEqual(*M, AB);
+  // The merged file, written and read back: every v6 record (call counts,
+  // code samples, the process's timing and sampling fields) survives.
+  Expected<Profile> R = parse(serialize(*M));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  expectEqual(*R, AB);
+  ASSERT_EQ(R->Processes[1].Threads[0].Counts.size(), 3u);
+  EXPECT_TRUE(R->Processes[1].Threads[0].Counts[2].Counted);
+  EXPECT_EQ(R->Processes[1].Threads[0].Counts[2].Calls, 106u);
+  ASSERT_EQ(R->Processes[1].Threads[0].CodeSamples.size(), 3u);
+  EXPECT_EQ(R->Processes[1].Threads[0].CodeSamples[2].Node, raw::kNoNode);
+  EXPECT_EQ(R->Processes[1].Threads[0].CodeSamples[1].Flags,
+            uint32_t(raw::CSR_Counting));
+  EXPECT_EQ(R->Processes[1].TimingThreshold, 1234u);
+  EXPECT_TRUE(R->Processes[1].Overhead.Measured);
+  EXPECT_EQ(serialize(*R), serialize(*M));
   // Merging a merged profile again keeps all blocks.
   Expected<Profile> M2 = mergeProfiles({{"m", *M}, {"a", A}});
   ASSERT_TRUE(bool(M2));

@@ -2,7 +2,7 @@ import json
 import sys
 
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == "activetime-report" and d["version"] == 2
+assert d["schema"] == "activetime-report" and d["version"] == 3
 fns = d["functions"]
 assert [f["id"] for f in fns] == list(range(len(fns)))
 print("functions", " ".join(f["name"] for f in fns))

@@ -26,8 +26,11 @@
     if (a < 999999999.5) return s + (a / 1e6).toFixed(3) + " ms";
     return s + (a / 1e9).toFixed(3) + " s";
   }
-  // A time with the text report's "~" mark when its approximate flag is set.
-  function fmtMarked(ns, approximate) { return fmtNs(ns) + (approximate ? "~" : ""); }
+  // A self-active time with its 95% uncertainty.
+  function fmtSelf(ns, f) {
+    return fmtNs(ns) + (f.self_active_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.self_active_uncertainty_ns) : "");
+  }
+  function fmtCalls(v) { return v === null || v === undefined ? "-" : String(v); }
   function pct(x) { return x === null || x === undefined ? "-" : (100 * x).toFixed(1) + "%"; }
   function section(id, title) {
     var s = add(app, "section", { id: id });
@@ -82,22 +85,33 @@
     { key: "wall_ns", title: "wall", fmt: fmtNs },
     { key: "threads", title: "threads" },
     { key: "tick_step", title: "tick step", text: true },
-    { key: "enter", title: "enter probe", text: true },
-    { key: "exit", title: "exit probe", text: true },
-    { key: "source", title: "overhead table", text: true }
+    { key: "timing", title: "timed calls", text: true },
+    { key: "probe", title: "probe cost", text: true },
+    { key: "samples", title: "code samples", text: true }
   ], procs.map(function (p) {
-    var o = p.overhead;
+    var o = p.overhead, c = p.code_samples;
     return {
       pid: p.pid, executable: p.executable, wall_ns: p.wall_ns, threads: p.threads,
       tick_step: p.tick_step_ticks === 0 ? "not measured" : p.tick_step_ticks <= 1 ? "1 tick" :
         p.tick_step_ticks.toFixed(2) + " ticks (" + fmtNs(p.tick_step_ns) + ")",
-      enter: o.enter_ticks.toFixed(2) + " ticks (" + fmtNs(o.enter_ns) + ")",
-      exit: o.exit_ticks.toFixed(2) + " ticks (" + fmtNs(o.exit_ns) + ")",
-      source: (o.source === "option" ? "fixed by ACTIVETIME_OPTIONS" :
-        "calibrated, " + o.batches + " batches, spread " + pct(o.spread) + (o.stable ? "" : ", UNSTABLE")) +
-        (o.fenced ? ", fenced probes" : ", unfenced probes: approximate for short functions")
+      timing: p.timing_threshold_ns > 0 ? "calls of " + fmtNs(p.timing_threshold_ns) +
+        " or more on average; shorter ones counted" : "every call",
+      probe: (o.measured ? "measured in place + " : "") + fmtNs(o.enter_ns) + " + " + fmtNs(o.exit_ns) +
+        (o.source === "option" ? " (fixed by ACTIVETIME_OPTIONS)" :
+          " (calibrated, " + o.batches + " batches, spread " + pct(o.spread) + (o.stable ? ")" : ", UNSTABLE)")) +
+        (o.fenced ? ", fenced probes" : ""),
+      samples: c.state === "on" ? "every " + fmtNs(c.period_ns) + " of CPU time, " +
+        (c.cost_ns === null ? "cost NOT MEASURED (left in the times)" : fmtNs(c.cost_ns) + " each") +
+        (c.callers ? "; library time charged to its caller" : "") :
+        c.state + ": counted functions' time stays in their timed callers"
     };
   }), false);
+  var how = rep.provenance;
+  add(hdr, "p", { id: "provenance", "class": "note" },
+    "Self-active time: " + fmtNs(how.timed_self_active_ns) + " in the code of " + how.timed_calls +
+    " timed calls (probes' residual at most " + fmtNs(how.timed_uncertainty_ns) + "); " +
+    fmtNs(how.counted_self_active_ns) + " in " + how.counted_calls + " counted calls, split off their timed callers by " +
+    how.code_samples + " code samples (\u00b1 " + fmtNs(how.counted_uncertainty_ns) + ", 95%).");
   add(hdr, "h3", {}, "Switch data and losses per thread");
   table(hdr, "threads-table", [
     { key: "pid", title: "pid" }, { key: "tid", title: "tid" },
@@ -146,7 +160,8 @@
     var byId = [];
     rep.tree.nodes.forEach(function (n) {
       var f = rep.functions[n.function];
-      var v = kind === "active" ? n.active_ns : n.elapsed_ns;
+      // A counted node has no elapsed time of its own: its active time then.
+      var v = kind === "active" || n.elapsed_ns === null ? n.active_ns : n.elapsed_ns;
       var node = { name: f.name, value: v, children: [], fig: n };
       byId[n.id] = node;
       (n.parent === null ? root : byId[n.parent]).children.push(node);
@@ -159,8 +174,11 @@
     if (!f) return d.data.name + ": " + fmtNs(d.value);
     if (f.on_cpu_ns !== undefined)
       return d.data.name + ": off-CPU " + fmtNs(f.off_cpu_ns) + " in " + f.off_cpu_samples + " samples";
-    return d.data.name + ": calls " + f.calls + ", active " + fmtMarked(f.active_ns, f.active_approximate) +
-      ", self-active " + fmtMarked(f.self_active_ns, f.self_active_approximate) + ", elapsed " + fmtNs(f.elapsed_ns) + ", overhead " + fmtNs(f.overhead_ns) +
+    if (f.calls === null)
+      return d.data.name + " [counted]: self-active " + fmtSelf(f.self_active_ns, f) +
+        " inside its timed caller, from code samples";
+    return d.data.name + ": " + f.how + ", calls " + f.calls + ", active " + fmtNs(f.active_ns) +
+      ", self-active " + fmtSelf(f.self_active_ns, f) + ", elapsed " + fmtNs(f.elapsed_ns) + ", overhead " + fmtNs(f.overhead_ns) +
       ", off-cpu " + fmtNs(f.off_cpu_ns);
   }
   function flame(parent, id, data) {
@@ -202,9 +220,10 @@
   var fs = section("functions", "Functions");
   table(fs, "functions-table", [
     { key: "name", title: "function", text: true },
-    { key: "calls", title: "calls" },
-    { key: "self_active_ns", title: "self-active", fmt: function (v, r) { return fmtMarked(v, r.self_active_approximate); } },
-    { key: "active_ns", title: "active", fmt: function (v, r) { return fmtMarked(v, r.active_approximate); } },
+    { key: "how", title: "how", text: true },
+    { key: "calls", title: "calls", fmt: fmtCalls },
+    { key: "self_active_ns", title: "self-active", fmt: function (v, r) { return fmtSelf(v, r); } },
+    { key: "active_ns", title: "active", fmt: fmtNs },
     { key: "elapsed_ns", title: "elapsed", fmt: fmtNs },
     { key: "self_elapsed_ns", title: "self-elapsed", fmt: fmtNs },
     { key: "overhead_ns", title: "overhead", fmt: fmtNs },
@@ -216,13 +235,7 @@
   ], rep.functions.map(function (f) {
     return Object.assign({ loc: f.file ? f.file.split("/").pop() + (f.line ? ":" + f.line : "") : "" }, f);
   }), true);
-  if (rep.functions.some(function (f) { return f.active_approximate || f.self_active_approximate; })) {
-    var fenced = procs.every(function (p) { return p.overhead.fenced; });
-    add(fs, "p", { id: "approximate-note", "class": "note" },
-      "~ the probe overhead removed from this time is so large next to it that an error of " +
-      (fenced ? "3% in it (fenced probes)" : "100% in it (unfenced probes)") +
-      " would move the time by more than 10%");
-  }
+  add(fs, "p", { id: "how-note", "class": "note" }, rep.how_note);
 
   // ---- off-CPU flame graph from samples ----
   var os = section("off-cpu", "Off-CPU flame graph (samples)");

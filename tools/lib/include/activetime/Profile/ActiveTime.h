@@ -13,10 +13,13 @@
 //
 // Times are fixed point, ticks * 256 (the raw overhead table's unit), so the
 // results are exact and equal the runtime's online accounting of the same
-// run (test/e2e/trace-agree.c). Overhead intervals are not clipped and are
-// subtracted in full even where they overlap a switched-out interval: the
-// cost is processor work the probe did inside the invocation (if the thread
-// was switched out meanwhile, the work simply happened later). For a tiny
+// run (test/e2e/trace-agree.c). Overhead intervals are not clipped and the
+// table's part of each is subtracted in full even where it overlaps a
+// switched-out interval: that cost is processor work the probe did inside
+// the invocation (if the thread was switched out meanwhile, the work simply
+// happened later). Profiles whose probes measured themselves (raw format v6)
+// add each probe's measured interval, which is wall time: its overlap with
+// switched-out intervals is counted once, as switched out. For a tiny
 // invocation whose calibrated overhead exceeds its elapsed time, active time
 // is negative, as in the report, rather than silently clamped.
 //
@@ -47,6 +50,9 @@ struct Measurement {
   uint64_t Tick = 0;
   uint32_t Portion = 0; // index into Input::Portions
   uint32_t Kind = Enter;
+  // The probe's own measured cost in ticks, from Tick on (mode=trace
+  // profiles); added to the table's figure. 0 in the text tables.
+  uint32_t Measured = 0;
 };
 
 /// A context switch (table 500): Old is switched out, New in; 0 = unknown.
@@ -123,7 +129,8 @@ InvocationList findInvocations(llvm::ArrayRef<Measurement> Sorted,
 
 /// 704: the overhead intervals of an invocation: every measurement from its
 /// enter up to (not including) its exit, the latest one, as
-/// [t, t + overhead[event]) (not clipped: the cost is work done inside).
+/// [t, t + overhead[event] + measured) (not clipped: the cost is work done
+/// inside).
 std::vector<Interval> overheadIntervals(llvm::ArrayRef<Measurement> Sorted,
                                         const Invocation &Inv,
                                         const Overhead &Table);
@@ -149,14 +156,23 @@ struct ActiveFigures {
   int64_t Active = 0;     // Elapsed - Overhead - SwappedOut
 };
 
-/// 708.
+/// The wall-clock parts of the overhead intervals: [t, t + measured) of
+/// every measurement whose probe measured itself, the same measurements as
+/// overheadIntervals.
+std::vector<Interval> measuredIntervals(llvm::ArrayRef<Measurement> Sorted,
+                                        const Invocation &Inv);
+
+/// 708. \p Measured: the wall-clock parts of the overhead intervals (see
+/// measuredIntervals); where they overlap a swap-out interval, that time
+/// counts once, as swapped out.
 ActiveFigures activeTime(Interval Elapsed, llvm::ArrayRef<Interval> Overhead,
-                         llvm::ArrayRef<Interval> SwapOut);
+                         llvm::ArrayRef<Interval> SwapOut,
+                         llvm::ArrayRef<Interval> Measured = {});
 
 /// Everything computed for one invocation (for --intervals).
 struct InvocationResult {
   Invocation Inv;
-  std::vector<Interval> OverheadSet, SwapOutSet;
+  std::vector<Interval> OverheadSet, SwapOutSet, MeasuredSet;
   ActiveFigures Figures;
 };
 

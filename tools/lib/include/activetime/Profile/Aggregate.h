@@ -49,7 +49,21 @@ struct Stats {
   uint64_t Voluntary = 0, Involuntary = 0; // switches inside the calls
   double Min = 0;  // ns, shortest single call (active); 0 when Calls == 0
   double Max = 0;  // ns, longest single call (active)
+  // Timed or counted. Calls that were only counted (their time is not in
+  // the inclusive figures, min or max, which describe the timed calls); the
+  // part of SelfActive that code samples attributed to this function inside
+  // its timed callers' self time, and the samples behind it; the variance
+  // (ns^2) of SelfActive from that sampling (of the part moved here, or of
+  // the part a timed frame kept); the timed calls whose probes' unmeasured
+  // cost lands in SelfActive (the calls themselves and their timed callees).
+  uint64_t CountedCalls = 0;
+  double Sampled = 0;
+  uint64_t Samples = 0;
+  double SelfVar = 0;
+  uint64_t SelfProbePairs = 0;
 
+  /// Every call was timed: the inclusive figures describe all of them.
+  bool allTimed() const { return CountedCalls == 0; }
   void addMinMax(double NodeMin, double NodeMax);
 };
 
@@ -73,6 +87,10 @@ struct TreeNode {
   uint32_t Func = UINT32_MAX; // UINT32_MAX for the synthetic root
   uint32_t Parent = UINT32_MAX;
   uint32_t Depth = 0;         // root 0, its children 1, ...
+  // A counted function's time inside this node's parent (a timed frame),
+  // from code samples: a leaf with only S.SelfActive (= S.Active, S.Sampled)
+  // set; its callers between it and the parent were counted too.
+  bool Counted = false;
   Stats S;
   std::vector<uint32_t> Children; // sorted by active time, descending
 };
@@ -95,8 +113,33 @@ struct ThreadSummary {
   std::vector<FunctionStats> Functions; // sorted like Aggregate::Flat
 };
 
+/// How the self times were obtained, over the whole profile.
+struct Provenance {
+  uint64_t TimedCalls = 0;    // calls timed by the probes
+  uint64_t CountedCalls = 0;  // calls only counted
+  uint64_t CodeSamples = 0;   // code samples used to split self time
+  uint64_t RuntimeSamples = 0; // of the samples, in the probes (excluded)
+  uint64_t LostCodeSamples = 0;
+  double SampledNs = 0;       // self time moved to counted functions
+  // Self time moved from timed frames to timed callees whose code outside
+  // their probes (prologue, epilogue) the frames' code samples fell in.
+  double OutsideProbesNs = 0;
+  // Self time whose samples fell on counting instructions: counting cost
+  // at most that (not removed; see SampleSplit in Aggregate.cpp).
+  double CountingBoundNs = 0;
+  double SampledSigmaNs = 0;  // its standard error from the sampling
+  // How far the probes' cost removed from one timed call may be off
+  // (the largest over the processes), ns; and over all timed calls.
+  double ProbeResidualNs = 0;
+  double TimedResidualNs = 0;
+  // Self time of timed frames whose function had no code sample at all:
+  // whatever counted callees ran there stayed in it.
+  double UnsampledSelfNs = 0;
+};
+
 struct Aggregate {
   std::vector<FunctionInfo> Functions;
+  Provenance How;
   /// Every function that has a node, by self-active time descending (ties:
   /// name).
   std::vector<FunctionStats> Flat;

@@ -72,12 +72,46 @@ struct OverheadTable {
   uint32_t SpreadPermille = 0;
   uint32_t Stable = 0;
   uint32_t Fenced = 0;  // raw::OF_Fenced: probes serialized (probe_fence=1)
+  // raw::OF_Measured: every probe charged its own measured interval;
+  // Enter256/Exit256 are only the parts outside its two tick reads.
+  uint32_t Measured = 0;
+  uint64_t Pair256 = 0;          // calibration: one timed call's probe cost
+  uint64_t MeasuredEnter256 = 0; // of which the entry probe measured
+  uint64_t MeasuredExit256 = 0;  // and the exit probe
+};
+
+/// A thread's calls of one function (raw::CountRecord): all of them, timed
+/// or counted; Counted: the thread switched the function to counting.
+struct CallCount {
+  uint32_t Func = 0;
+  bool Counted = false;
+  uint64_t Calls = 0;
+};
+
+/// What a code sample's address turned out to be (resolveCodeSamples).
+enum class CodeKind : uint8_t {
+  Unresolved, // not looked up (yet)
+  Function,   // in instrumented function Func of the process
+  Runtime,    // in ActiveTime's runtime (a probe: time already removed)
+  Outside,    // anywhere else: a library, the kernel, code not instrumented
+};
+
+/// Code samples of a thread against one of its nodes (raw::CodeSampleRecord).
+struct CodeSample {
+  uint32_t Node = 0;    // index into Thread::Nodes, or raw::kNoNode
+  uint32_t Flags = 0;   // raw::CodeSampleFlags
+  uint64_t Addr = 0;
+  uint64_t Count = 0;
+  // Filled by resolveCodeSamples, not stored in the raw format.
+  CodeKind Kind = CodeKind::Unresolved;
+  uint32_t Func = 0;    // CodeKind::Function: process-wide function id
 };
 
 struct TraceEvent {
   uint64_t Tick = 0;
   uint32_t Func = 0;    // process-wide function id
   uint32_t Kind = 0;    // raw::TraceEventKind
+  uint32_t Measured = 0; // the probe's measured interval, ticks
 };
 
 struct SwitchEvent {
@@ -139,6 +173,9 @@ struct Thread {
   uint64_t InvoluntarySwitches = 0;
   uint64_t LostSwitchRecords = 0;
   std::vector<Node> Nodes; // parents before children
+  std::vector<CallCount> Counts;       // by function id, ascending
+  std::vector<CodeSample> CodeSamples;
+  uint64_t LostCodeSamples = 0;
 };
 
 /// OpenMP worker-state analysis (raw::SK_Parallel, seed 001).
@@ -209,6 +246,17 @@ struct Process {
   OverheadTable Overhead;
   /// The step the tick counter advances by, ticks * 256 (0: not measured).
   uint64_t TickStep256 = 0;
+  /// Timed or counted: calls shorter than this on average (ticks) were
+  /// switched to counting; 0: every call was timed.
+  uint64_t TimingThreshold = 0;
+  /// Code samples: the thread CPU time between two (0: none taken), the
+  /// cost of one charged as overhead (ticks * 256), raw::CodeSamplingFlags.
+  uint64_t CodeSamplePeriodNs = 0;
+  uint64_t CodeSampleCost256 = 0;
+  uint32_t CodeSampleFlags = 0;
+  /// resolveCodeSamples could not read the program's symbols and mapped
+  /// each address to the nearest function start below it.
+  bool CodeResolvedByNearest = false;
   std::vector<Module> Modules;
   std::vector<Function> Functions; // grouped by module, in module order
   std::vector<Thread> Threads;
@@ -246,6 +294,13 @@ struct NamedProfile {
 /// Concatenates the process blocks of all inputs after checking that every
 /// process comes from the same binary as the first one.
 llvm::Expected<Profile> mergeProfiles(std::vector<NamedProfile> Inputs);
+
+/// Maps every code sample's address to the function holding it, through the
+/// symbol tables of the modules' ELF objects (their paths as recorded).
+/// Where an object cannot be read or the executable's build id no longer
+/// matches, addresses fall back to the nearest function start below them
+/// (Process::CodeResolvedByNearest). Returns one warning per such object.
+std::vector<std::string> resolveCodeSamples(Profile &P);
 
 /// One-line description of the binary a process ran, for diagnostics.
 std::string describeBinary(const Process &P);
