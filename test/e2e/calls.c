@@ -1,16 +1,26 @@
 // Exact call counts and call-tree shape, C, at -O0 and -O2.
+// Flat call counts are exact in the default mode (short functions are only
+// counted after their first timed calls); the exact shape and counts of the
+// call tree need every call timed: timing_ratio=0.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
-// RUN: %at_cc -O0 -g %s -o calls0 && ./calls0 | FileCheck --check-prefix=OUT %s
-// RUN: %activetime report --top 0 activetime.calls0.*.raw | FileCheck --check-prefix=FLAT %s
-// RUN: %activetime report --json activetime.calls0.*.raw | python3 %S/../Inputs/callpaths.py | FileCheck --check-prefix=TREE %s
-// RUN: %at_cc -O2 -g %s -o calls2 && ./calls2 | FileCheck --check-prefix=OUT %s
-// RUN: %activetime report --top 0 activetime.calls2.*.raw | FileCheck --check-prefix=FLAT %s
-// RUN: %activetime report --json activetime.calls2.*.raw | python3 %S/../Inputs/callpaths.py | FileCheck --check-prefix=TREE %s
-// RUN: %activetime report --tree activetime.calls2.*.raw | FileCheck --check-prefix=TEXT %s
+// RUN: %at_cc -O0 -g %s -o calls0 && env ACTIVETIME_OPTIONS=output=d0.raw ./calls0 | FileCheck --check-prefix=OUT %s
+// RUN: %activetime report --top 0 d0.raw | FileCheck --check-prefix=FLAT %s
+// RUN: env ACTIVETIME_OPTIONS=output=t0.raw:timing_ratio=0 ./calls0 | FileCheck --check-prefix=OUT %s
+// RUN: %activetime report --top 0 t0.raw | tee t.txt | FileCheck --check-prefix=FLAT %s && FileCheck --check-prefix=TIMED %s < t.txt
+// RUN: %activetime report --json t0.raw | python3 %S/../Inputs/callpaths.py | FileCheck --check-prefix=TREE %s
+// RUN: %at_cc -O2 -g %s -o calls2 && env ACTIVETIME_OPTIONS=output=d2.raw ./calls2 | FileCheck --check-prefix=OUT %s
+// RUN: %activetime report --top 0 d2.raw | FileCheck --check-prefix=FLAT %s
+// RUN: env ACTIVETIME_OPTIONS=output=t2.raw:timing_ratio=0 ./calls2 | FileCheck --check-prefix=OUT %s
+// RUN: %activetime report --top 0 t2.raw | tee t.txt | FileCheck --check-prefix=FLAT %s && FileCheck --check-prefix=TIMED %s < t.txt
+// RUN: %activetime report --json t2.raw | python3 %S/../Inputs/callpaths.py | FileCheck --check-prefix=TREE %s
+// RUN: %activetime report --tree t2.raw | FileCheck --check-prefix=TEXT %s
 
 // FLAT-NOT: unwound
 // FLAT-NOT: running
 // FLAT: note: active = elapsed - probe overhead - switched-out
+// With every call timed, no row is counted.
+// TIMED: note: how:
+// TIMED-NOT: {{ counted +[a-z]+ +calls\.c:}}
 #include <stdio.h>
 
 #define NOINLINE __attribute__((noinline))

@@ -1,12 +1,13 @@
 // fork(): parent and child each write their own profile; the child's holds
+// only what ran after the fork.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
-// RUN: %at_cc -O2 -g %s -o fork && ./fork | FileCheck --check-prefix=OUT %s
+// RUN: %at_cc -O2 -g %s -o fork && env ACTIVETIME_OPTIONS=timing_ratio=0 ./fork | FileCheck --check-prefix=OUT %s
 // RUN: ls activetime.fork.*.raw | count 2
-// Both profiles together: before() ran 4 times in the parent only; the
-// child's profile holds only what ran after the fork.
+// Both profiles together (every call timed, for the exact tree): before()
+// ran 4 times in the parent only; the child's profile holds only what ran
+// after the fork.
 // RUN: %activetime report --json activetime.fork.*.raw | python3 %S/../Inputs/callpaths.py | FileCheck --check-prefix=TREE %s
 // RUN: %activetime report activetime.fork.*.raw | FileCheck --check-prefix=PROCS %s
-// only what ran after the fork.
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
