@@ -15,7 +15,9 @@
 # hooks and xray under `perf stat -e task-clock`, and `perf record -e
 # cpu-clock --call-graph dwarf` of plain. Per program it prints:
 #   self/CPU     ActiveTime's total self-active time over the plain build's
-#                task-clock (1.0 when the probes' cost is removed exactly)
+#                task-clock, the mean of plain runs right before and after
+#                the activetime run (1.0 when the probes' cost is removed
+#                exactly); median over rounds, and the range
 #   share dist   total variation distance, in points, between ActiveTime's
 #                self-active shares and perf's self shares (each sample
 #                charged to its innermost frame in the program's own binary;
@@ -47,7 +49,6 @@ import json
 import os
 import shutil
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
@@ -56,6 +57,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OVERHEAD = os.path.join(HERE, "..", "overhead")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "test", "integration"))
 import projects as P  # noqa: E402
+from elfinfo import load_base  # noqa: E402
 
 VARIANTS = ("plain", "activetime", "hooks", "count", "xray")
 TIMED = ("plain", "activetime", "hooks", "xray", "perf")  # one round's runs
@@ -152,6 +154,7 @@ class Program:
         self.ref_stdout = None
         self.runs = {k: [] for k in TIMED}  # per round: task-clock ms (perf: shares)
         self.at = []  # per round: summary of ActiveTime's report
+        self.adjacent_plain = []  # per round: plain CPU ms around the AT run
         self.truth = []  # tiny: per round (parent, ns, calls) from plain's stdout
         self.count_offsets = {}  # {offset from load base: calls}, count variant
         self.counts = None  # the same by linkage name
@@ -230,7 +233,12 @@ def run_plain(prog, args, scratch):
 def run_activetime(prog, args, scratch):
     d = tempfile.mkdtemp(prefix="at-", dir=scratch)
     opts = "output=%s/" % d + (":" + args.options if args.options else "")
+    # The plain CPU time the total is judged against is taken right before
+    # and right after this run: the machine's speed drifts over a round.
+    before, _ = perf_stat(prog, "plain", clean_env(), scratch)
     ms, out = perf_stat(prog, "activetime", clean_env(ACTIVETIME_OPTIONS=opts), scratch)
+    after, _ = perf_stat(prog, "plain", clean_env(), scratch)
+    prog.adjacent_plain.append((before + after) / 2)
     check_stdout(prog, "activetime", out)
     raws = sorted(glob.glob(os.path.join(d, "*.raw")))
     if not raws:
@@ -367,20 +375,6 @@ def own_frame(line, binary):
     return sym
 
 
-def load_base(exe):
-    """The lowest PT_LOAD address (0 for PIE): nm's addresses less this are
-    offsets from dladdr's dli_fbase."""
-    with open(exe, "rb") as f:
-        hdr = f.read(64)
-        phoff, = struct.unpack_from("<Q", hdr, 32)
-        phentsize, phnum = struct.unpack_from("<HH", hdr, 54)
-        f.seek(phoff)
-        ph = f.read(phentsize * phnum)
-    vaddrs = [struct.unpack_from("<Q", ph, i * phentsize + 16)[0]
-              for i in range(phnum) if struct.unpack_from("<I", ph, i * phentsize)[0] == 1]
-    return min(vaddrs) & ~0xfff if vaddrs else 0
-
-
 def names_by_offset(exe):
     """{offset from the load base: [function names]} from nm."""
     out = subprocess.run(["nm", "--defined-only", exe], stdout=subprocess.PIPE, text=True).stdout
@@ -456,7 +450,7 @@ def figures(prog):
     plain = prog.runs["plain"]
     f = {"rounds": len(plain), "cpu_ms": med(plain)}
     f["self_cpu"] = [ratio(s["total_self"] / 1e6 if s["total_self"] is not None else None,
-                           ms) for s, ms in zip(prog.at, plain)]
+                           ms) for s, ms in zip(prog.at, prog.adjacent_plain)]
     f["self_cpu_median"] = med(f["self_cpu"])
     f.update(share_figures(prog))
     for k in ("activetime", "hooks", "xray"):
