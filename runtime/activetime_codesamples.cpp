@@ -19,6 +19,7 @@
 #include <link.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -272,58 +273,115 @@ void FillAttr(perf_event_attr *A, u64 Period, bool NoKernel) {
   A->exclude_hv = 1;
 }
 
-// Opens a sampling event on Tid with the given period; -1 if refused.
-int OpenSampler(u64 Tid, u64 Period) {
+// Opens a sampling event on Tid with the given period (disabled: until
+// PERF_EVENT_IOC_ENABLE); -1 if refused.
+int OpenSampler(u64 Tid, u64 Period, bool Disabled = false) {
   perf_event_attr A;
   FillAttr(&A, Period, exclude_kernel);
+  A.disabled = Disabled;
   long Fd = PerfOpen(&A, Tid);
   return Fd < 0 ? -1 : int(Fd);
 }
 
-// The cost of one sample to the sampled thread: spin reading the tick
-// counter with a sampling event on and average the gaps its interrupts
-// leave (those under 0.5 us are the loop's own reads, those over 200 us a
-// preemption; the slowest tenth is dropped as other interrupts). At 100 us
-// per sample, closer to the sampling rate used than a fast calibration
-// (whose interrupts find the handler's code and data cached), until 40
-// gaps: 4 ms on an idle CPU, longer when other threads share it (at most
-// 100 ms, then fewer than 8 gaps is no measurement: 0). What the interrupt
-// later costs the program in evicted cache lines is not in these gaps.
+// The work a sample's cost is measured against: a multiply-add chain over
+// 256 KiB, one word per cache line, so it keeps L1 and L2 busy the way
+// program code does.
+struct CostWork {
+  u64 *Buf;
+  uptr Words;
+  u64 Reps;
+  u64 Run() const {
+    u64 Start = ReadTick(), S = 0;
+    for (u64 R = 0; R < Reps; ++R)
+      for (uptr I = 0; I < Words; I += 8)
+        S = S * 3 + Buf[I];
+    __asm__ __volatile__("" : : "r"(S) : "memory");
+    return ReadTick() - Start;
+  }
+};
+
+// The sample records between the tail and the head of a ring; moves the
+// tail to the head.
+u64 TakeSamples(perf_event_mmap_page *P, const char *Data, u64 Mask) {
+  u64 Head = __atomic_load_n(&P->data_head, __ATOMIC_ACQUIRE);
+  u64 Tail = P->data_tail, N = 0;
+  while (Head - Tail >= sizeof(perf_event_header)) {
+    perf_event_header H;
+    for (uptr I = 0; I < sizeof(H); ++I)
+      ((char *)&H)[I] = Data[(Tail + I) & Mask];
+    if (H.size < sizeof(H))
+      break;
+    N += H.type == PERF_RECORD_SAMPLE;
+    Tail += H.size;
+  }
+  __atomic_store_n(&P->data_tail, Head, __ATOMIC_RELEASE);
+  return N;
+}
+
+// One sample's cost to the sampled thread, as the slowdown it causes: the
+// same ~400 us chunk of CostWork timed with the sampling event (every
+// 100 us) enabled and disabled in turn, (on - off) / the samples the on
+// chunk took, median over 8 pairs. That counts what the interrupt's own gap
+// does not: the cache lines and TLB entries the handler (in a virtual
+// machine, also the hypervisor) evicts, which the program pays for later;
+// on the reference VM 1.3-2x the gap, which left the sampling's cost in
+// the times. A pair slowed by a preemption is left out; fewer than 4 good
+// pairs within 100 ms (a busy machine) is no measurement: 0.
 u64 MeasureSampleCost256(u64 Tid) {
-  int Fd = OpenSampler(Tid, 100000);
+  int Fd = OpenSampler(Tid, 100000, /*Disabled=*/true);
   if (Fd < 0)
     return 0;
-  uptr Bytes = uptr(1 + 16) * GetPageSizeCached();
-  void *M = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
-  constexpr int kWantGaps = 40, kMinGaps = 8;
-  u64 Gaps[kWantGaps];
-  int N = 0;
+  uptr PS = GetPageSizeCached(), RingPages = 16;
+  void *M = mmap(nullptr, (1 + RingPages) * PS, PROT_READ | PROT_WRITE,
+                 MAP_SHARED, Fd, 0);
+  constexpr uptr kBytes = 256 << 10;
+  CostWork W = {(u64 *)MmapOrDie(kBytes, "ActiveTime sample cost"),
+                kBytes / 8, 1};
+  for (uptr I = 0; I < W.Words; ++I)
+    W.Buf[I] = I;
   u64 Rate = ProvisionalTickRate();
-  u64 Min = Rate / 2000000, Max = Rate / 5000; // 0.5 us, 200 us
-  u64 Span = Rate / 10;                        // 100 ms
-  u64 Start = ReadTick(), Prev = Start;
-  while (Prev - Start < Span && N < kWantGaps) {
-    u64 Now = ReadTick();
-    if (Now - Prev > Min && Now - Prev < Max)
-      Gaps[N++] = Now - Prev;
-    Prev = Now;
+  u64 Once = W.Run();
+  W.Reps = Once ? (Rate / 2500) / Once + 1 : 1; // ~400 us
+  constexpr int kPairs = 8, kMaxPairs = 32, kMinPairs = 4;
+  u64 On[kMaxPairs], Off[kMaxPairs], Taken[kMaxPairs], Cost[kMaxPairs];
+  int N = 0, Good = 0;
+  u64 Deadline = ReadTick() + Rate / 10, MinOff = ~0ull;
+  auto *P = (perf_event_mmap_page *)M;
+  const char *Data = M == MAP_FAILED ? nullptr : (const char *)M + PS;
+  // Slower than the fastest chunk by a third beyond its samples' share (at
+  // most 100 us each): preempted, or disturbed some other way.
+  auto GoodPairs = [&] {
+    int G = 0;
+    u64 Bound = MinOff + MinOff / 3;
+    for (int I = 0; I < N; ++I)
+      if (Taken[I] && Off[I] <= Bound &&
+          On[I] <= Bound + Taken[I] * (Rate / 10000))
+        Cost[G++] = On[I] > Off[I] ? ((On[I] - Off[I]) << 8) / Taken[I] : 0;
+    return G;
+  };
+  while (Data && N < kMaxPairs && Good < kPairs && ReadTick() < Deadline) {
+    ioctl(Fd, PERF_EVENT_IOC_ENABLE, 0);
+    On[N] = W.Run();
+    ioctl(Fd, PERF_EVENT_IOC_DISABLE, 0);
+    Taken[N] = TakeSamples(P, Data, RingPages * PS - 1);
+    Off[N] = W.Run();
+    MinOff = Off[N] < MinOff ? Off[N] : MinOff;
+    ++N;
+    Good = GoodPairs();
   }
+  UnmapOrDie(W.Buf, kBytes);
   if (M != MAP_FAILED)
-    munmap(M, Bytes);
+    munmap(M, (1 + RingPages) * PS);
   close(Fd);
-  if (N < kMinGaps)
+  if (Good < kMinPairs)
     return 0;
-  for (int I = 1; I < N; ++I)
-    for (int J = I; J > 0 && Gaps[J - 1] > Gaps[J]; --J) {
-      u64 X = Gaps[J];
-      Gaps[J] = Gaps[J - 1];
-      Gaps[J - 1] = X;
+  for (int I = 1; I < Good; ++I)
+    for (int J = I; J > 0 && Cost[J - 1] > Cost[J]; --J) {
+      u64 X = Cost[J];
+      Cost[J] = Cost[J - 1];
+      Cost[J - 1] = X;
     }
-  int Keep = N - N / 10;
-  u64 Sum = 0;
-  for (int I = 0; I < Keep; ++I)
-    Sum += Gaps[I];
-  return (Sum << 8) / u64(Keep);
+  return Cost[Good / 2];
 }
 
 void Insert(CodeSampleState &S, u32 Node, u32 Flags, uptr Addr);
@@ -593,12 +651,17 @@ void InitCodeSampling() {
   if (Us == 0 && !cost256) {
     Us = 1000; // unmeasured: a rate whose cost stays small (about 1-2%)
   } else if (Us == 0) {
-    // Auto: one sample per 20 interrupt costs (about 5% of the CPU time,
-    // which is charged as overhead), at least every 4 ms and at most every
-    // 100 us.
+    // Auto: one sample per 6 sample costs (about 15% of the CPU time,
+    // charged as overhead, where a sample costs as much as in a virtual
+    // machine), at least every 4 ms and at most every 100 us: where
+    // interrupts are cheap, 100 us at a few percent. The counted
+    // functions' shares are as precise as the number of samples: at 5% of
+    // a 200 ms run on the reference VM, lua's shares were 8 points from
+    // perf's where two perf runs differ by 4 (bench/truth,
+    // docs/performance.md).
     u64 CostNs = (u64)((unsigned __int128)(cost256 >> 8) * 1000000000ull /
                        ProvisionalTickRate());
-    Us = CostNs * 20 / 1000;
+    Us = CostNs * 6 / 1000;
     Us = Us < 100 ? 100 : (Us > 4000 ? 4000 : Us);
   }
   period_ns = Us * 1000;
@@ -634,12 +697,16 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   if (!period_ns)
     return;
   int Fd = OpenSampler(TS->Tid, period_ns);
+  S.Refused = Fd < 0;
   if (Fd < 0)
     return;
   uptr PS = GetPageSizeCached();
   uptr Bytes = uptr(1 + kRingPages) * PS;
   void *M = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
   if (M == MAP_FAILED) {
+    VLog(1, "thread %llu: no code samples (the perf ring could not be mapped: "
+            "perf_event_mlock_kb, ulimit -l)", (unsigned long long)TS->Tid);
+    S.Refused = 1;
     close(Fd);
     return;
   }

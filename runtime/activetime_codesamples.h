@@ -50,6 +50,7 @@ struct CodeSampleSlot {
 
 struct CodeSampleState {
   int Fd;              // -1: no sampling on this thread
+  u32 Refused;         // sampling is on, but not for this thread (no ring)
   u32 Lock;            // the ring and the table: owner probes and drainer
   char *Page;          // perf_event_mmap_page
   uptr MapBytes;
