@@ -419,7 +419,8 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   P->StartTick = TS->StartTick;
   P->EndTick = ThreadEnd;
   P->NumNodes = Out;
-  P->Flags = TS->Finished ? 0 : raw::TF_Running;
+  P->Flags = (TS->Finished ? 0 : raw::TF_Running) |
+             (TS->Code.Refused ? raw::TF_NotSampled : 0);
   P->OpenFrames = Open;
   P->UnmatchedExits = TS->UnmatchedExits;
   P->UnwoundFrames = TS->UnwoundFrames;

@@ -197,6 +197,11 @@ struct FuncRecord {      // 24 bytes
 
 enum ThreadFlags : uint32_t {
   TF_Running = 1u << 0,  // still running when the profile was written
+  // Code sampling was on but this thread's sampling event or its ring could
+  // not be opened (the perf_event_mlock_kb / RLIMIT_MEMLOCK budget of locked
+  // ring pages ran out): its counted callees' time stays in its timed frames.
+  TF_NotSampled = 1u << 1,
+  TF_Known = TF_Running | TF_NotSampled,
 };
 
 // Where a thread's switched-out intervals came from.

@@ -365,6 +365,15 @@ void Reporter::overheadLines(const Process &Pr) {
     if (Pr.CodeSampleFlags & raw::CSF_UserOnly)
       OS << "; kernel time not sampled (perf_event_paranoid)";
     OS << "\n";
+    size_t Unsampled = llvm::count_if(Pr.Threads, [](const Thread &T) {
+      return T.Flags & raw::TF_NotSampled;
+    });
+    if (Unsampled)
+      OS << Indent << "NOT SAMPLED: " << Unsampled << " of "
+         << Pr.Threads.size()
+         << " threads (no perf ring: raise perf_event_mlock_kb or ulimit -l); "
+            "their timed functions' self time includes their counted "
+            "callees'\n";
   } else {
     OS << (Pr.CodeSampleFlags & raw::CSF_Disabled
                ? "off (ACTIVETIME_OPTIONS=code_samples=0 or mode=trace)"
@@ -674,6 +683,8 @@ void Reporter::text() {
          << (T.Functions.size() == 1 ? " function" : " functions");
       if (T.Flags & raw::TF_Running)
         OS << ", still running when the profile was written";
+      if (T.Flags & raw::TF_NotSampled)
+        OS << ", NOT SAMPLED (no perf ring)";
       OS << "\n";
       OS << "  switched-out:    ";
       switch (T.SwitchSource) {
@@ -897,6 +908,7 @@ void Reporter::json() {
           J.attribute("tid", int64_t(T.Tid));
           J.attribute("name", T.Name);
           J.attribute("running", bool(T.Flags & raw::TF_Running));
+          J.attribute("code_samples_refused", bool(T.Flags & raw::TF_NotSampled));
           J.attribute("wall_ns", T.WallNs);
           J.attribute("switch_source", sourceName(T.SwitchSource));
           J.attribute("switch_resolution_ns", T.SwitchResolutionNs);

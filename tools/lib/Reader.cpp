@@ -341,6 +341,8 @@ Error Parser::parseThread(Cursor C) {
   uint32_t Reserved = C.u32();
   T.LostCodeSamples = C.u64();
   std::string What = formatv("thread {0} (tid {1})", ThreadIdx, T.Tid);
+  if (T.Flags & ~uint32_t(raw::TF_Known))
+    return fail(formatv("{0}: unknown thread flags {1:x}", What, T.Flags));
   if (T.EndTick < T.StartTick)
     return fail(formatv("{0}: end tick {1} is before start tick {2}", What,
                         T.EndTick, T.StartTick));
