@@ -548,7 +548,7 @@ void WriteParallel(OutBuffer *B, u32 Status, const char *Exe, uptr ExeLen,
                    u64 EndTick) {
   constexpr u32 kMaxRegions = 1024;
   uptr Codes[kMaxRegions];
-  u32 NumRegions = 0, NumEntries = 0;
+  u32 NumRegions = 0;
   u64 Lost = OmptLostEvents();
   for (OmptThread *T = OmptThreadList(); T; T = T->Next)
     for (u32 I = 0; I < T->NumSlots; ++I) {
@@ -562,7 +562,6 @@ void WriteParallel(OutBuffer *B, u32 Status, const char *Exe, uptr ExeLen,
         }
         Codes[NumRegions++] = T->Slots[I].CodePtr;
       }
-      ++NumEntries;
     }
 
   raw::ParallelRecord PR;
