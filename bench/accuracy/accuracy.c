@@ -8,8 +8,10 @@
 //             time (CLOCK_THREAD_CPUTIME_ID) around its busy() call;
 //   blocking  a function that sleeps about half of its time: its CPU time;
 //   overhead  a parent calling a tiny child millions of times (flat) or
-//   deep      through an 8-deep call path: the parent's time in the build
-//             without the plugin is the truth for the instrumented build.
+//   deep      through an 8-deep call path: the parent's CPU time.
+// The figures of the build without the plugin are the truth for the
+// instrumented build (whose own CPU clocks also hold what its profiling
+// costs).
 //
 // Output lines: "truth <scenario> <tid> <function> <ns>".
 //

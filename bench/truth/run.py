@@ -35,7 +35,7 @@
 # 100; perf names one of several aliases (C1/C2 structors), mapped to the
 # one ActiveTime reports via nm; on tiny.c perf's cpu-clock samples of the
 # ~1 ns callees land on the return address in the parent (skid), and a run
-# has ~200 samples, so tiny's share distance and floor say little.
+# has ~800 samples, so tiny's share distance and floor say little.
 # Programs: lua (calls.lua), zlib (minigzip -9), tinyxml2 (xmlbench),
 # sqlite3 (sqlite-workload.sql), yaml-cpp (yamlbench.cpp) from the Debian
 # source packages (test/integration/projects.py), and tiny.c flat/deep4.
