@@ -129,7 +129,7 @@ TEST_F(RuntimeTest, CodeSamplesGoToTheTopFrameWhenAProbeDrains) {
   AddProgramCode(at_test_code);
   const uptr Seq = uptr(at_test_counting_seq);
   const uptr Plain = Seq + 40; // the nops after the sequence
-  const uptr Lib = uptr(dlsym(RTLD_DEFAULT, "qsort"));
+  const uptr Lib = uptr(dlsym(RTLD_DEFAULT, "lfind"));
   const uptr Kernel = 0xffffffff81000000ull;
   ASSERT_NE(Lib, 0u);
   FakeRing R(4096);
@@ -257,13 +257,13 @@ void CallerChildChecks() {
   }
   EXPECT_EQ(CodeSamplePeriodNs(), 1000000u);
 
-  static QsortCapture Q;
+  static LibcCallCapture Q;
   std::memset(&Q, 0, sizeof(Q));
-  at_test_call_qsort(&Q);
+  at_test_call_lfind(&Q);
   EXPECT_TRUE(Q.Done);
   RegisterCountedModule();
   AddProgramCode(at_test_code); // this executable
-  // qsort's state where the comparator returns to it: a sample there.
+  // lfind's state where the comparator returns to it: a sample there.
   uptr Cfa;
   int RaOff, BpOff;
   bool BpSaved;
@@ -286,7 +286,7 @@ void CallerChildChecks() {
     SampleRing Ring(R);
     ProbeEnterAt(Fn(1), 1000, 10);
     u64 Ovh0 = at_tls.Ovh;
-    // In libc, user mode: unwound to the program's call of qsort.
+    // In libc, user mode: unwound to the program's call of lfind.
     R.StackSample(LibIp, false, LibBp, Cfa, LibIp, LibStack, LibBytes);
     R.StackSample(LibIp, false, LibBp, Cfa, LibIp, LibStack, LibBytes);
     // In the kernel on behalf of libc code: the same caller.

@@ -8,6 +8,7 @@
 #include "UnwindFrames.h"
 
 #include <pthread.h>
+#include <search.h>
 #include <stdlib.h>
 
 #define AT_FRAME_ATTRS                                                         \
@@ -32,10 +33,10 @@ extern "C" AT_FRAME_ATTRS void at_test_nofp_frame(FrameCapture *C) {
 }
 
 namespace {
-QsortCapture *Current;
+LibcCallCapture *Current;
 
 AT_FRAME_ATTRS int Compare(const void *A, const void *B) {
-  QsortCapture *C = Current;
+  LibcCallCapture *C = Current;
   if (C && !C->Done) {
     uintptr_t Ip, Sp, Bp;
     AT_CAPTURE(Ip, Sp, Bp);
@@ -60,7 +61,7 @@ AT_FRAME_ATTRS int Compare(const void *A, const void *B) {
 }
 } // namespace
 
-extern "C" AT_FRAME_ATTRS void at_test_call_qsort(QsortCapture *C) {
+extern "C" AT_FRAME_ATTRS void at_test_call_lfind(LibcCallCapture *C) {
   pthread_attr_t Attr;
   void *Addr = nullptr;
   size_t Size = 0;
@@ -73,11 +74,15 @@ extern "C" AT_FRAME_ATTRS void at_test_call_qsort(QsortCapture *C) {
   Current = C;
   int V[16] = {9, 3, 14, 1, 7, 12, 0, 5, 15, 2, 11, 6, 13, 4, 10, 8};
   uintptr_t Sp;
-  // The return address of the qsort call goes just below this sp (no
+  // The return address of the lfind call goes just below this sp (no
   // argument is passed on the stack).
   __asm__ volatile("mov %%rsp, %0" : "=r"(Sp));
   C->CallerSp = Sp;
-  qsort(V, 16, sizeof(int), Compare);
+  // lfind, not qsort: the sanitizers intercept qsort (and bsearch), so
+  // under them its frames would be the program's own.
+  int Key = 8;
+  size_t N = 16;
+  lfind(&Key, V, &N, sizeof(int), Compare);
   Current = nullptr;
   __asm__ volatile("" ::"r"(V) : "memory");
 }

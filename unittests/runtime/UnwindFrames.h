@@ -26,18 +26,18 @@ extern "C" void at_test_nofp_frame(FrameCapture *C);
 // The same with a frame pointer (rbp).
 extern "C" void at_test_fp_frame(FrameCapture *C);
 
-// qsort (libc) called from the program with a comparator that, at its
+// lfind (libc) called from the program with a comparator that, at its
 // first call, records its registers and a copy of the stack above its sp:
 // what a code sample taken there carries.
-struct QsortCapture {
+struct LibcCallCapture {
   uintptr_t Ip, Sp, Bp;    // in the comparator
-  uintptr_t CallerSp;      // at_test_call_qsort's sp at its call of qsort
+  uintptr_t CallerSp;      // at_test_call_lfind's sp at its call of lfind
   uintptr_t CallerRet;     // the return address of that call (read live)
   uintptr_t StackTop;      // end of the thread's stack
   size_t StackBytes;       // bytes copied from Sp
   bool Done;
   alignas(16) unsigned char Stack[16384];
 };
-extern "C" void at_test_call_qsort(QsortCapture *C);
+extern "C" void at_test_call_lfind(LibcCallCapture *C);
 
 #endif

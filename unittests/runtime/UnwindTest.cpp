@@ -3,8 +3,8 @@
 // activetime_unwind.h on real frames: one step at an instruction of a
 // function of this binary without and with a frame pointer (against the
 // return address found on the live stack), one step from a return address,
-// and a whole unwind from a comparator called by libc's qsort, through
-// libc's frames, to the program function that called qsort.
+// and a whole unwind from a comparator called by libc's lfind, through
+// libc's frames, to the program function that called lfind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,7 +116,7 @@ int FindExeCode(struct dl_phdr_info *Info, size_t, void *) {
   for (int I = 0; I < Info->dlpi_phnum; ++I) {
     const ElfW(Phdr) &P = Info->dlpi_phdr[I];
     uptr B = Info->dlpi_addr + P.p_vaddr;
-    uptr Fn = uptr(&at_test_call_qsort);
+    uptr Fn = uptr(&at_test_call_lfind);
     if (P.p_type == PT_LOAD && (P.p_flags & PF_X) && Fn >= B && Fn < B + P.p_memsz) {
       ExeCode.Begin = B;
       ExeCode.End = B + P.p_memsz;
@@ -143,25 +143,25 @@ bool ReadCopy(const void *Ctx, uptr Addr, uptr *Word) {
 }
 
 // What a code sample in the comparator carries (its registers, a copy of
-// the stack above its sp): unwound through libc's qsort frames, it reaches
-// the return address of the program's call of qsort.
+// the stack above its sp): unwound through libc's lfind frames, it reaches
+// the return address of the program's call of lfind.
 TEST(UnwindTest, ThroughLibcToTheProgram) {
-  static QsortCapture Q;
+  static LibcCallCapture Q;
   std::memset(&Q, 0, sizeof(Q));
-  at_test_call_qsort(&Q);
+  at_test_call_lfind(&Q);
   ASSERT_TRUE(Q.Done);
   dl_iterate_phdr(FindExeCode, nullptr);
-  ASSERT_TRUE(InExe(uptr(&at_test_call_qsort)));
-  // The return address of the qsort call lies in at_test_call_qsort.
-  ASSERT_GT(Q.CallerRet, uptr(&at_test_call_qsort));
-  ASSERT_LT(Q.CallerRet, uptr(&at_test_call_qsort) + 1024);
+  ASSERT_TRUE(InExe(uptr(&at_test_call_lfind)));
+  // The return address of the lfind call lies in at_test_call_lfind.
+  ASSERT_GT(Q.CallerRet, uptr(&at_test_call_lfind));
+  ASSERT_LT(Q.CallerRet, uptr(&at_test_call_lfind) + 1024);
   ASSERT_GE(Q.StackBytes, 1024u);
   Copy Cp = {Q.Sp, Q.Stack, Q.StackBytes};
   SampledStack S = {Q.Ip, Q.Sp, Q.Bp, &Cp, ReadCopy};
   EXPECT_EQ(UnwindToProgram(S, InExe), Q.CallerRet);
 
-  // From inside libc: the comparator's return address (in qsort's code)
-  // with the sp and rbp qsort has there.
+  // From inside libc: the comparator's return address (in lfind's code)
+  // with the sp and rbp lfind has there.
   uptr Cfa;
   int RaOff, BpOff;
   bool BpSaved;
