@@ -198,9 +198,38 @@ int RunWithLoaderLock(struct dl_phdr_info *Info, size_t Size, void *Arg) {
   return 1; // the first object (the executable) suffices
 }
 
+// The runtime's own dl_iterate_phdr calls pass a gate that fork closes:
+// glibc's fork does not take the loader's lock, so a child forked while
+// the drainer (or a draining probe) was inside dl_iterate_phdr inherits it
+// held and deadlocks at its first dl_iterate_phdr (its exit-time drain).
+// ForkPrepare closes the gate and waits for those inside to leave; the
+// callbacks wait for no lock that ForkPrepare holds (the registry is only
+// tried). Nested calls on one thread pass (the loader's lock is recursive).
+u32 loader_gate_closed, loader_users;
+THREADLOCAL u32 loader_depth;
+
+int GatedIteratePhdr(int (*Cb)(struct dl_phdr_info *, size_t, void *),
+                     void *Arg) {
+  if (loader_depth)
+    return dl_iterate_phdr(Cb, Arg);
+  for (;;) {
+    while (__atomic_load_n(&loader_gate_closed, __ATOMIC_ACQUIRE))
+      internal_sched_yield();
+    __atomic_fetch_add(&loader_users, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&loader_gate_closed, __ATOMIC_SEQ_CST))
+      break;
+    __atomic_fetch_sub(&loader_users, 1, __ATOMIC_RELEASE);
+  }
+  ++loader_depth;
+  int R = dl_iterate_phdr(Cb, Arg);
+  --loader_depth;
+  __atomic_fetch_sub(&loader_users, 1, __ATOMIC_RELEASE);
+  return R;
+}
+
 void UnderLoaderLock(void (*Fn)(void *), void *Arg) {
   LoaderLockCall C = {Fn, Arg};
-  dl_iterate_phdr(RunWithLoaderLock, &C);
+  GatedIteratePhdr(RunWithLoaderLock, &C);
 }
 
 // Whether a call instruction ends right before A (x86-64 encodings of call
@@ -610,9 +639,24 @@ void StartCodeSampleDrainer() {
 
 void StopCodeSampleDrainer() { StopWorker(drainer); }
 
+void CloseLoaderGateForFork() {
+  __atomic_store_n(&loader_gate_closed, 1, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&loader_users, __ATOMIC_SEQ_CST))
+    internal_sched_yield();
+}
+
+void OpenLoaderGateAfterFork() {
+  __atomic_store_n(&loader_gate_closed, 0, __ATOMIC_RELEASE);
+}
+
 void CodeSamplesAfterForkChild() {
   drainer.Running = 0; // it did not survive the fork
+#if !ACTIVETIME_TSAN
   StartCodeSampleDrainer();
+#else
+  // ThreadSanitizer kills a child of a multi-threaded fork that starts a
+  // thread: the child's rings are drained by its own probes only.
+#endif
 }
 
 void InitCodeSampling() {
@@ -689,7 +733,7 @@ void AddProgramCode(const void *Addr) {
   if (!Addr)
     return;
   PhdrQuery Q = {uptr(Addr)};
-  dl_iterate_phdr(AddRangesOf, &Q); // the ranges change under its lock
+  GatedIteratePhdr(AddRangesOf, &Q); // the ranges change under its lock
 }
 
 void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {

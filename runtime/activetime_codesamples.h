@@ -102,6 +102,11 @@ void DrainCodeSamples(ThreadTls &T);
 void StartCodeSampleDrainer();
 void StopCodeSampleDrainer();
 void CodeSamplesAfterForkChild();
+// fork: no runtime thread may be inside dl_iterate_phdr when the process
+// forks (the child would inherit the loader's lock held). Close waits for
+// those inside (none is left in the child); both sides reopen it.
+void CloseLoaderGateForFork();
+void OpenLoaderGateAfterFork();
 
 } // namespace __activetime
 

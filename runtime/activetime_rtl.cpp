@@ -78,15 +78,18 @@ void ForkPrepare() {
   LockModules();
   LockThreadRegistry();
   persistent_mu.Lock();
+  CloseLoaderGateForFork();
 }
 
 void ForkParent() {
+  OpenLoaderGateAfterFork();
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();
 }
 
 void ForkChild() {
+  OpenLoaderGateAfterFork();
   // The child's profile holds only post-fork time.
   u64 Now = ReadTick();
   runtime.Pid = (u32)internal_getpid();
