@@ -86,6 +86,10 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now) {
   u64 El = Now - F->StartTick;
   u64 Ovh = T.Ovh - F->OvhAtEntry;
   u64 Off = T.Off - F->OffAtEntry;
+  // A thread-CPU-clock window (switch_source=cpuclock) that straddles the
+  // entry, or ends at a tick read after Now, can charge more than the call
+  // lasted: the rest was outside it (its caller still has all of it).
+  Off = Off < El ? Off : El;
   u64 Sw = T.Sw - F->SwAtEntry;
   Node *N = F->N;
   N->Calls++;
