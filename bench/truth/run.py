@@ -108,27 +108,6 @@ def build_tiny(v, work):
     return exe
 
 
-def zlib_corpus(work, tree):
-    """Deterministic ~3 MB of zlib's own sources and docs, repeated (as
-    test/integration/run.py makes it)."""
-    corpus = os.path.join(work, "zlib-corpus")
-    if os.path.exists(corpus):
-        return corpus
-    data = b""
-    for pat in ("*.[ch]", "doc/*", "test/*.c", "contrib/*/*"):
-        for f in sorted(glob.glob(os.path.join(tree, pat))):
-            if os.path.isfile(f) and not f.endswith(".o"):
-                with open(f, "rb") as fh:
-                    data += fh.read()
-    if not data:
-        raise RuntimeError("no zlib sources found for the corpus")
-    with open(corpus + ".tmp", "wb") as out:
-        while out.tell() < 3 << 20:
-            out.write(data)
-    os.rename(corpus + ".tmp", corpus)
-    return corpus
-
-
 # name: (project, extra_main, binary, args, stdin); project None = tiny.c
 PROGRAMS = collections.OrderedDict([
     ("lua", ("lua", None, "lua", [os.path.join(OVERHEAD, "calls.lua"), "3"], None)),
@@ -171,7 +150,7 @@ class Program:
             tree, outs = P.build(self.project, v, build_dir, work, jobs, **kw)
             self.exe[name] = outs[self.binary]
             if self.stdin == "zlib-corpus":
-                self.stdin = zlib_corpus(work, tree)
+                self.stdin = P.zlib_corpus(work, tree)
 
     def cmd(self, variant):
         return [self.exe[variant]] + self.args

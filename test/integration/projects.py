@@ -172,6 +172,28 @@ def build_zlib(src, v, jobs):
     return {"example": os.path.join(src, "example"), "minigzip": os.path.join(src, "minigzip")}
 
 
+def zlib_corpus(work, tree):
+    """Deterministic 3 MiB or more of mixed text and binary: zlib's own
+    sources and documentation (from the unpacked tree), repeated; made once
+    in work."""
+    corpus = os.path.join(work, "zlib-corpus")
+    if os.path.exists(corpus):
+        return corpus
+    data = b""
+    for pat in ("*.[ch]", "doc/*", "test/*.c", "contrib/*/*"):
+        for f in sorted(glob.glob(os.path.join(tree, pat))):
+            if os.path.isfile(f) and not f.endswith(".o"):
+                with open(f, "rb") as fh:
+                    data += fh.read()
+    if not data:
+        raise RuntimeError("no zlib sources found for the corpus")
+    with open(corpus + ".tmp", "wb") as out:
+        while out.tell() < 3 << 20:
+            out.write(data)
+    os.rename(corpus + ".tmp", corpus)
+    return corpus
+
+
 def build_tinyxml2(src, v, jobs, extra_main=None):
     # tinyxml2's Makefile builds xmltest from xmltest.cpp + libtinyxml2.a.
     env = dict(os.environ)

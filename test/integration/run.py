@@ -278,22 +278,7 @@ def test_zlib(args, tool):
     variants = [P.plain_variant(), P.activetime_variant(args.build_dir),
                 P.activetime_variant(args.build_dir, ["-mllvm", "-activetime-strides"])]
     built = [P.build("zlib", v, args.build_dir, work, args.jobs) for v in variants]
-    # Deterministic ~3.4 MB of mixed text and binary: zlib's own sources and
-    # documentation, repeated.
-    corpus = os.path.join(work, "zlib-corpus")
-    if not os.path.exists(corpus):
-        data = b""
-        for pat in ("*.[ch]", "doc/*", "test/*.c", "contrib/*/*"):
-            for f in sorted(glob.glob(os.path.join(built[0][0], pat))):
-                if os.path.isfile(f) and not f.endswith(".o"):
-                    with open(f, "rb") as fh:
-                        data += fh.read()
-        if not data:
-            raise RuntimeError("no zlib sources found for the corpus")
-        with open(corpus + ".tmp", "wb") as out:
-            while out.tell() < 3 << 20:
-                out.write(data)
-        os.rename(corpus + ".tmp", corpus)
+    corpus = P.zlib_corpus(work, built[0][0])
     data = open(corpus, "rb").read()
     results = []
     for v, (tree, exe) in zip(variants, built):
