@@ -215,7 +215,10 @@ static double RunFloorPlusCalled() {
 
 static double RunProbesSame() {
   char *ParentFrame = (char *)__builtin_frame_address(0);
-  void *Frame = ParentFrame - 64;
+  // A slot below the parent's frame holding a fixed return address: one
+  // call site, as a loop calling the same function has.
+  volatile uintptr_t Slot[1] = {0};
+  void *Frame = (void *)Slot;
   __activetime_func_enter(&Funcs[0], ParentFrame);
   double T0 = NowNs();
   for (long I = 0; I < kIters; ++I) {
@@ -229,7 +232,10 @@ static double RunProbesSame() {
 
 static double RunProbesRotating() {
   char *ParentFrame = (char *)__builtin_frame_address(0);
-  void *Frame = ParentFrame - 64;
+  // A slot below the parent's frame holding a fixed return address: one
+  // call site, as a loop calling the same function has.
+  volatile uintptr_t Slot[1] = {0};
+  void *Frame = (void *)Slot;
   __activetime_func_enter(&Funcs[0], ParentFrame);
   double T0 = NowNs();
   for (long I = 0; I < kIters; ++I) {

@@ -15,7 +15,7 @@ void CallTree::Init() {
   Dir = (Node **)MmapOrDie(DirCap * sizeof(Node *), "ActiveTime call-tree dir");
   atomic_store(&DirPtr, uptr(Dir), memory_order_release);
   atomic_store(&NumNodes, 0, memory_order_relaxed);
-  NewNode(0xffffffffu, nullptr); // root sentinel
+  NewNode(0xffffffffu, nullptr, 0); // root sentinel
 }
 
 void CallTree::ReleaseIndex() {
@@ -24,7 +24,7 @@ void CallTree::ReleaseIndex() {
   Slots = nullptr;
 }
 
-u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn) {
+u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn, uptr Site) {
   u32 I = atomic_load(&NumNodes, memory_order_relaxed);
   CHECK_LT(I, 0xfffffff0u);
   u32 C = I >> kChunkShift;
@@ -45,6 +45,7 @@ u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn) {
   N->Fn = Fn;
   N->Parent = Parent;
   N->Reserved = 0;
+  N->Site = Site;
   N->Calls = N->Incl = N->Excl = N->Max = N->Ovh256 = N->Off = 0;
   N->Vol = N->Invol = 0;
   N->Min = ~0ull;
@@ -64,7 +65,7 @@ void CallTree::Grow() {
   for (uptr I = 0; I < OldN; ++I) {
     if (!Old[I].Fn)
       continue;
-    uptr J = Hash(Old[I].Parent, Old[I].Fn) >> Shift;
+    uptr J = Hash(Old[I].Parent, Old[I].Fn, Old[I].Site) >> Shift;
     while (Slots[J].Fn)
       J = (J + 1) & Mask;
     Slots[J] = Old[I];
@@ -72,14 +73,15 @@ void CallTree::Grow() {
   UnmapOrDie(Old, OldN * sizeof(Slot));
 }
 
-u32 CallTree::Insert(u32 Parent, const FuncDesc *Fn) {
+u32 CallTree::Insert(u32 Parent, const FuncDesc *Fn, uptr Site) {
   if (2 * (Used + 1) > Mask + 1)
     Grow();
-  u32 N = NewNode(Parent, Fn);
-  uptr J = Hash(Parent, Fn) >> Shift;
+  u32 N = NewNode(Parent, Fn, Site);
+  uptr J = Hash(Parent, Fn, Site) >> Shift;
   while (Slots[J].Fn)
     J = (J + 1) & Mask;
   Slots[J].Fn = Fn;
+  Slots[J].Site = Site;
   Slots[J].Parent = Parent;
   Slots[J].Node = N;
   ++Used;

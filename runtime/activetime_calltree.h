@@ -4,8 +4,12 @@
 // by copying and old directories are never freed, so the exit-time writer can
 // read another live thread's tree (size first, acquire) without
 // use-after-free. Children are found through an open-addressing hash table
-// keyed by (parent node index, FuncDesc pointer); a slot holds the key and
-// the node index so a hit touches one cache line. The table is only used by
+// keyed by (parent node index, FuncDesc pointer, call site); a slot holds
+// the key and the node index so a hit touches one cache line. The call site
+// (the return address of the call, 0 when unknown) makes each call
+// instruction that reaches a function from one calling context a node of its
+// own: the call-site edges that profile-guided optimization needs (which
+// call of f in g is the hot one, which targets an indirect call reaches). The table is only used by
 // the owning thread and is rehashed (slow path) when load exceeds 1/2.
 // Node 0 is the root sentinel (fn null).
 //
@@ -22,6 +26,7 @@ struct Node {
   const FuncDesc *Fn;
   u32 Parent;
   u32 Reserved;
+  uptr Site; // return address of the calls (in the caller), 0: unknown
   u64 Calls;
   u64 Incl;  // elapsed inclusive
   u64 Excl;  // elapsed exclusive (Incl minus the callees' Incl)
@@ -47,11 +52,11 @@ public:
   void ReleaseIndex();
 
   // Child of Parent for Fn: its index, or 0 if none. Owner thread only.
-  ALWAYS_INLINE u32 Find(u32 Parent, const FuncDesc *Fn) const {
-    uptr I = Hash(Parent, Fn) >> Shift;
+  ALWAYS_INLINE u32 Find(u32 Parent, const FuncDesc *Fn, uptr Site) const {
+    uptr I = Hash(Parent, Fn, Site) >> Shift;
     for (;;) {
       const Slot &S = Slots[I];
-      if (LIKELY(S.Fn == Fn && S.Parent == Parent))
+      if (LIKELY(S.Fn == Fn && S.Site == Site && S.Parent == Parent))
         return S.Node;
       if (!S.Fn)
         return 0;
@@ -59,12 +64,12 @@ public:
     }
   }
   // Adds a child (slow path: may allocate). Owner thread only.
-  u32 Insert(u32 Parent, const FuncDesc *Fn);
-  ALWAYS_INLINE u32 FindOrInsert(u32 Parent, const FuncDesc *Fn) {
-    u32 N = Find(Parent, Fn);
+  u32 Insert(u32 Parent, const FuncDesc *Fn, uptr Site);
+  ALWAYS_INLINE u32 FindOrInsert(u32 Parent, const FuncDesc *Fn, uptr Site) {
+    u32 N = Find(Parent, Fn, Site);
     if (LIKELY(N))
       return N;
-    return Insert(Parent, Fn);
+    return Insert(Parent, Fn, Site);
   }
 
   ALWAYS_INLINE Node *At(u32 I) const {
@@ -85,19 +90,21 @@ public:
   // Unmaps everything (a tree nobody else can see: calibration scratch).
   void Destroy();
 
-  ALWAYS_INLINE static u64 Hash(u32 Parent, const FuncDesc *Fn) {
-    u64 K = u64(uptr(Fn)) ^ (u64(Parent) << 32) ^ u64(Parent);
+  ALWAYS_INLINE static u64 Hash(u32 Parent, const FuncDesc *Fn, uptr Site) {
+    u64 K = u64(uptr(Fn)) ^ (u64(Parent) << 32) ^ u64(Parent) ^
+            (u64(Site) * 0xC2B2AE3D27D4EB4Full);
     return K * 0x9E3779B97F4A7C15ull;
   }
 
 private:
-  struct Slot {
+  struct alignas(32) Slot { // 32 bytes: a slot never straddles cache lines
     const FuncDesc *Fn;
+    uptr Site;
     u32 Parent;
     u32 Node;
   };
   void Grow();
-  u32 NewNode(u32 Parent, const FuncDesc *Fn);
+  u32 NewNode(u32 Parent, const FuncDesc *Fn, uptr Site);
 
   Slot *Slots;
   uptr Mask;

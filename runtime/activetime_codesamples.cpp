@@ -414,7 +414,10 @@ u64 MeasureSampleCost256(u64 Tid) {
   return Cost[Good / 2];
 }
 
-void Insert(CodeSampleState &S, u32 Node, u32 Flags, uptr Addr);
+uptr SlotHash(const CodeSampleSlot &E, uptr Mask) {
+  return ((E.Addr ^ E.Caller * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull ^
+          E.Node ^ (u64(E.Flags) << 32)) & Mask;
+}
 
 void Grow(CodeSampleState &S) {
   uptr OldN = S.Slots ? S.Mask + 1 : 0, NewN = OldN ? OldN * 2 : 512;
@@ -425,8 +428,7 @@ void Grow(CodeSampleState &S) {
   S.Used = 0;
   for (uptr I = 0; I < OldN; ++I)
     if (Old[I].Count) {
-      uptr H = (Old[I].Addr * 0x9E3779B97F4A7C15ull ^ Old[I].Node ^
-                (u64(Old[I].Flags) << 32)) & S.Mask;
+      uptr H = SlotHash(Old[I], S.Mask);
       while (S.Slots[H].Count)
         H = (H + 1) & S.Mask;
       S.Slots[H] = Old[I];
@@ -440,21 +442,23 @@ void Grow(CodeSampleState &S) {
   }
 }
 
-void Insert(CodeSampleState &S, u32 Node, u32 Flags, uptr Addr) {
+void Insert(CodeSampleState &S, u32 Node, u32 Flags, uptr Addr, uptr Caller) {
   if (!S.Slots || 2 * (S.Used + 1) > S.Mask + 1)
     Grow(S);
-  uptr H = (Addr * 0x9E3779B97F4A7C15ull ^ Node ^ (u64(Flags) << 32)) & S.Mask;
-  for (;; H = (H + 1) & S.Mask) {
+  CodeSampleSlot Key = {Addr, Node, Flags, 0, Caller};
+  for (uptr H = SlotHash(Key, S.Mask);; H = (H + 1) & S.Mask) {
     CodeSampleSlot &E = S.Slots[H];
     if (!E.Count) {
       E.Addr = Addr;
       E.Node = Node;
       E.Flags = Flags;
+      E.Caller = Caller;
       __atomic_store_n(&E.Count, 1, __ATOMIC_RELEASE);
       S.Used++;
       return;
     }
-    if (E.Addr == Addr && E.Node == Node && E.Flags == Flags) {
+    if (E.Addr == Addr && E.Node == Node && E.Flags == Flags &&
+        E.Caller == Caller) {
       __atomic_store_n(&E.Count, E.Count + 1, __ATOMIC_RELAXED);
       return;
     }
@@ -479,39 +483,67 @@ bool ReadSampledWord(const void *Ctx, uptr Addr, uptr *Word) {
   return true;
 }
 
+// The user registers and stack copy of a PERF_RECORD_SAMPLE (x86-64, with
+// stacks): ip, then abi, bp, sp, ip, stack size, stack, dynamic size.
+// False when the record has none.
+bool UserStackOf(const RingRecord &R, uptr *UserIp, StackCopy *Copy,
+                 SampledStack *St) {
+#if defined(__x86_64__)
+  if (!stack_bytes || R.Size < 16 + 3 * 8 + 8 || !R.Word(8))
+    return false;
+  uptr Bp = R.Word(16), Sp = R.Word(24);
+  *UserIp = R.Word(32);
+  u64 Size = R.Word(40), DynSize = Size && R.Size >= 48 + Size + 8
+                                      ? R.Word(48 + Size) : 0;
+  if (DynSize > Size)
+    DynSize = Size;
+  *Copy = {&R, 48, DynSize, Sp};
+  *St = {*UserIp, Sp, Bp, Copy, ReadSampledWord};
+  return true;
+#else
+  (void)R, (void)UserIp, (void)Copy, (void)St;
+  return false;
+#endif
+}
+
 // The program function a sample outside the program's code belongs to: the
 // return address into the program that unwinding the sampled stack through
 // the library's unwind tables reaches, or else the first word of the copy
 // that looks like one (a call instruction before it). 0 if neither.
 uptr CallerOf(const RingRecord &R, uptr Ip, bool Kernel) {
-#if defined(__x86_64__)
-  if (!stack_bytes || R.Size < 16)
+  uptr UserIp;
+  StackCopy Copy;
+  SampledStack St;
+  if (!UserStackOf(R, &UserIp, &Copy, &St))
     return 0;
-  u64 Abi = R.Word(8);
-  if (!Abi || R.Size < 16 + 3 * 8 + 8)
-    return 0;
-  uptr Bp = R.Word(16), Sp = R.Word(24), UserIp = R.Word(32);
-  u64 Size = R.Word(40), DynSize = Size && R.Size >= 48 + Size + 8
-                                      ? R.Word(48 + Size) : 0;
-  if (DynSize > Size)
-    DynSize = Size;
   // In the kernel on behalf of program code (a fault at an instruction of
   // its own): that instruction (+1: read as a return address, less one).
   if (Kernel && InProgram(UserIp))
     return UserIp + 1;
-  StackCopy Copy = {&R, 48, DynSize, Sp};
-  SampledStack St = {Kernel ? UserIp : Ip, Sp, Bp, &Copy, ReadSampledWord};
+  if (!Kernel)
+    St.Ip = Ip;
   if (uptr Ra = UnwindToProgram(St, InProgram))
     return Ra;
-  return CallerOnStack(R, 48, DynSize);
-#else
-  (void)R, (void)Ip, (void)Kernel;
-  return 0;
-#endif
+  return CallerOnStack(R, Copy.Off, Copy.Size);
 }
 
-// One PERF_RECORD_SAMPLE: ip, then (x86-64, with stacks) abi, bp, sp, ip,
-// stack size, stack, dynamic size.
+bool AnyAddress(uptr) { return true; }
+
+// Where the program function holding Ip was called from: the return address
+// one unwinding step up from the sampled registers, 0 if the unwind tables
+// do not give it. Samples of counted calls, which have no entry probe, are
+// placed at call sites through it.
+uptr ReturnAddressAt(const RingRecord &R, uptr Ip) {
+  uptr UserIp;
+  StackCopy Copy;
+  SampledStack St;
+  if (!UserStackOf(R, &UserIp, &Copy, &St))
+    return 0;
+  St.Ip = Ip;
+  return UnwindToProgram(St, AnyAddress);
+}
+
+// One PERF_RECORD_SAMPLE.
 void RecordSample(CodeSampleState &S, u32 Node, const RingRecord &R, u16 Misc) {
   if (R.Size < 8)
     return;
@@ -519,15 +551,16 @@ void RecordSample(CodeSampleState &S, u32 Node, const RingRecord &R, u16 Misc) {
   bool Kernel = (Misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
   u32 Flags = Kernel ? raw::CSR_Kernel : 0;
   if (!Kernel && InProgram(Ip)) {
-    if (InProgram(Ip - 16) && AtCounting(Ip))
+    bool Counting = InProgram(Ip - 16) && AtCounting(Ip);
+    if (Counting)
       Flags |= raw::CSR_Counting;
-    Insert(S, Node, Flags, Ip);
+    Insert(S, Node, Flags, Ip, ReturnAddressAt(R, Ip));
     return;
   }
   uptr Caller = CallerOf(R, Ip, Kernel);
   if (Caller)
     Flags |= raw::CSR_Caller;
-  Insert(S, Node, Flags, Caller);
+  Insert(S, Node, Flags, Caller, 0);
 }
 
 void LockRing(CodeSampleState &S) {

@@ -39,13 +39,14 @@ namespace __activetime {
 struct ThreadTls;
 struct ThreadState;
 
-// One entry of a thread's sample table: samples with this node, flags and
-// address (raw::CodeSampleRecord before the node is mapped).
+// One entry of a thread's sample table: samples with this node, flags,
+// address and caller (raw::CodeSampleRecord before the node is mapped).
 struct CodeSampleSlot {
   u64 Addr;
   u32 Node;   // the thread's call-tree node index (0: no frame open)
   u32 Flags;  // raw::CodeSampleFlags
   u64 Count;  // 0: empty slot
+  u64 Caller; // return address of the sampled program function's frame
 };
 
 struct CodeSampleState {

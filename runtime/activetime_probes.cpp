@@ -170,30 +170,32 @@ ALWAYS_INLINE static void OpenFrame(ThreadTls &T, Frame *Top, const FuncDesc *Fn
 
 // A call that opens a new node: possibly the thread's first call into Fn's
 // module, made through its bootstrap counters (activetime_counts.h).
-static NOINLINE u32 NewNode(ThreadTls &T, u32 Parent, const FuncDesc *Fn) {
+static NOINLINE u32 NewNode(ThreadTls &T, u32 Parent, const FuncDesc *Fn,
+                            uptr Site) {
   AdoptCounters(T, Fn);
-  return T.Tree->Insert(Parent, Fn);
+  return T.Tree->Insert(Parent, Fn, Site);
 }
 
-// Pushes a frame for Fn above Top (the current top frame).
+// Pushes a frame for Fn, called from Site, above Top (the current top frame).
 ALWAYS_INLINE static void PushFrame(ThreadTls &T, Frame *Top,
-                                    const FuncDesc *Fn, uptr Addr, u64 Now) {
-  u32 Idx = T.Tree->Find(Top->NodeIdx, Fn);
+                                    const FuncDesc *Fn, uptr Addr, uptr Site,
+                                    u64 Now) {
+  u32 Idx = T.Tree->Find(Top->NodeIdx, Fn, Site);
   if (UNLIKELY(!Idx))
-    Idx = NewNode(T, Top->NodeIdx, Fn);
+    Idx = NewNode(T, Top->NodeIdx, Fn, Site);
   OpenFrame(T, Top, Fn, Addr, Now, Idx);
   if (UNLIKELY(T.Trace))
     TraceRecordEvent(T, Fn, activetime::raw::TE_Enter, Now);
 }
 
 ALWAYS_INLINE static void EnterBody(ThreadTls &T, const FuncDesc *Fn,
-                                    uptr Addr, u64 Now) {
+                                    uptr Addr, uptr Site, u64 Now) {
   Frame *Top = &T.Stack[T.Depth - 1];
   if (UNLIKELY(Top->Addr <= Addr)) {
     PopStaleFrames(T, Addr, Now);
     Top = &T.Stack[T.Depth - 1];
   }
-  PushFrame(T, Top, Fn, Addr, Now);
+  PushFrame(T, Top, Fn, Addr, Site, Now);
 }
 
 // A region frame takes the address of the frame it opens in, so the repairs
@@ -203,14 +205,14 @@ ALWAYS_INLINE static void EnterBody(ThreadTls &T, const FuncDesc *Fn,
 ALWAYS_INLINE static void RegionEnterBody(ThreadTls &T, const FuncDesc *R,
                                           u64 Now) {
   Frame *Top = &T.Stack[T.Depth - 1];
-  PushFrame(T, Top, R, Top->Addr, Now);
+  PushFrame(T, Top, R, Top->Addr, /*Site=*/0, Now);
 }
 
 // RealTick: Now was read by the probe itself (not injected by a test); after
 // a thread init (perf_event_open can take milliseconds the first time) the
 // frame starts at a fresh tick so the init is in no frame's elapsed time.
-static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
-                               bool RealTick, bool Region) {
+static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, uptr Site,
+                               u64 Now, bool RealTick, bool Region) {
   ThreadTls &T = at_tls;
   if (T.Seq & 1) {
     if (T.TS)
@@ -238,23 +240,23 @@ static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
     if (Region)
       RegionEnterBody(T, Fn, Now);
     else
-      EnterBody(T, Fn, Addr, Now);
+      EnterBody(T, Fn, Addr, Site, Now);
     ChargeProbe(T, Now, T.Enter256, RealTick);
   }
   AT_BARRIER();
   T.Seq++;
 }
 
-ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, u64 Now,
-                                    bool RealTick) {
+ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, uptr Site,
+                                    u64 Now, bool RealTick) {
   ThreadTls &T = at_tls;
   if (UNLIKELY(T.Capacity == T.Depth || (T.Seq & 1) ||
                __atomic_load_n(&collection_off, __ATOMIC_RELAXED)))
-    return EnterSlow(Fn, Addr, Now, RealTick, /*Region=*/false);
+    return EnterSlow(Fn, Addr, Site, Now, RealTick, /*Region=*/false);
   T.Seq++;
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);
-  EnterBody(T, Fn, Addr, Now);
+  EnterBody(T, Fn, Addr, Site, Now);
   ChargeProbe(T, Now, T.Enter256, RealTick);
   AT_BARRIER();
   T.Seq++;
@@ -391,8 +393,8 @@ u32 CloseOpenFrames(ThreadTls &T, u64 Now) {
   return N;
 }
 
-void ProbeEnterAt(const FuncDesc *Fn, uptr Addr, u64 Now) {
-  EnterImpl(Fn, Addr, Now, /*RealTick=*/false);
+void ProbeEnterAt(const FuncDesc *Fn, uptr Addr, u64 Now, uptr Site) {
+  EnterImpl(Fn, Addr, Site, Now, /*RealTick=*/false);
 }
 void ProbeExitAt(const FuncDesc *Fn, uptr Addr, u64 Now) {
   ExitImpl(Fn, Addr, Now, /*RealTick=*/false);
@@ -409,8 +411,9 @@ void ProbeExitAt(const FuncDesc *Fn, uptr Addr, u64 Now) {
 // costs the checks. Seq is made odd before the stack is read: a signal
 // handler's probes cannot grow the stack or the tree under us. Measured
 // against the general path alone in docs/performance.md.
-static NOINLINE void EnterGeneral(const FuncDesc *Fn, uptr Addr, u64 Now) {
-  EnterImpl(Fn, Addr, Now, /*RealTick=*/true);
+static NOINLINE void EnterGeneral(const FuncDesc *Fn, uptr Addr, uptr Site,
+                                  u64 Now) {
+  EnterImpl(Fn, Addr, Site, Now, /*RealTick=*/true);
 }
 
 static NOINLINE void ExitGeneral(const FuncDesc *Fn, uptr Addr, u64 Now) {
@@ -422,23 +425,24 @@ ALWAYS_INLINE static bool SwitchCheckDue(const ThreadTls &T, u64 Now) {
          *T.SampleHead != T.SampleTailSeen || Now >= T.NextCheckTick;
 }
 
-ALWAYS_INLINE static void EnterFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
+ALWAYS_INLINE static void EnterFast(const FuncDesc *Fn, uptr Addr, uptr Site,
+                                    u64 Now) {
   ThreadTls &T = at_tls;
   u32 S = T.Seq;
   u32 D = T.Depth;
   if (UNLIKELY((S & 1) || D == T.Capacity ||
                __atomic_load_n(&collection_off, __ATOMIC_RELAXED)))
-    return EnterGeneral(Fn, Addr, Now);
+    return EnterGeneral(Fn, Addr, Site, Now);
   T.Seq = S + 1;
   AT_BARRIER();
   Frame *Top = &T.Stack[D - 1];
   CallTree *Tree = T.Tree;
   u32 Idx;
   if (UNLIKELY(SwitchCheckDue(T, Now) || T.Trace || Top->Addr <= Addr ||
-               !(Idx = Tree->Find(Top->NodeIdx, Fn)))) {
+               !(Idx = Tree->Find(Top->NodeIdx, Fn, Site)))) {
     AT_BARRIER();
     T.Seq = S;
-    return EnterGeneral(Fn, Addr, Now);
+    return EnterGeneral(Fn, Addr, Site, Now);
   }
   OpenFrame(T, Top, Fn, Addr, Now, Idx);
   ChargeProbe(T, Now, T.Enter256);
@@ -485,12 +489,24 @@ using namespace __activetime;
       ProbeFence();                                                            \
   } while (0)
 
+// The call site: the return address, which the call stored in the slot
+// Frame points at (llvm.addressofreturnaddress). Free at entry: the load hits
+// the line the call just wrote.
+ALWAYS_INLINE static uptr CallSiteOf(void *Frame) {
+#if defined(__x86_64__)
+  return *(const uptr *)Frame;
+#else
+  (void)Frame;
+  return 0;
+#endif
+}
+
 ALWAYS_INLINE static void FuncEnter(const activetime::abi::FuncDesc *Fn,
                                     void *Frame, u64 Now) {
 #if ACTIVETIME_PROBE_FAST_PATH
-  EnterFast(Fn, uptr(Frame), Now);
+  EnterFast(Fn, uptr(Frame), CallSiteOf(Frame), Now);
 #else
-  EnterImpl(Fn, uptr(Frame), Now, /*RealTick=*/true);
+  EnterImpl(Fn, uptr(Frame), CallSiteOf(Frame), Now, /*RealTick=*/true);
 #endif
 }
 
@@ -510,7 +526,7 @@ ALWAYS_INLINE static void RegionBegin(const activetime::abi::FuncDesc *R,
   ThreadTls &T = at_tls;
   if (UNLIKELY(T.Capacity == T.Depth || (T.Seq & 1) ||
                __atomic_load_n(&collection_off, __ATOMIC_RELAXED)))
-    return EnterSlow(R, 0, Now, /*RealTick=*/true, /*Region=*/true);
+    return EnterSlow(R, 0, 0, Now, /*RealTick=*/true, /*Region=*/true);
   T.Seq++;
   AT_BARRIER();
   AT_SWITCH_CHECK(T, Now);

@@ -11,7 +11,9 @@
 #include "activetime_internal.h"
 
 namespace __activetime {
-void ProbeEnterAt(const FuncDesc *Fn, uptr Frame, u64 Now);
+// Site: the call site (return address) the entry probe would read; 0 in
+// tests that do not care.
+void ProbeEnterAt(const FuncDesc *Fn, uptr Frame, u64 Now, uptr Site = 0);
 void ProbeExitAt(const FuncDesc *Fn, uptr Frame, u64 Now);
 } // namespace __activetime
 

@@ -274,6 +274,7 @@ u32 WriteCodeSamples(OutBuffer *B, const ThreadState *TS, const u32 *Map,
     R.Flags = E.Flags;
     R.Addr = E.Addr;
     R.Count = Count;
+    R.Caller = E.Caller;
     B->Append(&R, sizeof(R));
     ++Num;
   }
@@ -328,6 +329,7 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
     R.OffCpuTicks = X->Off;
     R.VoluntarySwitches = X->Vol;
     R.InvoluntarySwitches = X->Invol;
+    R.CallSite = X->Site;
     B->Append(&R, sizeof(R));
     Map[I] = Out++;
   }

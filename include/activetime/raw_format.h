@@ -35,6 +35,10 @@
 // switched to counting, and its code samples (ThreadRecord grew
 // NumCodeSamples and the sampling figures); the process record gained the
 // timing threshold and the code sampling parameters.
+// Version 7: call-site edges. NodeRecord grew CallSite (the return address
+// of the node's calls: a calling context is split per call instruction) and
+// CodeSampleRecord grew Caller (the return address of the sampled program
+// function's frame, which places samples of counted calls at call sites).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,7 +52,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 6;
+constexpr uint32_t kVersion = 7;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -243,8 +247,10 @@ struct ThreadRecord {    // 144 bytes
 
 // One calling context: a node of the thread's call tree. Active inclusive
 // ticks = InclTicks - OverheadTicks - OffCpuTicks; active exclusive = active
-// inclusive minus the children's active inclusive.
-struct NodeRecord {      // 72 bytes
+// inclusive minus the children's active inclusive. A function called from
+// one context by several call instructions has a node per call instruction
+// (siblings with the same Func and different CallSite).
+struct NodeRecord {      // 80 bytes
   uint32_t Parent;       // index of the parent node (< own index), or kNoParent
   uint32_t Func;         // process-wide function id
   uint64_t Calls;        // completed calls plus calls open at EndTick
@@ -256,6 +262,10 @@ struct NodeRecord {      // 72 bytes
   uint64_t OffCpuTicks;  // switched-out ticks inside the calls
   uint32_t VoluntarySwitches;   // inside the calls
   uint32_t InvoluntarySwitches; // inside the calls
+  // v7: run-time return address of the calls (the instruction after the
+  // call, in the caller or in code outside the program that called back);
+  // 0: unknown (a region, an architecture where the probe cannot read it).
+  uint64_t CallSite;
 };
 
 // A thread's calls of one function (v6): every call, timed or counted (the
@@ -290,11 +300,15 @@ enum CodeSampleFlags : uint32_t {
   CSR_Known = CSR_Caller | CSR_Kernel | CSR_Counting,
 };
 
-struct CodeSampleRecord { // 24 bytes
+struct CodeSampleRecord { // 32 bytes
   uint32_t Node;         // the thread's node index, or kNoNode (no frame)
   uint32_t Flags;        // CodeSampleFlags
   uint64_t Addr;
-  uint64_t Count;        // samples with this node, flags and address
+  uint64_t Count;        // samples with this node, flags, address and caller
+  // v7: for an Addr in the program's own code, the return address of the
+  // frame it was in (one unwinding step: where the sampled function was
+  // called from); 0 when the unwind tables did not give it.
+  uint64_t Caller;
 };
 
 // mode=trace: the three inputs of seed 000's method, recorded literally.
@@ -487,11 +501,11 @@ static_assert(sizeof(SectionHeader) == 16, "layout");
 static_assert(sizeof(OverheadRecord) == 56, "layout");
 static_assert(sizeof(ProcessRecord) == 160, "layout");
 static_assert(sizeof(CountRecord) == 16, "layout");
-static_assert(sizeof(CodeSampleRecord) == 24, "layout");
+static_assert(sizeof(CodeSampleRecord) == 32, "layout");
 static_assert(sizeof(ModuleRecord) == 32, "layout");
 static_assert(sizeof(FuncRecord) == 24, "layout");
 static_assert(sizeof(ThreadRecord) == 144, "layout");
-static_assert(sizeof(NodeRecord) == 72, "layout");
+static_assert(sizeof(NodeRecord) == 80, "layout");
 static_assert(sizeof(TraceRecord) == 40, "layout");
 static_assert(sizeof(TraceEvent) == 24, "layout");
 static_assert(sizeof(SwitchEvent) == 24, "layout");

@@ -40,14 +40,15 @@ JSON description (all fields optional except where noted):
                    "num_counts": N, "num_code_samples": N,      # overrides
                    "lost_code_samples": 0,
                    "nodes": [[parent, func, calls, incl, excl, min, max,
-                              overhead, off_cpu, voluntary, involuntary]],
+                              overhead, off_cpu, voluntary, involuntary,
+                              call_site]],
                    "chain": {"funcs": [f...], "depth": D, "excl": E},
                    "counts": [{"func": f, "calls": N, "counted": false,
                                "flags": N}] or "nodes",
                    "code_samples": [{"node": 0, "flags": ["caller",
                                      "kernel", "counting"] or int,
                                      "addr": 0 or "func" or "func+N",
-                                     "count": 1}]}],
+                                     "count": 1, "caller": 0 or "func+N"}]}],
       "traces": [{"tid": 1, "dropped_events": 0, "dropped_switches": 0,
                   "num_events": N, "num_switches": N,           # overrides
                   "events": [[tick, func, "enter"|"exit"|kind,
@@ -104,6 +105,10 @@ names; addr is an integer or a function name with an optional "+N": that
 function's "addr" + N (the tool maps addresses it cannot symbolize, e.g.
 of a module path that does not exist, to the nearest function start
 below, so "func+N" lands in func); count defaults to 1.
+
+Version 7 (the version written): a node's "call_site" (12th list field) and
+a code sample's "caller" (5th) are return addresses, integers or "func+N"
+like addr; both default to 0 (unknown).
 """
 
 import argparse
@@ -112,7 +117,7 @@ import struct
 import sys
 
 MAGIC = b"\x7fATPROF\n"
-VERSION = 6
+VERSION = 7
 NO_PARENT = 0xFFFFFFFF
 SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE, SK_STRIDES = 1, 2, 3, 4, 5
 SK_SAMPLES = 6
@@ -196,18 +201,20 @@ def thread_code_samples(proc, t):
         if isinstance(c, dict):
             node, flags = c.get("node", 0), c.get("flags", 0)
             addr, count = c.get("addr", 0), c.get("count", 1)
+            caller = c.get("caller", 0)
         else:
-            node, flags, addr, count = (list(c) + [1])[:4]
-        out.append(struct.pack("<IIQQ", NO_NODE if node < 0 else node,
+            node, flags, addr, count, caller = (list(c) + [1, 0][len(c) - 3:])[:5]
+        out.append(struct.pack("<IIQQQ", NO_NODE if node < 0 else node,
                                flag_bits(flags, CSR_NAMES),
-                               func_addr(proc, addr), count))
+                               func_addr(proc, addr), count,
+                               func_addr(proc, caller)))
     return out
 
 
 def node_bytes(n):
-    parent, func, calls, incl, excl, mn, mx, oh, off, vol, inv = n
-    return struct.pack("<IIQQQQQQQII", parent & 0xFFFFFFFF, func, calls, incl,
-                       excl, mn, mx, oh, off, vol, inv)
+    parent, func, calls, incl, excl, mn, mx, oh, off, vol, inv, site = n
+    return struct.pack("<IIQQQQQQQIIQ", parent & 0xFFFFFFFF, func, calls, incl,
+                       excl, mn, mx, oh, off, vol, inv, site)
 
 
 def thread_nodes(proc, t):
@@ -217,16 +224,18 @@ def thread_nodes(proc, t):
             n = [n.get("parent", -1), n["func"], n.get("calls", 1),
                  n.get("incl", 0), n.get("excl", 0), n.get("min"),
                  n.get("max"), n.get("overhead", 0), n.get("off_cpu", 0),
-                 n.get("voluntary", 0), n.get("involuntary", 0)]
-        n = list(n) + [None] * (11 - len(n))
+                 n.get("voluntary", 0), n.get("involuntary", 0),
+                 n.get("call_site", 0)]
+        n = list(n) + [None] * (12 - len(n))
         parent, func, calls, incl, excl = n[:5]
         oh, off, vol, inv = [v or 0 for v in n[7:11]]
+        site = func_addr(proc, n[11] or 0)
         avg = max(incl - oh - off, 0) // calls if calls else 0
         mn = avg if n[5] is None else n[5]
         mx = avg if n[6] is None else n[6]
         out.append(node_bytes((NO_PARENT if parent < 0 else parent,
                                func_id(proc, func), calls, incl, excl, mn,
-                               mx, oh, off, vol, inv)))
+                               mx, oh, off, vol, inv, site)))
     chain = t.get("chain")
     if chain:
         funcs = [func_id(proc, f) for f in chain["funcs"]]
@@ -236,7 +245,7 @@ def thread_nodes(proc, t):
             parent = base + d - 1 if d or base else NO_PARENT
             incl = excl * (depth - d)
             out.append(node_bytes((parent, funcs[d % len(funcs)], 1, incl,
-                                   excl, incl, incl, 0, 0, 0, 0)))
+                                   excl, incl, incl, 0, 0, 0, 0, 0)))
     return out
 
 

@@ -375,6 +375,7 @@ Error Parser::parseThread(Cursor C) {
     N.OffCpu = C.u64();
     N.Voluntary = C.u32();
     N.Involuntary = C.u32();
+    N.CallSite = C.u64();
     // No real run comes near 2^60 ticks (15 years at 2.4 GHz); the bound
     // keeps every signed difference of these fields representable.
     if (N.Incl > kMaxTicks || N.Min > kMaxTicks || N.Max > kMaxTicks ||
@@ -451,6 +452,7 @@ Error Parser::parseCodeSamples(Cursor &C, Thread &T, uint32_t Num,
     S.Flags = C.u32();
     S.Addr = C.u64();
     S.Count = C.u64();
+    S.Caller = C.u64();
     if (S.Node != raw::kNoNode && S.Node >= T.Nodes.size())
       return fail(formatv("{0}: code sample {1}: node {2} out of range", What,
                           I, S.Node));

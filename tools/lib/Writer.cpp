@@ -239,6 +239,7 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
         TB.u64(N.OffCpu);
         TB.u32(N.Voluntary);
         TB.u32(N.Involuntary);
+        TB.u64(N.CallSite);
       }
       for (const CallCount &CC : T.Counts) {
         TB.u32(CC.Func);
@@ -250,6 +251,7 @@ Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {
         TB.u32(S.Flags);
         TB.u64(S.Addr);
         TB.u64(S.Count);
+        TB.u64(S.Caller);
       }
       Add(raw::SK_Thread, TB);
     }

@@ -57,7 +57,6 @@ extern "C" char at_test_counting_seq[];
 namespace {
 
 ThreadState *TS() { return at_tls.TS; }
-u32 ChildOf(u32 Parent, const atabi::FuncDesc *F) { return at_tls.Tree->Find(Parent, F); }
 const atabi::FuncDesc *Fn(u32 I) { return &CountedFuncs[I]; }
 
 const volatile u64 kZeroHead = 0;

@@ -53,8 +53,6 @@ atabi::ModuleDesc Module = {atabi::kAbiVersion, 8, Funcs, "fake.c", 0x1234,
                             nullptr, 0, 0, nullptr};
 
 ThreadState *TS() { return at_tls.TS; }
-Node *NodeOf(u32 I) { return at_tls.Tree->At(I); }
-u32 ChildOf(u32 Parent, const atabi::FuncDesc *F) { return at_tls.Tree->Find(Parent, F); }
 
 TEST(CallTreeTest, InsertLookupAcrossRehashAndChunks) {
   CallTree T;
@@ -69,7 +67,7 @@ TEST(CallTreeTest, InsertLookupAcrossRehashAndChunks) {
   u32 Parent = 0;
   for (int P = 0; P < 100; ++P) {
     for (int F = 0; F < 64; ++F) {
-      u32 N = T.FindOrInsert(Parent, &Many[F]);
+      u32 N = T.FindOrInsert(Parent, &Many[F], 0);
       Idx.push_back(N);
       Keys.push_back({Parent, (u32)F});
     }
@@ -79,15 +77,15 @@ TEST(CallTreeTest, InsertLookupAcrossRehashAndChunks) {
   EXPECT_GT(T.Size(), CallTree::kChunkNodes * 6);
   EXPECT_GE(T.NumSlots(), 2u * 6400u);
   for (size_t I = 0; I < Idx.size(); ++I) {
-    EXPECT_EQ(T.Find(Keys[I].first, &Many[Keys[I].second]), Idx[I]);
+    EXPECT_EQ(T.Find(Keys[I].first, &Many[Keys[I].second], 0), Idx[I]);
     Node *N = T.At(Idx[I]);
     EXPECT_EQ(N->Fn, &Many[Keys[I].second]);
     EXPECT_EQ(N->Parent, Keys[I].first);
     EXPECT_LT(N->Parent, Idx[I]); // parents precede children
     EXPECT_EQ(T.AtAcquire(Idx[I]), N);
   }
-  EXPECT_EQ(T.Find(Idx.back(), &Many[0]), 0u); // absent
-  EXPECT_EQ(T.FindOrInsert(Keys[5].first, &Many[Keys[5].second]), Idx[5]);
+  EXPECT_EQ(T.Find(Idx.back(), &Many[0], 0), 0u); // absent
+  EXPECT_EQ(T.FindOrInsert(Keys[5].first, &Many[Keys[5].second], 0), Idx[5]);
   EXPECT_EQ(T.Size(), 1u + 6400u);
 }
 

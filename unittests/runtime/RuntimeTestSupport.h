@@ -43,6 +43,16 @@ inline void RegisterFresh(atabi::ModuleDesc *M) {
   __activetime_register_module(M);
 }
 
+// The current thread's tree: node I, and the first child of Parent for F
+// (any call site; 0 if none).
+inline Node *NodeOf(u32 I) { return at_tls.Tree->At(I); }
+inline u32 ChildOf(u32 Parent, const atabi::FuncDesc *F) {
+  for (u32 I = Parent + 1; I < at_tls.Tree->Size(); ++I)
+    if (NodeOf(I)->Parent == Parent && NodeOf(I)->Fn == F)
+      return I;
+  return 0;
+}
+
 // Every test starts with a fresh thread state (the next probe creates it)
 // and no modules; no real switch source, no overhead table, every call
 // timed (timing threshold 0) unless the test sets them.

@@ -401,13 +401,17 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 7); },
-     "format version 7 is newer than supported (this activetime reads "
-     "version 6)"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 8); },
+     "format version 8 is newer than supported (this activetime reads "
+     "version 7)"},
+    // Version 6 had no call sites: its nodes are 8 bytes shorter.
+    {"Version6", [](std::string &S, Secs) { put32(S, 8, 6); },
+     "format version 6 is older than supported (this activetime reads "
+     "version 7; re-profile with the current runtime)"},
     // Version 5 had no call counts or code samples: refused, not misread.
     {"Version5", [](std::string &S, Secs) { put32(S, 8, 5); },
      "format version 5 is older than supported (this activetime reads "
-     "version 6; re-profile with the current runtime)"},
+     "version 7; re-profile with the current runtime)"},
     {"Version4", [](std::string &S, Secs) { put32(S, 8, 4); },
      "format version 4 is older than supported"},
     {"Version3", [](std::string &S, Secs) { put32(S, 8, 3); },
@@ -416,7 +420,7 @@ const Corruption Corruptions[] = {
      "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, 8, 1); },
      "format version 1 is older than supported (this activetime reads "
-     "version 6; re-profile with the current runtime)"},
+     "version 7; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, 8, 0); },
      "format version 0 is older than supported"},
     {"HeaderSize", [](std::string &S, Secs) { put32(S, 12, 40); },
@@ -528,12 +532,12 @@ const Corruption Corruptions[] = {
     // Where v5 had a reserved 0, v6 counts the CountRecords.
     {"NumCountsMismatch",
      [](std::string &S, Secs X) { put32(S, X[3] + kThreadNumCounts, 9); },
-     "thread 0 (tid 42): 4 nodes, 9 call counts and 3 code samples need 504 "
-     "bytes, the section has 408"},
+     "thread 0 (tid 42): 4 nodes, 9 call counts and 3 code samples need 560 "
+     "bytes, the section has 464"},
     {"NumCodeSamplesMismatch",
      [](std::string &S, Secs X) { put32(S, X[3] + kThreadNumCode, 1); },
-     "thread 0 (tid 42): 4 nodes, 3 call counts and 1 code samples need 360 "
-     "bytes, the section has 408"},
+     "thread 0 (tid 42): 4 nodes, 3 call counts and 1 code samples need 400 "
+     "bytes, the section has 464"},
     {"CountFuncOutOfRange",
      [](std::string &S, Secs X) { put32(S, X[3] + kCount0 + 2 * kCountSize, 3); },
      "thread 0 (tid 42): call count 2: function id 3 out of range"},
@@ -618,8 +622,8 @@ const Corruption Corruptions[] = {
      "function 0: name"},
     {"NodeCountMismatch",
      [](std::string &S, Secs X) { put32(S, X[3] + kPayload + 24, 5); },
-     "5 nodes, 3 call counts and 3 code samples need 480 bytes, the section "
-     "has 408"},
+     "5 nodes, 3 call counts and 3 code samples need 544 bytes, the section "
+     "has 464"},
     {"ParentNotBefore",
      [](std::string &S, Secs X) { put32(S, X[3] + kNode0 + kNodeSize * 2, 2); },
      "node 2: parent 2 does not precede it"},

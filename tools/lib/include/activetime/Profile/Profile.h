@@ -29,6 +29,10 @@ struct Module {
   uint32_t Flags = 0;   // raw::ModuleFlags
   std::string Name;     // source file of the module
   std::string Path;     // ELF object it was loaded from
+  /// Run-time minus link-time addresses of Path's code, when
+  /// resolveCodeSamples could match its symbols (not stored).
+  int64_t Bias = 0;
+  bool BiasKnown = false;
 };
 
 // One entry of the process-wide function table; its index is the function
@@ -40,6 +44,18 @@ struct Function {
   uint32_t Flags = 0;   // abi::FuncFlags
   std::string Name;     // linkage name
   std::string File;     // source file, may be empty
+};
+
+/// The program code a return address returns into (resolveCodeSamples):
+/// the function holding the call instruction before it and that
+/// instruction's return address as a link-time address of its object file
+/// (the function's module's Path), which is the same in every process of
+/// the binary and what a symbolizer takes.
+constexpr uint32_t kNoFunc = UINT32_MAX;
+struct CallerCode {
+  uint32_t Func = kNoFunc; // process-wide function id; kNoFunc: not program
+                           // code (a library calling back) or unknown
+  uint64_t LinkAddr = 0;   // return address, link-time
 };
 
 struct Node {
@@ -54,6 +70,11 @@ struct Node {
   uint64_t OffCpu = 0;   // switched-out ticks inside the calls
   uint32_t Voluntary = 0;
   uint32_t Involuntary = 0;
+  /// Run-time return address of the calls (raw::NodeRecord::CallSite); 0:
+  /// unknown. Siblings may share Func with different call sites.
+  uint64_t CallSite = 0;
+  /// Filled by resolveCodeSamples, not stored in the raw format.
+  CallerCode Site;
 
   /// Active inclusive ticks: elapsed - overhead - off-CPU. Signed: the
   /// overhead estimate may exceed a tiny frame's elapsed time.
@@ -102,9 +123,13 @@ struct CodeSample {
   uint32_t Flags = 0;   // raw::CodeSampleFlags
   uint64_t Addr = 0;
   uint64_t Count = 0;
+  /// Return address of the sampled program function's frame (where it was
+  /// called from), 0 if unknown (raw::CodeSampleRecord::Caller).
+  uint64_t Caller = 0;
   // Filled by resolveCodeSamples, not stored in the raw format.
   CodeKind Kind = CodeKind::Unresolved;
   uint32_t Func = 0;    // CodeKind::Function: process-wide function id
+  CallerCode CallerAt;  // where Caller returns to
 };
 
 struct TraceEvent {
@@ -295,8 +320,9 @@ struct NamedProfile {
 /// process comes from the same binary as the first one.
 llvm::Expected<Profile> mergeProfiles(std::vector<NamedProfile> Inputs);
 
-/// Maps every code sample's address to the function holding it, through the
-/// symbol tables of the modules' ELF objects (their paths as recorded).
+/// Maps every code sample's address (and its caller's), and every node's
+/// call site, to the function holding it, through the symbol tables of the
+/// modules' ELF objects (their paths as recorded).
 /// Where an object cannot be read or the executable's build id no longer
 /// matches, addresses fall back to the nearest function start below them
 /// (Process::CodeResolvedByNearest). Returns one warning per such object.
