@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -97,6 +98,15 @@ enum class SpeedscopeSource { Auto, Trace, Samples, Tree };
 llvm::Error writeSpeedscope(const profile::Profile &P, llvm::raw_ostream &OS,
                             bool Demangle, SpeedscopeSource Source,
                             Progress &Prog);
+/// `report --call-sites`: each function's call sites with their calls (text
+/// section, or the "call_sites" array of the JSON document).
+void printCallSites(const profile::Profile &P, const profile::Aggregate &A,
+                    llvm::raw_ostream &OS, bool Demangle, unsigned Top);
+void callSitesJson(const profile::Profile &P, const profile::Aggregate &A,
+                   llvm::json::OStream &J, bool Demangle);
+/// `export --format=sample-profile`: LLVM's sample profile (PGO input).
+llvm::Error writeSampleProfile(const profile::Profile &P, llvm::raw_ostream &OS,
+                               Progress &Prog);
 /// `report --html FILE`: one self-contained HTML file.
 llvm::Error writeHtmlReport(const profile::Profile &P, llvm::StringRef Path,
                             bool Demangle, Progress &Prog);

@@ -16,6 +16,8 @@
 //   chrome    mode=trace data as Chrome trace-event JSON (export-trace.cpp)
 //   speedscope  speedscope's file format (export-trace.cpp)
 //   symbol-order  hot functions first, for ld.lld --symbol-ordering-file
+//   sample-profile  LLVM's sample profile, for clang -fprofile-sample-use
+//             (export-sample-profile.cpp)
 //
 // Writers stream into the output (through a temporary file that is renamed
 // only on success), so large traces are never held as text in memory.
@@ -64,7 +66,7 @@ static cl::opt<std::string> Format("format", cl::Required,
                                    cl::sub(ExportCommand),
                                    cl::desc("Output format (prefetch, folded, "
                                             "json, chrome, speedscope, "
-                                            "symbol-order)"),
+                                            "symbol-order, sample-profile)"),
                                    cl::value_desc("name"),
                                    cl::cat(ToolCategory));
 static cl::opt<std::string> Output("o", cl::sub(ExportCommand), cl::init("-"),
@@ -301,6 +303,9 @@ const ExportFormat Formats[] = {
     {"speedscope", "speedscope's JSON file format", writeSs},
     {"symbol-order", "hot functions first, for ld.lld --symbol-ordering-file",
      writeSymbolOrder},
+    {"sample-profile", "LLVM sample profile for clang -fprofile-sample-use "
+                       "(export-sample-profile.cpp)",
+     writeSampleProfile},
 };
 
 } // namespace

@@ -53,6 +53,11 @@ static cl::opt<bool> ShowStrides(
     cl::desc("Print the memory access sites of stride profiling (seed 004) "
              "instead of the time report"),
     cl::cat(ToolCategory));
+static cl::opt<bool> ShowCallSites(
+    "call-sites", cl::sub(ReportCommand),
+    cl::desc("Print each function's call sites (caller, source line, calls; "
+             "the targets of indirect calls); with --json, a call_sites array"),
+    cl::cat(ToolCategory));
 static cl::opt<bool> ShowThreads("threads", cl::sub(ReportCommand),
                                  cl::desc("Print a section per thread"),
                                  cl::cat(ToolCategory));
@@ -672,6 +677,8 @@ void Reporter::text() {
   table(A.Flat, "", Starred);
   if (ShowTree)
     tree();
+  if (ShowCallSites)
+    printCallSites(P, A, OS, Demangle, Top);
   if (ShowThreads) {
     for (const ThreadSummary &T : A.Threads) {
       const Process &Pr = P.Processes[T.Process];
@@ -900,6 +907,8 @@ void Reporter::json() {
         }
       });
     });
+    if (ShowCallSites)
+      callSitesJson(P, A, J, Demangle);
     J.attributeArray("threads", [&] {
       for (const ThreadSummary &T : A.Threads) {
         J.object([&] {

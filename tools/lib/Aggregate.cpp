@@ -593,6 +593,7 @@ Aggregate Aggregator::run() {
   for (uint32_t PI = 0; PI < Prof.Processes.size(); ++PI) {
     const Process &P = Prof.Processes[PI];
     std::vector<uint32_t> Global = mapFunctions(P);
+    Out.FunctionIds.push_back(Global);
     FlatAcc.resize(Out.Functions.size());
     Seen.resize(Out.Functions.size());
     poolSamples(P);

@@ -152,6 +152,7 @@ private:
   void loadObjects(std::vector<std::string> &Warnings);
   void resolve(CodeSample &S) const;
   void resolveNearest(CodeSample &S) const;
+  CallerCode callerCode(uint64_t ReturnAddr) const;
 
   uint32_t timedCopyOf(StringRef Name, uint64_t RunAddr, bool &Found) const;
 
@@ -183,6 +184,10 @@ void Resolver::loadObjects(std::vector<std::string> &Warnings) {
     O.Syms = std::move(*Syms);
     O.Usable = findBias(O, P, E.getValue().front(), E.getValue());
     if (O.Usable) {
+      for (uint32_t M : E.getValue()) {
+        P.Modules[M].Bias = O.Bias;
+        P.Modules[M].BiasKnown = true;
+      }
       Objects.push_back(std::move(O));
       continue;
     }
@@ -267,10 +272,35 @@ void Resolver::resolve(CodeSample &S) const {
   S.Kind = CodeKind::Outside;
 }
 
+/// The program function a return address returns into, from the object
+/// symbols only (the nearest-start fallback could place a library's return
+/// address in the program).
+CallerCode Resolver::callerCode(uint64_t ReturnAddr) const {
+  CallerCode C;
+  if (!ReturnAddr)
+    return C;
+  CodeSample S;
+  S.Addr = ReturnAddr;
+  S.Flags = raw::CSR_Caller;
+  for (const ObjectSymbols &O : Objects)
+    if (O.find(ReturnAddr - 1)) {
+      resolve(S);
+      if (S.Kind == CodeKind::Function) {
+        C.Func = S.Func;
+        C.LinkAddr = ReturnAddr - uint64_t(O.Bias);
+      }
+      break;
+    }
+  return C;
+}
+
 void Resolver::run(std::vector<std::string> &Warnings) {
   bool Any = false;
-  for (const Thread &T : P.Threads)
+  for (const Thread &T : P.Threads) {
     Any |= !T.CodeSamples.empty();
+    for (const Node &N : T.Nodes)
+      Any |= N.CallSite != 0;
+  }
   if (!Any)
     return;
   for (uint32_t I = 0; I < P.Functions.size(); ++I)
@@ -281,9 +311,14 @@ void Resolver::run(std::vector<std::string> &Warnings) {
     }
   llvm::sort(Sorted);
   loadObjects(Warnings);
-  for (Thread &T : P.Threads)
-    for (CodeSample &S : T.CodeSamples)
+  for (Thread &T : P.Threads) {
+    for (CodeSample &S : T.CodeSamples) {
       resolve(S);
+      S.CallerAt = callerCode(S.Caller);
+    }
+    for (Node &N : T.Nodes)
+      N.Site = callerCode(N.CallSite);
+  }
 }
 
 } // namespace

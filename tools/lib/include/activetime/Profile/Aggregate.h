@@ -139,6 +139,8 @@ struct Provenance {
 
 struct Aggregate {
   std::vector<FunctionInfo> Functions;
+  /// Per process: its function ids (Process::Functions) to Functions ids.
+  std::vector<std::vector<uint32_t>> FunctionIds;
   Provenance How;
   /// Every function that has a node, by self-active time descending (ties:
   /// name).

@@ -1,0 +1,198 @@
+//===- report-call-sites.cpp - `report --call-sites` ----------------------===//
+//
+// Part of ActiveTime. Who called each function from where: for each function
+// of the flat table, its call sites (caller, source line of the call) with
+// their calls, and for a call instruction that reached several functions (an
+// indirect or virtual call) how its calls divided among them. Text and the
+// "call_sites" array of `report --json`. The model is CallSites.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime.h"
+#include "activetime/Profile/CallSites.h"
+#include "activetime/abi.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/DebugInfo/Symbolize/Symbolize.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <map>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::tool;
+
+namespace {
+
+/// Source position of a call: file:line of the call instruction, with the
+/// function it was inlined into when the profiled build had inlined it.
+struct SiteLocation {
+  std::string File;
+  uint32_t Line = 0;
+  std::string InlinedInto; // outermost function, when not the innermost
+};
+
+class CallSiteView {
+public:
+  CallSiteView(const Profile &P, const Aggregate &A, bool Demangle)
+      : A(A), Demangle(Demangle), G(buildCallGraph(P, A)) {
+    symbolize::LLVMSymbolizer::Options SO;
+    SO.Demangle = false;
+    Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
+    build();
+  }
+  void text(raw_ostream &OS, const std::vector<FunctionStats> &Order,
+            unsigned Top);
+  void json(json::OStream &J);
+
+private:
+  struct Site {
+    const CallEdge *E;
+    SiteLocation Loc;
+    uint32_t Targets = 1;     // callees reached from this call instruction
+    double SiteCalls = 0;     // calls of all of them from it
+  };
+  std::string name(uint32_t F) const {
+    if (F == kNoFunc)
+      return "<outside the program>";
+    return Demangle ? llvm::demangle(A.Functions[F].Name)
+                    : A.Functions[F].Name;
+  }
+  SiteLocation locate(const CallEdge &E);
+  std::string where(const Site &S) const;
+
+  void build();
+
+  const Aggregate &A;
+  bool Demangle;
+  CallGraph G;
+  std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
+  std::map<uint32_t, std::vector<Site>> ByCallee;
+};
+
+SiteLocation CallSiteView::locate(const CallEdge &E) {
+  SiteLocation L;
+  if (E.Caller == kNoFunc || !E.ReturnAddr || E.Object.empty())
+    return L;
+  Expected<DIInliningInfo> R = Sym->symbolizeInlinedCode(
+      E.Object, {E.ReturnAddr - 1, object::SectionedAddress::UndefSection});
+  if (!R) {
+    consumeError(R.takeError());
+    return L;
+  }
+  uint32_t N = R->getNumberOfFrames();
+  if (!N || R->getFrame(0).Line == 0)
+    return L;
+  L.File = sys::path::filename(R->getFrame(0).FileName).str();
+  L.Line = R->getFrame(0).Line;
+  if (N > 1)
+    L.InlinedInto = R->getFrame(N - 1).FunctionName;
+  return L;
+}
+
+void CallSiteView::build() {
+  // Calls per call instruction over all its callees.
+  std::map<std::pair<std::string, uint64_t>, std::pair<uint32_t, double>> PerSite;
+  for (const CallEdge &E : G.Edges)
+    if (E.ReturnAddr) {
+      auto &X = PerSite[{E.Object, E.ReturnAddr}];
+      X.first++;
+      X.second += E.calls();
+    }
+  for (const CallEdge &E : G.Edges) {
+    Site S{&E, locate(E)};
+    if (E.ReturnAddr) {
+      const auto &X = PerSite[{E.Object, E.ReturnAddr}];
+      S.Targets = X.first;
+      S.SiteCalls = X.second;
+    }
+    ByCallee[E.Callee].push_back(std::move(S));
+  }
+}
+
+std::string CallSiteView::where(const Site &S) const {
+  if (S.E->Caller == kNoFunc)
+    return "";
+  if (S.Loc.Line == 0)
+    return "(no line info)";
+  std::string W = formatv("{0}:{1}", S.Loc.File, S.Loc.Line).str();
+  if (!S.Loc.InlinedInto.empty())
+    W += " (inlined into " +
+         (Demangle ? llvm::demangle(S.Loc.InlinedInto) : S.Loc.InlinedInto) +
+         ")";
+  return W;
+}
+
+std::string callCount(const CallEdge &E) {
+  uint64_t N = uint64_t(std::llround(E.calls()));
+  return E.Counted > 0 ? formatv("{0}~", N).str() : formatv("{0} ", N).str();
+}
+
+void CallSiteView::text(raw_ostream &OS, const std::vector<FunctionStats> &Order,
+                        unsigned Top) {
+  OS << "\ncall sites (calls from each call instruction; ~ = includes "
+        "counted calls placed by code samples, an estimate):\n";
+  unsigned Shown = 0;
+  for (const FunctionStats &FS : Order) {
+    auto It = ByCallee.find(FS.Func);
+    if (It == ByCallee.end())
+      continue;
+    if (Top && Shown++ == Top)
+      break;
+    OS << "  " << name(FS.Func) << "  (" << FS.S.Calls << " calls)\n";
+    for (const Site &S : It->second) {
+      OS << "    " << right_justify(callCount(*S.E), 14) << "  "
+         << name(S.E->Caller);
+      std::string W = where(S);
+      if (!W.empty())
+        OS << "  " << W;
+      if (S.Targets > 1 && S.SiteCalls > 0)
+        OS << formatv("  [{0:F1}% of this call's {1} targets' calls]",
+                      100 * S.E->calls() / S.SiteCalls, S.Targets);
+      OS << "\n";
+    }
+  }
+}
+
+void CallSiteView::json(json::OStream &J) {
+  J.attributeArray("call_sites", [&] {
+    for (const auto &[Callee, Sites] : ByCallee)
+      for (const Site &S : Sites)
+        J.object([&] {
+          J.attribute("callee", name(Callee));
+          J.attribute("caller", S.E->Caller == kNoFunc
+                                    ? json::Value(nullptr)
+                                    : json::Value(name(S.E->Caller)));
+          J.attribute("object", S.E->Object);
+          J.attribute("return_address", S.E->ReturnAddr
+                                            ? json::Value(formatv(
+                                                  "{0:x}", S.E->ReturnAddr)
+                                                              .str())
+                                            : json::Value(nullptr));
+          J.attribute("file", S.Loc.File);
+          J.attribute("line", int64_t(S.Loc.Line));
+          J.attribute("inlined_into", S.Loc.InlinedInto);
+          J.attribute("timed_calls", int64_t(S.E->Timed));
+          J.attribute("counted_calls_estimate", S.E->Counted);
+          J.attribute("counted_code_samples", int64_t(S.E->Samples));
+          J.attribute("targets_at_site", int64_t(S.Targets));
+        });
+  });
+}
+
+} // namespace
+
+void tool::printCallSites(const Profile &P, const Aggregate &A,
+                          raw_ostream &OS, bool Demangle, unsigned Top) {
+  CallSiteView(P, A, Demangle).text(OS, A.Flat, Top);
+}
+
+void tool::callSitesJson(const Profile &P, const Aggregate &A,
+                         json::OStream &J, bool Demangle) {
+  CallSiteView(P, A, Demangle).json(J);
+}
