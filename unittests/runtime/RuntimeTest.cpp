@@ -89,6 +89,30 @@ TEST(CallTreeTest, InsertLookupAcrossRehashAndChunks) {
   EXPECT_EQ(T.Size(), 1u + 6400u);
 }
 
+// A function called from two call instructions of one caller gets a node
+// per call site (siblings), each with its own calls and return address.
+TEST_F(RuntimeTest, OneNodePerCallSite) {
+  ProbeEnterAt(A, 1000, 100);
+  for (int I = 0; I < 3; ++I) {
+    ProbeEnterAt(B, 900, 110 + I * 10, /*Site=*/0x4010);
+    ProbeExitAt(B, 900, 115 + I * 10);
+  }
+  ProbeEnterAt(B, 900, 150, /*Site=*/0x4020);
+  ProbeExitAt(B, 900, 152);
+  ProbeExitAt(A, 1000, 160);
+  u32 NA = ChildOf(0, A);
+  u32 N1 = at_tls.Tree->Find(NA, B, 0x4010), N2 = at_tls.Tree->Find(NA, B, 0x4020);
+  ASSERT_NE(N1, 0u);
+  ASSERT_NE(N2, 0u);
+  EXPECT_NE(N1, N2);
+  EXPECT_EQ(NodeOf(N1)->Calls, 3u);
+  EXPECT_EQ(NodeOf(N1)->Site, uptr(0x4010));
+  EXPECT_EQ(NodeOf(N1)->Incl, 15u);
+  EXPECT_EQ(NodeOf(N2)->Calls, 1u);
+  EXPECT_EQ(NodeOf(N2)->Site, uptr(0x4020));
+  EXPECT_EQ(NodeOf(NA)->Excl, 60u - 15u - 2u);
+}
+
 TEST_F(RuntimeTest, SimpleNesting) {
   ProbeEnterAt(A, 1000, 100);
   ASSERT_NE(TS(), nullptr);
