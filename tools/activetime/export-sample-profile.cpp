@@ -56,7 +56,7 @@ public:
     SO.PrintFunctions = DILineInfoSpecifier::FunctionNameKind::LinkageName;
     Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
   }
-  void addHeads(const CallGraph &G);
+  void addHeads();
   void addEdge(const CallEdge &E);
   SampleProfileMap &profiles() { return Map; }
   uint64_t placed() const { return Placed; }
@@ -70,7 +70,14 @@ private:
   FunctionSamples &top(StringRef N) {
     return Map.create(SampleContext(name(N)));
   }
-  LineLocation entryLocation(uint32_t Func);
+  /// Where a function's code is: its module's object and its link-time
+  /// start (the first process that has it with a known load bias).
+  struct Code {
+    const profile::Module *M = nullptr;
+    uint64_t Start = 0;
+  };
+  std::vector<Code> functionCode() const;
+  LineLocation entryLocation(uint32_t Func, const Code &C);
 
   const Profile &Prof;
   const Aggregate &Agg;
@@ -95,52 +102,60 @@ LineLocation locationOf(const DILineInfo &L) {
 /// prologue.
 constexpr uint64_t kEntryScanBytes = 96;
 
+std::vector<SampleProfileBuilder::Code>
+SampleProfileBuilder::functionCode() const {
+  std::vector<Code> Out(Agg.Functions.size());
+  for (size_t PI = 0; PI < Prof.Processes.size(); ++PI) {
+    const Process &P = Prof.Processes[PI];
+    for (size_t F = 0; F < P.Functions.size(); ++F) {
+      Code &C = Out[Agg.FunctionIds[PI][F]];
+      const profile::Module &M = P.Modules[P.Functions[F].Module];
+      if (!C.M && M.BiasKnown && P.Functions[F].Addr)
+        C = {&M, P.Functions[F].Addr - uint64_t(M.Bias)};
+    }
+  }
+  return Out;
+}
+
 /// The location of function Func's first statement: the first address
 /// after its start whose innermost frame is the function itself on a line
 /// after its start line. Offset 0 if none is found before the code is no
 /// longer the function's (a function on one line has its statements at
 /// offset 0).
-LineLocation SampleProfileBuilder::entryLocation(uint32_t Func) {
-  for (size_t PI = 0; PI < Prof.Processes.size(); ++PI) {
-    const Process &P = Prof.Processes[PI];
-    const std::vector<uint32_t> &Ids = Agg.FunctionIds[PI];
-    for (size_t F = 0; F < Ids.size(); ++F) {
-      const profile::Module &M = P.Modules[P.Functions[F].Module];
-      if (Ids[F] != Func || !M.BiasKnown || !P.Functions[F].Addr)
-        continue;
-      uint64_t Start = P.Functions[F].Addr - uint64_t(M.Bias);
-      for (uint64_t Off = 0; Off < kEntryScanBytes; ++Off) {
-        Expected<DIInliningInfo> R = Sym->symbolizeInlinedCode(
-            M.Path, {Start + Off, object::SectionedAddress::UndefSection});
-        if (!R) {
-          consumeError(R.takeError());
-          return LineLocation(0, 0);
-        }
-        StringRef Name = R->getNumberOfFrames()
-                             ? StringRef(R->getFrame(R->getNumberOfFrames() - 1)
-                                             .FunctionName)
-                             : StringRef();
-        Name.consume_back(abi::kTimedCopySuffix);
-        if (Name != Agg.Functions[Func].Name)
-          break;
-        if (R->getNumberOfFrames() == 1 &&
-            R->getFrame(0).Line > R->getFrame(0).StartLine)
-          return locationOf(R->getFrame(0));
-      }
-      return LineLocation(0, 0);
+LineLocation SampleProfileBuilder::entryLocation(uint32_t Func,
+                                                 const Code &C) {
+  for (uint64_t Off = 0; C.M && Off < kEntryScanBytes; ++Off) {
+    Expected<DIInliningInfo> R = Sym->symbolizeInlinedCode(
+        C.M->Path, {C.Start + Off, object::SectionedAddress::UndefSection});
+    if (!R) {
+      consumeError(R.takeError());
+      break;
     }
+    StringRef Name = R->getNumberOfFrames()
+                         ? StringRef(R->getFrame(R->getNumberOfFrames() - 1)
+                                         .FunctionName)
+                         : StringRef();
+    Name.consume_back(abi::kTimedCopySuffix);
+    if (Name != Agg.Functions[Func].Name)
+      break;
+    if (R->getNumberOfFrames() == 1 &&
+        R->getFrame(0).Line > R->getFrame(0).StartLine)
+      return locationOf(R->getFrame(0));
   }
   return LineLocation(0, 0);
 }
 
-void SampleProfileBuilder::addHeads(const CallGraph &G) {
-  for (size_t F = 0; F < G.Calls.size(); ++F) {
-    if (!G.Calls[F])
+/// Every function that was called: its calls (Aggregate's flat figure,
+/// timed and counted) as head samples and at its first statement.
+void SampleProfileBuilder::addHeads() {
+  std::vector<Code> Where = functionCode();
+  for (const FunctionStats &F : Agg.Flat) {
+    if (!F.S.Calls)
       continue;
-    FunctionSamples &S = top(Agg.Functions[F].Name);
-    S.addHeadSamples(G.Calls[F]);
-    LineLocation Entry = entryLocation(F);
-    S.addBodySamples(Entry.LineOffset, Entry.Discriminator, G.Calls[F]);
+    FunctionSamples &S = top(Agg.Functions[F.Func].Name);
+    S.addHeadSamples(F.S.Calls);
+    LineLocation Entry = entryLocation(F.Func, Where[F.Func]);
+    S.addBodySamples(Entry.LineOffset, Entry.Discriminator, F.S.Calls);
   }
 }
 
@@ -150,15 +165,7 @@ void SampleProfileBuilder::addEdge(const CallEdge &E) {
   uint64_t Calls = uint64_t(std::llround(E.calls()));
   if (!Calls)
     return;
-  DIInliningInfo Frames;
-  if (E.Caller != kNoFunc && E.ReturnAddr && !E.Object.empty()) {
-    Expected<DIInliningInfo> R = Sym->symbolizeInlinedCode(
-        E.Object, {E.ReturnAddr - 1, object::SectionedAddress::UndefSection});
-    if (R)
-      Frames = std::move(*R);
-    else
-      consumeError(R.takeError());
-  }
+  DIInliningInfo Frames = symbolizeCall(*Sym, E);
   uint32_t N = Frames.getNumberOfFrames();
   if (!N || Frames.getFrame(N - 1).Line == 0 ||
       Frames.getFrame(N - 1).FunctionName == DILineInfo::BadString) {
@@ -202,7 +209,7 @@ Error tool::writeSampleProfile(const Profile &P, raw_ostream &OS,
   Aggregate A = aggregate(P);
   CallGraph G = buildCallGraph(P, A);
   SampleProfileBuilder B(P, A);
-  B.addHeads(G);
+  B.addHeads();
   Prog.phase("symbolizing");
   for (size_t I = 0; I < G.Edges.size(); ++I) {
     B.addEdge(G.Edges[I]);

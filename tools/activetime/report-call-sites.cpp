@@ -77,21 +77,14 @@ private:
 
 SiteLocation CallSiteView::locate(const CallEdge &E) {
   SiteLocation L;
-  if (E.Caller == kNoFunc || !E.ReturnAddr || E.Object.empty())
+  DIInliningInfo Frames = symbolizeCall(*Sym, E);
+  uint32_t N = Frames.getNumberOfFrames();
+  if (!N || Frames.getFrame(0).Line == 0)
     return L;
-  Expected<DIInliningInfo> R = Sym->symbolizeInlinedCode(
-      E.Object, {E.ReturnAddr - 1, object::SectionedAddress::UndefSection});
-  if (!R) {
-    consumeError(R.takeError());
-    return L;
-  }
-  uint32_t N = R->getNumberOfFrames();
-  if (!N || R->getFrame(0).Line == 0)
-    return L;
-  L.File = sys::path::filename(R->getFrame(0).FileName).str();
-  L.Line = R->getFrame(0).Line;
+  L.File = sys::path::filename(Frames.getFrame(0).FileName).str();
+  L.Line = Frames.getFrame(0).Line;
   if (N > 1)
-    L.InlinedInto = R->getFrame(N - 1).FunctionName;
+    L.InlinedInto = Frames.getFrame(N - 1).FunctionName;
   return L;
 }
 

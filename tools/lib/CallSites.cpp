@@ -10,6 +10,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/DebugInfo/Symbolize/Symbolize.h"
 
 #include <map>
 #include <tuple>
@@ -121,14 +122,8 @@ void Builder::addThread(const Process &P, ArrayRef<uint32_t> G,
     TimedEdges[N.Func].emplace_back(I, N.Calls);
     TimedCalls[N.Func] += N.Calls;
   }
-  if (T.Counts.empty()) {
-    for (const auto &[F, N] : TimedCalls)
-      Out.Calls[G[F]] += N;
-    return;
-  }
   DenseMap<uint32_t, SitesSampled> Sampled = sampledSites(T);
   for (const CallCount &C : T.Counts) {
-    Out.Calls[G[C.Func]] += C.Calls;
     uint64_t Timed = TimedCalls.lookup(C.Func);
     if (C.Calls > Timed)
       placeCounted(P, G, C.Func, C.Calls - Timed, Sampled[C.Func],
@@ -138,7 +133,6 @@ void Builder::addThread(const Process &P, ArrayRef<uint32_t> G,
 
 CallGraph Builder::run() {
   Out.Placement.resize(Agg.Functions.size());
-  Out.Calls.resize(Agg.Functions.size());
   for (size_t PI = 0; PI < Prof.Processes.size(); ++PI)
     for (const Thread &T : Prof.Processes[PI].Threads)
       addThread(Prof.Processes[PI], Agg.FunctionIds[PI], T);
@@ -154,4 +148,17 @@ CallGraph Builder::run() {
 
 CallGraph profile::buildCallGraph(const Profile &P, const Aggregate &A) {
   return Builder(P, A).run();
+}
+
+DIInliningInfo profile::symbolizeCall(symbolize::LLVMSymbolizer &Sym,
+                                      const CallEdge &E) {
+  if (E.Caller == kNoFunc || !E.ReturnAddr || E.Object.empty())
+    return {};
+  Expected<DIInliningInfo> R = Sym.symbolizeInlinedCode(
+      E.Object, {E.ReturnAddr - 1, object::SectionedAddress::UndefSection});
+  if (!R) {
+    consumeError(R.takeError());
+    return {};
+  }
+  return std::move(*R);
 }

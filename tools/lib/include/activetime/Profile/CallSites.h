@@ -20,9 +20,17 @@
 
 #include "activetime/Profile/Aggregate.h"
 
+#include "llvm/DebugInfo/DIContext.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
+
+namespace llvm {
+namespace symbolize {
+class LLVMSymbolizer;
+} // namespace symbolize
+} // namespace llvm
 
 namespace activetime {
 namespace profile {
@@ -54,15 +62,20 @@ struct CountedPlacement {
 struct CallGraph {
   /// Sorted by callee, then calls descending.
   std::vector<CallEdge> Edges;
-  /// By Aggregate::Functions id.
+  /// By Aggregate::Functions id. (Every call of a function, timed and
+  /// counted, is its flat Stats::Calls in the Aggregate.)
   std::vector<CountedPlacement> Placement;
-  /// Calls per Aggregate::Functions id: every call (timed and counted).
-  std::vector<uint64_t> Calls;
 };
 
 /// The call-site edges of \p P (its code samples and call sites resolved,
 /// resolveCodeSamples), with function ids of \p A = aggregate(P).
 CallGraph buildCallGraph(const Profile &P, const Aggregate &A);
+
+/// The call instruction of \p E (the byte before its return address) with
+/// its inline frames, innermost first, from the debug info of E.Object; no
+/// frames when the call is outside the program or the symbolizer fails.
+llvm::DIInliningInfo symbolizeCall(llvm::symbolize::LLVMSymbolizer &Sym,
+                                   const CallEdge &E);
 
 } // namespace profile
 } // namespace activetime
