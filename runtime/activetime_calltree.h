@@ -9,8 +9,9 @@
 // (the return address of the call, 0 when unknown) makes each call
 // instruction that reaches a function from one calling context a node of its
 // own: the call-site edges that profile-guided optimization needs (which
-// call of f in g is the hot one, which targets an indirect call reaches). The table is only used by
-// the owning thread and is rehashed (slow path) when load exceeds 1/2.
+// call of f in g is the hot one, which targets an indirect call reaches).
+// The table is only used by the owning thread and is rehashed (slow path)
+// when load exceeds 1/2.
 // Node 0 is the root sentinel (fn null).
 //
 //===----------------------------------------------------------------------===//

@@ -551,8 +551,7 @@ void RecordSample(CodeSampleState &S, u32 Node, const RingRecord &R, u16 Misc) {
   bool Kernel = (Misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
   u32 Flags = Kernel ? raw::CSR_Kernel : 0;
   if (!Kernel && InProgram(Ip)) {
-    bool Counting = InProgram(Ip - 16) && AtCounting(Ip);
-    if (Counting)
+    if (InProgram(Ip - 16) && AtCounting(Ip))
       Flags |= raw::CSR_Counting;
     Insert(S, Node, Flags, Ip, ReturnAddressAt(R, Ip));
     return;
