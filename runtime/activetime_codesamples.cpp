@@ -694,7 +694,7 @@ void CodeSamplesAfterForkChild() {
 void InitCodeSampling() {
   // mode=trace times every call: no counted callee to split time off for,
   // and the offline method has no place for the samples' cost.
-  if (!flags()->code_samples || internal_strcmp(flags()->mode, "trace") == 0) {
+  if (!flags()->code_samples || flags()->mode == RunMode::Trace) {
     sampling_flags = raw::CSF_Disabled;
     return;
   }
@@ -716,8 +716,6 @@ void InitCodeSampling() {
   sampling_flags = exclude_kernel ? raw::CSF_UserOnly : 0;
 #if defined(__x86_64__)
   stack_bytes = u32(flags()->code_sample_stack) & ~7u;
-  if (stack_bytes > 65528)
-    stack_bytes = 65528;
   if (stack_bytes)
     sampling_flags |= raw::CSF_Stacks;
 #endif

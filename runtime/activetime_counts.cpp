@@ -250,7 +250,7 @@ void InitTiming() {
   const activetime::raw::OverheadRecord &O = runtime.Overhead;
   u64 Pair256 = O.Pair256 ? O.Pair256 : O.Enter256 + O.Exit256;
   int Ratio = flags()->timing_ratio;
-  bool Trace = internal_strcmp(flags()->mode, "trace") == 0;
+  bool Trace = flags()->mode == RunMode::Trace;
   timing_threshold = Ratio > 0 && !Trace ? (Pair256 * u64(Ratio)) >> 8 : 0;
 }
 

@@ -32,41 +32,6 @@ StaticSpinMutex persistent_mu;
 char *persistent_cur;
 uptr persistent_left;
 
-bool OneOf(const char *V, const char *const *Names) {
-  for (; *Names; ++Names)
-    if (internal_strcmp(V ? V : "", *Names) == 0)
-      return true;
-  return false;
-}
-
-void ValidateEnumFlags() {
-  static const char *const kModes[] = {"profile", "trace", nullptr};
-  static const char *const kSources[] = {"auto", "perf", "cpuclock", "none", nullptr};
-  if (!OneOf(flags()->mode, kModes)) {
-    Printf("ActiveTime: ERROR: mode='%s': expected profile or trace\n", flags()->mode);
-    Die();
-  }
-  if (!OneOf(flags()->switch_source, kSources)) {
-    Printf("ActiveTime: ERROR: switch_source='%s': expected auto, perf, cpuclock "
-           "or none\n",
-           flags()->switch_source);
-    Die();
-  }
-  // Timing and code samples: a negative value has no meaning.
-  struct {
-    const char *Name;
-    int Value;
-  } NonNegative[] = {{"timing_ratio", flags()->timing_ratio},
-                     {"code_sample_us", flags()->code_sample_us},
-                     {"code_sample_stack", flags()->code_sample_stack}};
-  for (const auto &F : NonNegative)
-    if (F.Value < 0) {
-      Printf("ActiveTime: ERROR: %s=%d: expected a number >= 0\n", F.Name,
-             F.Value);
-      Die();
-    }
-}
-
 void AtExitWriter() {
   StopSampler(); // its samples end here; it must not read threads any more
   StopCodeSampleDrainer();
@@ -145,7 +110,6 @@ void InitRuntimeSlow() {
     return;
   SanitizerToolName = "ActiveTime";
   InitializeFlags();
-  ValidateEnumFlags();
   InitTimer();
   runtime.TickStep256 = MeasureTickStep256();
   InitOverheadTable(); // before the first real frame is pushed

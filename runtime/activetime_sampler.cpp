@@ -414,18 +414,11 @@ u64 NextExponential(u64 *State, u64 Mean) {
 void StartSampler() {
   if (!flags()->sample)
     return;
-  s64 Us = flags()->sample_interval_us;
-  s64 Cap = flags()->sample_buffer;
-  if (Us < 1 || Cap < 1) {
-    Printf("ActiveTime: ERROR: sample_interval_us and sample_buffer must be "
-           ">= 1\n");
-    Die();
-  }
-  sampler.Cap = u64(Cap);
+  sampler.Cap = u64(flags()->sample_buffer);
   sampler.Buf = (raw::SampleRecord *)MmapOrDie(
       RoundUpTo(sampler.Cap * sizeof(raw::SampleRecord), GetPageSizeCached()),
       "ActiveTime samples");
-  sampler.IntervalNs = u64(Us) * 1000;
+  sampler.IntervalNs = u64(flags()->sample_interval_us) * 1000;
   sampler.Randomized = flags()->sample_random;
   sampler.Rng = (ReadTick() ^ (u64(internal_getpid()) << 32)) | 1;
   sampler.StartTick = ReadTick();

@@ -67,11 +67,10 @@ const PhaseConfig &GetPhaseConfig() {
     return phase_config;
   EnsureInit();
   PhaseConfig C;
-  s64 Skip = flags()->stride_skip, Insp = flags()->stride_inspect,
-      Max = flags()->stride_skip_max;
-  C.Skip = Skip > 0 ? u32(Skip < (1 << 30) ? Skip : (1 << 30)) : 0;
-  C.Inspect = Insp > 0 ? u32(Insp < (1 << 30) ? Insp : (1 << 30)) : 1;
-  C.SkipMax = Max > s64(C.Skip) ? u32(Max < (1 << 30) ? Max : (1 << 30)) : C.Skip;
+  C.Skip = u32(flags()->stride_skip);
+  C.Inspect = u32(flags()->stride_inspect);
+  // A bound below the base length leaves the skip phase at its base.
+  C.SkipMax = Max(u32(flags()->stride_skip_max), C.Skip);
   C.Adaptive = flags()->stride_adaptive;
   phase_config = C;
   atomic_store(&phase_config_ready, 1, memory_order_release);

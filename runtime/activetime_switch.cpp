@@ -121,8 +121,6 @@ int PerfOpen(u64 Tid, bool ClockRaw) {
 // Opens the perf ring for Tid; returns null on success, else why not.
 const char *OpenPerf(SwitchState &S, u64 Tid) {
   int Pages = flags()->switch_buffer_pages;
-  if (Pages < 1 || (Pages & (Pages - 1)))
-    return "switch_buffer_pages is not a power of two";
   uptr PS = GetPageSizeCached();
   uptr Bytes = (uptr(Pages) + 1) * PS;
   for (int Try = 0; Try < 2; ++Try) {
@@ -156,10 +154,6 @@ const char *OpenPerf(SwitchState &S, u64 Tid) {
     return nullptr;
   }
   return "perf_event_open with CLOCK_MONOTONIC_RAW failed";
-}
-
-bool SourceIs(const char *V, const char *Name) {
-  return internal_strcmp(V ? V : "", Name) == 0;
 }
 } // namespace
 
@@ -303,9 +297,9 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
   T.NextCheckTick = ~0ull;
-  const char *Want = flags()->switch_source;
-  bool Perf = SourceIs(Want, "auto") || SourceIs(Want, "perf");
-  bool CpuClock = Perf || SourceIs(Want, "cpuclock");
+  SwitchSourceFlag Want = flags()->switch_source;
+  bool Perf = Want == SwitchSourceFlag::Auto || Want == SwitchSourceFlag::Perf;
+  bool CpuClock = Perf || Want == SwitchSourceFlag::CpuClock;
   if (Perf) {
     const char *Why = OpenPerf(S, TS->Tid);
     if (!Why) {
@@ -322,8 +316,7 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
   if (CpuClock) {
     S.Source = raw::SS_CpuClock;
     u64 Rate = ProvisionalTickRate();
-    int Us = flags()->cpuclock_check_us;
-    S.Resolution = TicksFromNs(u64(Us > 0 ? Us : 1) * 1000ull, Rate);
+    S.Resolution = TicksFromNs(u64(flags()->cpuclock_check_us) * 1000ull, Rate);
     if (!S.Resolution)
       S.Resolution = 1;
     S.LastCpuNs = ThreadCpuNs();

@@ -99,8 +99,6 @@ bool InitCurrentThread(u64 Now) {
   TS->StartTick = Now;
   ReadThreadName(TS->Name);
   u32 Cap = (u32)flags()->initial_stack_frames;
-  if (Cap < 4)
-    Cap = 4;
   Frame *Stk = (Frame *)MmapOrDie(
       RoundUpTo(Cap * sizeof(Frame), GetPageSizeCached()), "ActiveTime shadow stack");
   Stk[0].Fn = nullptr;
@@ -120,12 +118,11 @@ bool InitCurrentThread(u64 Now) {
   TS->LongProbeTicks = LongProbeTicks();
   T.LongProbe = TS->LongProbeTicks;
   T.Trace = 0;
-  if (internal_strcmp(flags()->mode, "trace") == 0) {
+  if (flags()->mode == RunMode::Trace) {
     TraceBuffers &B = TS->Trace;
     uptr PS = GetPageSizeCached();
-    s64 NE = flags()->trace_buffer_events, NS = flags()->trace_buffer_switches;
-    B.CapEvents = NE > 0 ? u64(NE) : 0;
-    B.CapSwitches = NS > 0 ? u64(NS) : 0;
+    B.CapEvents = u64(flags()->trace_buffer_events);
+    B.CapSwitches = u64(flags()->trace_buffer_switches);
     if (B.CapEvents)
       B.Events = (TraceEv *)MmapOrDie(RoundUpTo(B.CapEvents * sizeof(TraceEv), PS),
                                       "ActiveTime trace events");

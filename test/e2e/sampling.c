@@ -68,4 +68,4 @@ int main(void) {
 
 // FIXED: interval 500.000 us mean (FIXED period)
 
-// BAD: sample_interval_us and sample_buffer must be >= 1
+// BAD: ActiveTime: ERROR: invalid value '0' for flag sample_interval_us in ACTIVETIME_OPTIONS: expected an integer >= 1

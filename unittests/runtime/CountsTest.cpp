@@ -351,10 +351,10 @@ TEST_F(RuntimeTest, InitTimingFromTheRatioAndTheMode) {
   InitTiming();
   EXPECT_EQ(TimingThreshold(), 0u);
   flags()->timing_ratio = 40;
-  flags()->mode = "trace";
+  flags()->mode = RunMode::Trace;
   InitTiming();
   EXPECT_EQ(TimingThreshold(), 0u);
-  flags()->mode = "profile";
+  flags()->mode = RunMode::Profile;
   runtime.Overhead.Pair256 = 0; // a table fixed by option: its two parts
   InitTiming();
   EXPECT_EQ(TimingThreshold(), 80u);

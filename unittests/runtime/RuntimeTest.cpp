@@ -304,14 +304,100 @@ TEST(FlagsTest, ParseAndUnknown) {
   F.SetDefaults();
   EXPECT_EQ(F.initial_stack_frames, 256);
   EXPECT_TRUE(F.write_profile);
-  char Unknown[64];
-  ASSERT_TRUE(ParseFlags(&F, "verbosity=2:output='/tmp/x y/':write_profile=0", Unknown,
-                         sizeof(Unknown)));
+  EXPECT_EQ(F.mode, RunMode::Profile);
+  EXPECT_EQ(F.switch_source, SwitchSourceFlag::Auto);
+  FlagError Err;
+  ASSERT_TRUE(ParseFlags(&F, "verbosity=2:output='/tmp/x y/':write_profile=0",
+                         &Err));
   EXPECT_EQ(F.verbosity, 2);
   EXPECT_STREQ(F.output, "/tmp/x y/");
   EXPECT_FALSE(F.write_profile);
-  EXPECT_FALSE(ParseFlags(&F, "verbosity=1,bogus_flag=3", Unknown, sizeof(Unknown)));
-  EXPECT_STREQ(Unknown, "bogus_flag");
+  EXPECT_FALSE(ParseFlags(&F, "verbosity=1,bogus_flag=3", &Err));
+  EXPECT_EQ(Err.What, FlagError::UnknownFlag);
+  EXPECT_STREQ(Err.Flag, "bogus_flag");
+  char Msg[320];
+  FormatFlagError(Err, Msg, sizeof(Msg));
+  EXPECT_STREQ(Msg, "unknown flag 'bogus_flag' in ACTIVETIME_OPTIONS (run with "
+                    "ACTIVETIME_OPTIONS=help=1 for the list of flags)");
+}
+
+// Enums are parsed once into their enumerators, in the order of the names
+// activetime_flags.inc lists.
+TEST(FlagsTest, Enums) {
+  Flags F;
+  F.SetDefaults();
+  FlagError Err;
+  ASSERT_TRUE(ParseFlags(&F, "mode=trace:switch_source=cpuclock", &Err));
+  EXPECT_EQ(F.mode, RunMode::Trace);
+  EXPECT_EQ(F.switch_source, SwitchSourceFlag::CpuClock);
+  const std::pair<const char *, SwitchSourceFlag> Sources[] = {
+      {"auto", SwitchSourceFlag::Auto},
+      {"perf", SwitchSourceFlag::Perf},
+      {"cpuclock", SwitchSourceFlag::CpuClock},
+      {"none", SwitchSourceFlag::None}};
+  for (const auto &[Name, Value] : Sources) {
+    std::string Opt = std::string("switch_source=") + Name;
+    ASSERT_TRUE(ParseFlags(&F, Opt.c_str(), &Err)) << Name;
+    EXPECT_EQ(F.switch_source, Value) << Name;
+  }
+  ASSERT_TRUE(ParseFlags(&F, "mode=profile", &Err));
+  EXPECT_EQ(F.mode, RunMode::Profile);
+}
+
+// Every bad value is one message naming the flag, the value and what the
+// flag accepts; the first one is reported.
+TEST(FlagsTest, BadValues) {
+  struct {
+    const char *Options;
+    const char *Message;
+  } Cases[] = {
+      {"mode=fast", "invalid value 'fast' for flag mode in ACTIVETIME_OPTIONS: "
+                    "expected profile or trace"},
+      {"switch_source=bogus",
+       "invalid value 'bogus' for flag switch_source in ACTIVETIME_OPTIONS: "
+       "expected auto, perf, cpuclock or none"},
+      {"initial_stack_frames=2",
+       "invalid value '2' for flag initial_stack_frames in ACTIVETIME_OPTIONS: "
+       "expected an integer from 4 to 16777216"},
+      {"timing_ratio=-1", "invalid value '-1' for flag timing_ratio in "
+                          "ACTIVETIME_OPTIONS: expected an integer >= 0"},
+      {"sample_interval_us=0", "invalid value '0' for flag sample_interval_us "
+                               "in ACTIVETIME_OPTIONS: expected an integer >= 1"},
+      {"code_sample_us=99999999999",
+       "invalid value '99999999999' for flag code_sample_us in "
+       "ACTIVETIME_OPTIONS: expected an integer >= 0"},
+      {"stride_inspect=12x", "invalid value '12x' for flag stride_inspect in "
+                             "ACTIVETIME_OPTIONS: expected an integer from 1 "
+                             "to 1073741824"},
+      {"switch_buffer_pages=12",
+       "invalid value '12' for flag switch_buffer_pages in ACTIVETIME_OPTIONS: "
+       "expected a power of two from 1 to 1048576"},
+      {"sample=maybe", "invalid value 'maybe' for flag sample in "
+                       "ACTIVETIME_OPTIONS: expected 0, 1, false, true, no or "
+                       "yes"},
+      {"verbosity=1:min_calibration_ms=-5:mode=x",
+       "invalid value '-5' for flag min_calibration_ms in ACTIVETIME_OPTIONS: "
+       "expected an integer from 0 to 10000"},
+  };
+  for (const auto &C : Cases) {
+    Flags F;
+    F.SetDefaults();
+    FlagError Err;
+    EXPECT_FALSE(ParseFlags(&F, C.Options, &Err)) << C.Options;
+    EXPECT_EQ(Err.What, FlagError::BadValue) << C.Options;
+    char Msg[320];
+    FormatFlagError(Err, Msg, sizeof(Msg));
+    EXPECT_STREQ(Msg, C.Message);
+  }
+  // The documented special values stay accepted.
+  Flags F;
+  F.SetDefaults();
+  FlagError Err;
+  EXPECT_TRUE(ParseFlags(&F,
+                         "overhead_enter_ticks=-1:timing_ratio=0:stride_skip=0:"
+                         "code_sample_us=0:code_sample_stack=0:"
+                         "switch_buffer_pages=1:trace_buffer_events=0",
+                         &Err));
 }
 
 TEST(ModuleDeathTest, AbiMismatchDies) {
@@ -811,7 +897,7 @@ TEST(CpuClockTest, OffIsWallMinusCpu) {
 }
 
 TEST_F(RuntimeTest, CpuClockSourceChargesASleep) {
-  flags()->switch_source = "cpuclock";
+  flags()->switch_source = SwitchSourceFlag::CpuClock;
   flags()->cpuclock_check_us = 100;
   u64 Off = 0, El = 0, Res = 0;
   u32 Src = 99;
@@ -835,7 +921,7 @@ TEST_F(RuntimeTest, CpuClockSourceChargesASleep) {
 }
 
 TEST_F(RuntimeTest, PerfSourceSeesASleep) {
-  flags()->switch_source = "perf";
+  flags()->switch_source = SwitchSourceFlag::Perf;
   u64 Off = 0, El = 0, Vol = 0;
   u32 Src = 99;
   const char *Why = nullptr;
@@ -861,7 +947,7 @@ TEST_F(RuntimeTest, PerfSourceSeesASleep) {
 }
 
 TEST_F(RuntimeTest, TraceBuffersDropWhenFull) {
-  flags()->mode = "trace";
+  flags()->mode = RunMode::Trace;
   flags()->trace_buffer_events = 4;
   flags()->trace_buffer_switches = 2;
   RegisterFresh(&Module);

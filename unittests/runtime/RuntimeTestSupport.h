@@ -62,8 +62,8 @@ protected:
     EnsureInit();
     Saved = *flags();
     SavedThreshold = TimingThreshold();
-    flags()->switch_source = "none";
-    flags()->mode = "profile";
+    flags()->switch_source = SwitchSourceFlag::None;
+    flags()->mode = RunMode::Profile;
     SetOverheadForTesting(0, 0);
     SetTimingThreshold(0);
     ResetThreadsForTesting();
