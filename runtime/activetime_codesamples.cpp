@@ -8,6 +8,7 @@
 #include "activetime_codesamples.h"
 
 #include "activetime/raw_format.h"
+#include "activetime_code_segments.h"
 #include "activetime_flags.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
@@ -20,8 +21,6 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,7 +47,7 @@ u32 sampling_flags;
 bool exclude_kernel;
 
 u32 stack_bytes; // user stack copied with each sample (code_sample_stack)
-constexpr int kRingPages = 64;
+constexpr uptr kRingPages = 64;
 // The drainer wakes this often and drains rings at least this full.
 constexpr u64 kDrainerWakeNs = 4000000;
 constexpr u64 kDrainFillDivisor = 4;
@@ -127,17 +126,13 @@ int AddRangesOf(struct dl_phdr_info *Info, size_t, void *Arg) {
   }
   if (!Mine)
     return 0;
-  for (int I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-    if (P.p_type != PT_LOAD || !(P.p_flags & PF_X))
-      continue;
-    uptr B = Info->dlpi_addr + P.p_vaddr, E = B + P.p_memsz;
+  ForEachCodeSegment(Info, [](uptr B, uptr E) {
     bool Known = false;
     for (u32 J = 0; J < num_ranges; ++J)
       Known |= ranges[J].Begin == B && ranges[J].End == E;
     if (!Known && num_ranges < kMaxRanges)
       ranges[num_ranges++] = {B, E};
-  }
+  });
   return 1;
 }
 
@@ -149,13 +144,9 @@ struct LiveQuery {
 
 int FindLiveRange(struct dl_phdr_info *Info, size_t, void *Arg) {
   LiveQuery &Q = *(LiveQuery *)Arg;
-  for (int I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-    uptr B = Info->dlpi_addr + P.p_vaddr;
-    if (P.p_type == PT_LOAD && (P.p_flags & PF_X) && B == Q.R.Begin &&
-        B + P.p_memsz == Q.R.End)
-      Q.Live = true;
-  }
+  ForEachCodeSegment(Info, [&Q](uptr B, uptr E) {
+    Q.Live |= B == Q.R.Begin && E == Q.R.End;
+  });
   return Q.Live;
 }
 
@@ -254,34 +245,15 @@ bool FollowsCall(uptr A) {
 #endif
 }
 
-// A record in the ring, read in place (it may wrap around the ring's end).
-struct RingRecord {
-  const CodeSampleState *S;
-  u64 Pos;  // ring position of the record's first byte after the header
-  u64 Size; // bytes after the header
-  u64 Word(u64 Off) const {
-    u64 W = 0;
-    for (u64 I = 0; I < 8; ++I)
-      W |= u64(u8(S->Data[(Pos + Off + I) & S->DataMask])) << (8 * I);
-    return W;
-  }
-};
-
 // The first word of the sampled stack (Size bytes at Off) that returns into
 // the program.
-uptr CallerOnStack(const RingRecord &R, u64 Off, u64 Size) {
+uptr CallerOnStack(const PerfRecord &R, u64 Off, u64 Size) {
   for (u64 I = 0; I + 8 <= Size && Off + I + 8 <= R.Size; I += 8) {
     uptr W = R.Word(Off + I);
     if (W > 8 && InProgram(W) && InProgram(W - 6) && FollowsCall(W))
       return W;
   }
   return 0;
-}
-
-long PerfOpen(perf_event_attr *A, u64 Tid) {
-  if (flags()->perf_deny)
-    return -1;
-  return syscall(SYS_perf_event_open, A, (pid_t)Tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 void FillAttr(perf_event_attr *A, u64 Period, bool NoKernel) {
@@ -308,8 +280,7 @@ int OpenSampler(u64 Tid, u64 Period, bool Disabled = false) {
   perf_event_attr A;
   FillAttr(&A, Period, exclude_kernel);
   A.disabled = Disabled;
-  long Fd = PerfOpen(&A, Tid);
-  return Fd < 0 ? -1 : int(Fd);
+  return PerfEventOpen(&A, Tid);
 }
 
 // The work a sample's cost is measured against: a multiply-add chain over
@@ -331,19 +302,13 @@ struct CostWork {
 
 // The sample records between the tail and the head of a ring; moves the
 // tail to the head.
-u64 TakeSamples(perf_event_mmap_page *P, const char *Data, u64 Mask) {
-  u64 Head = __atomic_load_n(&P->data_head, __ATOMIC_ACQUIRE);
-  u64 Tail = P->data_tail, N = 0;
-  while (Head - Tail >= sizeof(perf_event_header)) {
-    perf_event_header H;
-    for (uptr I = 0; I < sizeof(H); ++I)
-      ((char *)&H)[I] = Data[(Tail + I) & Mask];
-    if (H.size < sizeof(H))
-      break;
-    N += H.type == PERF_RECORD_SAMPLE;
-    Tail += H.size;
-  }
-  __atomic_store_n(&P->data_tail, Head, __ATOMIC_RELEASE);
+u64 TakeSamples(PerfRing &R) {
+  PerfRecordWalk W(R, R.Tail, R.LoadHead());
+  PerfRecord Rec;
+  u64 N = 0;
+  while (W.Next(&Rec))
+    N += Rec.Type == PERF_RECORD_SAMPLE;
+  ConsumePerfRing(R, W.Head);
   return N;
 }
 
@@ -361,9 +326,8 @@ u64 MeasureSampleCost256(u64 Tid) {
   int Fd = OpenSampler(Tid, 100000, /*Disabled=*/true);
   if (Fd < 0)
     return 0;
-  uptr PS = GetPageSizeCached(), RingPages = 16;
-  void *M = mmap(nullptr, (1 + RingPages) * PS, PROT_READ | PROT_WRITE,
-                 MAP_SHARED, Fd, 0);
+  PerfRing Ring;
+  bool Mapped = MapPerfRing(Ring, Fd, 16);
   constexpr uptr kBytes = 256 << 10;
   CostWork W = {(u64 *)MmapOrDie(kBytes, "ActiveTime sample cost"),
                 kBytes / 8, 1};
@@ -376,8 +340,6 @@ u64 MeasureSampleCost256(u64 Tid) {
   u64 On[kMaxPairs], Off[kMaxPairs], Taken[kMaxPairs], Cost[kMaxPairs];
   int N = 0, Good = 0;
   u64 Deadline = ReadTick() + Rate / 10, MinOff = ~0ull;
-  auto *P = (perf_event_mmap_page *)M;
-  const char *Data = M == MAP_FAILED ? nullptr : (const char *)M + PS;
   // Slower than the fastest chunk by a third beyond its samples' share (at
   // most 100 us each): preempted, or disturbed some other way.
   auto GoodPairs = [&] {
@@ -389,20 +351,18 @@ u64 MeasureSampleCost256(u64 Tid) {
         Cost[G++] = On[I] > Off[I] ? ((On[I] - Off[I]) << 8) / Taken[I] : 0;
     return G;
   };
-  while (Data && N < kMaxPairs && Good < kPairs && ReadTick() < Deadline) {
+  while (Mapped && N < kMaxPairs && Good < kPairs && ReadTick() < Deadline) {
     ioctl(Fd, PERF_EVENT_IOC_ENABLE, 0);
     On[N] = W.Run();
     ioctl(Fd, PERF_EVENT_IOC_DISABLE, 0);
-    Taken[N] = TakeSamples(P, Data, RingPages * PS - 1);
+    Taken[N] = TakeSamples(Ring);
     Off[N] = W.Run();
     MinOff = Off[N] < MinOff ? Off[N] : MinOff;
     ++N;
     Good = GoodPairs();
   }
   UnmapOrDie(W.Buf, kBytes);
-  if (M != MAP_FAILED)
-    munmap(M, (1 + RingPages) * PS);
-  close(Fd);
+  ClosePerfRing(Ring); // closes Fd (MapPerfRing did if it failed)
   if (Good < kMinPairs)
     return 0;
   for (int I = 1; I < Good; ++I)
@@ -470,7 +430,7 @@ bool ReadSampledWord(const void *Ctx, uptr Addr, uptr *Word);
 // The sampled user stack inside a ring record: Size bytes at Off, copied
 // from the thread's stack at Sp.
 struct StackCopy {
-  const RingRecord *R;
+  const PerfRecord *R;
   u64 Off, Size;
   uptr Sp;
 };
@@ -486,7 +446,7 @@ bool ReadSampledWord(const void *Ctx, uptr Addr, uptr *Word) {
 // The user registers and stack copy of a PERF_RECORD_SAMPLE (x86-64, with
 // stacks): ip, then abi, bp, sp, ip, stack size, stack, dynamic size.
 // False when the record has none.
-bool UserStackOf(const RingRecord &R, uptr *UserIp, StackCopy *Copy,
+bool UserStackOf(const PerfRecord &R, uptr *UserIp, StackCopy *Copy,
                  SampledStack *St) {
 #if defined(__x86_64__)
   if (!stack_bytes || R.Size < 16 + 3 * 8 + 8 || !R.Word(8))
@@ -510,7 +470,7 @@ bool UserStackOf(const RingRecord &R, uptr *UserIp, StackCopy *Copy,
 // return address into the program that unwinding the sampled stack through
 // the library's unwind tables reaches, or else the first word of the copy
 // that looks like one (a call instruction before it). 0 if neither.
-uptr CallerOf(const RingRecord &R, uptr Ip, bool Kernel) {
+uptr CallerOf(const PerfRecord &R, uptr Ip, bool Kernel) {
   uptr UserIp;
   StackCopy Copy;
   SampledStack St;
@@ -533,7 +493,7 @@ bool AnyAddress(uptr) { return true; }
 // one unwinding step up from the sampled registers, 0 if the unwind tables
 // do not give it. Samples of counted calls, which have no entry probe, are
 // placed at call sites through it.
-uptr ReturnAddressAt(const RingRecord &R, uptr Ip) {
+uptr ReturnAddressAt(const PerfRecord &R, uptr Ip) {
   uptr UserIp;
   StackCopy Copy;
   SampledStack St;
@@ -544,11 +504,12 @@ uptr ReturnAddressAt(const RingRecord &R, uptr Ip) {
 }
 
 // One PERF_RECORD_SAMPLE.
-void RecordSample(CodeSampleState &S, u32 Node, const RingRecord &R, u16 Misc) {
+void RecordSample(CodeSampleState &S, u32 Node, const PerfRecord &R) {
   if (R.Size < 8)
     return;
   uptr Ip = R.Word(0);
-  bool Kernel = (Misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+  bool Kernel =
+      (R.Misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
   u32 Flags = Kernel ? raw::CSR_Kernel : 0;
   if (!Kernel && InProgram(Ip)) {
     if (InProgram(Ip - 16) && AtCounting(Ip))
@@ -577,25 +538,18 @@ void UnlockRing(CodeSampleState &S) {
 // Records the ring's records up to Head against Node; returns how many
 // samples there were. Ring lock held.
 u64 DrainRecords(CodeSampleState &S, u32 Node, u64 Head) {
-  perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
-  u64 Tail = S.Tail, Size = S.DataMask + 1, Samples = 0;
-  while (Head - Tail >= sizeof(perf_event_header)) {
-    perf_event_header H;
-    for (uptr I = 0; I < sizeof(H); ++I)
-      ((char *)&H)[I] = S.Data[(Tail + I) & S.DataMask];
-    if (H.size < sizeof(H) || H.size > Head - Tail || H.size > Size)
-      break;
-    RingRecord R = {&S, Tail + sizeof(H), H.size - sizeof(H)};
-    Tail += H.size;
-    if (H.type == PERF_RECORD_SAMPLE) {
-      RecordSample(S, Node, R, H.misc);
+  PerfRecordWalk W(S.Ring, S.Ring.Tail, Head);
+  PerfRecord R;
+  u64 Samples = 0;
+  while (W.Next(&R)) {
+    if (R.Type == PERF_RECORD_SAMPLE) {
+      RecordSample(S, Node, R);
       ++Samples;
-    } else if (H.type == PERF_RECORD_LOST && R.Size >= 16) {
-      S.Lost += R.Word(8);
+    } else if (R.Type == PERF_RECORD_LOST) {
+      S.Lost += LostRecordCount(R);
     }
   }
-  S.Tail = Tail;
-  __atomic_store_n(&P->data_tail, Tail, __ATOMIC_RELEASE);
+  ConsumePerfRing(S.Ring, W.Tail);
   return Samples;
 }
 
@@ -622,16 +576,15 @@ void DrainFromOutside(ThreadState *TS) {
   if (TS->Finished || !TS->Tls)
     return;
   LockRing(S);
-  perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
-  if (S.Fd < 0 || !P) {
+  if (S.Ring.Fd < 0 || !S.Ring.Page) {
     UnlockRing(S);
     return;
   }
-  u64 Head = __atomic_load_n(&P->data_head, __ATOMIC_ACQUIRE);
+  u64 Head = S.Ring.LoadHead();
   u32 Node;
   // The top frame read after the head: a probe that changes the stack after
   // this point waits for the lock and drains later records itself.
-  if (Head - S.Tail >= (S.DataMask + 1) / kDrainFillDivisor &&
+  if (Head - S.Ring.Tail >= (S.Ring.DataMask + 1) / kDrainFillDivisor &&
       TopFrame(TS->Tls, &Node)) {
     u64 Samples = DrainRecords(S, Node, Head);
     __atomic_fetch_add(&S.PendingCost256, Samples * cost256, __ATOMIC_RELAXED);
@@ -701,10 +654,10 @@ void InitCodeSampling() {
   u64 Tid = GetTid();
   perf_event_attr A;
   FillAttr(&A, 1000000, false);
-  long Fd = PerfOpen(&A, Tid);
+  int Fd = PerfEventOpen(&A, Tid);
   if (Fd < 0) {
     FillAttr(&A, 1000000, true);
-    Fd = PerfOpen(&A, Tid);
+    Fd = PerfEventOpen(&A, Tid);
     exclude_kernel = true;
   }
   if (Fd < 0) {
@@ -712,7 +665,7 @@ void InitCodeSampling() {
     VLog(1, "code samples unavailable (perf_event_open refused)");
     return;
   }
-  close(int(Fd));
+  close(Fd);
   sampling_flags = exclude_kernel ? raw::CSF_UserOnly : 0;
 #if defined(__x86_64__)
   stack_bytes = u32(flags()->code_sample_stack) & ~7u;
@@ -768,7 +721,7 @@ void AddProgramCode(const void *Addr) {
 
 void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   CodeSampleState &S = TS->Code;
-  S.Fd = -1;
+  S.Ring.Fd = -1;
   T.SampleHead = &kNoRing;
   T.SampleTailSeen = 0;
   if (!period_ns)
@@ -777,25 +730,14 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   S.Refused = Fd < 0;
   if (Fd < 0)
     return;
-  uptr PS = GetPageSizeCached();
-  uptr Bytes = uptr(1 + kRingPages) * PS;
-  void *M = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
-  if (M == MAP_FAILED) {
+  if (!MapPerfRing(S.Ring, Fd, kRingPages)) {
     VLog(1, "thread %llu: no code samples (the perf ring could not be mapped: "
             "perf_event_mlock_kb, ulimit -l)", (unsigned long long)TS->Tid);
     S.Refused = 1;
-    close(Fd);
     return;
   }
-  perf_event_mmap_page *P = (perf_event_mmap_page *)M;
-  S.Fd = Fd;
-  S.Page = (char *)M;
-  S.MapBytes = Bytes;
-  S.Data = (char *)M + (P->data_offset ? P->data_offset : PS);
-  S.DataMask = (P->data_size ? P->data_size : kRingPages * PS) - 1;
-  S.Tail = __atomic_load_n(&P->data_tail, __ATOMIC_RELAXED);
-  T.SampleHead = (const volatile u64 *)&P->data_head;
-  T.SampleTailSeen = S.Tail;
+  T.SampleHead = S.Ring.HeadWord();
+  T.SampleTailSeen = S.Ring.Tail;
 }
 
 namespace {
@@ -803,8 +745,7 @@ void DrainOwnRing(void *Arg) {
   ThreadTls &T = *(ThreadTls *)Arg;
   CodeSampleState &S = T.TS->Code;
   LockRing(S);
-  perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
-  u64 Head = __atomic_load_n(&P->data_head, __ATOMIC_ACQUIRE);
+  u64 Head = S.Ring.LoadHead();
   u32 Node = T.Depth >= 1 && T.Stack ? T.Stack[T.Depth - 1].NodeIdx : 0;
   u64 Samples = DrainRecords(S, Node, Head);
   u64 Pending = __atomic_exchange_n(&S.PendingCost256, 0, __ATOMIC_RELAXED);
@@ -818,23 +759,17 @@ void DrainOwnRing(void *Arg) {
 
 void DrainCodeSamples(ThreadTls &T) {
   ThreadState *TS = T.TS;
-  if (!TS || TS->Code.Fd < 0)
+  if (!TS || TS->Code.Ring.Fd < 0)
     return;
   UnderLoaderLock(DrainOwnRing, &T);
 }
 
 void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain) {
   CodeSampleState &S = TS->Code;
-  if (Drain && S.Fd >= 0)
+  if (Drain && S.Ring.Fd >= 0)
     DrainCodeSamples(T);
   LockRing(S); // the drainer may be reading it
-  if (S.MapBytes)
-    munmap(S.Page, S.MapBytes);
-  if (S.Fd >= 0)
-    close(S.Fd);
-  S.Page = S.Data = nullptr;
-  S.MapBytes = 0;
-  S.Fd = -1;
+  ClosePerfRing(S.Ring);
   UnlockRing(S);
   T.SampleHead = &kNoRing;
   T.SampleTailSeen = 0;

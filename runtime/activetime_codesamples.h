@@ -33,6 +33,7 @@
 #define ACTIVETIME_CODESAMPLES_H
 
 #include "activetime_internal.h"
+#include "activetime_perf_ring.h"
 
 namespace __activetime {
 
@@ -50,14 +51,9 @@ struct CodeSampleSlot {
 };
 
 struct CodeSampleState {
-  int Fd;              // -1: no sampling on this thread
+  PerfRing Ring;       // Ring.Fd -1: no sampling on this thread
   u32 Refused;         // sampling is on, but not for this thread (no ring)
   u32 Lock;            // the ring and the table: owner probes and drainer
-  char *Page;          // perf_event_mmap_page
-  uptr MapBytes;
-  char *Data;
-  u64 DataMask;
-  u64 Tail;
   u64 Lost;            // PERF_RECORD_LOST
   u64 PendingCost256;  // interrupt cost of samples the drainer read
   // Open-addressing table, grown by doubling; replaced tables are kept until

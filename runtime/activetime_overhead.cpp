@@ -194,7 +194,7 @@ void CalibrateOverhead(raw::OverheadRecord *Out) {
   ThreadState *TS = (ThreadState *)MmapOrDie(TSBytes, "ActiveTime calibration");
   TS->Tree.Init();
   TS->Switch.Source = raw::SS_None;
-  TS->Switch.Fd = -1;
+  TS->Switch.Ring.Fd = -1;
   Frame *Stk = (Frame *)MmapOrDie(PS, "ActiveTime calibration stack");
   Stk[0].Addr = ~uptr(0);
   Stk[0].N = TS->Tree.At(0);

@@ -67,12 +67,6 @@ template <typename T> T Peek(const T *C) {
   return __atomic_load_n(C, __ATOMIC_RELAXED);
 }
 
-u64 ThreadCpuNs() {
-  struct timespec TS = {0, 0};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS);
-  return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
-}
-
 // Off-CPU state of TS from its perf ring: the last switch record after the
 // owner's consumed tail. No record: the owner drained on a CPU and has not
 // been switched out since. Returns false when the ring cannot tell.
@@ -87,13 +81,12 @@ struct SweepClock {
 
 bool RingState(ThreadState *TS, const SweepClock &SC, u32 *Flags) {
   const SwitchState &S = TS->Switch;
-  perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
-  if (!P || !S.Data)
+  const PerfRing &R = S.Ring;
+  if (!R.Page || !R.Data)
     return false;
-  u64 Head = __atomic_load_n(&P->data_head, __ATOMIC_ACQUIRE);
-  u64 Tail = __atomic_load_n(&P->data_tail, __ATOMIC_ACQUIRE);
-  u64 Size = S.DataMask + 1;
-  if (Head - Tail > Size)
+  u64 Head = R.LoadHead();
+  u64 Tail = __atomic_load_n(&R.Header()->data_tail, __ATOMIC_ACQUIRE);
+  if (Head - Tail > R.DataMask + 1)
     return false;
   int LastMisc = -1;
   u64 LastTime = 0;
@@ -106,27 +99,24 @@ bool RingState(ThreadState *TS, const SweepClock &SC, u32 *Flags) {
     LastTime = TS->SampleRingTime;
     Tail = Pos;
   }
-  while (Head - Tail >= sizeof(perf_event_header)) {
+  PerfRecordWalk W(R, Tail, Head);
+  PerfRecord Rec;
+  while (W.Next(&Rec)) {
     if (++Walked > kMaxRingWalk) {
       TS->SampleRingPos = 0;
       return false;
     }
-    perf_event_header H;
-    for (uptr I = 0; I < sizeof(H); ++I)
-      ((char *)&H)[I] = S.Data[(Tail + I) & S.DataMask];
-    if (H.size < sizeof(H) || H.size > Head - Tail) {
-      TS->SampleRingPos = 0;
-      return false; // overwritten under us: no verdict
+    u64 Time;
+    if (Rec.Type == PERF_RECORD_SWITCH && SwitchRecordTime(Rec, &Time)) {
+      LastMisc = Rec.Misc;
+      LastTime = Time;
     }
-    if (H.type == PERF_RECORD_SWITCH && H.size >= sizeof(H) + 16) {
-      LastMisc = H.misc;
-      // sample_id: u32 pid, tid; u64 time.
-      for (uptr I = 0; I < 8; ++I)
-        ((char *)&LastTime)[I] =
-            S.Data[(Tail + sizeof(H) + 8 + I) & S.DataMask];
-    }
-    Tail += H.size;
   }
+  if (!W.Done()) {
+    TS->SampleRingPos = 0;
+    return false; // overwritten under us: no verdict
+  }
+  Tail = W.Tail;
   TS->SampleRingPos = Tail;
   TS->SampleRingMisc = LastMisc;
   TS->SampleRingTime = LastTime;

@@ -15,10 +15,7 @@
 #include "sanitizer_common/sanitizer_linux.h"
 
 #include <linux/perf_event.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 namespace __activetime {
 
@@ -29,12 +26,6 @@ namespace {
 const volatile u64 kZeroWord = 0;
 
 constexpr u64 kNsPerSec = 1000000000ull;
-
-u64 ThreadCpuNs() {
-  struct timespec TS = {0, 0};
-  internal_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS);
-  return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
-}
 
 void ReadTickAndRawNs(u64 *Tick, u64 *Ns) { ReadTickRawNsPair(Tick, Ns); }
 
@@ -111,42 +102,26 @@ int PerfOpen(u64 Tid, bool ClockRaw) {
     A.use_clockid = 1;
     A.clockid = CLOCK_MONOTONIC_RAW;
   }
-  if (flags()->perf_deny)
-    return -1; // as perf_event_open returns when denied (EACCES)
-  long Fd = syscall(SYS_perf_event_open, &A, (pid_t)Tid, -1, -1,
-                    PERF_FLAG_FD_CLOEXEC);
-  return Fd < 0 ? -1 : (int)Fd;
+  return PerfEventOpen(&A, Tid);
 }
 
 // Opens the perf ring for Tid; returns null on success, else why not.
 const char *OpenPerf(SwitchState &S, u64 Tid) {
-  int Pages = flags()->switch_buffer_pages;
-  uptr PS = GetPageSizeCached();
-  uptr Bytes = (uptr(Pages) + 1) * PS;
+  uptr Pages = uptr(flags()->switch_buffer_pages);
   for (int Try = 0; Try < 2; ++Try) {
     bool ClockRaw = Try == 1;
     int Fd = PerfOpen(Tid, ClockRaw);
     if (Fd < 0)
       return "perf_event_open failed";
-    void *M = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
-    if (M == MAP_FAILED) {
-      close(Fd);
+    if (!MapPerfRing(S.Ring, Fd, Pages))
       return "mmap of the perf ring failed";
-    }
-    perf_event_mmap_page *P = (perf_event_mmap_page *)M;
+    perf_event_mmap_page *P = S.Ring.Header();
     if (!ClockRaw && !P->cap_user_time_zero) {
       // No TSC <-> perf time conversion published (typical in VMs): ask
       // for CLOCK_MONOTONIC_RAW timestamps instead.
-      munmap(M, Bytes);
-      close(Fd);
+      ClosePerfRing(S.Ring);
       continue;
     }
-    S.Fd = Fd;
-    S.Page = (char *)M;
-    S.MapBytes = Bytes;
-    S.Data = (char *)M + (P->data_offset ? P->data_offset : PS);
-    S.DataMask = (P->data_size ? P->data_size : uptr(Pages) * PS) - 1;
-    S.Tail = __atomic_load_n(&P->data_tail, __ATOMIC_RELAXED);
     S.Conv = ClockRaw ? PTC_ClockRaw : PTC_TimeZero;
     S.TimeZero = P->time_zero;
     S.TimeMult = P->time_mult;
@@ -154,6 +129,46 @@ const char *OpenPerf(SwitchState &S, u64 Tid) {
     return nullptr;
   }
   return "perf_event_open with CLOCK_MONOTONIC_RAW failed";
+}
+
+// Maps CLOCK_MONOTONIC_RAW record times to ticks (PTC_ClockRaw): a (tick,
+// raw ns) pair read once per drain, and the tick rate.
+struct RawClockAnchor {
+  u64 Tick = 0, Ns = 0, Rate = 0;
+};
+
+// One PERF_RECORD_SWITCH or PERF_RECORD_LOST of the thread's ring.
+void TakeSwitchRecord(ThreadTls &T, SwitchState &S, const PerfRecord &R,
+                      u64 Now, const RawClockAnchor &A) {
+  ThreadState *TS = T.TS;
+  if (R.Type == PERF_RECORD_LOST) {
+    u64 Lost = LostRecordCount(R);
+    S.Lost += Lost;
+    if (TS && TS->Trace.Switches)
+      TS->Trace.DroppedSwitches += Lost;
+    S.HaveOpen = 0; // its switch-in may be among the lost ones
+    return;
+  }
+  u64 Time;
+  if (R.Type != PERF_RECORD_SWITCH || !SwitchRecordTime(R, &Time))
+    return;
+  u64 Tick = S.Conv == PTC_TimeZero
+                 ? PerfTimeToTick(Time, S.TimeZero, S.TimeMult, S.TimeShift)
+                 : RawNsToTick(Time, A.Tick, A.Ns, A.Rate);
+  bool Out = R.Misc & PERF_RECORD_MISC_SWITCH_OUT;
+  if (TS)
+    TraceSwitch(TS, Tick, Out);
+  if (Out) {
+    // A previous unmatched switch-out lost its switch-in: dropped.
+    S.OpenOut = Tick;
+    S.HaveOpen = 1;
+    S.OpenPreempt = (R.Misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0;
+  } else if (S.HaveOpen) {
+    AddInterval(T, S, S.OpenOut, Tick, S.OpenPreempt, Now);
+    S.HaveOpen = 0;
+  }
+  // A switch-in without a switch-out (the first record, or after a loss)
+  // has no known start: ignored.
 }
 } // namespace
 
@@ -173,69 +188,18 @@ u64 RawNsToTick(u64 Ns, u64 AnchorTick, u64 AnchorNs, u64 Rate) {
 
 void DrainPerfRing(ThreadTls &T, SwitchState &S, u64 Now) {
   FlushPending(T, S, Now);
-  perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
-  u64 Head = __atomic_load_n(&P->data_head, __ATOMIC_ACQUIRE);
-  u64 Tail = S.Tail;
-  u64 AnchorTick = 0, AnchorNs = 0, Rate = 0;
-  if (S.Conv == PTC_ClockRaw && Head != Tail) {
-    ReadTickAndRawNs(&AnchorTick, &AnchorNs);
-    Rate = ProvisionalTickRate();
+  u64 Head = S.Ring.LoadHead();
+  RawClockAnchor Anchor;
+  if (S.Conv == PTC_ClockRaw && Head != S.Ring.Tail) {
+    ReadTickAndRawNs(&Anchor.Tick, &Anchor.Ns);
+    Anchor.Rate = ProvisionalTickRate();
   }
-  ThreadState *TS = T.TS;
-  u64 Size = S.DataMask + 1;
-  while (Head - Tail >= sizeof(perf_event_header)) {
-    // Copy the record out (it may wrap around the end of the ring).
-    alignas(8) char Buf[64];
-    perf_event_header H;
-    for (uptr I = 0; I < sizeof(H); ++I)
-      ((char *)&H)[I] = S.Data[(Tail + I) & S.DataMask];
-    if (H.size < sizeof(H) || H.size > Head - Tail || H.size > Size)
-      break; // corrupt: stop here (resynchronize at the next head)
-    uptr N = H.size < sizeof(Buf) ? H.size : sizeof(Buf);
-    u64 Off = Tail & S.DataMask;
-    if (Off + N <= Size) {
-      internal_memcpy(Buf, S.Data + Off, N);
-    } else {
-      uptr First = Size - Off;
-      internal_memcpy(Buf, S.Data + Off, First);
-      internal_memcpy(Buf + First, S.Data, N - First);
-    }
-    Tail += H.size;
-    if (H.type == PERF_RECORD_SWITCH) {
-      // sample_id: u32 pid, tid; u64 time.
-      if (N < sizeof(H) + 16)
-        continue;
-      u64 Time;
-      internal_memcpy(&Time, Buf + sizeof(H) + 8, 8);
-      u64 Tick = S.Conv == PTC_TimeZero
-                     ? PerfTimeToTick(Time, S.TimeZero, S.TimeMult, S.TimeShift)
-                     : RawNsToTick(Time, AnchorTick, AnchorNs, Rate);
-      bool Out = H.misc & PERF_RECORD_MISC_SWITCH_OUT;
-      if (TS)
-        TraceSwitch(TS, Tick, Out);
-      if (Out) {
-        // A previous unmatched switch-out lost its switch-in: dropped.
-        S.OpenOut = Tick;
-        S.HaveOpen = 1;
-        S.OpenPreempt = (H.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0;
-      } else if (S.HaveOpen) {
-        AddInterval(T, S, S.OpenOut, Tick, S.OpenPreempt, Now);
-        S.HaveOpen = 0;
-      }
-      // A switch-in without a switch-out (the first record, or after a
-      // loss) has no known start: ignored.
-    } else if (H.type == PERF_RECORD_LOST) {
-      u64 Lost = 0;
-      if (N >= sizeof(H) + 16)
-        internal_memcpy(&Lost, Buf + sizeof(H) + 8, 8);
-      S.Lost += Lost;
-      if (TS && TS->Trace.Switches)
-        TS->Trace.DroppedSwitches += Lost;
-      S.HaveOpen = 0; // its switch-in may be among the lost ones
-    }
-  }
-  S.Tail = Tail;
-  __atomic_store_n(&P->data_tail, Tail, __ATOMIC_RELEASE);
+  PerfRecordWalk W(S.Ring, S.Ring.Tail, Head);
+  PerfRecord R;
+  while (W.Next(&R))
+    TakeSwitchRecord(T, S, R, Now, Anchor);
+  // A corrupt record: stop there (resynchronize at the next head).
+  ConsumePerfRing(S.Ring, W.Tail);
   T.SwitchTailSeen = Head;
   T.NextCheckTick = S.PendCount ? 0 : ~0ull;
 }
@@ -292,7 +256,7 @@ u64 CollectSwitchedOut(ThreadTls &T, u64 Now) {
 void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
   SwitchState &S = TS->Switch;
   internal_memset(&S, 0, sizeof(S));
-  S.Fd = -1;
+  S.Ring.Fd = -1;
   S.Source = raw::SS_None;
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
@@ -304,9 +268,8 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
     const char *Why = OpenPerf(S, TS->Tid);
     if (!Why) {
       S.Source = raw::SS_Perf;
-      perf_event_mmap_page *P = (perf_event_mmap_page *)S.Page;
-      T.SwitchHead = (const volatile u64 *)&P->data_head;
-      T.SwitchTailSeen = S.Tail;
+      T.SwitchHead = S.Ring.HeadWord();
+      T.SwitchTailSeen = S.Ring.Tail;
       return;
     }
     TS->SwitchFallbackWhy = Why;
@@ -330,13 +293,7 @@ void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain,
   SwitchState &S = TS->Switch;
   if (Drain && S.Source != raw::SS_None)
     SwitchCheckSlow(T, Now);
-  if (S.MapBytes)
-    munmap(S.Page, S.MapBytes);
-  if (S.Fd >= 0)
-    close(S.Fd);
-  S.Page = S.Data = nullptr;
-  S.MapBytes = 0;
-  S.Fd = -1;
+  ClosePerfRing(S.Ring);
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
   T.NextCheckTick = ~0ull;
@@ -351,18 +308,18 @@ void InstallSwitchRingForTesting(void *Page) {
   SwitchState &S = TS->Switch;
   internal_memset(&S, 0, sizeof(S));
   perf_event_mmap_page *P = (perf_event_mmap_page *)Page;
-  S.Fd = -1;
+  S.Ring.Fd = -1;
   S.Source = raw::SS_Perf;
   S.Conv = PTC_TimeZero;
-  S.Page = (char *)Page;
-  S.Data = (char *)Page + P->data_offset;
-  S.DataMask = P->data_size - 1;
-  S.Tail = P->data_tail;
+  S.Ring.Page = (char *)Page;
+  S.Ring.Data = (char *)Page + P->data_offset;
+  S.Ring.DataMask = P->data_size - 1;
+  S.Ring.Tail = P->data_tail;
   S.TimeZero = P->time_zero;
   S.TimeMult = P->time_mult;
   S.TimeShift = P->time_shift;
-  T.SwitchHead = (const volatile u64 *)&P->data_head;
-  T.SwitchTailSeen = S.Tail;
+  T.SwitchHead = S.Ring.HeadWord();
+  T.SwitchTailSeen = S.Ring.Tail;
   T.NextCheckTick = ~0ull;
 }
 

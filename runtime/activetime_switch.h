@@ -28,6 +28,7 @@
 #ifndef ACTIVETIME_SWITCH_H
 #define ACTIVETIME_SWITCH_H
 
+#include "activetime_perf_ring.h"
 #include "sanitizer_common/sanitizer_internal_defs.h"
 
 namespace __activetime {
@@ -44,14 +45,7 @@ enum PerfTimeConv : u32 {
 struct SwitchState {
   u32 Source;          // raw::SwitchSource
   u32 Conv;            // PerfTimeConv
-  int Fd;              // perf event fd, -1 if none
-  u32 Unused;
-  // perf ring: Page is the perf_event_mmap_page, Data its data area.
-  char *Page;
-  uptr MapBytes;       // 0 for a ring not mapped by us (tests)
-  char *Data;
-  u64 DataMask;        // data size - 1 (a power of two)
-  u64 Tail;            // consumed up to here (== the page's data_tail)
+  PerfRing Ring;       // perf: the thread's PERF_RECORD_SWITCH ring
   u64 TimeZero;        // PTC_TimeZero parameters
   u32 TimeMult;
   u32 TimeShift;

@@ -18,6 +18,7 @@ TimerState timer;
 
 constexpr int kClockRealtime = 0;
 constexpr int kClockMonotonic = 1;
+constexpr int kClockThreadCputime = 3;
 constexpr int kClockMonotonicRaw = 4;
 
 u64 ClockNs(int Clock) {
@@ -51,6 +52,8 @@ void ReadPair(u64 *Tick, u64 *Ns) {
 u64 MonotonicNanoTimeFallback() { return ClockNs(kClockMonotonic); }
 
 u64 RealtimeNs() { return ClockNs(kClockRealtime); }
+
+u64 ThreadCpuNs() { return ClockNs(kClockThreadCputime); }
 
 void InitTimer() { ReadPair(&timer.Tick0, &timer.RawNs0); }
 

@@ -60,6 +60,8 @@ u64 ProvisionalTickRate();
 void ReadTickRawNsPair(u64 *Tick, u64 *RawNs);
 // CLOCK_REALTIME in ns since the epoch.
 u64 RealtimeNs();
+// The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) in ns.
+u64 ThreadCpuNs();
 
 // The step the tick counter advances by, ticks * 256 (0: not measured, on
 // the CLOCK_MONOTONIC fallback). Some counters move in steps much coarser

@@ -10,6 +10,8 @@
 
 #include "activetime_unwind.h"
 
+#include "activetime_code_segments.h"
+
 #include <link.h>
 
 namespace __activetime {
@@ -113,17 +115,15 @@ int AddObject(struct dl_phdr_info *Info, size_t, void *) {
   for (int I = 0; I < Info->dlpi_phnum; ++I)
     if (Info->dlpi_phdr[I].p_type == PT_GNU_EH_FRAME)
       Hdr = (const u8 *)(Info->dlpi_addr + Info->dlpi_phdr[I].p_vaddr);
-  for (int I = 0; I < Info->dlpi_phnum && Hdr; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-    if (P.p_type != PT_LOAD || !(P.p_flags & PF_X))
-      continue;
-    uptr B = Info->dlpi_addr + P.p_vaddr, E = B + P.p_memsz;
+  if (!Hdr)
+    return 0;
+  ForEachCodeSegment(Info, [Hdr](uptr B, uptr E) {
     bool Known = false;
     for (u32 J = 0; J < num_objects; ++J)
       Known |= objects[J].Begin == B && objects[J].End == E;
     if (!Known && num_objects < kMaxObjects)
       objects[num_objects++] = {B, E, Hdr};
-  }
+  });
   return 0;
 }
 

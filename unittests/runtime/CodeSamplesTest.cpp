@@ -69,16 +69,16 @@ struct SampleRing {
       InitCurrentThread(0);
     CodeSampleState &S = at_tls.TS->Code;
     // A real sampler (this process has none: code_samples=0) is replaced.
-    if (S.Fd >= 0)
+    if (S.Ring.Fd >= 0)
       CloseThreadCodeSamples(at_tls, at_tls.TS, /*Drain=*/false);
-    S.Fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    S.Page = (char *)R.Page;
-    S.MapBytes = 0; // not ours to unmap
-    S.Data = (char *)R.Page + R.Page->data_offset;
-    S.DataMask = R.Page->data_size - 1;
-    S.Tail = R.Page->data_tail;
-    at_tls.SampleHead = (const volatile u64 *)&R.Page->data_head;
-    at_tls.SampleTailSeen = S.Tail;
+    S.Ring.Fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    S.Ring.Page = (char *)R.Page;
+    S.Ring.MapBytes = 0; // not ours to unmap
+    S.Ring.Data = (char *)R.Page + R.Page->data_offset;
+    S.Ring.DataMask = R.Page->data_size - 1;
+    S.Ring.Tail = R.Page->data_tail;
+    at_tls.SampleHead = S.Ring.HeadWord();
+    at_tls.SampleTailSeen = S.Ring.Tail;
   }
   ~SampleRing() {
     if (at_tls.TS)
