@@ -1,4 +1,4 @@
-//===- ActiveTime.cpp - ActiveTime pass plugin registration ---------------===//
+//===- PassPlugin.cpp - ActiveTime pass plugin registration ---------------===//
 //
 // Part of ActiveTime.
 //
