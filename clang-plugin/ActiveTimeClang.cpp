@@ -5,7 +5,8 @@
 //
 // The pass only sees IR, so every source-level request is lowered to an
 // implicit annotate attribute, which clang emits into @llvm.global.annotations
-// for each function definition; the pass reads (and removes) these entries:
+// for each function definition; the pass reads (and removes) these entries
+// (the strings are defined once, in include/activetime/annotations.h):
 //
 //   source                                          annotation
 //   __attribute__((no_instrument_function))         activetime.no_instrument
@@ -28,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/annotations.h"
 #include "activetime/llvm_compat.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -52,13 +54,15 @@ using namespace clang;
 
 namespace {
 
-// Must match what the pass looks for in @llvm.global.annotations
-// (pass/ActiveTimeInstrumentation.cpp).
+// What the pass looks for in @llvm.global.annotations.
 constexpr llvm::StringLiteral kNoInstrumentAnnotation =
-    "activetime.no_instrument";
-constexpr llvm::StringLiteral kInstrumentAnnotation = "activetime.instrument";
-constexpr llvm::StringLiteral kRegionAnnotationPrefix = "activetime.region:";
-constexpr llvm::StringLiteral kStridesAnnotation = "activetime.strides";
+    activetime::annotations::kNoInstrument;
+constexpr llvm::StringLiteral kInstrumentAnnotation =
+    activetime::annotations::kInstrument;
+constexpr llvm::StringLiteral kRegionAnnotationPrefix =
+    activetime::annotations::kRegionPrefix;
+constexpr llvm::StringLiteral kStridesAnnotation =
+    activetime::annotations::kStrides;
 
 bool hasAnnotation(const Decl *D, llvm::StringRef Str) {
   for (const auto *A : D->specific_attrs<AnnotateAttr>())
@@ -256,41 +260,10 @@ public:
     case AtAttr::Strides:
       Annotation = kStridesAnnotation.str();
       break;
-    case AtAttr::Region: {
-      const StringLiteral *SL = nullptr;
-      SourceLocation ArgLoc = Attr.getLoc();
-      if (Attr.isArgExpr(0) && Attr.getArgAsExpr(0)) {
-        ArgLoc = Attr.getArgAsExpr(0)->getBeginLoc();
-        SL = dyn_cast<StringLiteral>(Attr.getArgAsExpr(0)->IgnoreParenCasts());
-      } else if (Attr.isArgIdent(0)) {
-        ArgLoc = activetime::compat::identifierLoc(*Attr.getArgAsIdent(0));
-      }
-      if (!SL || !SL->isOrdinary()) {
-        S.Diag(ArgLoc, DE.getCustomDiagID(DiagnosticsEngine::Error,
-                                          "argument of '%0' attribute must be "
-                                          "a string literal"))
-            << Attr.getNormalizedFullName();
+    case AtAttr::Region:
+      if (!regionAnnotation(S, D, Attr, Annotation))
         return AttributeNotApplied;
-      }
-      llvm::StringRef Name = SL->getString();
-      if (Name.empty() || Name.contains('\0')) {
-        S.Diag(ArgLoc, DE.getCustomDiagID(DiagnosticsEngine::Error,
-                                          "region name must be non-empty and "
-                                          "contain no NUL character"));
-        return AttributeNotApplied;
-      }
-      Annotation = (kRegionAnnotationPrefix + Name).str();
-      if (const AnnotateAttr *Old = findRegionAnnotation(D))
-        if (Old->getAnnotation() != Annotation) {
-          S.Diag(ArgLoc, DE.getCustomDiagID(DiagnosticsEngine::Error,
-                                            "conflicting region names '%0' "
-                                            "and '%1' for one function"))
-              << Old->getAnnotation().drop_front(kRegionAnnotationPrefix.size())
-              << Name;
-          return AttributeNotApplied;
-        }
       break;
-    }
     }
     // Asking for and against instrumentation at once is a mistake.
     llvm::StringRef Opposite;
@@ -310,6 +283,47 @@ public:
       D->addAttr(AnnotateAttr::Create(S.Context, Annotation, nullptr, 0,
                                       Attr.getRange()));
     return AttributeApplied;
+  }
+private:
+  /// The annotation of region(name) in \p Annotation; false, with the error
+  /// reported, if the argument is not a usable name or \p D already has
+  /// another one.
+  static bool regionAnnotation(Sema &S, const Decl *D, const ParsedAttr &Attr,
+                               std::string &Annotation) {
+    DiagnosticsEngine &DE = S.getDiagnostics();
+    const StringLiteral *SL = nullptr;
+    SourceLocation ArgLoc = Attr.getLoc();
+    if (Attr.isArgExpr(0) && Attr.getArgAsExpr(0)) {
+      ArgLoc = Attr.getArgAsExpr(0)->getBeginLoc();
+      SL = dyn_cast<StringLiteral>(Attr.getArgAsExpr(0)->IgnoreParenCasts());
+    } else if (Attr.isArgIdent(0)) {
+      ArgLoc = activetime::compat::identifierLoc(*Attr.getArgAsIdent(0));
+    }
+    if (!SL || !SL->isOrdinary()) {
+      S.Diag(ArgLoc, DE.getCustomDiagID(DiagnosticsEngine::Error,
+                                        "argument of '%0' attribute must be "
+                                        "a string literal"))
+          << Attr.getNormalizedFullName();
+      return false;
+    }
+    llvm::StringRef Name = SL->getString();
+    if (Name.empty() || Name.contains('\0')) {
+      S.Diag(ArgLoc, DE.getCustomDiagID(DiagnosticsEngine::Error,
+                                        "region name must be non-empty and "
+                                        "contain no NUL character"));
+      return false;
+    }
+    Annotation = (kRegionAnnotationPrefix + Name).str();
+    if (const AnnotateAttr *Old = findRegionAnnotation(D))
+      if (Old->getAnnotation() != Annotation) {
+        S.Diag(ArgLoc, DE.getCustomDiagID(DiagnosticsEngine::Error,
+                                          "conflicting region names '%0' "
+                                          "and '%1' for one function"))
+            << Old->getAnnotation().drop_front(kRegionAnnotationPrefix.size())
+            << Name;
+        return false;
+      }
+    return true;
   }
 };
 
