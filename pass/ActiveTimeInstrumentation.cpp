@@ -6,13 +6,9 @@
 //
 // This file implements ActiveTimePass. It works in two phases per module:
 //
-//  * find: decide, function by function, whether it gets probes and, if not,
-//    record why (declarations, naked functions, the runtime itself, opt-outs
-//    through attributes, annotations or the user's function list, tiny leaves
-//    below the size threshold);
-//
-//    With stride profiling on, also find each chosen function's memory
-//    access sites (ActiveTimeStrides.cpp);
+//  * find: the functions that get probes (FunctionSelection.cpp) and, with
+//    stride profiling on, each chosen function's memory access sites
+//    (ActiveTimeStrides.cpp);
 //
 //  * insert: emit the module's function and site tables and descriptor, then
 //    give each chosen function an entry probe and an exit probe on every way
@@ -20,26 +16,20 @@
 //    before each dynamic site, and finally a constructor and a destructor
 //    that register the descriptor with the runtime.
 //
-// With -activetime-prefetch-use the module is a feedback build instead: the
-// sites are found the same way, the hinted loads get prefetches, and no probe
-// or table is emitted.
-//
 // See include/activetime/abi.h for the probe signatures and table layouts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ActiveTimeInstrumentation.h"
 #include "ActiveTimeStrides.h"
+#include "FunctionSelection.h"
 #include "activetime/abi.h"
 #include "activetime/llvm_compat.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -47,7 +37,6 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
@@ -55,9 +44,6 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/SpecialCaseList.h"
-#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Triple.h"
@@ -73,19 +59,6 @@ using namespace activetime;
 
 #define DEBUG_TYPE "activetime"
 
-static cl::opt<std::string> ClListFile(
-    "activetime-list",
-    cl::desc("Special case list selecting the functions to instrument: "
-             "[allow] and [deny] sections with fun:GLOB and src:GLOB entries"),
-    cl::value_desc("filename"), cl::init(""));
-
-static cl::opt<unsigned> ClMinSize(
-    "activetime-min-size",
-    cl::desc("Do not instrument leaf functions (no calls other than to "
-             "intrinsics) with fewer than this many IR instructions; "
-             "0 instruments every function"),
-    cl::init(0));
-
 static cl::opt<unsigned> ClCloneMaxSize(
     "activetime-clone-max-size",
     cl::desc("Functions of up to this many IR instructions get a separate "
@@ -100,95 +73,25 @@ static cl::opt<bool> ClHandleExceptions(
              "instrumented function (turns calls that may throw into invokes)"),
     cl::init(true));
 
-static cl::opt<bool> ClPrintDecisions(
-    "activetime-print-decisions",
-    cl::desc("Print to stderr, for each function, whether it is instrumented "
-             "and if not, why"),
-    cl::Hidden, cl::init(false));
-
 STATISTIC(NumInstrumented, "Number of functions instrumented");
-STATISTIC(NumSkipped, "Number of function definitions not instrumented");
 STATISTIC(NumInvokes, "Number of calls turned into invokes for exit probes");
-
-// Strings the clang plugin uses to lower source-level opt-outs/opt-ins into
-// llvm.global.annotations, and the matching string function attributes.
-static constexpr char kNoInstrumentAnnotation[] = "activetime.no_instrument";
-static constexpr char kInstrumentAnnotation[] = "activetime.instrument";
-static constexpr char kStridesAnnotation[] = "activetime.strides";
-static constexpr char kRegionAnnotationPrefix[] = "activetime.region:";
-// Every annotation the plugin emits for us starts with this.
-static constexpr char kOurAnnotationPrefix[] = "activetime.";
-static constexpr char kNoInstrumentAttr[] = "activetime-no-instrument";
-static constexpr char kInstrumentAttr[] = "activetime-instrument";
 
 namespace {
 
-/// The user's function list (-activetime-list), a SpecialCaseList with
-/// [deny] and [allow] sections holding fun: and src: entries. Entries above
-/// any section header act as deny entries.
-class FunctionList : public SpecialCaseList {
-public:
-  static std::unique_ptr<FunctionList> create(StringRef Path,
-                                              std::string &Error) {
-    std::unique_ptr<FunctionList> List(new FunctionList());
-    if (!List->createInternal({Path.str()}, *vfs::getRealFileSystem(), Error))
-      return nullptr;
-    // An allow list changes the default from "everything" to "nothing", so
-    // it matters whether one is present at all, not just whether it matches.
-    for (const auto &S : ACTIVETIME_SCL_SECTIONS(List))
-      if (activetime::compat::isNonEmptyAllowSection(S))
-        List->HasAllowEntries = true;
-    return List;
-  }
-
-  bool hasAllowEntries() const { return HasAllowEntries; }
-
-  /// Whether any of \p FunNames or \p SrcNames is listed in \p Section.
-  bool contains(StringRef Section, ArrayRef<StringRef> FunNames,
-                ArrayRef<StringRef> SrcNames) const {
-    for (StringRef Name : FunNames)
-      if (inSection(Section, "fun", Name))
-        return true;
-    for (StringRef Src : SrcNames)
-      if (!Src.empty() && inSection(Section, "src", Src))
-        return true;
-    return false;
-  }
-
-private:
-  FunctionList() = default;
-  bool HasAllowEntries = false;
-};
-
-/// The outcome of the find phase for one function.
-struct Decision {
-  bool Instrument = false;
-  const char *SkipReason = nullptr;
-
-  static Decision instrument() { return {true, nullptr}; }
-  static Decision skip(const char *Reason) { return {false, Reason}; }
-};
-
-using SiteFinder = function_ref<void(Function &, std::vector<MemSite> &,
-                                      MemSiteCounts &)>;
-
 class ActiveTimeInstrumenter {
 public:
-  ActiveTimeInstrumenter(Module &M, const FunctionList *List,
-                         SiteFinder FindSites);
+  ActiveTimeInstrumenter(Module &M, const FunctionSelection &Selection,
+                         FunctionAnalysisManager &FAM);
 
-  /// Instruments the module; returns true if it changed.
+  /// Instruments the selected functions; returns true if the IR changed.
   bool run();
 
 private:
-  // Find phase.
-  void collectAnnotations();
-  bool dropOurAnnotations();
-  Decision decide(Function &F) const;
-  static bool isTinyLeaf(const Function &F, unsigned MinSize);
-  static std::string getSourceFile(const Function &F);
+  // Find phase (the functions are already selected).
+  void findSites();
 
   // Insert phase.
+  void declareProbes();
   Constant *createString(StringRef Str, const Twine &Name);
   GlobalVariable *createTables(ArrayRef<Function *> Fns);
   Constant *createSiteTable();
@@ -209,15 +112,9 @@ private:
 
   Module &M;
   LLVMContext &Ctx;
-  const FunctionList *List;
-  SiteFinder FindSites;
+  const FunctionSelection &Selection;
+  FunctionAnalysisManager &FAM;
   std::vector<MemSite> Sites; // in function order, then instruction order
-
-  SmallPtrSet<const Function *, 8> AnnotatedNoInstrument;
-  SmallPtrSet<const Function *, 8> AnnotatedInstrument;
-  SmallPtrSet<const Function *, 8> AnnotatedStrides;
-  // [[activetime::region("name")]]: the name the function is reported under.
-  DenseMap<const Function *, std::string> RegionNames;
 
   PointerType *PtrTy;
   IntegerType *Int32Ty;
@@ -243,10 +140,9 @@ private:
 
 } // end anonymous namespace
 
-ActiveTimeInstrumenter::ActiveTimeInstrumenter(Module &M,
-                                               const FunctionList *List,
-                                               SiteFinder FindSites)
-    : M(M), Ctx(M.getContext()), List(List), FindSites(FindSites) {
+ActiveTimeInstrumenter::ActiveTimeInstrumenter(
+    Module &M, const FunctionSelection &Selection, FunctionAnalysisManager &FAM)
+    : M(M), Ctx(M.getContext()), Selection(Selection), FAM(FAM) {
   PtrTy = PointerType::getUnqual(Ctx);
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
@@ -269,191 +165,21 @@ ActiveTimeInstrumenter::ActiveTimeInstrumenter(Module &M,
 // Find phase
 //===----------------------------------------------------------------------===//
 
-void ActiveTimeInstrumenter::collectAnnotations() {
-  // Clang drops __attribute__((no_instrument_function)) before IR; our clang
-  // plugin re-expresses it as an annotate attribute, which clang lowers into
-  // entries { fn, string, file, line, args } of llvm.global.annotations.
-  GlobalVariable *GA = M.getGlobalVariable("llvm.global.annotations");
-  if (!GA || !GA->hasInitializer())
+/// The memory access sites of the selected functions: all of them with
+/// stride profiling on, else those of functions marked
+/// [[activetime::strides]] (which turns memory probes on, in loops, for its
+/// function when they are globally off).
+void ActiveTimeInstrumenter::findSites() {
+  MemMode Mode = getMemMode();
+  if (Mode == MemMode::None && !Selection.anyWantsStrides())
     return;
-  auto *Entries = dyn_cast<ConstantArray>(GA->getInitializer());
-  if (!Entries)
-    return;
-  for (const Use &U : Entries->operands()) {
-    auto *Entry = dyn_cast<ConstantStruct>(U.get());
-    if (!Entry || Entry->getNumOperands() < 2)
-      continue;
-    auto *Fn = dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts());
-    auto *StrGV =
-        dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
-    if (!Fn || !StrGV || !StrGV->hasInitializer())
-      continue;
-    auto *Data = dyn_cast<ConstantDataSequential>(StrGV->getInitializer());
-    if (!Data || !Data->isString())
-      continue;
-    StringRef Str = Data->isCString() ? Data->getAsCString()
-                                      : Data->getAsString();
-    if (Str == kNoInstrumentAnnotation)
-      AnnotatedNoInstrument.insert(Fn);
-    else if (Str == kInstrumentAnnotation)
-      AnnotatedInstrument.insert(Fn);
-    else if (Str == kStridesAnnotation)
-      AnnotatedStrides.insert(Fn);
-    else if (Str.starts_with(kRegionAnnotationPrefix) &&
-             Str.size() > strlen(kRegionAnnotationPrefix))
-      RegionNames[Fn] = Str.drop_front(strlen(kRegionAnnotationPrefix)).str();
-  }
-}
-
-/// Our annotations are read; remove them so they do not keep alive a function
-/// that was inlined everywhere (llvm.global.annotations is a use of it).
-bool ActiveTimeInstrumenter::dropOurAnnotations() {
-  GlobalVariable *GA = M.getGlobalVariable("llvm.global.annotations");
-  if (!GA || !GA->hasInitializer() ||
-      (AnnotatedNoInstrument.empty() && AnnotatedInstrument.empty() &&
-       AnnotatedStrides.empty() && RegionNames.empty()))
-    return false;
-  auto *Entries = dyn_cast<ConstantArray>(GA->getInitializer());
-  if (!Entries)
-    return false;
-  SmallVector<Constant *, 16> Kept;
-  SmallPtrSet<Function *, 8> Dropped;
-  for (const Use &U : Entries->operands()) {
-    auto *Entry = cast<Constant>(U.get());
-    auto *Fn = Entry->getNumOperands() >= 2
-                   ? dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts())
-                   : nullptr;
-    if (Fn && (AnnotatedNoInstrument.contains(Fn) ||
-               AnnotatedInstrument.contains(Fn) ||
-               AnnotatedStrides.contains(Fn) || RegionNames.count(Fn))) {
-      auto *StrGV = dyn_cast<GlobalVariable>(
-          Entry->getOperand(1)->stripPointerCasts());
-      auto *Data = StrGV && StrGV->hasInitializer()
-                       ? dyn_cast<ConstantDataSequential>(StrGV->getInitializer())
-                       : nullptr;
-      if (Data && Data->isString()) {
-        StringRef Str = Data->isCString() ? Data->getAsCString()
-                                          : Data->getAsString();
-        if (Str.starts_with(kOurAnnotationPrefix)) {
-          Dropped.insert(Fn);
-          continue;
-        }
-      }
-    }
-    Kept.push_back(Entry);
-  }
-  if (Kept.size() == Entries->getNumOperands())
-    return false;
-  if (Kept.empty()) {
-    GA->eraseFromParent();
-  } else {
-    auto *Ty = ArrayType::get(Entries->getType()->getElementType(), Kept.size());
-    auto *NewGA = new GlobalVariable(M, Ty, GA->isConstant(), GA->getLinkage(),
-                                     ConstantArray::get(Ty, Kept), "", GA,
-                                     GA->getThreadLocalMode());
-    NewGA->setSection(GA->getSection());
-    NewGA->takeName(GA);
-    GA->eraseFromParent();
-  }
-  for (Function *Fn : Dropped) {
-    Fn->removeDeadConstantUsers();
-    if (Fn->use_empty() && Fn->isDiscardableIfUnused()) {
-      AnnotatedNoInstrument.erase(Fn);
-      AnnotatedInstrument.erase(Fn);
-      AnnotatedStrides.erase(Fn);
-      RegionNames.erase(Fn);
-      Fn->eraseFromParent();
-    }
-  }
-  return true;
-}
-
-/// The source file of \p F as recorded in its debug info ("dir/file"), or an
-/// empty string without debug info.
-std::string ActiveTimeInstrumenter::getSourceFile(const Function &F) {
-  const DISubprogram *SP = F.getSubprogram();
-  if (!SP)
-    return "";
-  StringRef Filename = SP->getFilename();
-  StringRef Directory = SP->getDirectory();
-  if (Filename.empty() || Directory.empty() ||
-      sys::path::is_absolute(Filename))
-    return Filename.str();
-  return (Directory + "/" + Filename).str();
-}
-
-/// A leaf is tiny when it has fewer than \p MinSize real instructions and no
-/// calls: the probes would cost more than the body, and with no callees the
-/// time spent in it is not hidden from anyone (it stays in its caller).
-bool ActiveTimeInstrumenter::isTinyLeaf(const Function &F, unsigned MinSize) {
-  unsigned Count = 0;
-  for (const Instruction &I : instructions(F)) {
-    if (I.isDebugOrPseudoInst())
-      continue;
-    if (const auto *CB = dyn_cast<CallBase>(&I))
-      if (!isa<IntrinsicInst>(CB) && !CB->isInlineAsm())
-        return false;
-    if (++Count >= MinSize)
-      return false;
-  }
-  return true;
-}
-
-Decision ActiveTimeInstrumenter::decide(Function &F) const {
-  // Structural reasons: there is no body we may touch.
-  if (F.isDeclaration())
-    return Decision::skip("declaration");
-  if (F.hasAvailableExternallyLinkage())
-    // The body is a copy for the optimizer; the real one is emitted (and
-    // instrumented) elsewhere.
-    return Decision::skip("available_externally");
-  StringRef Name = F.getName();
-  if (Name.starts_with(abi::kRuntimePrefix))
-    return Decision::skip("runtime function");
-  // Prefix match: LTO may rename our internal constructors when it merges
-  // modules.
-  if (Name.starts_with(abi::kModuleCtorName) ||
-      Name.starts_with(abi::kModuleDtorName))
-    return Decision::skip("module constructor/destructor");
-  if (F.hasFnAttribute(Attribute::Naked))
-    // No prologue: a call would clobber the state the body relies on.
-    return Decision::skip("naked");
-  if (F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation))
-    return Decision::skip("disable_sanitizer_instrumentation");
-
-  // Explicit opt-outs win over opt-ins.
-  if (F.hasFnAttribute(kNoInstrumentAttr))
-    return Decision::skip("activetime-no-instrument attribute");
-  if (AnnotatedNoInstrument.contains(&F))
-    return Decision::skip("activetime.no_instrument annotation");
-
-  // Forced functions bypass the list and the size threshold. Naming a
-  // function as a region or asking for its strides is asking for it too.
-  if (F.hasFnAttribute(kInstrumentAttr) || AnnotatedInstrument.contains(&F) ||
-      RegionNames.count(&F) || AnnotatedStrides.contains(&F))
-    return Decision::instrument();
-
-  bool Allowed = false;
-  if (List) {
-    StringRef LinkageName = GlobalValue::dropLLVMManglingEscape(Name);
-    std::string Demangled = demangle(LinkageName);
-    std::string FnFile = getSourceFile(F);
-    StringRef FunNames[] = {LinkageName, Demangled};
-    StringRef SrcNames[] = {M.getSourceFileName(), FnFile};
-    if (List->contains("deny", FunNames, SrcNames))
-      return Decision::skip("denied by list");
-    if (List->hasAllowEntries()) {
-      if (!List->contains("allow", FunNames, SrcNames))
-        return Decision::skip("not in allow list");
-      Allowed = true;
-    }
-  }
-
-  // Being explicitly allowed by name overrides the threshold.
-  if (!Allowed && ClMinSize > 0 && isTinyLeaf(F, ClMinSize))
-    return Decision::skip("tiny leaf below -activetime-min-size");
-
-  return Decision::instrument();
+  MemMode SiteMode = Mode == MemMode::All ? MemMode::All : MemMode::Loops;
+  MemSiteCounts Counts;
+  for (Function *F : Selection.functions())
+    if (Mode != MemMode::None || Selection.wantsStrides(*F))
+      findMemSites(*F, FAM, SiteMode, Sites, Counts);
+  if (printDecisions())
+    printSiteCounts(errs(), Sites.size(), Counts);
 }
 
 //===----------------------------------------------------------------------===//
@@ -480,10 +206,10 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
     StringRef Name = GlobalValue::dropLLVMManglingEscape(F->getName());
     // A region name is process-wide: the same name in another module, or a
     // run-time region of the header API, is the same entry of the report.
-    auto Region = RegionNames.find(F);
-    bool IsRegion = Region != RegionNames.end();
+    const std::string *Region = Selection.regionName(*F);
+    bool IsRegion = Region != nullptr;
     if (IsRegion)
-      Name = Region->second;
+      Name = *Region;
     // Names are separated so that {"ab","c"} and {"a","bc"} hash apart.
     HashInput += Name;
     HashInput.push_back('\0');
@@ -822,6 +548,42 @@ CallInst *ActiveTimeInstrumenter::tailCallBefore(Instruction *Ret) {
   return CI;
 }
 
+/// Where a function's entry code goes: after the static allocas, so they stay
+/// grouped at the top of the entry block where the backend folds them into
+/// the fixed frame, and after llvm.localescape, which must stay in the entry
+/// block.
+static BasicBlock::iterator afterAllocas(Function &Fn) {
+  BasicBlock &Entry = Fn.getEntryBlock();
+  BasicBlock::iterator IP = Entry.getFirstInsertionPt();
+  auto Skip = [](Instruction &I) {
+    if (auto *A = dyn_cast<AllocaInst>(&I))
+      return A->isStaticAlloca();
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      return isa<DbgInfoIntrinsic>(II) ||
+             II->getIntrinsicID() == Intrinsic::localescape;
+    return false;
+  };
+  while (IP != Entry.end() && Skip(*IP))
+    ++IP;
+  // An escape after other code: the entry goes after it all the same.
+  for (BasicBlock::iterator It = IP; It != Entry.end(); ++It)
+    if (auto *II = dyn_cast<IntrinsicInst>(&*It))
+      if (II->getIntrinsicID() == Intrinsic::localescape)
+        IP = std::next(It);
+  return IP;
+}
+
+/// The attributes of the musttail call from \p F to its timed copy: F's
+/// return and parameter attributes (musttail wants them to match), none of
+/// its function attributes.
+static AttributeList jumpAttributes(const Function &F) {
+  SmallVector<AttributeSet, 8> ParamAttrs;
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    ParamAttrs.push_back(F.getAttributes().getParamAttrs(I));
+  return AttributeList::get(F.getContext(), AttributeSet(),
+                            F.getAttributes().getRetAttrs(), ParamAttrs);
+}
+
 void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc,
                                                 unsigned Index) {
   // Calls to the probes need a location in a function with debug info (the
@@ -831,30 +593,7 @@ void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc,
   Function *TimedCopy =
       ClCloneMaxSize && canCopyForTiming(F) ? copyForTiming(F) : nullptr;
 
-  // The entry, after the static allocas so they stay grouped at the top of
-  // the entry block where the backend folds them into the fixed frame, and
-  // after llvm.localescape, which must stay in the entry block.
-  auto AfterAllocas = [](Function &Fn) {
-    BasicBlock &Entry = Fn.getEntryBlock();
-    BasicBlock::iterator IP = Entry.getFirstInsertionPt();
-    auto Skip = [](Instruction &I) {
-      if (auto *A = dyn_cast<AllocaInst>(&I))
-        return A->isStaticAlloca();
-      if (auto *II = dyn_cast<IntrinsicInst>(&I))
-        return isa<DbgInfoIntrinsic>(II) ||
-               II->getIntrinsicID() == Intrinsic::localescape;
-      return false;
-    };
-    while (IP != Entry.end() && Skip(*IP))
-      ++IP;
-    // An escape after other code: the entry goes after it all the same.
-    for (BasicBlock::iterator It = IP; It != Entry.end(); ++It)
-      if (auto *II = dyn_cast<IntrinsicInst>(&*It))
-        if (II->getIntrinsicID() == Intrinsic::localescape)
-          IP = std::next(It);
-    return IP;
-  };
-  IRBuilder<> IRB(&F.getEntryBlock(), AfterAllocas(F));
+  IRBuilder<> IRB(&F.getEntryBlock(), afterAllocas(F));
   if (SP)
     IRB.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
   if (!TimedCopy) {
@@ -872,21 +611,14 @@ void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc,
   CallInst *Jump = AtThen.CreateCall(TimedCopy, Args);
   Jump->setTailCallKind(CallInst::TCK_MustTail);
   Jump->setCallingConv(F.getCallingConv());
-  Jump->setAttributes(AttributeList::get(Ctx, AttributeSet(),
-                                         F.getAttributes().getRetAttrs(),
-                                         [&] {
-                                           SmallVector<AttributeSet, 8> PA;
-                                           for (unsigned I = 0; I < F.arg_size(); ++I)
-                                             PA.push_back(F.getAttributes().getParamAttrs(I));
-                                           return PA;
-                                         }()));
+  Jump->setAttributes(jumpAttributes(F));
   if (F.getReturnType()->isVoidTy())
     AtThen.CreateRetVoid();
   else
     AtThen.CreateRet(Jump);
   Then->eraseFromParent();
 
-  IRBuilder<> AtCopy(&TimedCopy->getEntryBlock(), AfterAllocas(*TimedCopy));
+  IRBuilder<> AtCopy(&TimedCopy->getEntryBlock(), afterAllocas(*TimedCopy));
   if (DISubprogram *CSP = TimedCopy->getSubprogram())
     AtCopy.SetCurrentDebugLocation(DILocation::get(Ctx, CSP->getLine(), 0, CSP));
   emitProbe(AtCopy, EnterProbe, Desc);
@@ -947,58 +679,11 @@ void ActiveTimeInstrumenter::emitExits(Function &F, Value *Timed,
     NumInvokes += F.size() - BlocksBefore - 1;
 }
 
-bool ActiveTimeInstrumenter::run() {
-  collectAnnotations();
-  bool Changed = dropOurAnnotations();
-
-  SmallVector<Function *, 64> ToInstrument;
-  for (Function &F : M) {
-    Decision D = decide(F);
-    if (D.Instrument) {
-      ToInstrument.push_back(&F);
-    } else if (!F.isDeclaration()) {
-      ++NumSkipped;
-    }
-    if (ClPrintDecisions) {
-      if (D.Instrument) {
-        errs() << "activetime: instrument " << F.getName();
-        auto Region = RegionNames.find(&F);
-        if (Region != RegionNames.end())
-          errs() << " as region '" << Region->second << "'";
-        if (AnnotatedStrides.contains(&F))
-          errs() << " with strides";
-        errs() << "\n";
-      }
-      else
-        errs() << "activetime: skip " << F.getName() << ": " << D.SkipReason
-               << "\n";
-    }
-  }
-  if (ToInstrument.empty())
-    return Changed;
-
-  MemMode Mode = getMemMode();
-  std::string HintFile = getPrefetchUseFile();
-  if (!HintFile.empty())
-    Mode = MemMode::Loops;
-  // [[activetime::strides]] turns memory probes on (loops) for its function
-  // when they are globally off.
-  if (Mode != MemMode::None || !AnnotatedStrides.empty()) {
-    MemSiteCounts Counts;
-    for (Function *F : ToInstrument)
-      if (Mode != MemMode::None || AnnotatedStrides.contains(F))
-        FindSites(*F, Sites, Counts);
-    if (ClPrintDecisions)
-      errs() << "activetime: " << Sites.size() << " memory sites, "
-             << Counts.Invariant << " loop-invariant and " << Counts.Stack
-             << " stack accesses left out\n";
-  }
-  // A feedback build: prefetches only, no probes.
-  if (!HintFile.empty())
-    return applyPrefetchHints(M, HintFile, Sites) || Changed;
-
-  // Declared only now so that an untouched module stays untouched. The
-  // probes never throw; saying so keeps them out of the invoke rewrite.
+/// The runtime entry points of the function probes. Declared only once a
+/// function is known to get probes, so that an untouched module stays
+/// untouched. The probes never throw; saying so keeps them out of the
+/// invoke rewrite.
+void ActiveTimeInstrumenter::declareProbes() {
   AttributeList ProbeAttrs =
       AttributeList().addFnAttribute(Ctx, Attribute::NoUnwind);
   Type *VoidTy = Type::getVoidTy(Ctx);
@@ -1006,9 +691,17 @@ bool ActiveTimeInstrumenter::run() {
                                      PtrTy, PtrTy);
   ExitProbe = M.getOrInsertFunction(abi::kFuncExitName, ProbeAttrs, VoidTy,
                                     PtrTy, PtrTy);
+}
+
+bool ActiveTimeInstrumenter::run() {
+  ArrayRef<Function *> ToInstrument = Selection.functions();
+  if (ToInstrument.empty())
+    return false;
+  findSites();
+
+  declareProbes();
   Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
   createCounters(ToInstrument.size());
-
   GlobalVariable *ModuleDesc = createTables(ToInstrument);
   ModuleDescGV = ModuleDesc;
   insertMemProbes(ModuleDesc);
@@ -1030,29 +723,14 @@ PreservedAnalyses activetime::ActiveTimePass::run(Module &M,
   // Already instrumented, e.g. in the pre-link half of an LTO build.
   if (M.getModuleFlag(abi::kInstrumentedFlag))
     return PreservedAnalyses::all();
+  std::unique_ptr<FunctionSelection> Selection = FunctionSelection::create(M);
+  if (!Selection)
+    return PreservedAnalyses::all();
 
-  std::unique_ptr<FunctionList> List;
-  if (!ClListFile.empty()) {
-    std::string Error;
-    List = FunctionList::create(ClListFile, Error);
-    if (!List) {
-      M.getContext().emitError("activetime: cannot use -activetime-list=" +
-                               ClListFile + ": " + Error);
-      return PreservedAnalyses::all();
-    }
-  }
-
+  bool Changed = Selection->select();
   FunctionAnalysisManager &FAM =
       AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  auto FindSites = [&](Function &F, std::vector<MemSite> &Sites,
-                       MemSiteCounts &Counts) {
-    findMemSites(F, FAM.getResult<ScalarEvolutionAnalysis>(F),
-                 FAM.getResult<LoopAnalysis>(F), getMemMode() == MemMode::All
-                                                      ? MemMode::All
-                                                      : MemMode::Loops,
-                 Sites, Counts);
-  };
-  bool Changed = ActiveTimeInstrumenter(M, List.get(), FindSites).run();
+  Changed |= ActiveTimeInstrumenter(M, *Selection, FAM).run();
   // Mark the module as processed even when nothing qualified, so a later run
   // (after LTO inlining changed function sizes, say) leaves it alone too.
   // Max: merging an instrumented with an uninstrumented module is no conflict.

@@ -1,13 +1,13 @@
-//===- ActiveTimeStrides.h - Memory access sites (seed 004) -----*- C++ -*-===//
+//===- ActiveTimeStrides.h - Memory access sites and hint files -*- C++ -*-===//
 //
 // Part of ActiveTime.
 //
 //===----------------------------------------------------------------------===//
 //
-// Stride profiling support of the pass: finding the loads and stores that get
-// a memory-access probe (or a static stride in the site table), and the
-// feedback half, which reads a prefetch hint file written by
-// `activetime export --format=prefetch` and inserts llvm.prefetch.
+// Stride profiling support shared by the passes: finding the loads and stores
+// that get a memory-access probe (or a static stride in the site table), and
+// reading the prefetch hint files `activetime export --format=prefetch`
+// writes, which ActiveTimePrefetchUsePass applies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +19,9 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
@@ -29,8 +32,6 @@ enum class MemMode { None, Loops, All };
 
 /// -activetime-mem, defaulting to Loops when -activetime-strides is given.
 MemMode getMemMode();
-/// The file of -activetime-prefetch-use, empty if not given.
-std::string getPrefetchUseFile();
 
 /// One load or store of the site table (abi::MemSiteDesc).
 struct MemSite {
@@ -62,6 +63,13 @@ struct MemSiteCounts {
 void findMemSites(llvm::Function &F, llvm::ScalarEvolution &SE,
                   llvm::LoopInfo &LI, MemMode Mode,
                   std::vector<MemSite> &Sites, MemSiteCounts &Counts);
+/// The same, with ScalarEvolution and LoopInfo from \p FAM.
+void findMemSites(llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
+                  MemMode Mode, std::vector<MemSite> &Sites,
+                  MemSiteCounts &Counts);
+/// The find phase's summary for -activetime-print-decisions.
+void printSiteCounts(llvm::raw_ostream &OS, size_t NumSites,
+                     const MemSiteCounts &Counts);
 
 /// One prefetch hint of the file `activetime export --format=prefetch`
 /// writes (format in docs/user-guide.md).
@@ -74,15 +82,12 @@ struct PrefetchHint {
 
 /// Parses the text of a hint file; \p Name prefixes error messages. Never
 /// crashes on malformed input (fuzzed by fuzz/hints_fuzzer.cpp).
-llvm::Expected<std::vector<PrefetchHint>> parsePrefetchHints(llvm::StringRef Text,
-                                                             llvm::StringRef Name);
+llvm::Expected<std::vector<PrefetchHint>>
+parsePrefetchHints(llvm::StringRef Text, llvm::StringRef Name);
 
-/// Feedback: reads \p HintFile and inserts a prefetch before every dynamic
-/// load in a loop whose hint matches (same key and shape). Hints of this
-/// module that match nothing, or no longer fit, are reported as warnings
-/// and ignored. Returns true if the IR changed.
-bool applyPrefetchHints(llvm::Module &M, llvm::StringRef HintFile,
-                        llvm::ArrayRef<MemSite> Sites);
+/// Reads and parses the hint file at \p Path.
+llvm::Expected<std::vector<PrefetchHint>>
+readPrefetchHints(llvm::StringRef Path);
 
 } // namespace activetime
 

@@ -4,13 +4,23 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Entry point of ActiveTime.so, a new-pass-manager plugin. It makes the pass
-// available by name to `opt -passes=activetime` and schedules it at the end of
-// every default pipeline clang builds when given -fpass-plugin.
+// Entry point of ActiveTime.so, a new-pass-manager plugin. It makes the
+// passes available by name to opt:
+//
+//   -passes=activetime               probes, tables and registration code
+//                                    (ActiveTimeInstrumentation.h)
+//   -passes=activetime-prefetch-use  prefetches from the hint file of
+//                                    -activetime-prefetch-use
+//                                    (ActiveTimePrefetchUse.h)
+//
+// and schedules one of them at the end of every default pipeline clang
+// builds when given -fpass-plugin: the prefetch-use pass when
+// -activetime-prefetch-use names a hint file, the instrumentation otherwise.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ActiveTimeInstrumentation.h"
+#include "ActiveTimePrefetchUse.h"
 #include "activetime/llvm_compat.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -19,14 +29,31 @@
 using namespace llvm;
 using namespace activetime;
 
+/// The pass clang runs: a build with a hint file is a feedback build, which
+/// gets prefetches and no probes. `-passes=activetime` with
+/// -activetime-prefetch-use chooses the same way, as it did when the
+/// feedback was a mode of the instrumentation pass.
+static void addActiveTimePass(ModulePassManager &MPM) {
+  std::string HintFile = getPrefetchUseFile();
+  if (!HintFile.empty())
+    MPM.addPass(ActiveTimePrefetchUsePass(std::move(HintFile)));
+  else
+    MPM.addPass(ActiveTimePass());
+}
+
 static void registerActiveTimeCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "activetime")
-          return false;
-        MPM.addPass(ActiveTimePass());
-        return true;
+        if (Name == "activetime") {
+          addActiveTimePass(MPM);
+          return true;
+        }
+        if (Name == "activetime-prefetch-use") {
+          MPM.addPass(ActiveTimePrefetchUsePass(getPrefetchUseFile()));
+          return true;
+        }
+        return false;
       });
 
   // OptimizerLast runs after inlining, so a function inlined everywhere leaves
@@ -38,7 +65,7 @@ static void registerActiveTimeCallbacks(PassBuilder &PB) {
   // well, the module flag set by the first run turns the second into a no-op.
   activetime::compat::registerOptimizerLastEP(
       PB, [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(ActiveTimePass());
+        addActiveTimePass(MPM);
       });
 }
 

@@ -3,14 +3,21 @@
 ; ahead of its address, and nothing else: no probes, no tables. One prefetch
 ; serves loads off the same base within a cache line (p->v and p->next).
 ; Unused hints of other modules (by source file name) are ignored silently;
-; stale or mismatched hints of
-; this module are reported and ignored; a malformed file is reported and the
-; module left as it is.
+; stale or mismatched hints of this module are reported and ignored; a
+; malformed file is reported and the module left as it is.
+; RUN: %opt_at -passes=activetime-prefetch-use -activetime-prefetch-use=%S/Inputs/hints.json -S %s 2>%t.err | FileCheck %s
+; RUN: count 0 < %t.err
+; RUN: %opt_at -passes=activetime-prefetch-use -activetime-prefetch-use=%S/Inputs/hints-stale.json -S %s 2>&1 | FileCheck %s --check-prefix=STALE
+; RUN: %opt_at -passes=activetime-prefetch-use -activetime-prefetch-use=%S/Inputs/hints-bad.json -S %s 2>&1 | FileCheck %s --check-prefix=BAD
+; RUN: %opt_at -passes=activetime-prefetch-use -activetime-prefetch-use=%t.missing -S %s 2>&1 | FileCheck %s --check-prefix=MISSING
+; The instrumentation pass's name with a hint file runs the feedback too, as
+; clang does when given -activetime-prefetch-use.
 ; RUN: %opt_at -passes=activetime -activetime-prefetch-use=%S/Inputs/hints.json -S %s 2>%t.err | FileCheck %s
 ; RUN: count 0 < %t.err
-; RUN: %opt_at -passes=activetime -activetime-prefetch-use=%S/Inputs/hints-stale.json -S %s 2>&1 | FileCheck %s --check-prefix=STALE
-; RUN: %opt_at -passes=activetime -activetime-prefetch-use=%S/Inputs/hints-bad.json -S %s 2>&1 | FileCheck %s --check-prefix=BAD
-; RUN: %opt_at -passes=activetime -activetime-prefetch-use=%t.missing -S %s 2>&1 | FileCheck %s --check-prefix=MISSING
+; The feedback pass without a hint file is a usage error.
+; RUN: not %opt_at -passes=activetime-prefetch-use -S %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFILE
+; Run twice (as in both halves of an LTO build), the hints are applied once.
+; RUN: %opt_at -passes=activetime-prefetch-use,activetime-prefetch-use,activetime -activetime-prefetch-use=%S/Inputs/hints.json -S %s 2>%t.err | FileCheck %s
 
 ; CHECK-NOT: __activetime_module
 ; CHECK-NOT: __activetime_bootstrap_counts
@@ -34,6 +41,7 @@
 ; BAD: chase.c: warning: activetime: ignoring prefetch hints: {{.*}}hints-bad.json: hint 0: missing or malformed field
 ; BAD-NOT: llvm.prefetch
 ; MISSING: warning: activetime: ignoring prefetch hints: {{.*}}.missing: {{[Nn]}}o such file or directory
+; NOFILE: error: activetime: the prefetch-use pass needs a hint file (-activetime-prefetch-use=FILE)
 
 source_filename = "chase.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
