@@ -78,7 +78,7 @@ constexpr const char kBootstrapCountsName[] = "__activetime_bootstrap_counts";
 // check. Tools map the copy's code to the function.
 constexpr const char kTimedCopySuffix[] = ".activetime.timed";
 
-// Memory-access probe (stride profiling, seed 004), before a load or store
+// Memory-access probe (stride profiling), before a load or store
 // whose address ScalarEvolution cannot prove affine. Its fast path is inline:
 // the module's thread-local array kSiteCountdownName (int32_t per site, zero
 // at thread start) is decremented, and only when the count drops to <= 0

@@ -1,4 +1,4 @@
-; Stride profiling sites (seed 004): affine accesses get a static stride in
+; Stride profiling sites: affine accesses get a static stride in
 ; the site table and no probe; indirect and pointer-chasing accesses get a
 ; probe; loop-invariant and stack addresses get neither.
 ; RUN: %opt_at -passes=activetime -activetime-strides -S %s | FileCheck %s
