@@ -52,8 +52,6 @@
 #include "llvm/Transforms/Utils/EscapeEnumerator.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
-#include <optional>
-
 using namespace llvm;
 using namespace activetime;
 
