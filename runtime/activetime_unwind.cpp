@@ -222,14 +222,35 @@ bool ParseCie(const u8 *P, Cie *C) {
   return R.Ok;
 }
 
-// Runs call-frame instructions [P, End) from location Loc up to Target.
-bool Run(const u8 *P, const u8 *End, const Cie &C, uptr Loc, uptr Target,
-         Rules *Out, const Rules &Initial) {
-  Reader R = {P, End};
-  Rules State[kMaxStates];
-  int Depth = 0;
-  Rules &Cur = *Out;
-  auto SetOffset = [&](u64 Reg, s64 Off) {
+// Runs call-frame instructions from location Loc up to Target, keeping
+// the rules that matter (Cur). Initial: the CIE's rules, which restore
+// returns to (Cur itself while the CIE's own instructions run).
+class CfaMachine {
+public:
+  enum Step { Continue, Reached, Fail };
+
+  CfaMachine(const u8 *P, const u8 *End, const Cie &C, uptr Loc, uptr Target,
+             Rules &Cur, const Rules &Initial)
+      : R{P, End}, C(C), Loc(Loc), Target(Target), Cur(Cur),
+        Initial(Initial) {}
+
+  bool Run() {
+    while (R.Ok && R.P < R.End) {
+      u8 Op = R.U8();
+      Step S = (Op & 0xc0) ? Primary(Op) : Extended(Op);
+      if (S != Continue)
+        return S == Reached;
+    }
+    return R.Ok;
+  }
+
+private:
+  Step Advance(u64 Delta) {
+    Loc += Delta * C.CodeAlign;
+    return Loc > Target ? Reached : Continue;
+  }
+
+  void SetOffset(u64 Reg, s64 Off) {
     if (Reg == kRegRa) {
       Cur.RaSaved = true;
       Cur.RaOff = Off;
@@ -237,8 +258,9 @@ bool Run(const u8 *P, const u8 *End, const Cie &C, uptr Loc, uptr Target,
       Cur.BpSaved = true;
       Cur.BpOff = Off;
     }
-  };
-  auto Restore = [&](u64 Reg) {
+  }
+
+  void Restore(u64 Reg) {
     if (Reg == kRegRa) {
       Cur.RaSaved = Initial.RaSaved;
       Cur.RaOff = Initial.RaOff;
@@ -246,90 +268,118 @@ bool Run(const u8 *P, const u8 *End, const Cie &C, uptr Loc, uptr Target,
       Cur.BpSaved = Initial.BpSaved;
       Cur.BpOff = Initial.BpOff;
     }
-  };
-  while (R.Ok && R.P < R.End) {
-    u8 Op = R.U8();
-    u8 Hi = Op & 0xc0, Lo = Op & 0x3f;
-    if (Hi == 0x40) { // advance_loc
-      Loc += Lo * C.CodeAlign;
-      if (Loc > Target)
-        return true;
-      continue;
+  }
+
+  // The opcodes with an operand in their low 6 bits.
+  Step Primary(u8 Op) {
+    u8 Lo = Op & 0x3f;
+    switch (Op & 0xc0) {
+    case 0x40: return Advance(Lo);                                  // advance_loc
+    case 0x80: SetOffset(Lo, s64(R.Uleb()) * C.DataAlign); break;   // offset
+    default: Restore(Lo); break;                                    // restore
     }
-    if (Hi == 0x80) { // offset
-      SetOffset(Lo, s64(R.Uleb()) * C.DataAlign);
-      continue;
-    }
-    if (Hi == 0xc0) { // restore
-      Restore(Lo);
-      continue;
-    }
-    u64 Adv = 0;
+    return Continue;
+  }
+
+  // A rule for Reg the unwinder cannot follow (an expression, another
+  // register): fatal only for the return address and rbp.
+  Step Unfollowable(u64 Reg) {
+    return Reg == kRegRa || Reg == kRegBp ? Fail : Continue;
+  }
+
+  Step Extended(u8 Op) {
+    u64 Reg;
     switch (Op) {
-    case 0x00: break;                                    // nop
-    case 0x01: Loc = R.Ptr(C.FdeEnc); if (Loc > Target) return true; break;
-    case 0x02: Adv = R.Fixed(1); break;                  // advance_loc1
-    case 0x03: Adv = R.Fixed(2); break;                  // advance_loc2
-    case 0x04: Adv = R.Fixed(4); break;                  // advance_loc4
-    case 0x05: { u64 Reg = R.Uleb(); SetOffset(Reg, s64(R.Uleb()) * C.DataAlign); break; }
-    case 0x06: Restore(R.Uleb()); break;                 // restore_extended
-    case 0x07: case 0x08: {                              // undefined, same_value
-      u64 Reg = R.Uleb();
+    case 0x00: return Continue;                                     // nop
+    case 0x01:                                                      // set_loc
+      Loc = R.Ptr(C.FdeEnc);
+      return Loc > Target ? Reached : Continue;
+    case 0x02: return AdvanceNonZero(R.Fixed(1));                   // advance_loc1
+    case 0x03: return AdvanceNonZero(R.Fixed(2));                   // advance_loc2
+    case 0x04: return AdvanceNonZero(R.Fixed(4));                   // advance_loc4
+    case 0x05:                                                      // offset_extended
+      Reg = R.Uleb();
+      SetOffset(Reg, s64(R.Uleb()) * C.DataAlign);
+      return Continue;
+    case 0x06: Restore(R.Uleb()); return Continue;                  // restore_extended
+    case 0x07: case 0x08:                                           // undefined, same_value
+      Reg = R.Uleb();
       if (Reg == kRegRa)
-        return false;
+        return Fail;
       if (Reg == kRegBp)
         Cur.BpSaved = false;
-      break;
-    }
-    case 0x09: {                                         // register
-      u64 Reg = R.Uleb();
+      return Continue;
+    case 0x09:                                                      // register
+      Reg = R.Uleb();
       R.Uleb();
-      if (Reg == kRegRa || Reg == kRegBp)
-        return false;
-      break;
+      return Unfollowable(Reg);
+    case 0x0a: case 0x0b: return StateOp(Op);
+    case 0x0f: return Fail;                                         // def_cfa_expression
+    case 0x10: case 0x16:                                           // (val_)expression
+      Reg = R.Uleb();
+      R.P += R.Uleb();
+      return Unfollowable(Reg);
+    case 0x11:                                                      // offset_extended_sf
+      Reg = R.Uleb();
+      SetOffset(Reg, R.Sleb() * C.DataAlign);
+      return Continue;
+    case 0x14: case 0x15:                                           // val_offset(_sf)
+      Reg = R.Uleb();
+      Op == 0x14 ? (void)R.Uleb() : (void)R.Sleb();
+      return Unfollowable(Reg);
+    case 0x2e: R.Uleb(); return Continue;                           // GNU_args_size
+    case 0x2f:                                                      // GNU_negative_offset_extended
+      Reg = R.Uleb();
+      SetOffset(Reg, -s64(R.Uleb()) * C.DataAlign);
+      return Continue;
+    default: return CfaOp(Op);
     }
-    case 0x0a:                                           // remember_state
+  }
+
+  // advance_loc1/2/4: a zero delta does not move (nor check) the location.
+  Step AdvanceNonZero(u64 Delta) { return Delta ? Advance(Delta) : Continue; }
+
+  // remember_state, restore_state.
+  Step StateOp(u8 Op) {
+    if (Op == 0x0a) {
       if (Depth == kMaxStates)
-        return false;
+        return Fail;
       State[Depth++] = Cur;
-      break;
-    case 0x0b:                                           // restore_state
+    } else {
       if (!Depth)
-        return false;
+        return Fail;
       Cur = State[--Depth];
-      break;
+    }
+    return Continue;
+  }
+
+  // The CFA definitions (def_cfa, _register, _offset, and their _sf forms);
+  // anything else is unknown: fail.
+  Step CfaOp(u8 Op) {
+    switch (Op) {
     case 0x0c: Cur.CfaReg = int(R.Uleb()); Cur.CfaOff = s64(R.Uleb()); break;
     case 0x0d: Cur.CfaReg = int(R.Uleb()); break;
     case 0x0e: Cur.CfaOff = s64(R.Uleb()); break;
-    case 0x0f: return false;                             // def_cfa_expression
-    case 0x10: case 0x16: {                              // (val_)expression
-      u64 Reg = R.Uleb();
-      R.P += R.Uleb();
-      if (Reg == kRegRa || Reg == kRegBp)
-        return false;
-      break;
-    }
-    case 0x11: { u64 Reg = R.Uleb(); SetOffset(Reg, R.Sleb() * C.DataAlign); break; }
     case 0x12: Cur.CfaReg = int(R.Uleb()); Cur.CfaOff = R.Sleb() * C.DataAlign; break;
     case 0x13: Cur.CfaOff = R.Sleb() * C.DataAlign; break;
-    case 0x14: case 0x15: {                              // val_offset(_sf)
-      u64 Reg = R.Uleb();
-      Op == 0x14 ? (void)R.Uleb() : (void)R.Sleb();
-      if (Reg == kRegRa || Reg == kRegBp)
-        return false;
-      break;
+    default: return Fail;
     }
-    case 0x2e: R.Uleb(); break;                          // GNU_args_size
-    case 0x2f: { u64 Reg = R.Uleb(); SetOffset(Reg, -s64(R.Uleb()) * C.DataAlign); break; }
-    default: return false;
-    }
-    if (Adv) {
-      Loc += Adv * C.CodeAlign;
-      if (Loc > Target)
-        return true;
-    }
+    return Continue;
   }
-  return R.Ok;
+
+  Reader R;
+  const Cie &C;
+  uptr Loc, Target;
+  Rules &Cur;
+  const Rules &Initial;
+  Rules State[kMaxStates];
+  int Depth = 0;
+};
+
+// Runs call-frame instructions [P, End) from location Loc up to Target.
+bool Run(const u8 *P, const u8 *End, const Cie &C, uptr Loc, uptr Target,
+         Rules *Out, const Rules &Initial) {
+  return CfaMachine(P, End, C, Loc, Target, *Out, Initial).Run();
 }
 
 // The rules at Pc (Return: Pc is a return address, the call is before it).

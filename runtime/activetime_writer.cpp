@@ -281,8 +281,161 @@ u32 WriteCodeSamples(OutBuffer *B, const ThreadState *TS, const u32 *Map,
   return Num;
 }
 
-// With MapOut, the tree-index -> written-node map is handed to the caller
-// (the samples section needs it) instead of being freed.
+raw::NodeRecord NodeRecordOf(const Node &X, u32 Parent, u32 Func) {
+  raw::NodeRecord R;
+  R.Parent = Parent == kMapRoot ? raw::kNoParent : Parent;
+  R.Func = Func;
+  R.Calls = X.Calls;
+  R.InclTicks = X.Incl;
+  R.ExclTicks = X.Excl;
+  R.MinTicks = X.Calls ? X.Min : 0;
+  R.MaxTicks = X.Max;
+  R.OverheadTicks = X.Ovh256; // fixed point until the open frames are in
+  R.OffCpuTicks = X.Off;
+  R.VoluntarySwitches = X.Vol;
+  R.InvoluntarySwitches = X.Invol;
+  R.CallSite = X.Site;
+  return R;
+}
+
+// The call-tree nodes 1..N-1 whose function and ancestors are known, in
+// tree order; Map[I] becomes node I's written index, kMapRoot (the root)
+// or kMapDrop. Returns how many were written; *Dropped counts the calls of
+// those left out.
+u32 WriteNodes(OutBuffer *B, CallTree &Tree, u32 N, LiveReader &Live,
+               u32 *Map, u64 *Dropped) {
+  Map[0] = kMapRoot;
+  u32 Out = 0;
+  for (u32 I = 1; I < N; ++I) {
+    const Node *X = Tree.AtAcquire(I);
+    Node Copy;
+    if (Live.T) {
+      Live.Copy(&Copy, X, sizeof(Copy));
+      X = &Copy;
+    }
+    u32 P = X->Parent < I ? Map[X->Parent] : kMapDrop;
+    u32 Id;
+    if (P == kMapDrop || !LookupFuncId(X->Fn, &Id)) {
+      Map[I] = kMapDrop;
+      *Dropped += X->Calls ? X->Calls : 1;
+      continue;
+    }
+    raw::NodeRecord R = NodeRecordOf(*X, P, Id);
+    B->Append(&R, sizeof(R));
+    Map[I] = Out++;
+  }
+  return Out;
+}
+
+// A thread's probe-time counters: probe overhead (ticks * 256), off-CPU
+// ticks, switches (voluntary << 32 | involuntary).
+struct ThreadCounters {
+  u64 Ovh, Off, Sw;
+};
+
+// T's counters as of one probe boundary; a finished thread's final ones.
+ThreadCounters ReadThreadCounters(const ThreadState *TS, const ThreadTls *T,
+                                  LiveReader &Live) {
+  if (!T)
+    return {0, TS->FinalOff, TS->FinalSw};
+  // Ovh, Off, Sw: consecutive, copied together (one probe boundary).
+  static_assert(__builtin_offsetof(ThreadTls, Off) ==
+                        __builtin_offsetof(ThreadTls, Ovh) + 8 &&
+                    __builtin_offsetof(ThreadTls, Sw) ==
+                        __builtin_offsetof(ThreadTls, Ovh) + 16,
+                "ThreadTls counters layout");
+  u64 C[3];
+  if (Live.T)
+    Live.Copy(C, &T->Ovh, sizeof(C));
+  else
+    internal_memcpy(C, &T->Ovh, sizeof(C));
+  return {C[0], C[1], C[2]};
+}
+
+// Adds an open frame F, timed up to EndTick with its callees' El as
+// Child, to its written node R: the same accounting as an exit at EndTick
+// (there was no exit probe). El: the frame's elapsed ticks.
+void AddOpenFrame(raw::NodeRecord *R, const Frame &F, u64 El, u64 Child,
+                  const ThreadCounters &C) {
+  u64 Ovh = C.Ovh > F.OvhAtEntry ? C.Ovh - F.OvhAtEntry : 0;
+  u64 Off = C.Off > F.OffAtEntry ? C.Off - F.OffAtEntry : 0;
+  // A live thread's counters were read after EndTick: they can hold time
+  // switched out after it, outside this frame's [start, EndTick].
+  if (Off > El)
+    Off = El;
+  // A frame opened after the counters were read has nothing of its own.
+  u64 Sw = C.Sw > F.SwAtEntry ? C.Sw - F.SwAtEntry : 0;
+  R->Calls++;
+  R->InclTicks += El;
+  R->ExclTicks += El > Child ? El - Child : 0;
+  R->OverheadTicks += Ovh;
+  R->OffCpuTicks += Off;
+  R->VoluntarySwitches += u32(Sw >> 32);
+  R->InvoluntarySwitches += u32(Sw);
+  s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
+  u64 A = Act > 0 ? u64(Act) : 0;
+  if (R->Calls == 1 || A < R->MinTicks)
+    R->MinTicks = A;
+  if (A > R->MaxTicks)
+    R->MaxTicks = A;
+}
+
+// Accounts T's open frames up to EndTick in the written copy only (Recs,
+// through Map over the N tree nodes). Another live thread may be running:
+// best effort, bounded reads. Returns the number of frames added.
+u64 AddOpenFrames(raw::NodeRecord *Recs, const u32 *Map, u32 N,
+                  const ThreadTls *T, LiveReader &Live, u64 EndTick,
+                  const ThreadCounters &C) {
+  AT_TSAN_IGNORE_READS_BEGIN();
+  Frame *Stk = *(Frame *volatile *)&T->Stack;
+  u32 Cap = *(volatile u32 *)&T->Capacity;
+  u32 D = *(volatile u32 *)&T->Depth;
+  AT_TSAN_IGNORE_READS_END();
+  if (D > Cap)
+    D = Cap;
+  u64 Carry = 0, Open = 0;
+  for (u32 I = D; Stk && I-- > 1;) {
+    Frame F;
+    if (Live.T)
+      Live.Copy(&F, &Stk[I], sizeof(F));
+    else
+      F = Stk[I];
+    u64 El = EndTick > F.StartTick ? EndTick - F.StartTick : 0;
+    if (F.NodeIdx < N && Map[F.NodeIdx] < kMapRoot) {
+      AddOpenFrame(&Recs[Map[F.NodeIdx]], F, El, F.ChildTicks + Carry, C);
+      ++Open;
+    }
+    Carry = El;
+  }
+  return Open;
+}
+
+// The thread record's fields other than NumNodes, OpenFrames and the
+// dropped node count.
+void FillThreadRecord(raw::ThreadRecord *P, const ThreadState *TS,
+                      u64 ThreadEnd, const ThreadCounters &C) {
+  P->Tid = TS->Tid;
+  P->StartTick = TS->StartTick;
+  P->EndTick = ThreadEnd;
+  P->Flags = (TS->Finished ? 0 : raw::TF_Running) |
+             (TS->Code.Refused ? raw::TF_NotSampled : 0);
+  P->UnmatchedExits = TS->UnmatchedExits;
+  P->UnwoundFrames = TS->UnwoundFrames;
+  internal_memcpy(P->Name, TS->Name, sizeof(P->Name));
+  const SwitchState &S = TS->Switch;
+  P->SwitchSource = S.Source;
+  P->SwitchResolution = S.Source == raw::SS_CpuClock ? S.Resolution : 0;
+  P->OffCpuTicks = C.Off;
+  P->VoluntarySwitches = C.Sw >> 32;
+  P->InvoluntarySwitches = u32(C.Sw);
+  P->LostSwitchRecords = S.Lost;
+  P->LostCodeSamples = TS->Code.Lost;
+}
+
+// SK_Thread payload: the thread record, its call-tree nodes (open frames
+// timed up to EndTick), call counts and code samples. With MapOut, the
+// tree-index -> written-node map is handed to the caller (the samples
+// section needs it) instead of being freed.
 void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
                  u32 *MapN) {
   raw::ThreadRecord TR;
@@ -300,111 +453,13 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
     Live.T = nullptr;
   uptr MapBytes = RoundUpTo(uptr(N) * sizeof(u32), GetPageSizeCached());
   u32 *Map = (u32 *)MmapOrDie(MapBytes, "ActiveTime writer map");
-  Map[0] = kMapRoot;
-  u32 Out = 0;
   u64 Dropped = 0;
-  for (u32 I = 1; I < N; ++I) {
-    const Node *X = Tree.AtAcquire(I);
-    Node Copy;
-    if (Live.T) {
-      Live.Copy(&Copy, X, sizeof(Copy));
-      X = &Copy;
-    }
-    u32 P = X->Parent < I ? Map[X->Parent] : kMapDrop;
-    u32 Id;
-    if (P == kMapDrop || !LookupFuncId(X->Fn, &Id)) {
-      Map[I] = kMapDrop;
-      Dropped += X->Calls ? X->Calls : 1;
-      continue;
-    }
-    raw::NodeRecord R;
-    R.Parent = P == kMapRoot ? raw::kNoParent : P;
-    R.Func = Id;
-    R.Calls = X->Calls;
-    R.InclTicks = X->Incl;
-    R.ExclTicks = X->Excl;
-    R.MinTicks = X->Calls ? X->Min : 0;
-    R.MaxTicks = X->Max;
-    R.OverheadTicks = X->Ovh256; // fixed point until the open frames are in
-    R.OffCpuTicks = X->Off;
-    R.VoluntarySwitches = X->Vol;
-    R.InvoluntarySwitches = X->Invol;
-    R.CallSite = X->Site;
-    B->Append(&R, sizeof(R));
-    Map[I] = Out++;
-  }
+  u32 Out = WriteNodes(B, Tree, N, Live, Map, &Dropped);
 
-  u64 Open = 0;
-  u64 ThreadEnd = TS->Finished ? TS->EndTick : EndTick;
   ThreadTls *T = TS->Finished ? nullptr : TS->Tls;
-  u64 TOff = TS->FinalOff, TSw = TS->FinalSw, TOvh = 0;
-  if (T) {
-    // Ovh, Off, Sw: consecutive, copied together (one probe boundary).
-    static_assert(__builtin_offsetof(ThreadTls, Off) ==
-                          __builtin_offsetof(ThreadTls, Ovh) + 8 &&
-                      __builtin_offsetof(ThreadTls, Sw) ==
-                          __builtin_offsetof(ThreadTls, Ovh) + 16,
-                  "ThreadTls counters layout");
-    u64 C[3];
-    if (Live.T)
-      Live.Copy(C, &T->Ovh, sizeof(C));
-    else
-      internal_memcpy(C, &T->Ovh, sizeof(C));
-    TOvh = C[0];
-    TOff = C[1];
-    TSw = C[2];
-  }
+  ThreadCounters C = ReadThreadCounters(TS, T, Live);
   raw::NodeRecord *Recs = (raw::NodeRecord *)(B->Data + NodesOff);
-  if (T) {
-    // Account the open frames up to EndTick in the written copy only.
-    // (Another live thread may be running: best effort, bounded reads.)
-    AT_TSAN_IGNORE_READS_BEGIN();
-    Frame *Stk = *(Frame *volatile *)&T->Stack;
-    u32 Cap = *(volatile u32 *)&T->Capacity;
-    u32 D = *(volatile u32 *)&T->Depth;
-    AT_TSAN_IGNORE_READS_END();
-    if (D > Cap)
-      D = Cap;
-    u64 Carry = 0;
-    for (u32 I = D; Stk && I-- > 1;) {
-      Frame F;
-      if (Live.T)
-        Live.Copy(&F, &Stk[I], sizeof(F));
-      else
-        F = Stk[I];
-      u64 El = EndTick > F.StartTick ? EndTick - F.StartTick : 0;
-      if (F.NodeIdx >= N || Map[F.NodeIdx] >= kMapRoot) {
-        Carry = El;
-        continue;
-      }
-      // Same accounting as an exit at EndTick (no exit probe).
-      u64 Ovh = TOvh > F.OvhAtEntry ? TOvh - F.OvhAtEntry : 0;
-      u64 Off = TOff > F.OffAtEntry ? TOff - F.OffAtEntry : 0;
-      // A live thread's counters were read after EndTick: they can hold
-      // time switched out after it, outside this frame's [start, EndTick].
-      if (Off > El)
-        Off = El;
-      // A frame opened after the counters were read has nothing of its own.
-      u64 Sw = TSw > F.SwAtEntry ? TSw - F.SwAtEntry : 0;
-      raw::NodeRecord *R = &Recs[Map[F.NodeIdx]];
-      u64 Child = F.ChildTicks + Carry;
-      R->Calls++;
-      R->InclTicks += El;
-      R->ExclTicks += El > Child ? El - Child : 0;
-      R->OverheadTicks += Ovh;
-      R->OffCpuTicks += Off;
-      R->VoluntarySwitches += u32(Sw >> 32);
-      R->InvoluntarySwitches += u32(Sw);
-      s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
-      u64 A = Act > 0 ? u64(Act) : 0;
-      if (R->Calls == 1 || A < R->MinTicks)
-        R->MinTicks = A;
-      if (A > R->MaxTicks)
-        R->MaxTicks = A;
-      Carry = El;
-      ++Open;
-    }
-  }
+  u64 Open = T ? AddOpenFrames(Recs, Map, N, T, Live, EndTick, C) : 0;
   for (u32 I = 0; I < Out; ++I)
     Recs[I].OverheadTicks = (Recs[I].OverheadTicks + 128) >> 8;
   u32 NumCounts = WriteCounts(B, TS);
@@ -417,27 +472,12 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   }
 
   raw::ThreadRecord *P = (raw::ThreadRecord *)(B->Data + RecOff);
-  P->Tid = TS->Tid;
-  P->StartTick = TS->StartTick;
-  P->EndTick = ThreadEnd;
+  FillThreadRecord(P, TS, TS->Finished ? TS->EndTick : EndTick, C);
   P->NumNodes = Out;
-  P->Flags = (TS->Finished ? 0 : raw::TF_Running) |
-             (TS->Code.Refused ? raw::TF_NotSampled : 0);
   P->OpenFrames = Open;
-  P->UnmatchedExits = TS->UnmatchedExits;
-  P->UnwoundFrames = TS->UnwoundFrames;
   P->DroppedEvents = TS->DroppedEvents + Dropped;
-  internal_memcpy(P->Name, TS->Name, sizeof(P->Name));
-  const SwitchState &S = TS->Switch;
-  P->SwitchSource = S.Source;
-  P->SwitchResolution = S.Source == raw::SS_CpuClock ? S.Resolution : 0;
-  P->OffCpuTicks = TOff;
-  P->VoluntarySwitches = TSw >> 32;
-  P->InvoluntarySwitches = u32(TSw);
-  P->LostSwitchRecords = S.Lost;
   P->NumCounts = NumCounts;
   P->NumCodeSamples = NumCode;
-  P->LostCodeSamples = TS->Code.Lost;
 }
 
 bool HasTrace(const ThreadState *TS) {
@@ -543,6 +583,61 @@ const char *BaseName(const char *Path) {
 
 } // namespace
 
+// The distinct regions (fork call return addresses) of every thread's
+// slots, in first-seen order, at most Max; *Lost counts slots beyond that.
+u32 CollectRegionCodes(uptr *Codes, u32 Max, u64 *Lost) {
+  u32 NumRegions = 0;
+  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
+    for (u32 I = 0; I < T->NumSlots; ++I) {
+      u32 R = 0;
+      while (R < NumRegions && Codes[R] != T->Slots[I].CodePtr)
+        ++R;
+      if (R == NumRegions) {
+        if (NumRegions == Max) {
+          ++*Lost;
+          continue;
+        }
+        Codes[NumRegions++] = T->Slots[I].CodePtr;
+      }
+    }
+  return NumRegions;
+}
+
+// A region's address in its object (minus the load bias) and the object's
+// path, appended to Paths (the main executable: Exe).
+void LocateRegion(raw::RegionRecord &RR, uptr Code, const char *Exe,
+                  uptr ExeLen, InternalScopedString &Paths) {
+  internal_memset(&RR, 0, sizeof(RR));
+  Dl_info Info;
+  struct link_map *LM = nullptr;
+  const char *Path = "";
+  uptr PathLen = 0;
+  RR.Address = Code;
+  if (Code && dladdr1((void *)Code, &Info, (void **)&LM, RTLD_DL_LINKMAP) && LM) {
+    RR.Address = Code - LM->l_addr;
+    Path = LM->l_name;
+    PathLen = internal_strlen(Path);
+    if (!PathLen) { // the main executable
+      Path = Exe;
+      PathLen = ExeLen;
+    }
+  }
+  RR.PathOffset = (u32)Paths.length();
+  RR.PathLen = (u32)PathLen;
+  Paths.AppendF("%.*s", (int)PathLen, Path);
+}
+
+// Calls Fn(T, Slot index, region index) for every thread's slot of a
+// collected region, in thread and slot order.
+template <typename F>
+void ForEachRegionSlot(const uptr *Codes, u32 NumRegions, F &&Fn) {
+  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
+    for (u32 I = 0; I < T->NumSlots; ++I)
+      for (u32 R = 0; R < NumRegions; ++R)
+        if (Codes[R] == T->Slots[I].CodePtr)
+          Fn(T, I, R);
+}
+
 // SK_Parallel: the OpenMP worker-state counters of every thread, per region.
 // Regions are keyed by the fork call's return address, written as an
 // address in its object (minus the load bias) plus the object's path.
@@ -550,88 +645,167 @@ void WriteParallel(OutBuffer *B, u32 Status, const char *Exe, uptr ExeLen,
                    u64 EndTick) {
   constexpr u32 kMaxRegions = 1024;
   uptr Codes[kMaxRegions];
-  u32 NumRegions = 0;
   u64 Lost = OmptLostEvents();
-  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
-    for (u32 I = 0; I < T->NumSlots; ++I) {
-      u32 R = 0;
-      while (R < NumRegions && Codes[R] != T->Slots[I].CodePtr)
-        ++R;
-      if (R == NumRegions) {
-        if (NumRegions == kMaxRegions) {
-          ++Lost;
-          continue;
-        }
-        Codes[NumRegions++] = T->Slots[I].CodePtr;
-      }
-    }
-
+  u32 NumRegions = CollectRegionCodes(Codes, kMaxRegions, &Lost);
+  // Region records; paths appended after the entries.
+  uptr RegionBytes = NumRegions * sizeof(raw::RegionRecord);
+  raw::RegionRecord *Regions =
+      NumRegions ? (raw::RegionRecord *)MmapOrDie(RegionBytes,
+                                                  "ActiveTime regions")
+                 : nullptr;
+  InternalScopedString Paths;
+  for (u32 R = 0; R < NumRegions; ++R)
+    LocateRegion(Regions[R], Codes[R], Exe, ExeLen, Paths);
+  u32 Entries = 0;
+  ForEachRegionSlot(Codes, NumRegions, [&](OmptThread *T, u32 I, u32 R) {
+    const RegionSlot &S = T->Slots[I];
+    Regions[R].Instances += S.Instances;
+    Regions[R].WallTicks += S.WallTicks;
+    if (S.MaxWorkers > Regions[R].MaxWorkers)
+      Regions[R].MaxWorkers = S.MaxWorkers;
+    ++Entries;
+  });
   raw::ParallelRecord PR;
   internal_memset(&PR, 0, sizeof(PR));
   PR.Status = Status;
   PR.NumRegions = NumRegions;
-  // Region records; paths appended after the entries.
-  raw::RegionRecord *Regions = NumRegions
-      ? (raw::RegionRecord *)MmapOrDie(NumRegions * sizeof(raw::RegionRecord),
-                                       "ActiveTime regions")
-      : nullptr;
-  InternalScopedString Paths;
-  for (u32 R = 0; R < NumRegions; ++R) {
-    raw::RegionRecord &RR = Regions[R];
-    internal_memset(&RR, 0, sizeof(RR));
-    Dl_info Info;
-    struct link_map *LM = nullptr;
-    const char *Path = "";
-    uptr PathLen = 0;
-    RR.Address = Codes[R];
-    if (Codes[R] && dladdr1((void *)Codes[R], &Info, (void **)&LM, RTLD_DL_LINKMAP) && LM) {
-      RR.Address = Codes[R] - LM->l_addr;
-      Path = LM->l_name;
-      PathLen = internal_strlen(Path);
-      if (!PathLen) { // the main executable
-        Path = Exe;
-        PathLen = ExeLen;
-      }
-    }
-    RR.PathOffset = (u32)Paths.length();
-    RR.PathLen = (u32)PathLen;
-    Paths.AppendF("%.*s", (int)PathLen, Path);
-  }
-  u32 Entry = 0;
-  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
-    for (u32 I = 0; I < T->NumSlots; ++I) {
-      const RegionSlot &S = T->Slots[I];
-      for (u32 R = 0; R < NumRegions; ++R)
-        if (Codes[R] == S.CodePtr) {
-          Regions[R].Instances += S.Instances;
-          Regions[R].WallTicks += S.WallTicks;
-          if (S.MaxWorkers > Regions[R].MaxWorkers)
-            Regions[R].MaxWorkers = S.MaxWorkers;
-          ++Entry;
-        }
-    }
-  PR.NumEntries = Entry;
+  PR.NumEntries = Entries;
   PR.StringBytes = (u32)Paths.length();
   PR.LostEvents = Lost;
   B->Append(&PR, sizeof(PR));
   if (NumRegions)
-    B->Append(Regions, NumRegions * sizeof(raw::RegionRecord));
-  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
-    for (u32 I = 0; I < T->NumSlots; ++I) {
-      const RegionSlot &S = T->Slots[I];
-      for (u32 R = 0; R < NumRegions; ++R)
-        if (Codes[R] == S.CodePtr) {
-          raw::RegionThreadRecord Rec;
-          OmptSnapshot(T, I, EndTick, &Rec);
-          Rec.Region = R;
-          Rec.Tid = T->Tid;
-          B->Append(&Rec, sizeof(Rec));
-        }
-    }
+    B->Append(Regions, RegionBytes);
+  ForEachRegionSlot(Codes, NumRegions, [&](OmptThread *T, u32 I, u32 R) {
+    raw::RegionThreadRecord Rec;
+    OmptSnapshot(T, I, EndTick, &Rec);
+    Rec.Region = R;
+    Rec.Tid = T->Tid;
+    B->Append(&Rec, sizeof(Rec));
+  });
   B->Append(Paths.data(), Paths.length());
   B->AppendZeros(RoundUpTo(Paths.length(), 8) - Paths.length());
   if (Regions)
-    UnmapOrDie(Regions, NumRegions * sizeof(raw::RegionRecord));
+    UnmapOrDie(Regions, RegionBytes);
+}
+
+// The per-thread tree-index -> written-node maps the samples section
+// translates through (only when there are samples to write).
+struct NodeMaps {
+  u32 **Maps = nullptr;
+  u32 *MapNs = nullptr;
+  uptr MapsBytes = 0, MapNsBytes = 0;
+
+  void Allocate(u32 NumThreads) {
+    uptr PS = GetPageSizeCached();
+    MapsBytes = RoundUpTo(NumThreads * sizeof(u32 *), PS);
+    MapNsBytes = RoundUpTo(NumThreads * sizeof(u32), PS);
+    Maps = (u32 **)MmapOrDie(MapsBytes, "ActiveTime writer maps");
+    MapNs = (u32 *)MmapOrDie(MapNsBytes, "ActiveTime writer maps");
+  }
+  void Release(u32 NumThreads) {
+    if (!Maps)
+      return;
+    for (u32 I = 0; I < NumThreads; ++I)
+      UnmapOrDie(Maps[I], RoundUpTo(uptr(MapNs[I]) * sizeof(u32),
+                                    GetPageSizeCached()));
+    UnmapOrDie(Maps, MapsBytes);
+    UnmapOrDie(MapNs, MapNsBytes);
+  }
+};
+
+// What the process record counts, and the executable it names.
+struct ProcessFacts {
+  u32 NumThreads = 0, NumTraces = 0, NumStrides = 0;
+  char Exe[4096];
+  uptr ExeLen = 0;
+};
+
+void GatherProcessFacts(ProcessFacts *F) {
+  for (uptr I = 0; I < NumModules(); ++I)
+    F->NumStrides += GetModule(I)->NumSites != 0;
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next) {
+    ++F->NumThreads;
+    F->NumTraces += HasTrace(TS);
+  }
+  F->ExeLen = ReadBinaryName(F->Exe, sizeof(F->Exe));
+  if (F->ExeLen >= sizeof(F->Exe))
+    F->ExeLen = 0;
+}
+
+// SK_Process payload.
+void WriteProcess(OutBuffer *B, const ProcessFacts &F, u64 TickRate,
+                  u64 EndTick) {
+  u8 BuildId[64];
+  uptr BuildIdLen = MainBuildId(BuildId, sizeof(BuildId));
+  raw::ProcessRecord PR;
+  internal_memset(&PR, 0, sizeof(PR));
+  PR.TickRate = TickRate;
+  PR.StartTick = runtime.StartTick;
+  PR.EndTick = EndTick;
+  PR.StartUnixNs = runtime.StartUnixNs;
+  PR.Pid = (u32)internal_getpid();
+  PR.ParentPid = (u32)internal_getppid();
+  PR.NumModules = (u32)NumModules();
+  PR.NumThreads = F.NumThreads;
+  PR.NumTraces = F.NumTraces;
+  PR.NumStrides = F.NumStrides;
+  PR.Overhead = runtime.Overhead;
+  PR.TickStep256 = runtime.TickStep256;
+  PR.TimingThreshold = TimingThreshold();
+  PR.CodeSamplePeriodNs = CodeSamplePeriodNs();
+  PR.CodeSampleCost256 = CodeSampleCost256();
+  PR.CodeSampleFlags = CodeSamplingFlags();
+  PR.ExeLen = (u32)F.ExeLen;
+  PR.BuildIdLen = (u32)BuildIdLen;
+  B->Append(&PR, sizeof(PR));
+  B->Append(F.Exe, F.ExeLen);
+  B->Append(BuildId, BuildIdLen);
+}
+
+// The sections after the header, in file order: process, modules, threads,
+// traces, strides, parallel regions, samples. Returns how many.
+u32 WriteSections(OutBuffer *B, const ProcessFacts &F, u64 TickRate,
+                  u64 EndTick) {
+  u32 NumSections = 0;
+  auto Section = [&](u32 Kind, auto &&WritePayload) {
+    uptr Off = BeginSection(B, Kind);
+    WritePayload();
+    EndSection(B, Off);
+    ++NumSections;
+  };
+  // Samples: one section after the traces if the sampler ever ran.
+  SamplerView SV;
+  bool HaveSamples = GetSamplerView(&SV, EndTick, TickRate);
+  NodeMaps NM;
+  if (HaveSamples && F.NumThreads)
+    NM.Allocate(F.NumThreads);
+
+  Section(raw::SK_Process, [&] { WriteProcess(B, F, TickRate, EndTick); });
+  for (uptr I = 0; I < NumModules(); ++I)
+    Section(raw::SK_Module, [&] { WriteModule(B, GetModule(I)); });
+  u32 Ord = 0;
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next, ++Ord)
+    Section(raw::SK_Thread, [&] {
+      WriteThread(B, TS, EndTick, NM.Maps ? &NM.Maps[Ord] : nullptr,
+                  NM.MapNs ? &NM.MapNs[Ord] : nullptr);
+    });
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next)
+    if (HasTrace(TS))
+      Section(raw::SK_Trace, [&] { WriteTrace(B, TS); });
+  for (uptr I = 0; I < NumModules(); ++I)
+    if (GetModule(I)->NumSites)
+      Section(raw::SK_Strides, [&] { WriteStrides(B, (u32)I, GetModule(I)); });
+  u32 OmpStatus = OmptStatus();
+  if (OmpStatus != raw::OS_NoOpenMP)
+    Section(raw::SK_Parallel, [&] {
+      WriteParallel(B, OmpStatus, F.Exe, F.ExeLen, EndTick);
+    });
+  if (HaveSamples) {
+    WriteSamples(B, SV, F.NumThreads, NM.Maps, NM.MapNs); // its own section
+    ++NumSections;
+    NM.Release(F.NumThreads);
+  }
+  return NumSections;
 }
 
 void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
@@ -654,113 +828,9 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   H.Version = raw::kVersion;
   H.HeaderSize = sizeof(raw::FileHeader);
   B->Append(&H, sizeof(H));
-  u32 NumSections = 0;
-
-  u32 NumThreads = 0, NumTraces = 0, NumStrides = 0;
-  for (uptr I = 0; I < NumModules(); ++I)
-    NumStrides += GetModule(I)->NumSites != 0;
-  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next) {
-    ++NumThreads;
-    NumTraces += HasTrace(TS);
-  }
-
-  // Samples: one section after the traces if the sampler ever ran.
-  SamplerView SV;
-  bool HaveSamples = GetSamplerView(&SV, EndTick, TickRate);
-  u32 **Maps = nullptr;
-  u32 *MapNs = nullptr;
-  uptr MapsBytes = 0, MapNsBytes = 0;
-  if (HaveSamples && NumThreads) {
-    uptr PS = GetPageSizeCached();
-    MapsBytes = RoundUpTo(NumThreads * sizeof(u32 *), PS);
-    MapNsBytes = RoundUpTo(NumThreads * sizeof(u32), PS);
-    Maps = (u32 **)MmapOrDie(MapsBytes, "ActiveTime writer maps");
-    MapNs = (u32 *)MmapOrDie(MapNsBytes, "ActiveTime writer maps");
-  }
-
-  // Process.
-  char Exe[4096];
-  uptr ExeLen = ReadBinaryName(Exe, sizeof(Exe));
-  if (ExeLen >= sizeof(Exe))
-    ExeLen = 0;
-  u8 BuildId[64];
-  uptr BuildIdLen = MainBuildId(BuildId, sizeof(BuildId));
-  uptr Off = BeginSection(B, raw::SK_Process);
-  raw::ProcessRecord PR;
-  internal_memset(&PR, 0, sizeof(PR));
-  PR.TickRate = TickRate;
-  PR.StartTick = runtime.StartTick;
-  PR.EndTick = EndTick;
-  PR.StartUnixNs = runtime.StartUnixNs;
-  PR.Pid = (u32)internal_getpid();
-  PR.ParentPid = (u32)internal_getppid();
-  PR.NumModules = (u32)NumModules();
-  PR.NumThreads = NumThreads;
-  PR.NumTraces = NumTraces;
-  PR.NumStrides = NumStrides;
-  PR.Overhead = runtime.Overhead;
-  PR.TickStep256 = runtime.TickStep256;
-  PR.TimingThreshold = TimingThreshold();
-  PR.CodeSamplePeriodNs = CodeSamplePeriodNs();
-  PR.CodeSampleCost256 = CodeSampleCost256();
-  PR.CodeSampleFlags = CodeSamplingFlags();
-  PR.ExeLen = (u32)ExeLen;
-  PR.BuildIdLen = (u32)BuildIdLen;
-  B->Append(&PR, sizeof(PR));
-  B->Append(Exe, ExeLen);
-  B->Append(BuildId, BuildIdLen);
-  EndSection(B, Off);
-  ++NumSections;
-
-  for (uptr I = 0; I < NumModules(); ++I) {
-    Off = BeginSection(B, raw::SK_Module);
-    WriteModule(B, GetModule(I));
-    EndSection(B, Off);
-    ++NumSections;
-  }
-
-  u32 Ord = 0;
-  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next, ++Ord) {
-    Off = BeginSection(B, raw::SK_Thread);
-    WriteThread(B, TS, EndTick, Maps ? &Maps[Ord] : nullptr,
-                MapNs ? &MapNs[Ord] : nullptr);
-    EndSection(B, Off);
-    ++NumSections;
-  }
-  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next) {
-    if (!HasTrace(TS))
-      continue;
-    Off = BeginSection(B, raw::SK_Trace);
-    WriteTrace(B, TS);
-    EndSection(B, Off);
-    ++NumSections;
-  }
-  for (uptr I = 0; I < NumModules(); ++I) {
-    if (!GetModule(I)->NumSites)
-      continue;
-    Off = BeginSection(B, raw::SK_Strides);
-    WriteStrides(B, (u32)I, GetModule(I));
-    EndSection(B, Off);
-    ++NumSections;
-  }
-  u32 OmpStatus = OmptStatus();
-  if (OmpStatus != raw::OS_NoOpenMP) {
-    Off = BeginSection(B, raw::SK_Parallel);
-    WriteParallel(B, OmpStatus, Exe, ExeLen, EndTick);
-    EndSection(B, Off);
-    ++NumSections;
-  }
-  if (HaveSamples) {
-    WriteSamples(B, SV, NumThreads, Maps, MapNs);
-    ++NumSections;
-    for (u32 I = 0; Maps && I < NumThreads; ++I)
-      UnmapOrDie(Maps[I], RoundUpTo(uptr(MapNs[I]) * sizeof(u32),
-                                    GetPageSizeCached()));
-    if (Maps) {
-      UnmapOrDie(Maps, MapsBytes);
-      UnmapOrDie(MapNs, MapNsBytes);
-    }
-  }
+  ProcessFacts F;
+  GatherProcessFacts(&F);
+  u32 NumSections = WriteSections(B, F, TickRate, EndTick);
 
   UnlockThreadRegistry();
   UnlockModules();
@@ -826,6 +896,47 @@ bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
   return ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
 }
 
+namespace {
+// Writes Data to Path through a temporary file renamed over it. On failure
+// *What names the call that failed and *Err is its errno.
+bool WriteFileAtomically(const char *Path, u32 Pid, const char *Data,
+                         uptr Size, const char **What, int *Err) {
+  char Tmp[4096 + 32];
+  internal_snprintf(Tmp, sizeof(Tmp), "%s.tmp.%u", Path, Pid);
+  uptr Fd = internal_open(Tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (internal_iserror(Fd, Err)) {
+    *What = "open";
+    return false;
+  }
+  bool Ok = false;
+  uptr Done = 0;
+  while (Done < Size) {
+    uptr W = internal_write((fd_t)Fd, Data + Done, Size - Done);
+    if (internal_iserror(W, Err)) {
+      if (*Err == EINTR)
+        continue;
+      *What = "write";
+      break;
+    }
+    Done += W;
+  }
+  if (internal_iserror(internal_close((fd_t)Fd), Err) && Done == Size) {
+    *What = "close";
+    Done = 0;
+  }
+  if (Done == Size) {
+    uptr R = internal_rename(Tmp, Path);
+    if (internal_iserror(R, Err))
+      *What = "rename";
+    else
+      Ok = true;
+  }
+  if (!Ok)
+    internal_unlink(Tmp);
+  return Ok;
+}
+} // namespace
+
 bool WriteProfile() {
   ThreadTls &T = at_tls;
   // Odd: probes from signal handlers must not change our stack now.
@@ -848,7 +959,6 @@ bool WriteProfile() {
   Exe[ExeLen] = 0;
   u32 Pid = (u32)internal_getpid();
   char Path[4096];
-  char Tmp[4096 + 32];
   bool Ok = false;
   int Err = 0;
   const char *What = "";
@@ -861,36 +971,7 @@ bool WriteProfile() {
     T.Seq = RestoreSeq;
     return false;
   }
-  internal_snprintf(Tmp, sizeof(Tmp), "%s.tmp.%u", Path, Pid);
-  uptr Fd = internal_open(Tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (internal_iserror(Fd, &Err)) {
-    What = "open";
-  } else {
-    uptr Done = 0;
-    while (Done < B.Size) {
-      uptr W = internal_write((fd_t)Fd, B.Data + Done, B.Size - Done);
-      if (internal_iserror(W, &Err)) {
-        if (Err == EINTR)
-          continue;
-        What = "write";
-        break;
-      }
-      Done += W;
-    }
-    if (internal_iserror(internal_close((fd_t)Fd), &Err) && Done == B.Size) {
-      What = "close";
-      Done = 0;
-    }
-    if (Done == B.Size) {
-      uptr R = internal_rename(Tmp, Path);
-      if (internal_iserror(R, &Err))
-        What = "rename";
-      else
-        Ok = true;
-    }
-    if (!Ok)
-      internal_unlink(Tmp);
-  }
+  Ok = WriteFileAtomically(Path, Pid, B.Data, B.Size, &What, &Err);
   if (!Ok)
     Printf("ActiveTime: ERROR: cannot write profile '%s' (%s failed, errno "
            "%d)\n",
