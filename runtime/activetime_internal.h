@@ -53,7 +53,7 @@ ALWAYS_INLINE void EnsureInit() {
 }
 
 // Overhead table (activetime_overhead.cpp). Model: a probe event's cost is an
-// interval starting at its timestamp (seed 000). Enter = the part of one
+// interval starting at its timestamp (active time). Enter = the part of one
 // instrumented call's probe cost inside the frame's own elapsed interval =
 // the elapsed time an EMPTY instrumented function shows (rest of the entry
 // probe after its tick read + exit probe up to its tick read); Exit = B -

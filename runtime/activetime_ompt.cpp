@@ -1,9 +1,9 @@
 //===- activetime_ompt.cpp - OpenMP worker-state analysis -------*- C++ -*-===//
 //
 // Part of ActiveTime. Registers with LLVM's libomp as an OMPT tool and drives
-// seed 001's worker state machine (U user code, L local lookup, G global
-// search, W waiting) per thread and per parallel region. docs/design.md has
-// the mapping from OMPT callbacks to states; in short:
+// the OpenMP worker-state diagnosis's state machine (U user code, L local
+// lookup, G global search, W waiting) per thread and per parallel region.
+// docs/design.md has the mapping from OMPT callbacks to states; in short:
 //
 //   implicit task begin        enter the region in U
 //   dispatch of a loop chunk   U->L->U (a chunk taken without searching; a
@@ -114,7 +114,7 @@ ALWAYS_INLINE void Go(OmptThread *T, u32 To, u64 Now) {
 // Work taken: a task or chunk begins. Stolen = created by another thread.
 // A task of this thread started right from user code (undeferred, or run by
 // its creator when its queue is full) bypasses the scheduler: U->U, not a
-// take from the local queue (seed 001, path 316).
+// take from the local queue.
 void Take(OmptThread *T, bool Stolen, u64 Now) {
   RegionSlot *S = T->Cur;
   if (Stolen)

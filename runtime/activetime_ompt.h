@@ -1,7 +1,8 @@
 //===- activetime_ompt.h - OpenMP worker-state analysis ---------*- C++ -*-===//
 //
-// Part of ActiveTime. The OMPT tool of seed 001: per thread and per parallel
-// region, the U/L/G/W state machine's times and transition counters.
+// Part of ActiveTime. The OMPT tool of the OpenMP worker-state diagnosis: per
+// thread and per parallel region, the U/L/G/W state machine's times and
+// transition counters.
 //
 //===----------------------------------------------------------------------===//
 

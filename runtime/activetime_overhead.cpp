@@ -1,12 +1,13 @@
 //===- activetime_overhead.cpp - Probe overhead table -----------*- C++ -*-===//
 //
-// The overhead table of seed 000 (table 600), measured at start-up.
+// The probe overhead table of the active-time computation, measured at
+// start-up.
 //
 // Model. One instrumented call costs its caller B ticks more than the same
 // call uninstrumented. Of that, the part between the entry probe's tick read
 // and the exit probe's tick read lies inside the callee's own elapsed
 // interval: A = (entry probe after its tick read) + (exit probe before its
-// tick read). The table is Enter = A, Exit = B - A. With the seed's rule
+// tick read). The table is Enter = A, Exit = B - A. With the active-time rule
 // (every event except a frame's last one contributes the interval
 // [t, t + cost[event])), a frame with n nested instrumented calls contains
 // its own Enter plus n times (Enter + Exit) = A + n*B: exactly the time the

@@ -1,8 +1,8 @@
 //===- activetime_sampler.h - Shadow-stack sampler --------------*- C++ -*-===//
 //
-// sample=1 (seeds 002, 003): a runtime thread wakes at exponentially
+// sample=1 (shadow-stack sampling): a runtime thread wakes at exponentially
 // distributed intervals and reads, without stopping or signalling them, the
-// shadow stack (the "work area" of seed 002) of every live thread plus
+// shadow stack (each thread's call-stack work area) of every live thread plus
 // whether it is on a CPU (its perf switch ring, else /proc). It never
 // unwinds, never takes a lock a probe takes, and is itself not instrumented.
 //
@@ -10,7 +10,8 @@
 // sampler reads Seq, the stack top, then Seq again and retries on a change
 // (counted), discards an on-CPU snapshot still torn after the retries
 // (counted) and, for a thread off CPU inside a probe, charges its prior
-// on-CPU sample's frame (seed 003's rule, flagged).
+// on-CPU sample's frame (off-CPU time is charged to the frame that was on
+// the CPU before it; flagged).
 //
 // Lifetime: registry entries are never freed; a thread's TLS block, stacks
 // and ring are, at thread finish, only after SamplerWaitThreadLeaving saw

@@ -1,4 +1,4 @@
-//===- activetime_strides.cpp - Stride profiling (seed 004) -----*- C++ -*-===//
+//===- activetime_strides.cpp - Stride profiling by GCD ---------*- C++ -*-===//
 //
 // The memory-access probe. Its fast path is inline in the instrumented code:
 // one decrement of the site's count in the module's thread-local countdown

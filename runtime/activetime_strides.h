@@ -1,4 +1,4 @@
-//===- activetime_strides.h - Stride profiling (seed 004) -------*- C++ -*-===//
+//===- activetime_strides.h - Stride profiling by GCD -----------*- C++ -*-===//
 //
 // Per-thread, per-site records of the memory-access probes and the phase
 // manager that decides which executions are inspected. The fast path is
@@ -57,11 +57,11 @@ inline u64 Gcd64(u64 A, u64 B) {
   return A;
 }
 
-// Seed 004's core step: one observed address. A difference between two
-// observations is a stride product (stride * k, k = executions between
-// them); the GCD of the products is the stride. Adjacent: the previous
-// execution was observed too, so the difference is the exact stride and
-// votes for the dominant one.
+// The core step of stride profiling: one observed address. A difference
+// between two observations is a stride product (stride * k, k = executions
+// between them); the GCD of the products is the stride. Adjacent: the
+// previous execution was observed too, so the difference is the exact
+// stride and votes for the dominant one.
 inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
   if (S.Observations++) {
     s64 D = s64(Addr - S.Last);

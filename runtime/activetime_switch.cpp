@@ -54,7 +54,8 @@ void TraceSwitch(ThreadState *TS, u64 Tick, bool Out) {
 // Now (a switch inside this probe, or skew between the perf clock and the
 // tick counter) belongs to the frames open after this probe: it is charged
 // at the next one. Splitting at Now charges every frame exactly the part of
-// the interval inside it, as the offline method (seed 000, step 706) does.
+// the interval inside it, as the offline active-time computation does when
+// it clips intervals to frames.
 void AddInterval(ThreadTls &T, SwitchState &S, u64 Out, u64 In, bool Preempt,
                  u64 Now) {
   u64 Sw = Preempt ? kSwInvoluntary : kSwVoluntary;

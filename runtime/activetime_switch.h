@@ -1,6 +1,6 @@
 //===- activetime_switch.h - Context-switch sources -------------*- C++ -*-===//
 //
-// Where a thread's switched-out intervals come from (seed 000's second
+// Where a thread's switched-out intervals come from (active time's second
 // input), chosen per thread at thread init by switch_source:
 //
 //  perf     perf_event_open(PERF_COUNT_SW_DUMMY, context_switch=1) on the

@@ -20,11 +20,12 @@
 
 namespace __activetime {
 
-// Active time (seed 000): a frame snapshots the thread's cumulative overhead,
-// off-CPU and switch counters at entry (after the switch check, before its
-// own entry overhead is added); at exit the differences are what happened
-// inside it: own entry probe + every nested probe (not its own exit), and
-// every switched-out interval that started after its entry tick.
+// Active time (elapsed minus probe overhead minus switched-out time): a
+// frame snapshots the thread's cumulative overhead, off-CPU and switch
+// counters at entry (after the switch check, before its own entry overhead
+// is added); at exit the differences are what happened inside it: own entry
+// probe + every nested probe (not its own exit), and every switched-out
+// interval that started after its entry tick.
 struct Frame {     // 72 bytes
   const FuncDesc *Fn;
   uptr Addr;       // frame address (slot of the return address)

@@ -513,7 +513,7 @@ TEST_F(RuntimeTest, NodesOfUnknownFunctionsAreDropped) {
   Buf.Release();
 }
 
-// ---- active time (seed 000) ------------------------------------------------
+// ---- active time ----------------------------------------------------------
 
 const atabi::FuncDesc *F = &Funcs[5], *G = &Funcs[6];
 
@@ -521,7 +521,10 @@ uint64_t ActiveOf(const Node *N) {
   return N->Incl - (N->Ovh256 + 128) / 256 - N->Off;
 }
 
-TEST_F(RuntimeTest, Seed000WorkedExample) {
+// The worked example of the active-time computation (elapsed minus probe
+// overhead minus switched-out time): F calls G, a voluntary switch inside F
+// before G, a preemption inside G.
+TEST_F(RuntimeTest, ActiveTimeWorkedExample) {
   SetOverheadForTesting(3 * 256, 2 * 256);
   FakeRing R(4096);
   InstallSwitchRingForTesting(R.Page);
@@ -1026,7 +1029,7 @@ int main(int argc, char **argv) {
   return RUN_ALL_TESTS();
 }
 
-// ---- stride profiling (seed 004) ------------------------------------------
+// ---- stride profiling by GCD ----------------------------------------------
 
 namespace {
 SiteStats FreshSite() {
@@ -1036,11 +1039,11 @@ SiteStats FreshSite() {
 }
 } // namespace
 
-// The seed's worked example: the load at 1005 reads 2000 + X, X grows by 48;
-// only 2000, 2240 and 2576 are observed (the executions between them were
-// skipped), so the differences are stride products 240 = 5*48 and
-// 336 = 7*48, and their GCD is the stride.
-TEST(StrideTest, SeedWorkedExampleGcdOfStrideProducts) {
+// The worked example of stride profiling (docs/design.md): the load at 1005
+// reads 2000 + X, X grows by 48; only 2000, 2240 and 2576 are observed (the
+// executions between them were skipped), so the differences are stride
+// products 240 = 5*48 and 336 = 7*48, and their GCD is the stride.
+TEST(StrideTest, WorkedExampleGcdOfStrideProducts) {
   SiteStats S = FreshSite();
   ObserveAddress(S, 2000, /*Adjacent=*/false, 0);
   ObserveAddress(S, 2240, /*Adjacent=*/false, 0);
