@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime/Profile/ActiveTime.h"
+#include "activetime/Profile/TraceActiveTime.h"
 
 using namespace llvm;
 using namespace activetime::active;

@@ -1,19 +1,20 @@
 //===- active-time.cpp - `activetime active-time` ---------------------------===//
 //
-// Part of ActiveTime. Seed 000's method 700 offline: active time of each
-// code portion (function) per thread from timer measurements, context-switch
-// events and the overhead table, read from a raw profile written with
-// mode=trace or from a text tables file. Stages in tools/lib/ActiveTime.cpp.
+// Part of ActiveTime. The offline active-time computation: active time of
+// each code portion (function) per thread from the timer measurements, the
+// context-switch events and the overhead table, read from a raw profile
+// written with mode=trace or from a text tables file. The computation is in
+// activetime/Profile/TraceActiveTime.h, its printing in
+// activetime/Report/Reports.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime.h"
-#include "activetime/Profile/ActiveTime.h"
+#include "Command.h"
+
+#include "activetime/Profile/TraceActiveTime.h"
+#include "activetime/Report/Reports.h"
 #include "activetime/raw_format.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,9 +24,10 @@
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::active;
+using namespace activetime::report;
 using namespace activetime::tool;
 
-cl::SubCommand tool::ActiveTimeCommand(
+static cl::SubCommand ActiveTimeCommand(
     "active-time", "Active time per thread and function from a trace "
                    "(raw profile with trace sections, or a tables file)");
 
@@ -50,101 +52,82 @@ static cl::opt<bool>
                   cl::desc("Print the interval sets of every invocation"),
                   cl::cat(ToolCategory));
 
-namespace {
-
-/// An interval endpoint: whole ticks as integers, else two decimals.
-std::string point(int64_t V) {
-  if (V == INT64_MAX)
-    return "end";
-  if (V % kFixed == 0)
-    return itostr(V / kFixed);
-  return formatTicks(V);
+static Error inputError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), InputFile + ": " + Message);
 }
 
-std::string intervals(ArrayRef<Interval> V) {
-  if (V.empty())
-    return "(none)";
-  std::string S;
-  for (const Interval &I : V) {
-    if (!S.empty())
-      S += " ";
-    S += "(" + point(I.Start) + "," + point(I.End) + ")";
-  }
-  return S;
-}
-
-struct Selected {
-  const Input *In;
-  PortionResult R;
-};
-
-} // namespace
-
-int tool::activeTimeMain() {
+/// The inputs of the file: one per traced process of a raw profile (decided
+/// by the raw magic), else the one of a tables file.
+static Expected<std::vector<Input>> readTraceInputs(bool &IsRaw) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(
       InputFile, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!Buf)
-    return reportError(createStringError(
-        Buf.getError(), InputFile + ": " + Buf.getError().message()));
+    return inputError(Buf.getError().message());
   StringRef Data = (*Buf)->getBuffer();
-
-  // The input kind is decided by the raw magic.
+  IsRaw = Data.size() >= sizeof(raw::kMagic) &&
+          std::memcmp(Data.data(), raw::kMagic, sizeof(raw::kMagic)) == 0;
   std::vector<Input> Inputs;
-  bool IsRaw = Data.size() >= sizeof(raw::kMagic) &&
-               std::memcmp(Data.data(), raw::kMagic, sizeof(raw::kMagic)) == 0;
   if (IsRaw) {
     Expected<profile::Profile> P =
         profile::readProfile((*Buf)->getMemBufferRef());
     if (!P)
-      return reportError(createStringError(
-          inconvertibleErrorCode(), InputFile + ": " + toString(P.takeError())));
+      return inputError(toString(P.takeError()));
     Inputs = inputsFromProfile(*P);
     if (Inputs.empty())
-      return reportError(createStringError(
-          inconvertibleErrorCode(),
-          InputFile + ": the profile has no trace sections (run the program "
-                      "with ACTIVETIME_OPTIONS=mode=trace)"));
-  } else {
-    Expected<Input> In = parseTables(Data, InputFile);
-    if (!In)
-      return reportError(In.takeError());
-    Inputs.push_back(std::move(*In));
+      return inputError("the profile has no trace sections (run the program "
+                        "with ACTIVETIME_OPTIONS=mode=trace)");
+    return std::move(Inputs);
   }
+  Expected<Input> In = parseTables(Data, InputFile);
+  if (!In)
+    return In.takeError();
+  Inputs.push_back(std::move(*In));
+  return std::move(Inputs);
+}
 
-  std::vector<Selected> Results;
+/// Indices of \p Names (or of \p Display names) equal to \p Wanted; {-1}
+/// (all) when nothing is wanted.
+template <typename GetName>
+static std::vector<int64_t> matching(size_t N, StringRef Wanted,
+                                     GetName Name) {
+  if (Wanted.empty())
+    return {-1};
+  std::vector<int64_t> Found;
+  for (size_t I = 0; I < N; ++I)
+    if (Name(I))
+      Found.push_back(I);
+  return Found;
+}
+
+static Expected<std::vector<TraceResult>>
+computeResults(const std::vector<Input> &Inputs) {
+  std::vector<TraceResult> Results;
   bool PortionFound = PortionOpt.empty(), ThreadFound = ThreadOpt.empty();
   for (const Input &In : Inputs) {
-    std::vector<int64_t> Portions{-1};
-    if (!PortionOpt.empty()) {
-      Portions.clear();
-      for (size_t I = 0; I < In.Portions.size(); ++I)
-        if (In.Portions[I] == PortionOpt || In.DisplayNames[I] == PortionOpt)
-          Portions.push_back(I);
-      PortionFound |= !Portions.empty();
-    }
-    std::vector<int64_t> Threads{-1};
-    if (!ThreadOpt.empty()) {
-      Threads.clear();
-      for (size_t I = 0; I < In.Threads.size(); ++I)
-        if (In.Threads[I].Label == ThreadOpt)
-          Threads.push_back(I);
-      ThreadFound |= !Threads.empty();
-    }
+    std::vector<int64_t> Portions =
+        matching(In.Portions.size(), PortionOpt, [&](size_t I) {
+          return In.Portions[I] == PortionOpt ||
+                 In.DisplayNames[I] == PortionOpt;
+        });
+    std::vector<int64_t> Threads =
+        matching(In.Threads.size(), ThreadOpt,
+                 [&](size_t I) { return In.Threads[I].Label == ThreadOpt; });
+    PortionFound |= !Portions.empty();
+    ThreadFound |= !Threads.empty();
     for (int64_t Th : Threads)
       for (int64_t Po : Portions)
         for (PortionResult &R : computeActiveTime(In, Po, Th))
           Results.push_back({&In, std::move(R)});
   }
   if (!PortionFound)
-    return reportError(createStringError(
-        inconvertibleErrorCode(),
-        InputFile + ": no code portion named '" + PortionOpt + "'"));
+    return inputError("no code portion named '" + PortionOpt + "'");
   if (!ThreadFound)
-    return reportError(createStringError(
-        inconvertibleErrorCode(),
-        InputFile + ": no thread '" + ThreadOpt + "' in the trace"));
+    return inputError("no thread '" + ThreadOpt + "' in the trace");
+  return std::move(Results);
+}
 
-  // Warnings go to stderr so that the JSON on stdout stays clean.
+/// Warnings go to stderr so that the JSON on stdout stays clean.
+static void warnIncomplete(const std::vector<Input> &Inputs) {
   for (const Input &In : Inputs)
     for (const ThreadInput &T : In.Threads) {
       if (!ThreadOpt.empty() && T.Label != ThreadOpt)
@@ -161,123 +144,25 @@ int tool::activeTimeMain() {
             << ": switched-out time not available (no perf context-switch "
                "records); its active time excludes probe overhead only\n";
     }
+}
 
-  raw_ostream &OS = outs();
-  if (AtJson) {
-    json::OStream J(OS, 2);
-    J.object([&] {
-      J.attribute("schema", "activetime-active-time");
-      J.attribute("version", 1);
-      J.attribute("tick_rate", int64_t(Inputs.front().TickRate));
-      J.attributeArray("results", [&] {
-        for (const Selected &S : Results) {
-          const Input &In = *S.In;
-          const PortionResult &R = S.R;
-          const ThreadInput &T = In.Threads[R.Thread];
-          uint64_t Rate = In.TickRate;
-          J.object([&] {
-            J.attribute("pid", int64_t(R.Pid));
-            uint64_t Num;
-            if (!StringRef(T.Label).getAsInteger(10, Num))
-              J.attribute("tid", int64_t(Num));
-            else
-              J.attribute("tid", T.Label);
-            J.attribute("portion", In.DisplayNames[R.Portion]);
-            J.attribute("linkage_name", In.Portions[R.Portion]);
-            J.attribute("tick_rate", int64_t(Rate));
-            J.attribute("invocations", int64_t(R.Invocations));
-            J.attribute("outermost_invocations", int64_t(R.Outermost));
-            J.attribute("unmatched_enters", int64_t(R.UnmatchedEnters));
-            J.attribute("unmatched_exits", int64_t(R.UnmatchedExits));
-            J.attribute("switched_out_measured", R.SwitchesMeasured);
-            J.attribute("dropped_events", int64_t(T.DroppedEvents));
-            J.attribute("dropped_switches", int64_t(T.DroppedSwitches));
-            auto Ticks = [&](int64_t V) { return double(V) / kFixed; };
-            J.attribute("elapsed_ticks", Ticks(R.Total.Elapsed));
-            J.attribute("overhead_ticks", Ticks(R.Total.Overhead));
-            if (R.SwitchesMeasured)
-              J.attribute("swapped_out_ticks", Ticks(R.Total.SwappedOut));
-            else
-              J.attribute("swapped_out_ticks", nullptr);
-            J.attribute("active_ticks", Ticks(R.Total.Active));
-            J.attribute("elapsed_ns", ticks256ToNs(R.Total.Elapsed, Rate));
-            J.attribute("overhead_ns", ticks256ToNs(R.Total.Overhead, Rate));
-            if (R.SwitchesMeasured)
-              J.attribute("swapped_out_ns",
-                          ticks256ToNs(R.Total.SwappedOut, Rate));
-            else
-              J.attribute("swapped_out_ns", nullptr);
-            J.attribute("active_ns", ticks256ToNs(R.Total.Active, Rate));
-          });
-        }
-      });
-    });
-    OS << "\n";
-    return 0;
-  }
-
-  const Input *Prev = nullptr;
-  for (const Selected &S : Results) {
-    const Input &In = *S.In;
-    const PortionResult &R = S.R;
-    const ThreadInput &T = In.Threads[R.Thread];
-    if (&In != Prev) {
-      if (Prev)
-        OS << "\n";
-      if (IsRaw)
-        OS << "process " << In.Pid << ": ";
-      OS << "tick rate " << In.TickRate << " ticks/s; overhead table: enter "
-         << formatTicks(In.Table.Enter256) << " ticks, exit "
-         << formatTicks(In.Table.Exit256) << " ticks\n";
-      Prev = &In;
-    }
-    OS << "\nthread " << T.Label << ", portion " << In.DisplayNames[R.Portion]
-       << ": " << R.Invocations
-       << (R.Invocations == 1 ? " invocation" : " invocations");
-    if (R.Outermost != R.Invocations)
-      OS << " (" << R.Outermost << " outermost; totals count those)";
-    OS << "\n";
-    if (R.UnmatchedEnters || R.UnmatchedExits)
-      OS << "  not counted: " << R.UnmatchedEnters
-         << " enters without an exit, " << R.UnmatchedExits
-         << " exits without an enter\n";
-    uint64_t Rate = In.TickRate;
-    auto Line = [&](StringRef Label, int64_t V) {
-      OS << "  " << left_justify(Label, 12) << right_justify(formatTicks(V), 14)
-         << " ticks  " << right_justify(plainTime(ticks256ToNs(V, Rate)), 12)
-         << "\n";
-    };
-    Line("elapsed", R.Total.Elapsed);
-    Line("overhead", R.Total.Overhead);
-    if (R.SwitchesMeasured)
-      Line("swapped-out", R.Total.SwappedOut);
-    else
-      OS << "  " << left_justify("swapped-out", 12)
-         << "not available for this thread (no perf context-switch "
-            "records)\n";
-    Line(R.SwitchesMeasured ? "active" : "active*", R.Total.Active);
-    if (!R.SwitchesMeasured)
-      OS << "  * excludes probe overhead only, not switched-out time\n";
-    if (ShowIntervals) {
-      for (size_t I = 0; I < R.Details.size(); ++I) {
-        const InvocationResult &D = R.Details[I];
-        const ActiveFigures &F = D.Figures;
-        OS << "  invocation " << I + 1
-           << (D.Inv.Outermost ? "" : " (nested)") << ": elapsed interval ("
-           << point(D.Inv.Elapsed.Start) << "," << point(D.Inv.Elapsed.End)
-           << ") = " << formatTicks(F.Elapsed) << "\n";
-        OS << "    overhead intervals: " << intervals(D.OverheadSet) << " = "
-           << formatTicks(F.Overhead) << "\n";
-        if (R.SwitchesMeasured)
-          OS << "    swap-out intervals: " << intervals(D.SwapOutSet) << " = "
-             << formatTicks(F.SwappedOut) << "\n";
-        OS << "    active = " << formatTicks(F.Elapsed) << " - "
-           << formatTicks(F.Elapsed - F.Active) << " = "
-           << formatTicks(F.Active) << "\n";
-      }
-    }
-  }
-  if (Results.empty())
-    OS << "no invocations found\n";
+static int activeTimeMain() {
+  if (AtJson)
+    if (Error E = refuseOptions({&ShowIntervals}, "--json"))
+      return reportError(std::move(E));
+  bool IsRaw = false;
+  Expected<std::vector<Input>> Inputs = readTraceInputs(IsRaw);
+  if (!Inputs)
+    return reportError(Inputs.takeError());
+  Expected<std::vector<TraceResult>> Results = computeResults(*Inputs);
+  if (!Results)
+    return reportError(Results.takeError());
+  warnIncomplete(*Inputs);
+  if (AtJson)
+    printTraceActiveTimeJson(*Results, Inputs->front().TickRate, outs());
+  else
+    printTraceActiveTime(*Results, IsRaw, ShowIntervals, outs());
   return 0;
 }
+
+static CommandRegistration Unused(&ActiveTimeCommand, activeTimeMain);

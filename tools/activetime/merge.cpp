@@ -5,17 +5,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime.h"
+#include "Command.h"
+#include "Inputs.h"
+
+#include "activetime/Profile/Profile.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
 using namespace activetime;
+using namespace activetime::report;
 using namespace activetime::tool;
 
-cl::SubCommand tool::MergeCommand("merge", "Merge raw profiles into one");
+static cl::SubCommand MergeCommand("merge", "Merge raw profiles into one");
 
 static cl::list<std::string> Inputs(cl::Positional, cl::sub(MergeCommand),
                                     cl::desc("<profile>..."),
@@ -31,20 +34,13 @@ static cl::opt<ProgressMode>
                 cl::desc("Progress line on stderr"), ACTIVETIME_PROGRESS_VALUES,
                 cl::cat(ToolCategory));
 
-int tool::mergeMain() {
+static int mergeMain() {
   if (Inputs.empty())
     return reportError(
         createStringError(inconvertibleErrorCode(), "no input files"));
-  // Check before reading anything: a merge must never clobber its input,
-  // however the paths are spelled (relative, symlink, hard link).
-  for (const std::string &In : Inputs) {
-    bool Same = false;
-    if (!sys::fs::equivalent(In, Output, Same) && Same)
-      return reportError(createStringError(
-          inconvertibleErrorCode(),
-          Output + ": output file is also an input (" + In + "); refusing "
-                   "to overwrite it"));
-  }
+  // Check before reading anything: a merge must never clobber its input.
+  if (Error E = checkOutputIsNoInput(Inputs, Output))
+    return reportError(std::move(E));
   Progress Prog("merge", ProgressOpt);
   std::vector<profile::NamedProfile> Profiles;
   for (const std::string &In : Inputs) {
@@ -65,3 +61,5 @@ int tool::mergeMain() {
     return reportError(std::move(E));
   return 0;
 }
+
+static CommandRegistration Unused(&MergeCommand, mergeMain);

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime/Profile/ActiveTime.h"
+#include "activetime/Profile/TraceActiveTime.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/SmallVector.h"

@@ -3,12 +3,13 @@
 // Part of ActiveTime. One self-contained HTML file: the export document
 // (export-json.cpp) as a JSON data island, d3 and d3-flame-graph (npm
 // packages unpacked by scripts/install-deps.sh, embedded at build time) and
-// the report's own script and style (tools/activetime/html), all inline, so
+// the report's own script and style (html/ beside this file), all inline, so
 // the file opens without network access.
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime.h"
+#include "activetime/Report/Export.h"
+#include "activetime/Report/Reports.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -19,7 +20,7 @@
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
-using namespace activetime::tool;
+using namespace activetime::report;
 
 static StringRef asset(const char *Data, size_t Size) {
   return StringRef(Data, Size - 1);
@@ -38,11 +39,13 @@ static void escapeHtml(StringRef S, raw_ostream &OS) {
   }
 }
 
-Error tool::writeHtmlReport(const Profile &P, StringRef Path, bool Demangle,
+Error report::writeHtmlReport(const Profile &P, StringRef Path, bool Demangle,
                             Progress &Prog) {
   std::string Doc;
   raw_string_ostream DS(Doc);
-  if (Error E = writeExportJson(P, DS, Demangle, Prog))
+  ExportOptions O;
+  O.Demangle = Demangle;
+  if (Error E = writeExportJson(P, DS, O, Prog))
     return E;
   Prog.phase("writing " + Path.str());
   std::string Title = "ActiveTime report";

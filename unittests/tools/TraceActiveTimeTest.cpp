@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime/Profile/ActiveTime.h"
+#include "activetime/Profile/TraceActiveTime.h"
 #include "activetime/raw_format.h"
 
 #include "gtest/gtest.h"

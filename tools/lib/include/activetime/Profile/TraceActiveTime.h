@@ -1,4 +1,4 @@
-//===- activetime/Profile/ActiveTime.h - Seed 000, method 700 ---*- C++ -*-===//
+//===- activetime/Profile/TraceActiveTime.h - Seed 000, method 700 ---*- C++ -*-===//
 //
 // Part of ActiveTime. The offline active-time computation of seed 000
 // (method 700) over its three inputs: timer measurements, context-switch

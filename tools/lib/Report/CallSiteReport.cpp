@@ -8,7 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime.h"
+#include "activetime/Report/Format.h"
+#include "activetime/Report/Reports.h"
 #include "activetime/Profile/CallSites.h"
 #include "activetime/abi.h"
 
@@ -25,7 +26,7 @@
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
-using namespace activetime::tool;
+using namespace activetime::report;
 
 namespace {
 
@@ -180,12 +181,12 @@ void CallSiteView::json(json::OStream &J) {
 
 } // namespace
 
-void tool::printCallSites(const Profile &P, const Aggregate &A,
+void report::printCallSites(const Profile &P, const Aggregate &A,
                           raw_ostream &OS, bool Demangle, unsigned Top) {
   CallSiteView(P, A, Demangle).text(OS, A.Flat, Top);
 }
 
-void tool::callSitesJson(const Profile &P, const Aggregate &A,
+void report::callSitesJson(const Profile &P, const Aggregate &A,
                          json::OStream &J, bool Demangle) {
   CallSiteView(P, A, Demangle).json(J);
 }

@@ -26,7 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime.h"
+#include "activetime/Report/Export.h"
 #include "activetime/Profile/CallSites.h"
 #include "activetime/abi.h"
 
@@ -43,7 +43,7 @@ using namespace llvm;
 using namespace llvm::sampleprof;
 using namespace activetime;
 using namespace activetime::profile;
-using namespace activetime::tool;
+using namespace activetime::report;
 
 namespace {
 
@@ -189,22 +189,10 @@ void SampleProfileBuilder::addEdge(const CallEdge &E) {
   Placed += Calls;
 }
 
-enum class SampleFormat { Text, ExtBinary };
-
 } // namespace
 
-static cl::opt<SampleFormat> OutSampleFormat(
-    "sample-profile-format", cl::sub(ExportCommand),
-    cl::init(SampleFormat::ExtBinary),
-    cl::desc("sample-profile: LLVM sample profile encoding"),
-    cl::values(clEnumValN(SampleFormat::ExtBinary, "extbinary",
-                          "extended binary (default; what llvm-profdata "
-                          "merge --sample writes)"),
-               clEnumValN(SampleFormat::Text, "text", "text")),
-    cl::cat(ToolCategory));
-
-Error tool::writeSampleProfile(const Profile &P, raw_ostream &OS,
-                               Progress &Prog) {
+Error report::writeSampleProfile(const Profile &P, raw_ostream &OS,
+                                 const ExportOptions &O, Progress &Prog) {
   Prog.phase("call sites");
   Aggregate A = aggregate(P);
   CallGraph G = buildCallGraph(P, A);
@@ -225,7 +213,7 @@ Error tool::writeSampleProfile(const Profile &P, raw_ostream &OS,
   SmallString<0> Buf;
   std::unique_ptr<raw_ostream> Mem = std::make_unique<raw_svector_ostream>(Buf);
   auto W = SampleProfileWriter::create(
-      Mem, OutSampleFormat == SampleFormat::Text ? SPF_Text
+      Mem, O.Encoding == SampleProfileEncoding::Text ? SPF_Text
                                                      : SPF_Ext_Binary);
   if (!W)
     return createStringError(W.getError(), "cannot create the sample profile "

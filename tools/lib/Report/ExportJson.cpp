@@ -1,4 +1,4 @@
-//===- export-json.cpp - The whole profile as one JSON document -------------===//
+//===- ExportJson.cpp - The whole profile as one JSON document ------------===//
 //
 // Part of ActiveTime. `export --format=json` and the data island of
 // `report --html`: the report document (complete call tree), the OpenMP
@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime.h"
+#include "activetime/Report/Export.h"
+#include "activetime/Report/Format.h"
+#include "activetime/Report/Reports.h"
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Samples.h"
 #include "activetime/Profile/Strides.h"
@@ -20,14 +22,11 @@
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
-using namespace activetime::tool;
+using namespace activetime::report;
 
-static std::string display(const std::string &Name, bool Demangle) {
-  return (Demangle && Name != kOutsideFrame) ? llvm::demangle(Name) : Name;
-}
-
-Error tool::writeExportJson(const Profile &P, raw_ostream &OS, bool Demangle,
-                            Progress &Prog) {
+Error report::writeExportJson(const Profile &P, raw_ostream &OS,
+                              const ExportOptions &O, Progress &Prog) {
+  bool Demangle = O.Demangle;
   Prog.phase("aggregating");
   Aggregate A = aggregate(P);
   json::OStream J(OS, 1);
@@ -37,7 +36,10 @@ Error tool::writeExportJson(const Profile &P, raw_ostream &OS, bool Demangle,
     J.attribute("generator", "activetime " ACTIVETIME_VERSION_STRING);
     J.attributeBegin("report");
     J.rawValue([&](raw_ostream &R) {
-      printReportJson(P, A, R, Demangle, /*MaxDepth=*/0);
+      TimeReportOptions TO;
+      TO.Demangle = Demangle;
+      TO.MaxDepth = 0; // the complete tree
+      printTimeReportJson(P, A, TO, R);
     });
     J.attributeEnd();
     Prog.phase("parallel regions");
@@ -48,36 +50,7 @@ Error tool::writeExportJson(const Profile &P, raw_ostream &OS, bool Demangle,
     J.attributeEnd();
 
     Prog.phase("stride sites");
-    J.attributeArray("strides", [&] {
-      for (const StrideRow &R : strideRows(P)) {
-        const MemSite &S = R.Site;
-        bool HasStride = R.Class != StrideClass::Irregular &&
-                         R.Class != StrideClass::Unknown;
-        J.object([&] {
-          J.attribute("module", R.Module);
-          J.attribute("function", display(S.Func, Demangle));
-          J.attribute("file", S.File);
-          J.attribute("line", int64_t(S.Line));
-          J.attribute("column", int64_t(S.Column));
-          J.attribute("access", (S.Flags & abi::MS_Store) ? "store" : "load");
-          J.attribute("access_size", int64_t(S.AccessSize));
-          J.attribute("static", R.Static);
-          J.attribute("class", strideClassName(R.Class));
-          if (HasStride)
-            J.attribute("stride", R.Stride);
-          else
-            J.attribute("stride", nullptr);
-          J.attribute("confidence", R.Confidence);
-          J.attribute("executions", int64_t(S.Executions));
-          J.attribute("observations", int64_t(S.Observations));
-          J.attribute("gcd", int64_t(S.Gcd));
-          if (R.IterNs)
-            J.attribute("iteration_ns", *R.IterNs);
-          else
-            J.attribute("iteration_ns", nullptr);
-        });
-      }
-    });
+    strideSitesJson(P, J, Demangle);
 
     Prog.phase("samples");
     SampleSummary S = summarizeSamples(P);
@@ -101,7 +74,7 @@ Error tool::writeExportJson(const Profile &P, raw_ostream &OS, bool Demangle,
             const SampleFigures &F = KV.second;
             J.attributeArray("frames", [&] {
               for (const std::string &Fr : Path)
-                J.value(display(Fr, Demangle));
+                J.value(displayName(Fr, Demangle));
             });
             J.attribute("on_cpu_ns", F.OnNs);
             J.attribute("off_cpu_ns", F.OffNs);

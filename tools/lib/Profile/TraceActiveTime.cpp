@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime/Profile/ActiveTime.h"
+#include "activetime/Profile/TraceActiveTime.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"

@@ -7,7 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime.h"
+#include "activetime/Report/Format.h"
+#include "activetime/Report/Reports.h"
 #include "activetime/Profile/Samples.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -20,13 +21,7 @@
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
-using namespace activetime::tool;
-
-static std::string display(const std::string &Name, bool Demangle) {
-  if (!Demangle || Name == kOutsideFrame)
-    return Name;
-  return llvm::demangle(Name);
-}
+using namespace activetime::report;
 
 static std::string pct(double Part, double Whole) {
   if (Whole <= 0)
@@ -51,13 +46,13 @@ static void row(raw_ostream &OS, const SampleFigures &F, double Whole,
                 Name);
 }
 
-int tool::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
+Error report::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
                             unsigned Top) {
   if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
-    return reportError(createStringError(
+    return createStringError(
         inconvertibleErrorCode(),
         "the profile has no samples (run the program with "
-        "ACTIVETIME_OPTIONS=sample=1)"));
+        "ACTIVETIME_OPTIONS=sample=1)");
   SampleSummary S = summarizeSamples(P);
   double Whole = S.All.totalNs();
   OS << formatv("Samples: {0} ({1} on-CPU, {2} off-CPU) from {3} sweeps, "
@@ -108,7 +103,7 @@ int tool::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
     Heading(Title, "Function");
     auto V = largestFirst(M);
     for (size_t I = 0, E = Limit(V.size()); I < E; ++I)
-      row(OS, V[I].second, Whole, display(V[I].first, Demangle));
+      row(OS, V[I].second, Whole, displayName(V[I].first, Demangle));
   };
   FunctionTable("function (self: the frame each sample was charged to; "
                 "off-CPU = time off CPU charged to the frame the thread left "
@@ -123,7 +118,7 @@ int tool::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
   for (size_t I = 0, E = Limit(Paths.size()); I < E; ++I) {
     std::string Name;
     for (const std::string &F : Paths[I].first)
-      Name += (Name.empty() ? "" : " > ") + display(F, Demangle);
+      Name += (Name.empty() ? "" : " > ") + displayName(F, Demangle);
     row(OS, Paths[I].second, Whole, Name);
   }
 
@@ -141,7 +136,7 @@ int tool::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
       break;
     std::string Name;
     for (const std::string &Fn : Path)
-      Name += (Name.empty() ? "" : " > ") + display(Fn, Demangle);
+      Name += (Name.empty() ? "" : " > ") + displayName(Fn, Demangle);
     OS << formatv("{0,12} {1,8} {2,8}  {3}\n", formatTime(F.OffNs),
                   F.OffSamples, F.PriorFrame, Name);
   }
@@ -149,5 +144,5 @@ int tool::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
                 "of the activity that led to it; {2} of them (off CPU inside "
                 "a probe) via the thread's prior on-CPU sample\n",
                 S.All.OffSamples, plainTime(S.All.OffNs), S.All.PriorFrame);
-  return 0;
+  return Error::success();
 }

@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime.h"
+#include "activetime/Report/Format.h"
+#include "activetime/Report/Reports.h"
 #include "activetime/abi.h"
 #include "activetime/Profile/Parallel.h"
 
@@ -155,7 +156,7 @@ void printJson(const Profile &P, const ParallelThresholds &T,
 
 } // namespace
 
-void activetime::tool::printParallelReport(const Profile &P,
+void activetime::report::printParallelReport(const Profile &P,
                                            const ParallelThresholds &T,
                                            bool Json, raw_ostream &OS) {
   if (Json) {
@@ -209,8 +210,8 @@ void activetime::tool::printParallelReport(const Profile &P,
     OS << formatv("  instances {0}, workers {1}, threads {2}, wall {3}, "
                   "thread time {4}\n",
                   R.Instances, R.MaxWorkers, R.Threads,
-                  tool::plainTime(R.WallSeconds * 1e9),
-                  tool::plainTime(R.ThreadSeconds * 1e9));
+                  plainTime(R.WallSeconds * 1e9),
+                  plainTime(R.ThreadSeconds * 1e9));
     OS << "  time in state ";
     for (unsigned S = 0; S < raw::kNumWorkerStates; ++S)
       OS << formatv(" {0} {1}", StateNames[S],

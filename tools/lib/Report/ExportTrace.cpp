@@ -14,7 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime.h"
+#include "activetime/Report/Export.h"
+#include "activetime/Report/Format.h"
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Samples.h"
 
@@ -32,7 +33,7 @@
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
-using namespace activetime::tool;
+using namespace activetime::report;
 
 static Error noTrace() {
   return createStringError(inconvertibleErrorCode(),
@@ -87,8 +88,9 @@ static std::vector<OffInterval> offIntervals(const Trace &T) {
   return V;
 }
 
-Error tool::writeChromeTrace(const Profile &P, raw_ostream &OS, bool Demangle,
-                             Progress &Prog) {
+Error report::writeChromeTrace(const Profile &P, raw_ostream &OS,
+                               const ExportOptions &O, Progress &Prog) {
+  bool Demangle = O.Demangle;
   if (!hasTraces(P))
     return noTrace();
   uint64_t Total = 0, Done = 0;
@@ -295,8 +297,10 @@ void writeSampled(json::OStream &J, const SampledProfile &S) {
 
 } // namespace
 
-Error tool::writeSpeedscope(const Profile &P, raw_ostream &OS, bool Demangle,
-                            SpeedscopeSource Source, Progress &Prog) {
+Error report::writeSpeedscope(const Profile &P, raw_ostream &OS,
+                              const ExportOptions &O, Progress &Prog) {
+  bool Demangle = O.Demangle;
+  SpeedscopeSource Source = O.Source;
   bool Samples = any_of(P.Processes, [](const Process &X) {
     return X.HasSamples && !X.Samples.Samples.empty();
   });

@@ -1,0 +1,57 @@
+//===- Command.h - Subcommands of the activetime tool -----------*- C++ -*-===//
+//
+// Part of ActiveTime. Each subcommand lives in its own file: it defines its
+// cl::SubCommand and options and registers its entry point with a static
+// CommandRegistration (same translation unit, so static initialization order
+// is safe); main() dispatches to whichever was given, as llvm-xray does.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_TOOLS_COMMAND_H
+#define ACTIVETIME_TOOLS_COMMAND_H
+
+#include "activetime/Report/Progress.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+
+namespace activetime {
+namespace tool {
+
+/// The category of every subcommand option; --help shows only these.
+extern llvm::cl::OptionCategory ToolCategory;
+
+struct CommandRegistration {
+  CommandRegistration(llvm::cl::SubCommand *SC, std::function<int()> Main);
+};
+
+struct RegisteredCommand {
+  llvm::cl::SubCommand *SC;
+  std::function<int()> Main;
+};
+/// Every registered subcommand.
+llvm::ArrayRef<RegisteredCommand> registeredCommands();
+
+/// Prints "activetime: error: <message>" and returns the exit code 1.
+int reportError(llvm::Error E);
+/// An error naming the first option of \p Options given on the command line:
+/// it has no effect in \p Mode (e.g. "--tree has no effect with --samples").
+llvm::Error refuseOptions(llvm::ArrayRef<const llvm::cl::Option *> Options,
+                          llvm::StringRef Mode);
+
+/// The values of every subcommand's --progress option.
+#define ACTIVETIME_PROGRESS_VALUES                                             \
+  llvm::cl::values(                                                            \
+      clEnumValN(report::ProgressMode::Auto, "auto",                           \
+                 "after one second, if stderr is a terminal (default)"),       \
+      clEnumValN(report::ProgressMode::Always, "always",                       \
+                 "from the start, one line per phase"),                        \
+      clEnumValN(report::ProgressMode::Never, "never", "not at all"))
+
+} // namespace tool
+} // namespace activetime
+
+#endif // ACTIVETIME_TOOLS_COMMAND_H

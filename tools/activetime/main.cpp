@@ -1,0 +1,45 @@
+//===- main.cpp - The activetime tool ---------------------------------------===//
+//
+// Part of ActiveTime. `activetime report` shows raw profiles, `merge`
+// combines them, `export` writes them for other tools and `active-time`
+// replays a trace; see README.md in this directory. Each subcommand
+// registers itself from its own file (Command.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Command.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace activetime::tool;
+
+static void printVersion(raw_ostream &OS) {
+  OS << "activetime (ActiveTime) " ACTIVETIME_VERSION_STRING "\n";
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::SetVersionPrinter(printVersion);
+  // libLLVM registers many options of its own; keep --help about ours.
+  cl::HideUnrelatedOptions(ToolCategory);
+  for (const RegisteredCommand &C : registeredCommands())
+    cl::HideUnrelatedOptions(ToolCategory, *C.SC);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "ActiveTime profile tool\n\n"
+                              "  activetime report [options] FILE...\n"
+                              "  activetime merge -o OUT FILE...\n"
+                              "  activetime active-time [options] FILE\n"
+                              "  activetime export --format=F [options] FILE...\n");
+  for (const RegisteredCommand &C : registeredCommands())
+    if (*C.SC)
+      return C.Main();
+  std::string Names;
+  for (const RegisteredCommand &C : registeredCommands())
+    Names += (Names.empty() ? "'" : "', '") + C.SC->getName().str();
+  WithColor::error(errs(), "activetime")
+      << "no subcommand given (expected one of " << Names << "'; see --help)\n";
+  return 1;
+}

@@ -1,0 +1,137 @@
+//===- ReportModel.cpp - Rules of the time report ---------------------------===//
+//
+// Part of ActiveTime. See activetime/Report/ReportModel.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Report/ReportModel.h"
+#include "activetime/Report/Format.h"
+#include "activetime/raw_format.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::report;
+
+const char report::TimesNote[] =
+    "active = elapsed - probe overhead - switched-out (off-cpu) time; "
+    "self-active = active - the callees' active; min/max are active per call";
+const char report::HowNote[] =
+    "how: timed = every call timed by the probes; counted = calls beyond the "
+    "first timed ones only counted (exactly), their self time split off the "
+    "timed callers' by code samples, no per-call figures (-); "
+    "+-95% = the self-active time's uncertainty from that sampling and the "
+    "probes' residual cost";
+
+ReportModel::ReportModel(const Profile &P, const Aggregate &A, bool Demangle)
+    : P(P), A(A), Demangle(Demangle) {
+  // Local functions of different modules may share a name (two files
+  // with a static `helper`); only those get their module appended.
+  StringMap<unsigned> Count;
+  for (const FunctionStats &F : A.Flat)
+    ++Count[A.Functions[F.Func].Name];
+  Ambiguous.resize(A.Functions.size());
+  for (const FunctionStats &F : A.Flat)
+    Ambiguous[F.Func] = A.Functions[F.Func].Local &&
+                        Count[A.Functions[F.Func].Name] > 1;
+  // Never show elapsed time under the name active time: if any thread's
+  // switched-out time was not measured, the active columns are starred.
+  for (const Process &Pr : P.Processes)
+    for (const Thread &T : Pr.Threads)
+      Starred |= T.SwitchSource == raw::SS_None;
+}
+
+std::string ReportModel::name(uint32_t Func) const {
+  const FunctionInfo &F = A.Functions[Func];
+  std::string N = Demangle ? llvm::demangle(F.Name) : F.Name;
+  if (Ambiguous[Func])
+    N += " [" + sys::path::filename(F.Module).str() + "]";
+  return N;
+}
+
+std::string ReportModel::location(uint32_t Func) const {
+  const FunctionInfo &F = A.Functions[Func];
+  if (F.File.empty())
+    return F.Local ? "[" + F.Module + "]" : "";
+  std::string L = sys::path::filename(F.File).str();
+  if (F.Line)
+    L += ":" + utostr(F.Line);
+  return L;
+}
+
+double ReportModel::uncertainty(const Stats &S) const {
+  return 1.96 * std::sqrt(S.SelfVar) +
+         double(S.SelfProbePairs) * A.How.ProbeResidualNs;
+}
+
+std::vector<uint32_t> ReportModel::subtreeHeights() const {
+  // Children always have larger indices than their parent, so one reverse
+  // pass computes every height without recursion.
+  std::vector<uint32_t> H(A.Tree.size(), 0);
+  for (size_t I = A.Tree.size(); I-- > 1;) {
+    uint32_t Par = A.Tree[I].Parent;
+    H[Par] = std::max(H[Par], H[I] + 1);
+  }
+  return H;
+}
+
+Counters Counters::of(const Process &P) {
+  Counters C;
+  for (const Thread &T : P.Threads)
+    C.add(T);
+  return C;
+}
+
+void SwitchSummary::add(const Process &P, const Thread &T) {
+  switch (T.SwitchSource) {
+  case raw::SS_Perf:
+    ++Perf;
+    break;
+  case raw::SS_CpuClock: {
+    double R = ticksToNs(P, T.SwitchResolution);
+    MinResolutionNs = CpuClock ? std::min(MinResolutionNs, R) : R;
+    MaxResolutionNs = CpuClock ? std::max(MaxResolutionNs, R) : R;
+    ++CpuClock;
+    break;
+  }
+  default:
+    ++None;
+    break;
+  }
+  Lost += T.LostSwitchRecords;
+  Voluntary += T.VoluntarySwitches;
+  Involuntary += T.InvoluntarySwitches;
+  OffCpuNs += ticksToNs(P, T.OffCpuTicks);
+}
+
+SwitchSummary SwitchSummary::of(const Profile &P) {
+  SwitchSummary S;
+  for (const Process &Pr : P.Processes)
+    for (const Thread &T : Pr.Threads)
+      S.add(Pr, T);
+  return S;
+}
+
+std::string SwitchSummary::resolution() const {
+  if (MinResolutionNs == MaxResolutionNs)
+    return plainTime(MaxResolutionNs);
+  return plainTime(MinResolutionNs) + " to " + plainTime(MaxResolutionNs);
+}
+
+const char *report::switchSourceName(uint32_t S) {
+  switch (S) {
+  case raw::SS_Perf:
+    return "perf";
+  case raw::SS_CpuClock:
+    return "cpu-clock";
+  }
+  return "none";
+}

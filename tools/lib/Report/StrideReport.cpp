@@ -1,0 +1,154 @@
+//===- StrideReport.cpp - Memory access sites of stride profiling ----------===//
+//
+// Part of ActiveTime. `activetime report --strides`: one row per memory
+// access site, dynamic ones (profiled at run time) first by executions, as
+// text or as JSON (the "strides" array of the export document).
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Strides.h"
+#include "activetime/Report/Format.h"
+#include "activetime/Report/Reports.h"
+#include "activetime/abi.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::report;
+
+/// One row of the text table: location, function, access, stride, elems,
+/// class, confidence, observed, executions, gcd, iter, kind.
+static std::vector<std::string> strideCells(const StrideRow &R,
+                                            bool Demangle) {
+  const MemSite &S = R.Site;
+  std::string Loc = S.File.empty() ? "?" : sys::path::filename(S.File).str();
+  Loc += ":" + utostr(S.Line) + ":" + utostr(S.Column);
+  std::string Fn = displayName(S.Func, Demangle);
+  bool HasStride =
+      R.Class != StrideClass::Irregular && R.Class != StrideClass::Unknown;
+  std::string Elems = "-";
+  if (HasStride) {
+    if (R.Stride % int64_t(S.AccessSize) == 0)
+      Elems = itostr(R.Stride / int64_t(S.AccessSize));
+    else
+      Elems = formatv("{0:F2}", double(R.Stride) / S.AccessSize).str();
+  }
+  return {Loc, Fn,
+       ((S.Flags & activetime::abi::MS_Store) ? "store " : "load ") +
+           utostr(S.AccessSize),
+       HasStride ? itostr(R.Stride) : "-", Elems, strideClassName(R.Class),
+       R.Static ? "-"
+                : (S.Adjacent ? formatv("{0:F1}%", R.Confidence * 100).str()
+                              : "-"),
+       R.Static ? "-" : utostr(S.Observations),
+       R.Static ? "-" : utostr(S.Executions),
+       R.Static ? "-" : utostr(S.Gcd),
+       R.IterNs ? plainTime(*R.IterNs) : "-",
+       R.Static ? "static" : "dynamic"};
+}
+
+static void printTable(const std::vector<std::vector<std::string>> &Table,
+                       raw_ostream &OS) {
+  std::vector<size_t> Width(Table[0].size(), 0);
+  for (const auto &Row : Table)
+    for (size_t I = 0; I < Row.size(); ++I)
+      Width[I] = std::max(Width[I], Row[I].size());
+  for (const auto &Row : Table) {
+    std::string Line;
+    raw_string_ostream L(Line);
+    L << "  ";
+    for (size_t I = 0; I < Row.size(); ++I) {
+      // Text columns left, numbers right.
+      bool Left = I <= 2 || I == 5 || I == 11;
+      L << (Left ? left_justify(Row[I], Width[I]) : right_justify(Row[I], Width[I]))
+        << "  ";
+    }
+    OS << StringRef(Line).rtrim() << "\n";
+  }
+}
+
+void report::printStrideReport(const Profile &P, raw_ostream &OS,
+                               bool Demangle) {
+  std::vector<StrideRow> Rows = strideRows(P);
+  size_t Static = llvm::count_if(Rows, [](const StrideRow &R) { return R.Static; });
+  OS << "Memory access sites: " << Rows.size() << " (" << Rows.size() - Static
+     << " dynamic, " << Static << " static)\n";
+  if (Rows.empty()) {
+    OS << "  no site tables in the profile (compile with -mllvm "
+          "-activetime-strides)\n";
+    return;
+  }
+  std::stable_sort(Rows.begin(), Rows.end(),
+                   [](const StrideRow &A, const StrideRow &B) {
+                     if (A.Static != B.Static)
+                       return !A.Static;
+                     return A.Site.Executions > B.Site.Executions;
+                   });
+  std::vector<std::vector<std::string>> Table;
+  Table.push_back({"location", "function", "access", "stride", "elems",
+                   "class", "confidence", "observed", "executions", "gcd",
+                   "iter", "kind"});
+  for (const StrideRow &R : Rows)
+    Table.push_back(strideCells(R, Demangle));
+  printTable(Table, OS);
+  OS << "  stride in bytes, elems = stride / access size; confidence = share "
+        "of adjacent differences equal to the stride (classed at >= "
+     << unsigned(kStrideConfidence * 100)
+     << "%); gcd = GCD of all non-zero differences; iter = mean time of one "
+        "step of the stride, less the probe time the loop's probes measured "
+        "in it\n";
+}
+
+void report::strideSitesJson(const Profile &P, json::OStream &J,
+                             bool Demangle) {
+  J.attributeArray("strides", [&] {
+    for (const StrideRow &R : strideRows(P)) {
+      const MemSite &S = R.Site;
+      bool HasStride = R.Class != StrideClass::Irregular &&
+                       R.Class != StrideClass::Unknown;
+      J.object([&] {
+        J.attribute("module", R.Module);
+        J.attribute("function", displayName(S.Func, Demangle));
+        J.attribute("file", S.File);
+        J.attribute("line", int64_t(S.Line));
+        J.attribute("column", int64_t(S.Column));
+        J.attribute("access", (S.Flags & abi::MS_Store) ? "store" : "load");
+        J.attribute("access_size", int64_t(S.AccessSize));
+        J.attribute("static", R.Static);
+        J.attribute("class", strideClassName(R.Class));
+        if (HasStride)
+          J.attribute("stride", R.Stride);
+        else
+          J.attribute("stride", nullptr);
+        J.attribute("confidence", R.Confidence);
+        J.attribute("executions", int64_t(S.Executions));
+        J.attribute("observations", int64_t(S.Observations));
+        J.attribute("gcd", int64_t(S.Gcd));
+        if (R.IterNs)
+          J.attribute("iteration_ns", *R.IterNs);
+        else
+          J.attribute("iteration_ns", nullptr);
+      });
+    }
+  });
+}
+
+void report::printStrideReportJson(const Profile &P, raw_ostream &OS,
+                                   bool Demangle) {
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("schema", "activetime-strides");
+    J.attribute("version", 1);
+    strideSitesJson(P, J, Demangle);
+  });
+  OS << "\n";
+}

@@ -1,0 +1,501 @@
+//===- TimeReport.cpp - The time report as text -----------------------------===//
+//
+// Part of ActiveTime. `activetime report`: the header (processes, probe
+// cost, switched-out time sources, how the self time was obtained), the flat
+// table, and the optional call tree, call sites and per-thread sections.
+// What a row shows and when it is approximate is ReportModel's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Report/Format.h"
+#include "activetime/Report/ReportModel.h"
+#include "activetime/Report/Reports.h"
+#include "activetime/raw_format.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::report;
+
+namespace {
+
+class TextReport {
+public:
+  TextReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
+             raw_ostream &OS)
+      : P(P), A(A), O(O), OS(OS), M(P, A, O.Demangle) {}
+  void print();
+
+private:
+  void header();
+  void processBlock(const Process &Pr);
+  void processesSummary(size_t NumThreads);
+  void differingCostLine();
+  void overheadLines(const Process &Pr);
+  void codeSampleLines(const Process &Pr);
+  void provenanceLines();
+  void switchLines(const SwitchSummary &S);
+  void counterLines(const Counters &C, StringRef Indent);
+  void notes();
+  void table(ArrayRef<FunctionStats> Rows, StringRef Indent, bool Starred);
+  void tree();
+  void threadSection(const ThreadSummary &T);
+
+  const Profile &P;
+  const Aggregate &A;
+  const TimeReportOptions &O;
+  raw_ostream &OS;
+  ReportModel M;
+};
+
+} // namespace
+
+static std::string threads(unsigned N) {
+  return utostr(N) + (N == 1 ? " thread" : " threads");
+}
+
+static std::string ticks2(uint64_t Ticks256) {
+  return formatv("{0:F2}", double(Ticks256) / 256.0).str();
+}
+
+// The tick counter's step (raw::ProcessRecord::TickStep256) in words.
+static std::string tickStep(const Process &Pr) {
+  if (!Pr.TickStep256)
+    return "not measured";
+  if (Pr.TickStep256 == 256)
+    return "1 tick";
+  return formatv("{0} ticks ({1:F1} ns): one call is timed to within a step; "
+                 "sums over many calls average it out",
+                 ticks2(Pr.TickStep256), ticks256ToNs(Pr, Pr.TickStep256))
+      .str();
+}
+
+void TextReport::counterLines(const Counters &C, StringRef Indent) {
+  auto Line = [&](StringRef Label, uint64_t V, StringRef Why) {
+    if (V)
+      OS << Indent << left_justify(Label, 17) << V << "  (" << Why << ")\n";
+  };
+  Line("open frames:", C.OpenFrames,
+       "calls still running when the profile was written; timed up to then");
+  Line("unwound frames:", C.UnwoundFrames,
+       "frames left by longjmp or exception unwinding, closed at repair");
+  Line("unmatched exits:", C.UnmatchedExits,
+       "function exits without a matching entry; ignored");
+  Line("dropped events:", C.DroppedEvents,
+       "probes ignored, e.g. re-entered from a signal handler");
+}
+
+void TextReport::overheadLines(const Process &Pr) {
+  const OverheadTable &Cost = Pr.Overhead;
+  const char *Indent = "                   ";
+  if (Pr.TimingThreshold)
+    OS << "  timing:          a function's calls are timed while they last "
+       << plainTime(ticksToNs(Pr, Pr.TimingThreshold))
+       << " or more on average; shorter ones are counted after their first "
+          "timed calls on each thread\n";
+  else
+    OS << "  timing:          every call timed\n";
+  OS << "  probe cost:      "
+     << (Cost.Measured ? "measured by every probe between its two tick reads, "
+                      "plus "
+                    : "")
+     << formatv("{0:F1}", ticks256ToNs(Pr, Cost.Enter256)) << " + "
+     << formatv("{0:F1}", ticks256ToNs(Pr, Cost.Exit256))
+     << " ns per timed call" << (Cost.Measured ? " outside them" : "") << "\n";
+  const char *Fence = Cost.Fenced ? ", fenced probes" : ", unfenced probes";
+  if (Cost.Source == raw::OS_Option) {
+    OS << Indent << "fixed by ACTIVETIME_OPTIONS" << Fence << "\n";
+  } else {
+    OS << Indent << "calibrated at start-up: " << Cost.Batches
+       << (Cost.Batches == 1 ? " batch" : " batches") << ", spread "
+       << formatv("{0:F1}", Cost.SpreadPermille / 10.0) << "%" << Fence;
+    if (Cost.Measured && Cost.Pair256)
+      OS << "; a timed call cost its caller "
+         << formatv("{0:F1}", ticks256ToNs(Pr, Cost.Pair256))
+         << " ns there, its probes measured "
+         << formatv("{0:F1}",
+                    ticks256ToNs(Pr, Cost.MeasuredEnter256 + Cost.MeasuredExit256))
+         << " ns";
+    OS << "\n";
+    if (!Cost.Stable)
+      OS << Indent << "UNSTABLE: the calibration spread exceeded its bound\n";
+  }
+  codeSampleLines(Pr);
+}
+
+void TextReport::codeSampleLines(const Process &Pr) {
+  const char *Indent = "                   ";
+  OS << "  code samples:    ";
+  if (Pr.CodeSamplePeriodNs) {
+    OS << "every " << plainTime(double(Pr.CodeSamplePeriodNs))
+       << " of a thread's CPU time, ";
+    if (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured)
+      OS << "cost NOT MEASURED (the machine was busy at start-up): the "
+            "samples' interrupts stay in the times";
+    else
+      OS << plainTime(ticks256ToNs(Pr, Pr.CodeSampleCost256))
+         << " each (removed as probe cost)";
+    if (Pr.CodeSampleFlags & raw::CSF_Stacks)
+      OS << "; library and kernel time charged to the program function that "
+            "called out";
+    if (Pr.CodeSampleFlags & raw::CSF_UserOnly)
+      OS << "; kernel time not sampled (perf_event_paranoid)";
+    OS << "\n";
+    size_t Unsampled = llvm::count_if(Pr.Threads, [](const Thread &T) {
+      return T.Flags & raw::TF_NotSampled;
+    });
+    if (Unsampled)
+      OS << Indent << "NOT SAMPLED: " << Unsampled << " of "
+         << Pr.Threads.size()
+         << " threads (no perf ring: raise perf_event_mlock_kb or ulimit -l); "
+            "their timed functions' self time includes their counted "
+            "callees'\n";
+  } else {
+    OS << (Pr.CodeSampleFlags & raw::CSF_Disabled
+               ? "off (ACTIVETIME_OPTIONS=code_samples=0 or mode=trace)"
+               : "unavailable (perf_event_open refused)")
+       << ": a timed function's self time includes its counted callees'\n";
+  }
+  if (Pr.CodeResolvedByNearest)
+    OS << Indent << "APPROXIMATE: the program's symbols could not be read; "
+                   "sample addresses were mapped to the nearest function "
+                   "start below them\n";
+}
+
+void TextReport::provenanceLines() {
+  const Provenance &H = A.How;
+  double Total = A.TotalSelfActive;
+  auto Pct = [&](double X) {
+    return Total > 0 ? formatv("{0:F1}%", 100 * X / Total).str() : "-";
+  };
+  OS << "self-active time: " << plainTime(Total) << " in all\n";
+  OS << "  timed:           " << plainTime(Total - H.SampledNs) << " ("
+     << Pct(Total - H.SampledNs) << ") in the code of " << H.TimedCalls
+     << " timed calls; their probes' residual cost, at most "
+     << formatv("{0:F1}", H.ProbeResidualNs) << " ns a call: "
+     << plainTime(H.TimedResidualNs) << "\n";
+  if (H.OutsideProbesNs > 0)
+    OS << "  outside probes:  " << plainTime(H.OutsideProbesNs) << " ("
+       << Pct(H.OutsideProbesNs)
+       << ") of it ran in timed callees' code before and after their probes "
+          "(prologues, epilogues): moved from the callers' self time by "
+          "code samples\n";
+  if (H.CountedCalls || H.SampledNs)
+    OS << "  counted:         " << plainTime(H.SampledNs) << " ("
+       << Pct(H.SampledNs) << ") in " << H.CountedCalls
+       << " counted calls, split off their timed callers by "
+       << H.CodeSamples << " code samples (+-"
+       << plainTime(1.96 * H.SampledSigmaNs) << ", 95%)\n";
+  if (H.CountingBoundNs > 0)
+    OS << "  counting:        the inline counting of counted calls is not "
+          "removed; the code samples put at most "
+       << plainTime(H.CountingBoundNs) << " (" << Pct(H.CountingBoundNs)
+       << ") on its instructions\n";
+  if (H.UnsampledSelfNs > 0 && H.CountedCalls)
+    OS << "  not split:       " << plainTime(H.UnsampledSelfNs)
+       << " of timed functions' self time had no code sample: any counted "
+          "callees' time there stays in them\n";
+  if (H.LostCodeSamples)
+    OS << "  lost samples:    " << H.LostCodeSamples
+       << " code samples the kernel dropped (ring full)\n";
+}
+
+void TextReport::switchLines(const SwitchSummary &S) {
+  std::vector<std::string> Parts;
+  if (S.Perf)
+    Parts.push_back("from perf context-switch records: " + threads(S.Perf));
+  if (S.CpuClock)
+    Parts.push_back("from the thread CPU clock (resolution " +
+                    S.resolution() + "): " + threads(S.CpuClock));
+  if (S.None)
+    Parts.push_back("NOT MEASURED: " + threads(S.None));
+  OS << "  switched-out time " << join(Parts, "; ") << "\n";
+  if (S.Lost)
+    OS << "  lost switch records: " << S.Lost
+       << "  (context-switch records the kernel dropped; their switched-out "
+          "time is counted as active)\n";
+  OS << "  switches:        " << S.Voluntary << " voluntary, "
+     << S.Involuntary << " involuntary; off-cpu " << plainTime(S.OffCpuNs)
+     << "\n";
+}
+
+void TextReport::header() {
+  // Per-process blocks while they stay readable; a summary beyond that
+  // (a fork-heavy program can leave hundreds of processes).
+  constexpr size_t MaxDetailed = 4;
+  size_t NumThreads = 0;
+  for (const Process &Pr : P.Processes)
+    NumThreads += Pr.Threads.size();
+  OS << "ActiveTime profile: " << P.Processes.size()
+     << (P.Processes.size() == 1 ? " process, " : " processes, ") << NumThreads
+     << (NumThreads == 1 ? " thread\n" : " threads\n");
+  if (P.Processes.size() <= MaxDetailed)
+    for (const Process &Pr : P.Processes)
+      processBlock(Pr);
+  else
+    processesSummary(NumThreads);
+  provenanceLines();
+  notes();
+}
+
+void TextReport::processBlock(const Process &Pr) {
+  OS << "process " << Pr.Pid << " (parent " << Pr.ParentPid
+     << "): " << (Pr.Exe.empty() ? "<unknown executable>" : Pr.Exe) << "\n";
+  if (!Pr.BuildId.empty())
+    OS << "  build id:        " << buildIdHex(Pr) << "\n";
+  OS << "  tick rate:       " << Pr.TickRate << " ticks/s\n";
+  OS << "  tick step:       " << tickStep(Pr) << "\n";
+  OS << "  wall time:       "
+     << plainTime(ticksToNs(Pr, Pr.EndTick - Pr.StartTick)) << "\n";
+  OS << "  threads:         " << Pr.Threads.size() << "\n";
+  OS << "  modules:         " << Pr.Modules.size() << "\n";
+  overheadLines(Pr);
+  SwitchSummary S;
+  for (const Thread &T : Pr.Threads)
+    S.add(Pr, T);
+  switchLines(S);
+  if (!Pr.Traces.empty())
+    OS << "  traces:          " << threads(Pr.Traces.size())
+       << " (see `activetime active-time`)\n";
+  counterLines(Counters::of(Pr), "  ");
+}
+
+static bool sameOverhead(const OverheadTable &A, const OverheadTable &B) {
+  return A.Enter256 == B.Enter256 && A.Exit256 == B.Exit256 &&
+         A.Source == B.Source && A.Stable == B.Stable && A.Fenced == B.Fenced &&
+         A.Batches == B.Batches && A.SpreadPermille == B.SpreadPermille;
+}
+
+void TextReport::processesSummary(size_t NumThreads) {
+  const Process &First = P.Processes.front();
+  OS << "processes of "
+     << (First.Exe.empty() ? "<unknown executable>" : First.Exe) << "\n";
+  OS << "  pids:           ";
+  for (size_t I = 0; I < P.Processes.size() && I < 8; ++I)
+    OS << (I ? ", " : " ") << P.Processes[I].Pid;
+  if (P.Processes.size() > 8)
+    OS << ", ... (" << P.Processes.size() - 8 << " more)";
+  OS << "\n";
+  double Total = 0, Longest = 0;
+  size_t MaxModules = 0;
+  bool SameRate = true, SameStep = true, SameCost = true;
+  Counters C;
+  for (const Process &Pr : P.Processes) {
+    double W = ticksToNs(Pr, Pr.EndTick - Pr.StartTick);
+    Total += W;
+    Longest = std::max(Longest, W);
+    MaxModules = std::max(MaxModules, Pr.Modules.size());
+    SameRate &= Pr.TickRate == First.TickRate;
+    SameStep &= Pr.TickStep256 == First.TickStep256;
+    SameCost &= sameOverhead(Pr.Overhead, First.Overhead);
+    for (const Thread &T : Pr.Threads)
+      C.add(T);
+  }
+  if (SameRate)
+    OS << "  tick rate:       " << First.TickRate << " ticks/s\n";
+  else
+    OS << "  tick rate:       differs between processes\n";
+  if (SameStep && SameRate)
+    OS << "  tick step:       " << tickStep(First) << "\n";
+  else
+    OS << "  tick step:       differs between processes (--json lists "
+          "each)\n";
+  OS << "  wall time:       " << plainTime(Total) << " in total, longest "
+     << plainTime(Longest) << "\n";
+  OS << "  threads:         " << NumThreads << "\n";
+  OS << "  modules:         up to " << MaxModules << " per process\n";
+  if (SameCost && SameRate)
+    overheadLines(First);
+  else
+    differingCostLine();
+  switchLines(SwitchSummary::of(P));
+  counterLines(C, "  ");
+}
+
+void TextReport::differingCostLine() {
+  unsigned Unstable = 0;
+  for (const Process &Pr : P.Processes)
+    Unstable +=
+        Pr.Overhead.Source == raw::OS_Calibrated && !Pr.Overhead.Stable;
+  OS << "  probe cost:      differs between processes (--json lists each)";
+  if (Unstable)
+    OS << "; UNSTABLE calibration in " << Unstable << " of them";
+  OS << "\n";
+}
+
+void TextReport::notes() {
+  SwitchSummary All = SwitchSummary::of(P);
+  OS << "note: " << TimesNote << "\n";
+  OS << "note: " << HowNote << "\n";
+  if (All.CpuClock)
+    OS << "note: for threads measured with the thread CPU clock, switched-out "
+          "time is located within "
+       << All.resolution()
+       << " (the clock is read at that interval): it may be charged to a "
+          "call next to the one that was switched out\n";
+  if (All.None)
+    OS << "note: " << threads(All.None)
+       << " without switched-out measurement: for "
+       << (All.None == 1 ? "it" : "them")
+       << " \"active\" excludes probe overhead only, not switched-out time "
+          "(columns marked *)\n";
+}
+
+void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
+                     bool Starred) {
+  std::vector<FunctionStats> Sorted(Rows.begin(), Rows.end());
+  sortFunctions(Sorted, A.Functions, O.Sort);
+  if (O.Sort == SortKey::Name) // by the name as printed (demangled)
+    std::stable_sort(Sorted.begin(), Sorted.end(),
+                     [&](const FunctionStats &X, const FunctionStats &Y) {
+                       return M.name(X.Func) < M.name(Y.Func);
+                     });
+  Rows = Sorted;
+  size_t Shown =
+      O.Top == 0 ? Rows.size() : std::min<size_t>(O.Top, Rows.size());
+  std::vector<std::string> Names;
+  size_t NameWidth = 8;
+  for (size_t I = 0; I < Shown; ++I) {
+    Names.push_back(M.name(Rows[I].Func));
+    NameWidth = std::max(NameWidth, Names.back().size());
+  }
+  NameWidth = std::min<size_t>(NameWidth, 60);
+  auto Row = [&](ArrayRef<std::string> Cols, StringRef Name, StringRef Loc) {
+    std::string Line;
+    raw_string_ostream L(Line);
+    L << Indent << right_justify(Cols[0], 10);
+    for (size_t I = 1; I + 1 < Cols.size(); ++I)
+      L << ' ' << right_justify(Cols[I], I == 3 ? 12 : 11);
+    L << "  " << left_justify(Cols.back(), 7) << "  "
+      << left_justify(Name, NameWidth) << "  " << Loc;
+    OS << StringRef(Line).rtrim() << "\n";
+  };
+  std::string Star = Starred ? "*" : "";
+  Row({"calls", "elapsed", "active" + Star, "self-active" + Star, "+-95%",
+       "overhead", "off-cpu", "min" + Star, "max" + Star, "how"},
+      "function", "location");
+  for (size_t I = 0; I < Shown; ++I) {
+    const Stats &S = Rows[I].S;
+    // Counted calls have no per-call figures: the inclusive ones would
+    // describe only the first, timed calls.
+    bool PerCall = S.Calls != 0 && ReportModel::hasPerCallFigures(S);
+    auto Cell = [&](double Ns) { return PerCall ? formatTime(Ns) : "-"; };
+    Row({utostr(S.Calls), Cell(S.Elapsed), Cell(S.Active),
+         formatTime(S.SelfActive), formatTime(M.uncertainty(S)),
+         Cell(S.Overhead), Cell(S.OffCpu), Cell(S.Min), Cell(S.Max), ReportModel::how(S)},
+        Names[I], M.location(Rows[I].Func));
+  }
+  if (Shown < Rows.size())
+    OS << Indent << "(" << Rows.size() - Shown
+       << " more functions; --top 0 lists all)\n";
+  if (Starred)
+    OS << Indent
+       << (Indent.empty() ? "* switched-out time not measured for some "
+                            "threads: for them active excludes probe "
+                            "overhead only\n"
+                          : "* switched-out time not measured for this "
+                            "thread: active excludes probe overhead only\n");
+}
+
+void TextReport::tree() {
+  std::vector<uint32_t> Heights = M.subtreeHeights();
+  OS << "\ncall tree (all threads merged; children by active time):\n";
+  std::string Star = M.activeIncludesOffCpu() ? "*" : "";
+  OS << right_justify("elapsed", 11) << ' ' << right_justify("active" + Star, 11)
+     << ' ' << right_justify("self-active" + Star, 12) << ' '
+     << right_justify("overhead", 11) << ' ' << right_justify("off-cpu", 11)
+     << ' ' << right_justify("calls", 10) << "  function\n";
+  constexpr size_t Lead = 11 + 1 + 11 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 10 + 2;
+  std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
+                              A.Tree[0].Children.rend());
+  while (!Stack.empty()) {
+    uint32_t I = Stack.back();
+    Stack.pop_back();
+    const TreeNode &N = A.Tree[I];
+    std::string Indent(2 * (N.Depth - 1), ' ');
+    // A counted function under its nearest timed caller: only its self time
+    // there is known (from code samples).
+    auto Cell = [&](double Ns) { return N.Counted ? "-" : formatTime(Ns); };
+    OS << right_justify(Cell(N.S.Elapsed), 11) << ' '
+       << right_justify(formatTime(N.S.Active), 11) << ' '
+       << right_justify(formatTime(N.S.SelfActive), 12) << ' '
+       << right_justify(Cell(N.S.Overhead), 11) << ' '
+       << right_justify(Cell(N.S.OffCpu), 11) << ' '
+       << right_justify(N.Counted ? "-" : utostr(N.S.Calls), 10) << "  "
+       << Indent << M.name(N.Func) << (N.Counted ? " [counted]" : "") << "\n";
+    if (N.Children.empty())
+      continue;
+    if (O.MaxDepth != 0 && N.Depth >= O.MaxDepth) {
+      OS << std::string(Lead, ' ') << Indent << "  ... " << Heights[I]
+         << (Heights[I] == 1 ? " more level\n" : " more levels\n");
+      continue;
+    }
+    Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
+  }
+  OS << "[counted]: a counted function's self time inside the timed caller "
+        "above it, from code samples\n";
+}
+
+void TextReport::print() {
+  header();
+  if (O.HeaderOnly)
+    return;
+  OS << "\n";
+  table(A.Flat, "", M.activeIncludesOffCpu());
+  if (O.Tree)
+    tree();
+  if (O.CallSites)
+    printCallSites(P, A, OS, O.Demangle, O.Top);
+  if (O.Threads)
+    for (const ThreadSummary &T : A.Threads)
+      threadSection(T);
+}
+
+void TextReport::threadSection(const ThreadSummary &T) {
+  const Process &Pr = P.Processes[T.Process];
+  OS << "\nthread " << T.Tid;
+  if (!T.Name.empty())
+    OS << " \"" << T.Name << "\"";
+  OS << " (pid " << Pr.Pid << "): wall " << plainTime(T.WallNs) << ", "
+     << T.Functions.size()
+     << (T.Functions.size() == 1 ? " function" : " functions");
+  if (T.Flags & raw::TF_Running)
+    OS << ", still running when the profile was written";
+  if (T.Flags & raw::TF_NotSampled)
+    OS << ", NOT SAMPLED (no perf ring)";
+  OS << "\n";
+  OS << "  switched-out:    ";
+  switch (T.SwitchSource) {
+  case raw::SS_Perf:
+    OS << "from perf context-switch records";
+    break;
+  case raw::SS_CpuClock:
+    OS << "from the thread CPU clock (resolution "
+       << plainTime(T.SwitchResolutionNs) << ")";
+    break;
+  default:
+    OS << "NOT MEASURED (active excludes probe overhead only)";
+    break;
+  }
+  OS << "; off-cpu " << plainTime(T.OffCpuNs) << "; switches "
+     << T.VoluntarySwitches << " voluntary, " << T.InvoluntarySwitches
+     << " involuntary\n";
+  if (T.LostSwitchRecords)
+    OS << "  lost switch records: " << T.LostSwitchRecords << "\n";
+  Counters C;
+  C.add(T);
+  counterLines(C, "  ");
+  table(T.Functions, "  ", T.SwitchSource == raw::SS_None);
+}
+
+void report::printTimeReport(const Profile &P, const Aggregate &A,
+                             const TimeReportOptions &O, raw_ostream &OS) {
+  TextReport(P, A, O, OS).print();
+}

@@ -1,0 +1,308 @@
+//===- TimeReportJson.cpp - The time report as a JSON document --------------===//
+//
+// Part of ActiveTime. `activetime report --json`: the "activetime-report"
+// document (version 3; tools/activetime/README.md). Function ids are
+// positions in "functions" (flat order); the tree is a flat pre-order list
+// with parent links, so arbitrarily deep trees need no recursion here or in
+// consumers. Per-call figures are null where calls were counted, not timed
+// (ReportModel::hasPerCallFigures).
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Report/ReportModel.h"
+#include "activetime/Report/Reports.h"
+#include "activetime/raw_format.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::report;
+
+namespace {
+
+class JsonReport {
+public:
+  JsonReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
+             raw_ostream &OS)
+      : P(P), A(A), O(O), J(OS, 2), M(P, A, O.Demangle),
+        JsonId(A.Functions.size(), UINT32_MAX) {
+    for (size_t I = 0; I < A.Flat.size(); ++I)
+      JsonId[A.Flat[I].Func] = I;
+  }
+  void print();
+
+private:
+  void stats(const Stats &S, bool CountedNode = false);
+  void counters(const Counters &C);
+  void provenance();
+  void process(const Process &Pr);
+  void overhead(const Process &Pr);
+  void codeSamples(const Process &Pr);
+  void functions();
+  void tree();
+  void treeNode(uint32_t I, uint32_t Id, uint32_t Parent, uint32_t Height,
+                bool Cut);
+  void thread(const ThreadSummary &T);
+
+  const Profile &P;
+  const Aggregate &A;
+  const TimeReportOptions &O;
+  json::OStream J;
+  ReportModel M;
+  std::vector<uint32_t> JsonId;
+};
+
+} // namespace
+
+void JsonReport::print() {
+  J.object([&] {
+    J.attribute("schema", "activetime-report");
+    J.attribute("version", 3);
+    J.attribute("time_unit", "ns");
+    J.attribute("time_kind", "active");
+    J.attribute("note", TimesNote);
+    J.attribute("how_note", HowNote);
+    provenance();
+    // Threads whose "active" still includes switched-out time.
+    J.attribute("threads_without_switch_data",
+                int64_t(SwitchSummary::of(P).None));
+    Counters Total;
+    J.attributeArray("processes", [&] {
+      for (const Process &Pr : P.Processes) {
+        process(Pr);
+        for (const Thread &T : Pr.Threads)
+          Total.add(T);
+      }
+    });
+    counters(Total);
+    J.attribute("total_self_active_ns", A.TotalSelfActive);
+    J.attribute("total_self_elapsed_ns", A.TotalSelfElapsed);
+    functions();
+    tree();
+    if (O.CallSites)
+      callSitesJson(P, A, J, O.Demangle);
+    J.attributeArray("threads", [&] {
+      for (const ThreadSummary &T : A.Threads)
+        thread(T);
+    });
+  });
+  J.flush();
+}
+
+void JsonReport::stats(const Stats &S, bool CountedNode) {
+  bool PerCall = ReportModel::hasPerCallFigures(S, CountedNode);
+  auto Timed = [&](StringRef Key, double V) {
+    if (PerCall)
+      J.attribute(Key, V);
+    else
+      J.attribute(Key, nullptr);
+  };
+  J.attribute("how", ReportModel::how(S, CountedNode));
+  if (CountedNode)
+    J.attribute("calls", nullptr);
+  else
+    J.attribute("calls", int64_t(S.Calls));
+  J.attribute("counted_calls", int64_t(S.CountedCalls));
+  Timed("elapsed_ns", S.Elapsed);
+  Timed("self_elapsed_ns", S.SelfElapsed);
+  J.attribute("active_ns", PerCall || CountedNode ? json::Value(S.Active)
+                                                  : json::Value(nullptr));
+  J.attribute("self_active_ns", S.SelfActive);
+  J.attribute("self_active_sampled_ns", S.Sampled);
+  J.attribute("self_active_uncertainty_ns", M.uncertainty(S));
+  J.attribute("code_samples", int64_t(S.Samples));
+  Timed("overhead_ns", S.Overhead);
+  Timed("off_cpu_ns", S.OffCpu);
+  J.attribute("voluntary_switches", int64_t(S.Voluntary));
+  J.attribute("involuntary_switches", int64_t(S.Involuntary));
+  Timed("min_active_ns", S.Min);
+  Timed("max_active_ns", S.Max);
+}
+
+void JsonReport::counters(const Counters &C) {
+  J.attributeObject("counters", [&] {
+    J.attribute("open_frames", int64_t(C.OpenFrames));
+    J.attribute("unwound_frames", int64_t(C.UnwoundFrames));
+    J.attribute("unmatched_exits", int64_t(C.UnmatchedExits));
+    J.attribute("dropped_events", int64_t(C.DroppedEvents));
+  });
+}
+
+void JsonReport::provenance() {
+  const Provenance &H = A.How;
+  J.attributeObject("provenance", [&] {
+    J.attribute("timed_calls", int64_t(H.TimedCalls));
+    J.attribute("counted_calls", int64_t(H.CountedCalls));
+    J.attribute("timed_self_active_ns", A.TotalSelfActive - H.SampledNs);
+    J.attribute("counted_self_active_ns", H.SampledNs);
+    J.attribute("counted_uncertainty_ns", 1.96 * H.SampledSigmaNs);
+    J.attribute("counting_bound_ns", H.CountingBoundNs);
+    J.attribute("outside_probes_ns", H.OutsideProbesNs);
+    J.attribute("probe_residual_per_call_ns", H.ProbeResidualNs);
+    J.attribute("timed_uncertainty_ns", H.TimedResidualNs);
+    J.attribute("code_samples", int64_t(H.CodeSamples));
+    J.attribute("runtime_code_samples", int64_t(H.RuntimeSamples));
+    J.attribute("lost_code_samples", int64_t(H.LostCodeSamples));
+    J.attribute("unsplit_self_active_ns", H.UnsampledSelfNs);
+  });
+}
+
+void JsonReport::process(const Process &Pr) {
+  J.object([&] {
+    J.attribute("executable", Pr.Exe);
+    J.attribute("build_id", buildIdHex(Pr));
+    J.attribute("pid", int64_t(Pr.Pid));
+    J.attribute("parent_pid", int64_t(Pr.ParentPid));
+    J.attribute("tick_rate", int64_t(Pr.TickRate));
+    J.attribute("tick_step_ticks", double(Pr.TickStep256) / 256.0);
+    J.attribute("tick_step_ns", ticks256ToNs(Pr, Pr.TickStep256));
+    J.attribute("start_unix_ns", int64_t(Pr.StartUnixNs));
+    J.attribute("wall_ns", ticksToNs(Pr, Pr.EndTick - Pr.StartTick));
+    J.attribute("threads", int64_t(Pr.Threads.size()));
+    J.attribute("modules", int64_t(Pr.Modules.size()));
+    J.attribute("traces", int64_t(Pr.Traces.size()));
+    overhead(Pr);
+    J.attribute("timing_threshold_ns", ticksToNs(Pr, Pr.TimingThreshold));
+    codeSamples(Pr);
+    counters(Counters::of(Pr));
+  });
+}
+
+void JsonReport::overhead(const Process &Pr) {
+  const OverheadTable &Cost = Pr.Overhead;
+  J.attributeObject("overhead", [&] {
+    J.attribute("enter_ticks", double(Cost.Enter256) / 256.0);
+    J.attribute("exit_ticks", double(Cost.Exit256) / 256.0);
+    J.attribute("enter_ns", ticks256ToNs(Pr, Cost.Enter256));
+    J.attribute("exit_ns", ticks256ToNs(Pr, Cost.Exit256));
+    J.attribute("source",
+                Cost.Source == raw::OS_Option ? "option" : "calibrated");
+    J.attribute("batches", int64_t(Cost.Batches));
+    J.attribute("spread", Cost.SpreadPermille / 1000.0);
+    J.attribute("stable", bool(Cost.Stable));
+    J.attribute("fenced", bool(Cost.Fenced));
+    J.attribute("measured", bool(Cost.Measured));
+    J.attribute("pair_ns", ticks256ToNs(Pr, Cost.Pair256));
+    J.attribute("measured_enter_ns", ticks256ToNs(Pr, Cost.MeasuredEnter256));
+    J.attribute("measured_exit_ns", ticks256ToNs(Pr, Cost.MeasuredExit256));
+  });
+}
+
+void JsonReport::codeSamples(const Process &Pr) {
+  J.attributeObject("code_samples", [&] {
+    J.attribute("period_ns", int64_t(Pr.CodeSamplePeriodNs));
+    if (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured)
+      J.attribute("cost_ns", nullptr);
+    else
+      J.attribute("cost_ns", ticks256ToNs(Pr, Pr.CodeSampleCost256));
+    J.attribute("state", Pr.CodeSamplePeriodNs ? "on"
+                         : (Pr.CodeSampleFlags & raw::CSF_Disabled)
+                             ? "off"
+                             : "unavailable");
+    J.attribute("kernel", !(Pr.CodeSampleFlags & raw::CSF_UserOnly));
+    J.attribute("callers", bool(Pr.CodeSampleFlags & raw::CSF_Stacks));
+    J.attribute("nearest_symbol", Pr.CodeResolvedByNearest);
+  });
+}
+
+void JsonReport::functions() {
+  J.attributeArray("functions", [&] {
+    for (const FunctionStats &F : A.Flat) {
+      const FunctionInfo &Info = A.Functions[F.Func];
+      J.object([&] {
+        J.attribute("id", int64_t(JsonId[F.Func]));
+        J.attribute("name", M.name(F.Func));
+        J.attribute("linkage_name", Info.Name);
+        J.attribute("local", Info.Local);
+        if (Info.Local)
+          J.attribute("module", Info.Module);
+        J.attribute("file", Info.File);
+        J.attribute("line", int64_t(Info.Line));
+        stats(F.S);
+        J.attribute("self_active_share", F.Share);
+      });
+    }
+  });
+}
+
+void JsonReport::tree() {
+  std::vector<uint32_t> Heights = M.subtreeHeights();
+  J.attributeObject("tree", [&] {
+    J.attribute("max_depth", int64_t(O.MaxDepth));
+    J.attributeArray("nodes", [&] {
+      std::vector<uint32_t> Order(A.Tree.size(), UINT32_MAX);
+      uint32_t Next = 0;
+      std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
+                                  A.Tree[0].Children.rend());
+      while (!Stack.empty()) {
+        uint32_t I = Stack.back();
+        Stack.pop_back();
+        const TreeNode &N = A.Tree[I];
+        Order[I] = Next++;
+        bool Cut = O.MaxDepth != 0 && N.Depth >= O.MaxDepth &&
+                   !N.Children.empty();
+        treeNode(I, Order[I], N.Parent == 0 ? UINT32_MAX : Order[N.Parent],
+                 Heights[I], Cut);
+        if (!Cut)
+          Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
+      }
+    });
+  });
+}
+
+void JsonReport::treeNode(uint32_t I, uint32_t Id, uint32_t Parent,
+                          uint32_t Height, bool Cut) {
+  const TreeNode &N = A.Tree[I];
+  J.object([&] {
+    J.attribute("id", int64_t(Id));
+    if (Parent == UINT32_MAX)
+      J.attribute("parent", nullptr);
+    else
+      J.attribute("parent", int64_t(Parent));
+    J.attribute("depth", int64_t(N.Depth));
+    J.attribute("function", int64_t(JsonId[N.Func]));
+    stats(N.S, N.Counted);
+    if (Cut)
+      J.attribute("truncated_levels", int64_t(Height));
+  });
+}
+
+void JsonReport::thread(const ThreadSummary &T) {
+  J.object([&] {
+    J.attribute("process", int64_t(T.Process));
+    J.attribute("pid", int64_t(P.Processes[T.Process].Pid));
+    J.attribute("tid", int64_t(T.Tid));
+    J.attribute("name", T.Name);
+    J.attribute("running", bool(T.Flags & raw::TF_Running));
+    J.attribute("code_samples_refused", bool(T.Flags & raw::TF_NotSampled));
+    J.attribute("wall_ns", T.WallNs);
+    J.attribute("switch_source", switchSourceName(T.SwitchSource));
+    J.attribute("switch_resolution_ns", T.SwitchResolutionNs);
+    J.attribute("off_cpu_ns", T.OffCpuNs);
+    J.attribute("voluntary_switches", int64_t(T.VoluntarySwitches));
+    J.attribute("involuntary_switches", int64_t(T.InvoluntarySwitches));
+    J.attribute("lost_switch_records", int64_t(T.LostSwitchRecords));
+    Counters C;
+    C.add(T);
+    counters(C);
+    J.attribute("total_self_active_ns", T.TotalSelfActive);
+    J.attribute("total_self_elapsed_ns", T.TotalSelfElapsed);
+    J.attributeArray("functions", [&] {
+      for (const FunctionStats &F : T.Functions)
+        J.object([&] {
+          J.attribute("function", int64_t(JsonId[F.Func]));
+          stats(F.S);
+          J.attribute("self_active_share", F.Share);
+        });
+    });
+  });
+}
+
+void report::printTimeReportJson(const Profile &P, const Aggregate &A,
+                                 const TimeReportOptions &O, raw_ostream &OS) {
+  JsonReport(P, A, O, OS).print();
+  OS << "\n";
+}

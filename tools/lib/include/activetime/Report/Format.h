@@ -1,0 +1,29 @@
+//===- activetime/Report/Format.h - Times and names as users read them -*- C++ -*-===//
+//
+// Part of ActiveTime. The formatting every printed view shares, so a time or
+// a function name reads the same in each.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_REPORT_FORMAT_H
+#define ACTIVETIME_REPORT_FORMAT_H
+
+#include <string>
+
+namespace activetime {
+namespace report {
+
+/// A time with a unit chosen by its magnitude (ns, us, ms, s), three
+/// decimals above ns; "s" is padded to the width of the other units so
+/// right-aligned columns line up. Negative times keep their sign.
+std::string formatTime(double Ns);
+/// formatTime without the alignment padding, for running text.
+std::string plainTime(double Ns);
+/// \p Name demangled when \p Demangle is set; ActiveTime's own frame names
+/// ("<outside the program>" and the like) are kept as they are.
+std::string displayName(const std::string &Name, bool Demangle);
+
+} // namespace report
+} // namespace activetime
+
+#endif // ACTIVETIME_REPORT_FORMAT_H

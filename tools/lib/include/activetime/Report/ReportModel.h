@@ -1,0 +1,97 @@
+//===- activetime/Report/ReportModel.h - Rules of the time report -*- C++ -*-===//
+//
+// Part of ActiveTime. What the text, JSON and HTML forms of the time report
+// share: how a row's function is named and located, which of its figures
+// exist (per-call figures only where every call was timed), how sure its
+// self time is, and when "active" still includes switched-out time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_REPORT_REPORTMODEL_H
+#define ACTIVETIME_REPORT_REPORTMODEL_H
+
+#include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Profile.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace activetime {
+namespace report {
+
+/// How active, self-active and min/max are defined (printed as a note).
+extern const char TimesNote[];
+/// What "timed", "counted" and the uncertainty column mean.
+extern const char HowNote[];
+
+class ReportModel {
+public:
+  ReportModel(const profile::Profile &P, const profile::Aggregate &A,
+              bool Demangle);
+
+  /// The function's name as printed; local functions that share a name with
+  /// another module's get their module appended.
+  std::string name(uint32_t Func) const;
+  /// file:line, or the module of a local function without debug info.
+  std::string location(uint32_t Func) const;
+  /// Some thread's switched-out time was not measured: its "active" still
+  /// includes it, and the active columns are starred, never shown as if
+  /// measured.
+  bool activeIncludesOffCpu() const { return Starred; }
+  /// The 95% half-width of a self-active time: the code sampling's (two
+  /// standard errors) and every probe pair's residual in it.
+  double uncertainty(const profile::Stats &S) const;
+  /// Per-call figures (inclusive times, min, max) exist only where every
+  /// call was timed; a counted node of the tree has its self time only.
+  static bool hasPerCallFigures(const profile::Stats &S,
+                                bool CountedNode = false) {
+    return !CountedNode && S.allTimed();
+  }
+  static const char *how(const profile::Stats &S, bool CountedNode = false) {
+    return hasPerCallFigures(S, CountedNode) ? "timed" : "counted";
+  }
+  /// The height of each call-tree node's subtree (for "N more levels").
+  std::vector<uint32_t> subtreeHeights() const;
+
+  const profile::Profile &P;
+  const profile::Aggregate &A;
+  const bool Demangle;
+
+private:
+  std::vector<bool> Ambiguous;
+  bool Starred = false;
+};
+
+/// Frame bookkeeping counters summed over threads.
+struct Counters {
+  uint64_t OpenFrames = 0, UnwoundFrames = 0, UnmatchedExits = 0,
+           DroppedEvents = 0;
+  /// Adds a profile::Thread's or a profile::ThreadSummary's counters.
+  template <typename ThreadT> void add(const ThreadT &T) {
+    OpenFrames += T.OpenFrames;
+    UnwoundFrames += T.UnwoundFrames;
+    UnmatchedExits += T.UnmatchedExits;
+    DroppedEvents += T.DroppedEvents;
+  }
+  static Counters of(const profile::Process &P);
+};
+
+/// Threads of a scope grouped by where their switched-out time came from.
+struct SwitchSummary {
+  unsigned Perf = 0, CpuClock = 0, None = 0;
+  double MinResolutionNs = 0, MaxResolutionNs = 0;
+  uint64_t Lost = 0, Voluntary = 0, Involuntary = 0;
+  double OffCpuNs = 0;
+  void add(const profile::Process &P, const profile::Thread &T);
+  static SwitchSummary of(const profile::Profile &P);
+  std::string resolution() const;
+};
+
+/// The switched-out time's source (raw::SS_*) as the reports name it.
+const char *switchSourceName(uint32_t Source);
+
+} // namespace report
+} // namespace activetime
+
+#endif // ACTIVETIME_REPORT_REPORTMODEL_H

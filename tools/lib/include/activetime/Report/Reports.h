@@ -1,0 +1,97 @@
+//===- activetime/Report/Reports.h - The views `activetime report` prints -*- C++ -*-===//
+//
+// Part of ActiveTime. Each view of a profile, as text and (where it has one)
+// as a JSON document. The command-line side (tools/activetime/report.cpp)
+// only chooses a view and its options.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_REPORT_REPORTS_H
+#define ACTIVETIME_REPORT_REPORTS_H
+
+#include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Parallel.h"
+#include "activetime/Profile/Profile.h"
+#include "activetime/Profile/TraceActiveTime.h"
+#include "activetime/Report/Progress.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace activetime {
+namespace report {
+
+/// What the time report shows.
+struct TimeReportOptions {
+  bool Demangle = true;
+  unsigned Top = 20;      // rows of the flat and per-thread tables; 0 = all
+  unsigned MaxDepth = 40; // deepest call-tree level; 0 = no limit
+  profile::SortKey Sort = profile::SortKey::SelfActive;
+  bool HeaderOnly = false;
+  bool Tree = false;
+  bool Threads = false;
+  bool CallSites = false;
+};
+
+/// The time report as text: header, flat table, and the optional call tree,
+/// call sites and per-thread sections.
+void printTimeReport(const profile::Profile &P, const profile::Aggregate &A,
+                     const TimeReportOptions &O, llvm::raw_ostream &OS);
+/// The time report as the "activetime-report" JSON document (version 3).
+void printTimeReportJson(const profile::Profile &P,
+                         const profile::Aggregate &A,
+                         const TimeReportOptions &O, llvm::raw_ostream &OS);
+
+/// Each function's call sites with their calls: a text section, or the
+/// "call_sites" array of the JSON document.
+void printCallSites(const profile::Profile &P, const profile::Aggregate &A,
+                    llvm::raw_ostream &OS, bool Demangle, unsigned Top);
+void callSitesJson(const profile::Profile &P, const profile::Aggregate &A,
+                   llvm::json::OStream &J, bool Demangle);
+
+/// The OpenMP worker-state report: per parallel region the time in each
+/// state, the takes, the transitions and the diagnosis.
+void printParallelReport(const profile::Profile &P,
+                         const profile::ParallelThresholds &T, bool Json,
+                         llvm::raw_ostream &OS);
+
+/// The sampled wall-clock view (runs with sample=1); an error if the profile
+/// has no samples. It has no JSON form (export --format=folded or
+/// speedscope carry the samples).
+llvm::Error printSampleReport(const profile::Profile &P, llvm::raw_ostream &OS,
+                              bool Demangle, unsigned Top);
+
+/// The memory access sites of stride profiling, dynamic ones first.
+void printStrideReport(const profile::Profile &P, llvm::raw_ostream &OS,
+                       bool Demangle);
+void printStrideReportJson(const profile::Profile &P, llvm::raw_ostream &OS,
+                           bool Demangle);
+/// The "strides" array shared by the stride JSON document and the export.
+void strideSitesJson(const profile::Profile &P, llvm::json::OStream &J,
+                     bool Demangle);
+
+/// One self-contained HTML file (flame graphs, tables, header) at \p Path.
+llvm::Error writeHtmlReport(const profile::Profile &P, llvm::StringRef Path,
+                            bool Demangle, Progress &Prog);
+
+/// One result of the offline active-time computation over a trace: a thread
+/// and code portion of one input.
+struct TraceResult {
+  const active::Input *In;
+  active::PortionResult R;
+};
+/// `activetime active-time` as text; \p FromProfile: the inputs came from a
+/// raw profile (each is a process); \p Intervals: every invocation's
+/// interval sets too.
+void printTraceActiveTime(llvm::ArrayRef<TraceResult> Results,
+                          bool FromProfile, bool Intervals,
+                          llvm::raw_ostream &OS);
+/// `activetime active-time --json`: the "activetime-active-time" document.
+void printTraceActiveTimeJson(llvm::ArrayRef<TraceResult> Results,
+                              uint64_t TickRate, llvm::raw_ostream &OS);
+
+} // namespace report
+} // namespace activetime
+
+#endif // ACTIVETIME_REPORT_REPORTS_H
