@@ -1,8 +1,8 @@
 //===- tables_fuzzer.cpp - libFuzzer target: active-time text tables -------===//
 //
-// Part of ActiveTime. The text tables `activetime active-time` reads (seed
-// 000's three inputs): any text is rejected with an error or parsed, and a
-// parsed input runs through the method-700 stages without crashing.
+// Part of ActiveTime. The text tables `activetime active-time` reads (the offline
+// active-time computation's three inputs): any text is rejected with an error or parsed, and a
+// parsed input runs through the computation's stages without crashing.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Active-time accuracy benchmark (issue: active time, seed 000).
+"""Active-time accuracy benchmark (active time: elapsed minus probe cost minus switched-out time).
 
 Builds bench/accuracy/accuracy.c with and without the ActiveTime plugin, runs
 each scenario, and compares the profile's figures with the ground truth the

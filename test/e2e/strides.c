@@ -1,4 +1,4 @@
-// Stride profiling end to end (seed 004): kernels whose strides the compiler
+// Stride profiling end to end: kernels whose strides the compiler
 // cannot see, each reported with its class and stride, with the default skip
 // and inspect phases and with every execution inspected (stride_skip=0).
 // RUN: rm -rf %t && mkdir -p %t && cd %t

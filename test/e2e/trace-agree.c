@@ -1,5 +1,5 @@
-// mode=trace records the seed's three inputs; `activetime active-time`
-// (method 700, offline) must agree with the online accounting of the same
+// mode=trace records the computation's three inputs; `activetime active-time`
+// (offline) must agree with the online accounting of the same
 // run, function by function, on every thread. Each timer measurement carries
 // the interval its probe measured (raw format v6), which both sides charge
 // on top of the calibrated table; and with a hand-fixed table.
