@@ -15,7 +15,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -61,8 +60,7 @@ private:
   std::string name(uint32_t F) const {
     if (F == kNoFunc)
       return "<outside the program>";
-    return Demangle ? llvm::demangle(A.Functions[F].Name)
-                    : A.Functions[F].Name;
+    return displayName(A.Functions[F].Name, Demangle);
   }
   SiteLocation locate(const CallEdge &E);
   std::string where(const Site &S) const;
@@ -116,9 +114,7 @@ std::string CallSiteView::where(const Site &S) const {
     return "(no line info)";
   std::string W = formatv("{0}:{1}", S.Loc.File, S.Loc.Line).str();
   if (!S.Loc.InlinedInto.empty())
-    W += " (inlined into " +
-         (Demangle ? llvm::demangle(S.Loc.InlinedInto) : S.Loc.InlinedInto) +
-         ")";
+    W += " (inlined into " + displayName(S.Loc.InlinedInto, Demangle) + ")";
   return W;
 }
 

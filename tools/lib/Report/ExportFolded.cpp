@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Profile/Samples.h"
 #include "activetime/Report/Export.h"
 #include "activetime/Report/Format.h"
@@ -39,9 +40,7 @@ static std::string frameName(const std::string &Name, bool Demangle) {
 Error report::writeFolded(const Profile &P, raw_ostream &OS,
                           const ExportOptions &O, Progress &) {
   if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
-    return createStringError(inconvertibleErrorCode(),
-                             "the profile has no samples (run the program "
-                             "with ACTIVETIME_OPTIONS=sample=1)");
+    return noSamplesError();
   std::map<std::string, std::pair<double, uint64_t>> Lines;
   for (const Process &Proc : P.Processes) {
     if (!Proc.HasSamples)

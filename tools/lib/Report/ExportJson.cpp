@@ -16,7 +16,6 @@
 #include "activetime/Profile/Strides.h"
 #include "activetime/abi.h"
 
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/JSON.h"
 
 using namespace llvm;

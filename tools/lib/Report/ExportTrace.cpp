@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Report/Export.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Profile/Aggregate.h"
@@ -22,7 +23,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
@@ -35,12 +35,6 @@ using namespace activetime;
 using namespace activetime::profile;
 using namespace activetime::report;
 
-static Error noTrace() {
-  return createStringError(inconvertibleErrorCode(),
-                           "the profile has no trace data (run the program "
-                           "with ACTIVETIME_OPTIONS=mode=trace)");
-}
-
 static bool hasTraces(const Profile &P) {
   return any_of(P.Processes,
                 [](const Process &X) { return !X.Traces.empty(); });
@@ -49,8 +43,7 @@ static bool hasTraces(const Profile &P) {
 static std::string funcName(const Process &Pr, uint32_t Func, bool Demangle) {
   if (Func >= Pr.Functions.size())
     return "[function " + utostr(Func) + "]";
-  const std::string &N = Pr.Functions[Func].Name;
-  return Demangle ? llvm::demangle(N) : N;
+  return displayName(Pr.Functions[Func].Name, Demangle);
 }
 
 static std::string threadName(const Process &Pr, uint64_t Tid) {
@@ -92,7 +85,7 @@ Error report::writeChromeTrace(const Profile &P, raw_ostream &OS,
                                const ExportOptions &O, Progress &Prog) {
   bool Demangle = O.Demangle;
   if (!hasTraces(P))
-    return noTrace();
+    return noTraceError();
   uint64_t Total = 0, Done = 0;
   uint64_t Epoch = UINT64_MAX; // earliest process start, Unix ns
   for (const Process &Pr : P.Processes) {
@@ -309,18 +302,13 @@ Error report::writeSpeedscope(const Profile &P, raw_ostream &OS,
              : Samples    ? SpeedscopeSource::Samples
                           : SpeedscopeSource::Tree;
   if (Source == SpeedscopeSource::Trace && !hasTraces(P))
-    return noTrace();
+    return noTraceError();
   if (Source == SpeedscopeSource::Samples && !Samples)
-    return createStringError(inconvertibleErrorCode(),
-                             "the profile has no samples (run the program "
-                             "with ACTIVETIME_OPTIONS=sample=1)");
+    return noSamplesError();
   FrameTable Frames;
   std::string Title = P.Processes.empty()
                           ? std::string("activetime")
                           : sys::path::filename(P.Processes[0].Exe).str();
-  auto Name = [&](const std::string &N) {
-    return (Demangle && N != kOutsideFrame) ? llvm::demangle(N) : N;
-  };
 
   // Frames must be known before the profiles refer to them, but speedscope
   // puts "shared" first only by convention: any key order is valid JSON, so
@@ -345,7 +333,7 @@ Error report::writeSpeedscope(const Profile &P, raw_ostream &OS,
               return Frames.get(funcName(Pr, F, Demangle), "", 0);
             if (FrameOf[F] < 0) {
               const Function &Fn = Pr.Functions[F];
-              FrameOf[F] = Frames.get(Name(Fn.Name), Fn.File, Fn.Line);
+              FrameOf[F] = Frames.get(displayName(Fn.Name, Demangle), Fn.File, Fn.Line);
             }
             return FrameOf[F];
           };
@@ -401,7 +389,7 @@ Error report::writeSpeedscope(const Profile &P, raw_ostream &OS,
         for (const auto &[Path, F] : S.Paths) {
           std::vector<unsigned> Stack;
           for (const std::string &Fr : Path)
-            Stack.push_back(Frames.get(Name(Fr), "", 0));
+            Stack.push_back(Frames.get(displayName(Fr, Demangle), "", 0));
           if (F.OnNs > 0) {
             On.Stacks.push_back(Stack);
             On.Weights.push_back(F.OnNs);
@@ -422,7 +410,7 @@ Error report::writeSpeedscope(const Profile &P, raw_ostream &OS,
           const TreeNode &N = A.Tree[I];
           const FunctionInfo &F = A.Functions[N.Func];
           Paths[I] = Paths[N.Parent]; // parents come before children
-          Paths[I].push_back(Frames.get(Name(F.Name), F.File, F.Line));
+          Paths[I].push_back(Frames.get(displayName(F.Name, Demangle), F.File, F.Line));
           // Negative self time (an overestimated overhead) is no weight.
           if (N.S.SelfActive > 0) {
             Act.Stacks.push_back(Paths[I]);

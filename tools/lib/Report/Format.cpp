@@ -1,10 +1,11 @@
 //===- Format.cpp - Times and names as users read them --------------------===//
 //
-// Part of ActiveTime. See activetime/Report/Format.h.
+// Part of ActiveTime. See activetime/Report/Format.h and Common.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Report/Format.h"
+#include "Common.h"
 #include "activetime/Profile/Samples.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -33,4 +34,28 @@ std::string report::plainTime(double Ns) {
 std::string report::displayName(const std::string &Name, bool Demangle) {
   return (Demangle && Name != profile::kOutsideFrame) ? llvm::demangle(Name)
                                                       : Name;
+}
+
+// The internal helpers of Common.h: one wording per missing-data error and
+// one percentage format for every view.
+
+Error report::noSamplesError() {
+  return createStringError(inconvertibleErrorCode(),
+                           "the profile has no samples (run the program "
+                           "with ACTIVETIME_OPTIONS=sample=1)");
+}
+
+Error report::noTraceError() {
+  return createStringError(inconvertibleErrorCode(),
+                           "the profile has no trace data (run the program "
+                           "with ACTIVETIME_OPTIONS=mode=trace)");
+}
+
+std::string report::percent(double Fraction) {
+  return formatv("{0:F1}%", 100.0 * Fraction);
+}
+
+std::string report::percentOf(double Part, double Whole) {
+  return Whole > 0 ? formatv("{0:F1}%", 100.0 * Part / Whole).str()
+                   : std::string("-");
 }

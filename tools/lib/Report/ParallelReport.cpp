@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
 #include "activetime/abi.h"
@@ -23,6 +24,7 @@
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
+using namespace activetime::report;
 
 namespace {
 
@@ -56,8 +58,6 @@ std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
   return formatv("{0}:{1} ({2})", sys::path::filename(Info->FileName),
                  Info->Line, sourceFunctionName(Info->FunctionName));
 }
-
-std::string pct(double X) { return formatv("{0:f1}%", 100.0 * X); }
 
 std::string ratio(double X) {
   return std::isinf(X) ? std::string("inf") : formatv("{0:f2}", X).str();
@@ -203,8 +203,8 @@ void activetime::report::printParallelReport(const Profile &P,
   OS << formatv("thresholds: overhead > {0}, tasks/s/thread > {1}, "
                 "stolen/local > {2}, inactive > {3}, fruitless searches per "
                 "take >= {4}\n",
-                pct(T.MinOverheadShare), T.MaxTaskRate, T.MaxStolenRatio,
-                pct(T.MinInactiveShare), T.MinFruitlessPerTake);
+                percent(T.MinOverheadShare), T.MaxTaskRate, T.MaxStolenRatio,
+                percent(T.MinInactiveShare), T.MinFruitlessPerTake);
   for (const RegionSummary &R : Regions) {
     OS << "\nregion " << R.Location << "\n";
     OS << formatv("  instances {0}, workers {1}, threads {2}, wall {3}, "
@@ -215,12 +215,12 @@ void activetime::report::printParallelReport(const Profile &P,
     OS << "  time in state ";
     for (unsigned S = 0; S < raw::kNumWorkerStates; ++S)
       OS << formatv(" {0} {1}", StateNames[S],
-                    pct(R.ThreadSeconds > 0
+                    percent(R.ThreadSeconds > 0
                             ? R.StateSeconds[S] / R.ThreadSeconds
                             : 0));
     OS << formatv("  (overhead {0}: active {1}, inactive {2})\n",
-                  pct(R.overheadShare()), pct(R.activeOverheadShare()),
-                  pct(R.inactiveShare()));
+                  percent(R.overheadShare()), percent(R.activeOverheadShare()),
+                  percent(R.inactiveShare()));
     OS << formatv("  takes          local {0}, stolen {1} (stolen/local {2}); "
                   "chunks {3}, tasks created {4}; {5} tasks/s/thread\n",
                   R.LocalTakes, R.StolenTakes, ratio(R.stolenRatio()),

@@ -10,7 +10,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -51,7 +50,7 @@ ReportModel::ReportModel(const Profile &P, const Aggregate &A, bool Demangle)
 
 std::string ReportModel::name(uint32_t Func) const {
   const FunctionInfo &F = A.Functions[Func];
-  std::string N = Demangle ? llvm::demangle(F.Name) : F.Name;
+  std::string N = displayName(F.Name, Demangle);
   if (Ambiguous[Func])
     N += " [" + sys::path::filename(F.Module).str() + "]";
   return N;

@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
 #include "activetime/Profile/Samples.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -22,12 +22,6 @@ using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
 using namespace activetime::report;
-
-static std::string pct(double Part, double Whole) {
-  if (Whole <= 0)
-    return "-";
-  return formatv("{0:F1}%", 100.0 * Part / Whole);
-}
 
 template <typename KeyT>
 static std::vector<std::pair<KeyT, SampleFigures>>
@@ -42,17 +36,14 @@ largestFirst(const std::map<KeyT, SampleFigures> &M) {
 static void row(raw_ostream &OS, const SampleFigures &F, double Whole,
                 const std::string &Name) {
   OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", formatTime(F.OnNs),
-                formatTime(F.OffNs), F.samples(), pct(F.totalNs(), Whole),
+                formatTime(F.OffNs), F.samples(), percentOf(F.totalNs(), Whole),
                 Name);
 }
 
 Error report::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
                             unsigned Top) {
   if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
-    return createStringError(
-        inconvertibleErrorCode(),
-        "the profile has no samples (run the program with "
-        "ACTIVETIME_OPTIONS=sample=1)");
+    return noSamplesError();
   SampleSummary S = summarizeSamples(P);
   double Whole = S.All.totalNs();
   OS << formatv("Samples: {0} ({1} on-CPU, {2} off-CPU) from {3} sweeps, "

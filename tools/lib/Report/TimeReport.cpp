@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
@@ -172,9 +173,7 @@ void TextReport::codeSampleLines(const Process &Pr) {
 void TextReport::provenanceLines() {
   const Provenance &H = A.How;
   double Total = A.TotalSelfActive;
-  auto Pct = [&](double X) {
-    return Total > 0 ? formatv("{0:F1}%", 100 * X / Total).str() : "-";
-  };
+  auto Pct = [&](double X) { return percentOf(X, Total); };
   OS << "self-active time: " << plainTime(Total) << " in all\n";
   OS << "  timed:           " << plainTime(Total - H.SampledNs) << " ("
      << Pct(Total - H.SampledNs) << ") in the code of " << H.TimedCalls
