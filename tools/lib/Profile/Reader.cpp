@@ -1,17 +1,20 @@
 //===- Reader.cpp - Raw profile reader --------------------------------------===//
 //
 // Part of ActiveTime. Parses a raw profile (raw_format.h) into the model of
-// Profile.h. The input may be truncated or garbage: every field is read with
-// bounds checks and little-endian loads (the buffer need not be aligned), and
-// every inconsistency becomes a one-line error instead of a crash later.
+// Profile.h, one parser per section kind; which model field each record
+// field fills is RawMapping.h's, shared with the writer. The input may be
+// truncated or garbage: every record is bounds-checked before it is read
+// (little-endian loads, the buffer need not be aligned), and every
+// inconsistency becomes a one-line error instead of a crash later.
 //
 //===----------------------------------------------------------------------===//
+
+#include "RawMapping.h"
 
 #include "activetime/Profile/Profile.h"
 #include "activetime/abi.h"
 #include "activetime/raw_format.h"
 
-#include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -38,15 +41,11 @@ public:
   Cursor(StringRef Data) : Data(Data) {}
   uint64_t remaining() const { return Data.size() - Pos; }
   uint64_t offset() const { return Pos; }
-  uint32_t u32() {
-    uint32_t V = support::endian::read32le(Data.data() + Pos);
-    Pos += 4;
-    return V;
-  }
-  uint64_t u64() {
-    uint64_t V = support::endian::read64le(Data.data() + Pos);
-    Pos += 8;
-    return V;
+  /// The next record, read through RawMapping<Rec>.
+  template <class Rec> RecordIn<Rec> record() {
+    RecordIn<Rec> R(Data.data() + Pos);
+    Pos += sizeof(Rec);
+    return R;
   }
   StringRef bytes(uint64_t N) {
     StringRef S = Data.substr(Pos, N);
@@ -76,7 +75,7 @@ const char *kindName(uint32_t Kind) {
   case raw::SK_Strides:
     return "strides";
   }
-  return "unknown";
+  return nullptr; // not a section kind of this version
 }
 
 class Parser {
@@ -84,16 +83,40 @@ public:
   Expected<Profile> parse(StringRef Buf);
 
 private:
+  Error parseFileHeader(StringRef Buf, uint32_t &NumSections);
+  Error parseSection(uint32_t Kind, Cursor Payload);
   Error parseProcess(Cursor C);
+  Error checkProcessRecord(const RecordIn<raw::ProcessRecord> &In);
   Error parseModule(Cursor C);
+  Error parseFunctions(Cursor &C, uint32_t ModIdx, uint32_t Num,
+                       const std::string &What);
   Error parseThread(Cursor C);
+  Error checkThreadOrder();
+  Error checkThreadRecord(const Thread &T, uint32_t Reserved,
+                          const std::string &What);
+  Error parseNodes(Cursor &C, Thread &T, uint32_t Num, const std::string &What);
+  Error checkNode(const Node &N, uint32_t I, const std::string &What);
   Error parseCounts(Cursor &C, Thread &T, uint32_t Num, const std::string &What);
   Error parseCodeSamples(Cursor &C, Thread &T, uint32_t Num,
                          const std::string &What);
   Error parseTrace(Cursor C);
+  Error checkTraceOrder();
+  Error parseEvents(Cursor &C, Trace &T, uint64_t Num, const std::string &What);
+  Error parseSwitches(Cursor &C, Trace &T, uint64_t Num,
+                      const std::string &What);
   Error parseParallel(Cursor C);
+  Error parseRegions(Cursor &C, uint32_t Num, uint32_t StringBytes,
+                     std::vector<std::pair<uint32_t, uint32_t>> &PathRefs,
+                     const std::string &What);
+  Error parseRegionThreads(Cursor &C, uint32_t Num, uint32_t NumRegions,
+                           const std::string &What);
   Error parseSamples(Cursor C);
+  Error checkSample(const SampleSet &S, uint64_t I, const std::string &What);
   Error parseStrides(Cursor C);
+  Error checkStridesOrder();
+  Error parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
+                  const std::string &What);
+  Error checkSite(const MemSite &S, uint32_t I, const std::string &What);
   Error finishBlock();
   /// The padding after the last record must be what alignment requires,
   /// so a wrong length field is caught rather than silently skipped.
@@ -161,6 +184,7 @@ Error Parser::finishBlock() {
   return Error::success();
 }
 
+
 Error Parser::parseProcess(Cursor C) {
   if (Error E = finishBlock())
     return E;
@@ -170,39 +194,34 @@ Error Parser::parseProcess(Cursor C) {
                         sizeof(raw::ProcessRecord)));
   Prof.Processes.emplace_back();
   Cur = &Prof.Processes.back();
-  Cur->TickRate = C.u64();
-  Cur->StartTick = C.u64();
-  Cur->EndTick = C.u64();
-  Cur->StartUnixNs = C.u64();
-  Cur->Pid = C.u32();
-  Cur->ParentPid = C.u32();
-  ExpectedModules = C.u32();
-  ExpectedThreads = C.u32();
-  ExpectedTraces = C.u32();
-  uint32_t ExeLen = C.u32();
-  uint32_t BuildIdLen = C.u32();
-  ExpectedStrides = C.u32();
-  OverheadTable &OH = Cur->Overhead;
-  OH.Enter256 = C.u64();
-  OH.Exit256 = C.u64();
-  OH.Source = C.u32();
-  OH.Batches = C.u32();
-  OH.SpreadPermille = C.u32();
-  uint32_t OFlags = C.u32();
-  OH.Stable = (OFlags & raw::OF_Stable) != 0;
-  OH.Fenced = (OFlags & raw::OF_Fenced) != 0;
-  OH.Measured = (OFlags & raw::OF_Measured) != 0;
-  OH.Pair256 = C.u64();
-  OH.MeasuredEnter256 = C.u64();
-  OH.MeasuredExit256 = C.u64();
-  Cur->TickStep256 = C.u64();
-  Cur->TimingThreshold = C.u64();
-  Cur->CodeSamplePeriodNs = C.u64();
-  Cur->CodeSampleCost256 = C.u64();
-  Cur->CodeSampleFlags = C.u32();
-  uint32_t PReserved = C.u32();
+  using R = raw::ProcessRecord;
+  RecordIn<R> In = C.record<R>();
+  In.map(*Cur);
+  ExpectedModules = In.get(&R::NumModules);
+  ExpectedThreads = In.get(&R::NumThreads);
+  ExpectedTraces = In.get(&R::NumTraces);
+  ExpectedStrides = In.get(&R::NumStrides);
   ModulesSeen = ThreadsSeen = TracesSeen = StridesSeen = 0;
   ParallelSeen = false;
+  if (Error E = checkProcessRecord(In))
+    return E;
+  uint32_t ExeLen = In.get(&R::ExeLen);
+  uint32_t BuildIdLen = In.get(&R::BuildIdLen);
+  if (uint64_t(ExeLen) + BuildIdLen > C.remaining())
+    return fail(formatv("process (pid {0}): executable name ({1} bytes) and "
+                        "build id ({2} bytes) overrun the section",
+                        Cur->Pid, ExeLen, BuildIdLen));
+  Cur->Exe = C.bytes(ExeLen).str();
+  Cur->BuildId = C.bytes(BuildIdLen).str();
+  return checkPadding(C, Size, formatv("process (pid {0})", Cur->Pid).str());
+}
+
+/// The process record's values, already mapped into *Cur.
+Error Parser::checkProcessRecord(const RecordIn<raw::ProcessRecord> &In) {
+  const OverheadTable &OH = Cur->Overhead;
+  uint32_t OFlags =
+      In.nested(&raw::ProcessRecord::Overhead).get(&raw::OverheadRecord::Flags);
+  uint32_t Reserved = In.get(&raw::ProcessRecord::Reserved);
   if (Cur->TickRate == 0)
     return fail(formatv("process (pid {0}): tick rate is 0", Cur->Pid));
   if (ExpectedStrides > ExpectedModules)
@@ -218,9 +237,9 @@ Error Parser::parseProcess(Cursor C) {
   if (Cur->CodeSampleFlags & ~uint32_t(raw::CSF_Known))
     return fail(formatv("process (pid {0}): unknown code sampling flags {1:x}",
                         Cur->Pid, Cur->CodeSampleFlags));
-  if (PReserved != 0)
+  if (Reserved != 0)
     return fail(formatv("process (pid {0}): reserved field is {1}, not 0",
-                        Cur->Pid, PReserved));
+                        Cur->Pid, Reserved));
   if (Cur->TickStep256 && Cur->TickStep256 < 256)
     return fail(formatv("process (pid {0}): tick step {1}/256 ticks is below "
                         "one tick",
@@ -229,13 +248,7 @@ Error Parser::parseProcess(Cursor C) {
     return fail(formatv("process (pid {0}): end tick {1} is before start "
                         "tick {2}",
                         Cur->Pid, Cur->EndTick, Cur->StartTick));
-  if (uint64_t(ExeLen) + BuildIdLen > C.remaining())
-    return fail(formatv("process (pid {0}): executable name ({1} bytes) and "
-                        "build id ({2} bytes) overrun the section",
-                        Cur->Pid, ExeLen, BuildIdLen));
-  Cur->Exe = C.bytes(ExeLen).str();
-  Cur->BuildId = C.bytes(BuildIdLen).str();
-  return checkPadding(C, Size, formatv("process (pid {0})", Cur->Pid).str());
+  return Error::success();
 }
 
 Error Parser::parseModule(Cursor C) {
@@ -255,48 +268,53 @@ Error Parser::parseModule(Cursor C) {
   uint64_t Size = C.remaining();
   if (Error E = needBytes(C, sizeof(raw::ModuleRecord), What))
     return E;
+  using R = raw::ModuleRecord;
   Module M;
-  M.Hash = C.u64();
-  M.LoadBase = C.u64();
-  uint32_t NumFuncs = C.u32();
-  uint32_t NameLen = C.u32();
-  uint32_t PathLen = C.u32();
-  M.Flags = C.u32();
+  RecordIn<R> In = C.record<R>();
+  In.map(M);
+  uint32_t NameLen = In.get(&R::NameLen), PathLen = In.get(&R::PathLen);
   if (uint64_t(NameLen) + PathLen > C.remaining())
     return fail(formatv("{0}: name ({1} bytes) and path ({2} bytes) overrun "
                         "the section",
                         What, NameLen, PathLen));
   M.Name = C.bytes(NameLen).str();
   M.Path = C.bytes(PathLen).str();
+  if (Error E = parseFunctions(C, ModIdx, In.get(&R::NumFuncs), What))
+    return E;
+  Cur->Modules.push_back(std::move(M));
+  return checkPadding(C, Size, What);
+}
+
+/// The module's function records, appended to the process-wide table.
+Error Parser::parseFunctions(Cursor &C, uint32_t ModIdx, uint32_t Num,
+                             const std::string &What) {
   // Bound the count by the bytes present before reserving anything.
-  if (uint64_t(NumFuncs) * sizeof(raw::FuncRecord) > C.remaining())
+  if (uint64_t(Num) * sizeof(raw::FuncRecord) > C.remaining())
     return fail(formatv("{0}: {1} function records overrun the section", What,
-                        NumFuncs));
-  Cur->Functions.reserve(Cur->Functions.size() + NumFuncs);
-  for (uint32_t I = 0; I < NumFuncs; ++I) {
+                        Num));
+  Cur->Functions.reserve(Cur->Functions.size() + Num);
+  for (uint32_t I = 0; I < Num; ++I) {
     if (C.remaining() < sizeof(raw::FuncRecord))
       return fail(formatv("{0}: function record {1} overruns the section",
                           What, I));
     Function F;
     F.Module = ModIdx;
-    F.Addr = C.u64();
-    F.Line = C.u32();
-    F.Flags = C.u32();
-    uint32_t FNameLen = C.u32();
-    uint32_t FileLen = C.u32();
-    if (uint64_t(FNameLen) + FileLen > C.remaining())
+    RecordIn<raw::FuncRecord> In = C.record<raw::FuncRecord>();
+    In.map(F);
+    uint32_t NameLen = In.get(&raw::FuncRecord::NameLen);
+    uint32_t FileLen = In.get(&raw::FuncRecord::FileLen);
+    if (uint64_t(NameLen) + FileLen > C.remaining())
       return fail(formatv("{0}: function {1}: name ({2} bytes) and file ({3} "
                           "bytes) overrun the section",
-                          What, I, FNameLen, FileLen));
-    F.Name = C.bytes(FNameLen).str();
+                          What, I, NameLen, FileLen));
+    F.Name = C.bytes(NameLen).str();
     F.File = C.bytes(FileLen).str();
     Cur->Functions.push_back(std::move(F));
   }
-  Cur->Modules.push_back(std::move(M));
-  return checkPadding(C, Size, What);
+  return Error::success();
 }
 
-Error Parser::parseThread(Cursor C) {
+Error Parser::checkThreadOrder() {
   if (!Cur)
     return fail("thread section before any process section");
   if (ModulesSeen != ExpectedModules)
@@ -313,34 +331,47 @@ Error Parser::parseThread(Cursor C) {
                         Cur->Pid, ParallelSeen ? "parallel" : "samples"));
   if (ThreadsSeen == ExpectedThreads)
     return moreThanHeader("thread", ExpectedThreads);
+  return Error::success();
+}
+
+Error Parser::parseThread(Cursor C) {
+  if (Error E = checkThreadOrder())
+    return E;
   uint32_t ThreadIdx = ThreadsSeen++;
   if (Error E = needBytes(C, sizeof(raw::ThreadRecord),
                           formatv("thread {0} of process (pid {1})", ThreadIdx,
                                   Cur->Pid)))
     return E;
+  using R = raw::ThreadRecord;
   Thread T;
-  T.Tid = C.u64();
-  T.StartTick = C.u64();
-  T.EndTick = C.u64();
-  uint32_t NumNodes = C.u32();
-  T.Flags = C.u32();
-  T.OpenFrames = C.u64();
-  T.UnmatchedExits = C.u64();
-  T.UnwoundFrames = C.u64();
-  T.DroppedEvents = C.u64();
-  StringRef Name = C.bytes(16);
-  T.Name = Name.take_until([](char Ch) { return Ch == '\0'; }).str();
-  T.SwitchSource = C.u32();
-  uint32_t NumCounts = C.u32();
-  T.SwitchResolution = C.u64();
-  T.OffCpuTicks = C.u64();
-  T.VoluntarySwitches = C.u64();
-  T.InvoluntarySwitches = C.u64();
-  T.LostSwitchRecords = C.u64();
-  uint32_t NumCode = C.u32();
-  uint32_t Reserved = C.u32();
-  T.LostCodeSamples = C.u64();
+  RecordIn<R> In = C.record<R>();
+  In.map(T);
+  uint32_t NumNodes = In.get(&R::NumNodes);
+  uint32_t NumCounts = In.get(&R::NumCounts);
+  uint32_t NumCode = In.get(&R::NumCodeSamples);
   std::string What = formatv("thread {0} (tid {1})", ThreadIdx, T.Tid);
+  if (Error E = checkThreadRecord(T, In.get(&R::Reserved), What))
+    return E;
+  uint64_t Need = uint64_t(NumNodes) * sizeof(raw::NodeRecord) +
+                  uint64_t(NumCounts) * sizeof(raw::CountRecord) +
+                  uint64_t(NumCode) * sizeof(raw::CodeSampleRecord);
+  if (Need != C.remaining())
+    return fail(formatv("{0}: {1} nodes, {2} call counts and {3} code samples "
+                        "need {4} bytes, the section has {5}",
+                        What, NumNodes, NumCounts, NumCode, Need,
+                        C.remaining()));
+  if (Error E = parseNodes(C, T, NumNodes, What))
+    return E;
+  if (Error E = parseCounts(C, T, NumCounts, What))
+    return E;
+  if (Error E = parseCodeSamples(C, T, NumCode, What))
+    return E;
+  Cur->Threads.push_back(std::move(T));
+  return Error::success();
+}
+
+Error Parser::checkThreadRecord(const Thread &T, uint32_t Reserved,
+                                const std::string &What) {
   if (T.Flags & ~uint32_t(raw::TF_Known))
     return fail(formatv("{0}: unknown thread flags {1:x}", What, T.Flags));
   if (T.EndTick < T.StartTick)
@@ -352,68 +383,55 @@ Error Parser::parseThread(Cursor C) {
                         T.SwitchSource));
   if (Reserved != 0)
     return fail(formatv("{0}: reserved field is {1}, not 0", What, Reserved));
-  uint64_t Need = uint64_t(NumNodes) * sizeof(raw::NodeRecord) +
-                  uint64_t(NumCounts) * sizeof(raw::CountRecord) +
-                  uint64_t(NumCode) * sizeof(raw::CodeSampleRecord);
-  if (Need != C.remaining())
-    return fail(formatv("{0}: {1} nodes, {2} call counts and {3} code samples "
-                        "need {4} bytes, the section has {5}",
-                        What, NumNodes, NumCounts, NumCode, Need,
-                        C.remaining()));
-  uint64_t NumFuncs = Cur->Functions.size();
-  T.Nodes.resize(NumNodes);
-  for (uint32_t I = 0; I < NumNodes; ++I) {
-    Node &N = T.Nodes[I];
-    N.Parent = C.u32();
-    N.Func = C.u32();
-    N.Calls = C.u64();
-    N.Incl = C.u64();
-    N.Excl = C.u64();
-    N.Min = C.u64();
-    N.Max = C.u64();
-    N.Overhead = C.u64();
-    N.OffCpu = C.u64();
-    N.Voluntary = C.u32();
-    N.Involuntary = C.u32();
-    N.CallSite = C.u64();
-    // No real run comes near 2^60 ticks (15 years at 2.4 GHz); the bound
-    // keeps every signed difference of these fields representable.
-    if (N.Incl > kMaxTicks || N.Min > kMaxTicks || N.Max > kMaxTicks ||
-        N.Overhead > kMaxTicks)
-      return fail(formatv("{0}: node {1}: implausible tick count (over 2^60)",
-                          What, I));
-    // Parents precede children; the tree algorithms rely on it.
-    if (N.Parent != raw::kNoParent && N.Parent >= I)
-      return fail(formatv("{0}: node {1}: parent {2} does not precede it",
-                          What, I, N.Parent));
-    if (N.Func >= NumFuncs)
-      return fail(formatv("{0}: node {1}: function id {2} out of range (the "
-                          "process has {3} functions)",
-                          What, I, N.Func, NumFuncs));
-    if (N.Excl > N.Incl)
-      return fail(formatv("{0}: node {1}: exclusive ticks {2} exceed "
-                          "inclusive ticks {3}",
-                          What, I, N.Excl, N.Incl));
-    // Time is only ever added when a call closes (or is closed at the write).
-    if (N.Calls == 0 && N.Incl != 0)
-      return fail(formatv("{0}: node {1}: {2} inclusive ticks but no calls",
-                          What, I, N.Incl));
-    if (N.Calls && N.Min > N.Max)
-      return fail(formatv("{0}: node {1}: minimum ticks {2} exceed maximum "
-                          "ticks {3}",
-                          What, I, N.Min, N.Max));
-    // Overhead may exceed a tiny frame's elapsed time (calibration error),
-    // switched-out time inside the calls cannot.
-    if (N.OffCpu > N.Incl)
-      return fail(formatv("{0}: node {1}: off-CPU ticks {2} exceed inclusive "
-                          "ticks {3}",
-                          What, I, N.OffCpu, N.Incl));
+  return Error::success();
+}
+
+/// The caller checked that the section holds exactly its records.
+Error Parser::parseNodes(Cursor &C, Thread &T, uint32_t Num,
+                         const std::string &What) {
+  T.Nodes.resize(Num);
+  for (uint32_t I = 0; I < Num; ++I) {
+    C.record<raw::NodeRecord>().map(T.Nodes[I]);
+    if (Error E = checkNode(T.Nodes[I], I, What))
+      return E;
   }
-  if (Error E = parseCounts(C, T, NumCounts, What))
-    return E;
-  if (Error E = parseCodeSamples(C, T, NumCode, What))
-    return E;
-  Cur->Threads.push_back(std::move(T));
+  return Error::success();
+}
+
+Error Parser::checkNode(const Node &N, uint32_t I, const std::string &What) {
+  uint64_t NumFuncs = Cur->Functions.size();
+  // No real run comes near 2^60 ticks (15 years at 2.4 GHz); the bound
+  // keeps every signed difference of these fields representable.
+  if (N.Incl > kMaxTicks || N.Min > kMaxTicks || N.Max > kMaxTicks ||
+      N.Overhead > kMaxTicks)
+    return fail(formatv("{0}: node {1}: implausible tick count (over 2^60)",
+                        What, I));
+  // Parents precede children; the tree algorithms rely on it.
+  if (N.Parent != raw::kNoParent && N.Parent >= I)
+    return fail(formatv("{0}: node {1}: parent {2} does not precede it",
+                        What, I, N.Parent));
+  if (N.Func >= NumFuncs)
+    return fail(formatv("{0}: node {1}: function id {2} out of range (the "
+                        "process has {3} functions)",
+                        What, I, N.Func, NumFuncs));
+  if (N.Excl > N.Incl)
+    return fail(formatv("{0}: node {1}: exclusive ticks {2} exceed "
+                        "inclusive ticks {3}",
+                        What, I, N.Excl, N.Incl));
+  // Time is only ever added when a call closes (or is closed at the write).
+  if (N.Calls == 0 && N.Incl != 0)
+    return fail(formatv("{0}: node {1}: {2} inclusive ticks but no calls",
+                        What, I, N.Incl));
+  if (N.Calls && N.Min > N.Max)
+    return fail(formatv("{0}: node {1}: minimum ticks {2} exceed maximum "
+                        "ticks {3}",
+                        What, I, N.Min, N.Max));
+  // Overhead may exceed a tiny frame's elapsed time (calibration error),
+  // switched-out time inside the calls cannot.
+  if (N.OffCpu > N.Incl)
+    return fail(formatv("{0}: node {1}: off-CPU ticks {2} exceed inclusive "
+                        "ticks {3}",
+                        What, I, N.OffCpu, N.Incl));
   return Error::success();
 }
 
@@ -423,10 +441,9 @@ Error Parser::parseCounts(Cursor &C, Thread &T, uint32_t Num,
   T.Counts.resize(Num);
   for (uint32_t I = 0; I < Num; ++I) {
     CallCount &CC = T.Counts[I];
-    CC.Func = C.u32();
-    uint32_t Flags = C.u32();
-    CC.Calls = C.u64();
-    CC.Counted = (Flags & raw::CR_Counted) != 0;
+    RecordIn<raw::CountRecord> In = C.record<raw::CountRecord>();
+    In.map(CC);
+    uint32_t Flags = In.get(&raw::CountRecord::Flags);
     if (CC.Func >= NumFuncs)
       return fail(formatv("{0}: call count {1}: function id {2} out of range",
                           What, I, CC.Func));
@@ -448,11 +465,7 @@ Error Parser::parseCodeSamples(Cursor &C, Thread &T, uint32_t Num,
   T.CodeSamples.resize(Num);
   for (uint32_t I = 0; I < Num; ++I) {
     CodeSample &S = T.CodeSamples[I];
-    S.Node = C.u32();
-    S.Flags = C.u32();
-    S.Addr = C.u64();
-    S.Count = C.u64();
-    S.Caller = C.u64();
+    C.record<raw::CodeSampleRecord>().map(S);
     if (S.Node != raw::kNoNode && S.Node >= T.Nodes.size())
       return fail(formatv("{0}: code sample {1}: node {2} out of range", What,
                           I, S.Node));
@@ -466,7 +479,7 @@ Error Parser::parseCodeSamples(Cursor &C, Thread &T, uint32_t Num,
   return Error::success();
 }
 
-Error Parser::parseTrace(Cursor C) {
+Error Parser::checkTraceOrder() {
   if (!Cur)
     return fail("trace section before any process section");
   if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads)
@@ -483,17 +496,22 @@ Error Parser::parseTrace(Cursor C) {
                                     : (ParallelSeen ? "parallel" : "samples")));
   if (TracesSeen == ExpectedTraces)
     return moreThanHeader("trace", ExpectedTraces);
+  return Error::success();
+}
+
+Error Parser::parseTrace(Cursor C) {
+  if (Error E = checkTraceOrder())
+    return E;
   uint32_t TraceIdx = TracesSeen++;
   if (Error E = needBytes(C, sizeof(raw::TraceRecord),
                           formatv("trace {0} of process (pid {1})", TraceIdx,
                                   Cur->Pid)))
     return E;
   Trace T;
-  T.Tid = C.u64();
-  uint64_t NumEvents = C.u64();
-  uint64_t NumSwitches = C.u64();
-  T.DroppedEvents = C.u64();
-  T.DroppedSwitches = C.u64();
+  RecordIn<raw::TraceRecord> In = C.record<raw::TraceRecord>();
+  In.map(T);
+  uint64_t NumEvents = In.get(&raw::TraceRecord::NumEvents);
+  uint64_t NumSwitches = In.get(&raw::TraceRecord::NumSwitches);
   std::string What = formatv("trace {0} (tid {1})", TraceIdx, T.Tid);
   // Division, not multiplication: the counts are untrusted 64-bit values.
   uint64_t Rem = C.remaining();
@@ -506,15 +524,23 @@ Error Parser::parseTrace(Cursor C) {
     return fail(formatv("{0}: {1} events and {2} switch events do not match "
                         "the section's {3} bytes",
                         What, NumEvents, NumSwitches, Rem));
+  if (Error E = parseEvents(C, T, NumEvents, What))
+    return E;
+  if (Error E = parseSwitches(C, T, NumSwitches, What))
+    return E;
+  Cur->Traces.push_back(std::move(T));
+  return Error::success();
+}
+
+Error Parser::parseEvents(Cursor &C, Trace &T, uint64_t Num,
+                          const std::string &What) {
   uint64_t NumFuncs = Cur->Functions.size();
-  T.Events.resize(NumEvents);
-  for (uint64_t I = 0; I < NumEvents; ++I) {
+  T.Events.resize(Num);
+  for (uint64_t I = 0; I < Num; ++I) {
     TraceEvent &E = T.Events[I];
-    E.Tick = C.u64();
-    E.Func = C.u32();
-    E.Kind = C.u32();
-    E.Measured = C.u32();
-    if (uint32_t Reserved = C.u32())
+    RecordIn<raw::TraceEvent> In = C.record<raw::TraceEvent>();
+    In.map(E);
+    if (uint32_t Reserved = In.get(&raw::TraceEvent::Reserved))
       return fail(formatv("{0}: event {1}: reserved field is {2}, not 0", What,
                           I, Reserved));
     if (E.Func >= NumFuncs)
@@ -529,19 +555,21 @@ Error Parser::parseTrace(Cursor C) {
                           "event's tick {3}",
                           What, I, E.Tick, T.Events[I - 1].Tick));
   }
-  T.Switches.resize(NumSwitches);
-  for (uint64_t I = 0; I < NumSwitches; ++I) {
+  return Error::success();
+}
+
+Error Parser::parseSwitches(Cursor &C, Trace &T, uint64_t Num,
+                            const std::string &What) {
+  T.Switches.resize(Num);
+  for (uint64_t I = 0; I < Num; ++I) {
     SwitchEvent &S = T.Switches[I];
-    S.Tick = C.u64();
-    S.OldTid = C.u64();
-    S.NewTid = C.u64();
+    C.record<raw::SwitchEvent>().map(S);
     // Recorded as seen by this thread: it is the one switched out or in.
     if ((S.OldTid == T.Tid) == (S.NewTid == T.Tid))
       return fail(formatv("{0}: switch event {1} does not switch the traced "
                           "thread either out or in (old tid {2}, new tid {3})",
                           What, I, S.OldTid, S.NewTid));
   }
-  Cur->Traces.push_back(std::move(T));
   return Error::success();
 }
 
@@ -562,13 +590,14 @@ Error Parser::parseParallel(Cursor C) {
   if (Size < sizeof(raw::ParallelRecord))
     return fail(formatv("{0}: too small: {1} bytes, need {2}", What, Size,
                         sizeof(raw::ParallelRecord)));
+  using R = raw::ParallelRecord;
   Parallel &P = Cur->Par;
   P.Present = true;
-  P.Status = C.u32();
-  uint32_t NumRegions = C.u32();
-  uint32_t NumEntries = C.u32();
-  uint32_t StringBytes = C.u32();
-  P.LostEvents = C.u64();
+  RecordIn<R> In = C.record<R>();
+  In.map(P);
+  uint32_t NumRegions = In.get(&R::NumRegions);
+  uint32_t NumEntries = In.get(&R::NumEntries);
+  uint32_t StringBytes = In.get(&R::StringBytes);
   if (P.Status > raw::OS_Disabled)
     return fail(formatv("{0}: unknown OpenMP status {1}", What, P.Status));
   uint64_t Need = uint64_t(NumRegions) * sizeof(raw::RegionRecord) +
@@ -578,16 +607,28 @@ Error Parser::parseParallel(Cursor C) {
     return fail(formatv("{0}: {1} regions, {2} entries and {3} string bytes "
                         "overrun the section",
                         What, NumRegions, NumEntries, StringBytes));
+  // The paths follow the entries: remember where each region's lies.
   std::vector<std::pair<uint32_t, uint32_t>> PathRefs;
-  for (uint32_t I = 0; I < NumRegions; ++I) {
-    Region R;
-    R.Address = C.u64();
-    uint32_t Off = C.u32(), Len = C.u32();
-    R.Instances = C.u64();
-    R.WallTicks = C.u64();
-    R.MaxWorkers = C.u32();
-    uint32_t Reserved = C.u32();
-    if (Reserved)
+  if (Error E = parseRegions(C, NumRegions, StringBytes, PathRefs, What))
+    return E;
+  if (Error E = parseRegionThreads(C, NumEntries, NumRegions, What))
+    return E;
+  StringRef Strings = C.bytes(StringBytes);
+  for (size_t I = 0; I < PathRefs.size(); ++I)
+    P.Regions[I].Path = Strings.substr(PathRefs[I].first, PathRefs[I].second).str();
+  return checkPadding(C, Size, What);
+}
+
+Error Parser::parseRegions(Cursor &C, uint32_t Num, uint32_t StringBytes,
+                           std::vector<std::pair<uint32_t, uint32_t>> &PathRefs,
+                           const std::string &What) {
+  using R = raw::RegionRecord;
+  for (uint32_t I = 0; I < Num; ++I) {
+    Region Reg;
+    RecordIn<R> In = C.record<R>();
+    In.map(Reg);
+    uint32_t Off = In.get(&R::PathOffset), Len = In.get(&R::PathLen);
+    if (uint32_t Reserved = In.get(&R::Reserved))
       return fail(formatv("{0}: region {1}: reserved field is {2}, not 0",
                           What, I, Reserved));
     if (uint64_t(Off) + Len > StringBytes)
@@ -595,33 +636,26 @@ Error Parser::parseParallel(Cursor C) {
                           "the {4} string bytes",
                           What, I, Len, Off, StringBytes));
     PathRefs.push_back({Off, Len});
-    P.Regions.push_back(std::move(R));
+    Cur->Par.Regions.push_back(std::move(Reg));
   }
-  for (uint32_t I = 0; I < NumEntries; ++I) {
+  return Error::success();
+}
+
+Error Parser::parseRegionThreads(Cursor &C, uint32_t Num, uint32_t NumRegions,
+                                 const std::string &What) {
+  using R = raw::RegionThreadRecord;
+  for (uint32_t I = 0; I < Num; ++I) {
     RegionThread E;
-    E.Region = C.u32();
-    uint32_t Reserved = C.u32();
-    E.Tid = C.u64();
-    for (uint64_t &V : E.StateTicks)
-      V = C.u64();
-    for (auto &Row : E.Transitions)
-      for (uint64_t &V : Row)
-        V = C.u64();
-    E.LocalTakes = C.u64();
-    E.StolenTakes = C.u64();
-    E.TasksCreated = C.u64();
-    E.Chunks = C.u64();
-    E.WaitEntries = C.u64();
+    RecordIn<R> In = C.record<R>();
+    In.map(E);
+    uint32_t Reserved = In.get(&R::Reserved);
     if (E.Region >= NumRegions || Reserved)
       return fail(formatv("{0}: entry {1}: region index {2} out of range (of "
                           "{3}) or reserved field {4} not 0",
                           What, I, E.Region, NumRegions, Reserved));
-    P.Entries.push_back(E);
+    Cur->Par.Entries.push_back(E);
   }
-  StringRef Strings = C.bytes(StringBytes);
-  for (size_t I = 0; I < PathRefs.size(); ++I)
-    P.Regions[I].Path = Strings.substr(PathRefs[I].first, PathRefs[I].second).str();
-  return checkPadding(C, Size, What);
+  return Error::success();
 }
 
 Error Parser::parseSamples(Cursor C) {
@@ -638,23 +672,13 @@ Error Parser::parseSamples(Cursor C) {
   if (Error E = needBytes(C, sizeof(raw::SamplesRecord),
                           formatv("samples of process (pid {0})", Cur->Pid)))
     return E;
+  using R = raw::SamplesRecord;
   SampleSet &S = Cur->Samples;
-  S.IntervalTicks = C.u64();
-  S.StartTick = C.u64();
-  S.EndTick = C.u64();
-  uint64_t Num = C.u64();
-  S.Sweeps = C.u64();
-  S.Dropped = C.u64();
-  S.TornRetries = C.u64();
-  S.TornDiscarded = C.u64();
-  S.Unmapped = C.u64();
-  S.ProcStateSamples = C.u64();
-  S.SamplerCpuNs = C.u64();
-  S.Flags = C.u32();
-  uint32_t Reserved = C.u32();
-  S.WakeLateNs = C.u64();
+  RecordIn<R> In = C.record<R>();
+  In.map(S);
+  uint64_t Num = In.get(&R::NumSamples);
   std::string What = formatv("samples of process (pid {0})", Cur->Pid);
-  if (Reserved)
+  if (In.get(&R::Reserved))
     return fail(What + ": reserved field is not 0");
   if (S.Flags & ~uint32_t(raw::SMF_Randomized | raw::SMF_Realtime))
     return fail(formatv("{0}: unknown flags {1:x}", What, S.Flags));
@@ -667,35 +691,37 @@ Error Parser::parseSamples(Cursor C) {
                         What, Num, C.remaining()));
   S.Samples.resize(Num);
   for (uint64_t I = 0; I < Num; ++I) {
-    Sample &X = S.Samples[I];
-    X.Tick = C.u64();
-    X.Weight = C.u64();
-    X.Thread = C.u32();
-    X.Node = C.u32();
-    X.Flags = C.u32();
-    X.Depth = C.u32();
-    if (X.Thread >= Cur->Threads.size())
-      return fail(formatv("{0}: sample {1}: thread {2} out of range (the "
-                          "process has {3} threads)",
-                          What, I, X.Thread, Cur->Threads.size()));
-    if (X.Node != raw::kNoNode && X.Node >= Cur->Threads[X.Thread].Nodes.size())
-      return fail(formatv("{0}: sample {1}: node {2} out of range (thread {3} "
-                          "has {4} nodes)",
-                          What, I, X.Node, X.Thread,
-                          Cur->Threads[X.Thread].Nodes.size()));
-    if (X.Flags & ~uint32_t(raw::SF_KnownMask))
-      return fail(formatv("{0}: sample {1}: unknown flags {2:x}", What, I,
-                          X.Flags));
-    if (I && X.Tick < S.Samples[I - 1].Tick)
-      return fail(formatv("{0}: sample {1}: tick {2} is before the previous "
-                          "sample's tick {3}",
-                          What, I, X.Tick, S.Samples[I - 1].Tick));
+    C.record<raw::SampleRecord>().map(S.Samples[I]);
+    if (Error E = checkSample(S, I, What))
+      return E;
   }
   Cur->HasSamples = true;
   return Error::success();
 }
 
-Error Parser::parseStrides(Cursor C) {
+Error Parser::checkSample(const SampleSet &S, uint64_t I,
+                          const std::string &What) {
+  const Sample &X = S.Samples[I];
+  if (X.Thread >= Cur->Threads.size())
+    return fail(formatv("{0}: sample {1}: thread {2} out of range (the "
+                        "process has {3} threads)",
+                        What, I, X.Thread, Cur->Threads.size()));
+  if (X.Node != raw::kNoNode && X.Node >= Cur->Threads[X.Thread].Nodes.size())
+    return fail(formatv("{0}: sample {1}: node {2} out of range (thread {3} "
+                        "has {4} nodes)",
+                        What, I, X.Node, X.Thread,
+                        Cur->Threads[X.Thread].Nodes.size()));
+  if (X.Flags & ~uint32_t(raw::SF_KnownMask))
+    return fail(formatv("{0}: sample {1}: unknown flags {2:x}", What, I,
+                        X.Flags));
+  if (I && X.Tick < S.Samples[I - 1].Tick)
+    return fail(formatv("{0}: sample {1}: tick {2} is before the previous "
+                        "sample's tick {3}",
+                        What, I, X.Tick, S.Samples[I - 1].Tick));
+  return Error::success();
+}
+
+Error Parser::checkStridesOrder() {
   if (!Cur)
     return fail("strides section before any process section");
   if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
@@ -710,16 +736,25 @@ Error Parser::parseStrides(Cursor C) {
                         Cur->Pid, ParallelSeen ? "parallel" : "samples"));
   if (StridesSeen == ExpectedStrides)
     return moreThanHeader("strides", ExpectedStrides);
+  return Error::success();
+}
+
+Error Parser::parseStrides(Cursor C) {
+  if (Error E = checkStridesOrder())
+    return E;
   uint32_t Idx = StridesSeen++;
   uint64_t Size = C.remaining();
   if (Error E = needBytes(C, sizeof(raw::StridesRecord),
                           formatv("strides {0} of process (pid {1})", Idx,
                                   Cur->Pid)))
     return E;
-  uint32_t ModIdx = C.u32();
-  uint32_t NumSites = C.u32();
-  uint32_t Reserved0 = C.u32();
-  uint32_t Reserved1 = C.u32();
+  // No model object: the sites carry their module (see RawMapping.h).
+  using R = raw::StridesRecord;
+  RecordIn<R> In = C.record<R>();
+  uint32_t ModIdx = In.get(&R::Module);
+  uint32_t NumSites = In.get(&R::NumSites);
+  uint32_t Reserved0 = In.get(&R::Reserved0);
+  uint32_t Reserved1 = In.get(&R::Reserved1);
   std::string What = formatv("strides {0} (module {1})", Idx, ModIdx);
   if (Reserved0 || Reserved1)
     return fail(formatv("{0}: reserved fields are {1} and {2}, not 0", What,
@@ -736,76 +771,71 @@ Error Parser::parseStrides(Cursor C) {
   if (uint64_t(NumSites) * sizeof(raw::SiteRecord) > C.remaining())
     return fail(formatv("{0}: {1} site records overrun the section", What,
                         NumSites));
-  constexpr uint32_t KnownFlags = activetime::abi::MS_Store |
-                                  activetime::abi::MS_Static |
-                                  activetime::abi::MS_InLoop;
-  for (uint32_t I = 0; I < NumSites; ++I) {
-    if (C.remaining() < sizeof(raw::SiteRecord))
-      return fail(formatv("{0}: site record {1} overruns the section", What,
-                          I));
-    MemSite S;
-    S.Module = ModIdx;
-    S.Hash = C.u64();
-    S.StaticStride = int64_t(C.u64());
-    S.Line = C.u32();
-    S.Column = C.u32();
-    S.AccessSize = C.u32();
-    S.Flags = C.u32();
-    S.LoopLine = C.u32();
-    S.LoopDepth = C.u32();
-    S.Executions = C.u64();
-    S.Observations = C.u64();
-    S.Differences = C.u64();
-    S.Adjacent = C.u64();
-    S.ZeroDiffs = C.u64();
-    S.Gcd = C.u64();
-    S.Dominant = int64_t(C.u64());
-    S.DominantCount = C.u64();
-    S.IterTicks = C.u64();
-    S.ProbeTicks = C.u64();
-    S.MinStepTicks = C.u64();
-    uint32_t FuncLen = C.u32();
-    uint32_t FileLen = C.u32();
-    if (uint64_t(FuncLen) + FileLen > C.remaining())
-      return fail(formatv("{0}: site {1}: function ({2} bytes) and file ({3} "
-                          "bytes) overrun the section",
-                          What, I, FuncLen, FileLen));
-    S.Func = C.bytes(FuncLen).str();
-    S.File = C.bytes(FileLen).str();
-    if (S.Flags & ~KnownFlags)
-      return fail(formatv("{0}: site {1}: unknown flags {2:x}", What, I,
-                          S.Flags));
-    if (S.AccessSize == 0)
-      return fail(formatv("{0}: site {1}: access size is 0", What, I));
-    if ((S.Flags & activetime::abi::MS_Static) && S.Executions)
-      return fail(formatv("{0}: site {1}: static site with {2} probe "
-                          "executions",
-                          What, I, S.Executions));
-    // Each count bounds the next: a wrong one means a corrupt record.
-    if (S.Observations > S.Executions || S.Differences > S.Observations ||
-        S.Adjacent > S.Differences || S.ZeroDiffs > S.Differences ||
-        S.DominantCount > S.Adjacent)
-      return fail(formatv("{0}: site {1}: inconsistent counts (executions "
-                          "{2}, observations {3}, differences {4}, adjacent "
-                          "{5}, zero {6}, dominant {7})",
-                          What, I, S.Executions, S.Observations,
-                          S.Differences, S.Adjacent, S.ZeroDiffs,
-                          S.DominantCount));
-    // The probe ran inside the steps it is measured in.
-    if (S.ProbeTicks > S.IterTicks)
-      return fail(formatv("{0}: site {1}: probe ticks {2} exceed the steps' "
-                          "ticks {3}",
-                          What, I, S.ProbeTicks, S.IterTicks));
-    if (S.DominantCount && S.MinStepTicks > S.IterTicks / S.DominantCount)
-      return fail(formatv("{0}: site {1}: shortest step {2} ticks exceeds "
-                          "the mean of the steps",
-                          What, I, S.MinStepTicks));
-    Cur->Sites.push_back(std::move(S));
-  }
+  for (uint32_t I = 0; I < NumSites; ++I)
+    if (Error E = parseSite(C, ModIdx, I, What))
+      return E;
   return checkPadding(C, Size, What);
 }
 
-Expected<Profile> Parser::parse(StringRef Buf) {
+Error Parser::parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
+                        const std::string &What) {
+  if (C.remaining() < sizeof(raw::SiteRecord))
+    return fail(formatv("{0}: site record {1} overruns the section", What, I));
+  MemSite S;
+  S.Module = ModIdx;
+  RecordIn<raw::SiteRecord> In = C.record<raw::SiteRecord>();
+  In.map(S);
+  uint32_t FuncLen = In.get(&raw::SiteRecord::FuncLen);
+  uint32_t FileLen = In.get(&raw::SiteRecord::FileLen);
+  if (uint64_t(FuncLen) + FileLen > C.remaining())
+    return fail(formatv("{0}: site {1}: function ({2} bytes) and file ({3} "
+                        "bytes) overrun the section",
+                        What, I, FuncLen, FileLen));
+  S.Func = C.bytes(FuncLen).str();
+  S.File = C.bytes(FileLen).str();
+  if (Error E = checkSite(S, I, What))
+    return E;
+  Cur->Sites.push_back(std::move(S));
+  return Error::success();
+}
+
+Error Parser::checkSite(const MemSite &S, uint32_t I, const std::string &What) {
+  constexpr uint32_t KnownFlags = activetime::abi::MS_Store |
+                                  activetime::abi::MS_Static |
+                                  activetime::abi::MS_InLoop;
+  if (S.Flags & ~KnownFlags)
+    return fail(formatv("{0}: site {1}: unknown flags {2:x}", What, I,
+                        S.Flags));
+  if (S.AccessSize == 0)
+    return fail(formatv("{0}: site {1}: access size is 0", What, I));
+  if ((S.Flags & activetime::abi::MS_Static) && S.Executions)
+    return fail(formatv("{0}: site {1}: static site with {2} probe "
+                        "executions",
+                        What, I, S.Executions));
+  // Each count bounds the next: a wrong one means a corrupt record.
+  if (S.Observations > S.Executions || S.Differences > S.Observations ||
+      S.Adjacent > S.Differences || S.ZeroDiffs > S.Differences ||
+      S.DominantCount > S.Adjacent)
+    return fail(formatv("{0}: site {1}: inconsistent counts (executions "
+                        "{2}, observations {3}, differences {4}, adjacent "
+                        "{5}, zero {6}, dominant {7})",
+                        What, I, S.Executions, S.Observations,
+                        S.Differences, S.Adjacent, S.ZeroDiffs,
+                        S.DominantCount));
+  // The probe ran inside the steps it is measured in.
+  if (S.ProbeTicks > S.IterTicks)
+    return fail(formatv("{0}: site {1}: probe ticks {2} exceed the steps' "
+                        "ticks {3}",
+                        What, I, S.ProbeTicks, S.IterTicks));
+  if (S.DominantCount && S.MinStepTicks > S.IterTicks / S.DominantCount)
+    return fail(formatv("{0}: site {1}: shortest step {2} ticks exceeds "
+                        "the mean of the steps",
+                        What, I, S.MinStepTicks));
+  return Error::success();
+}
+
+/// Checks the file header against the buffer; sets Prof.Merged.
+Error Parser::parseFileHeader(StringRef Buf, uint32_t &NumSections) {
   if (Buf.size() < sizeof(raw::kMagic) ||
       std::memcmp(Buf.data(), raw::kMagic, sizeof(raw::kMagic)) != 0)
     return fail("not an ActiveTime raw profile (bad magic)");
@@ -813,12 +843,12 @@ Expected<Profile> Parser::parse(StringRef Buf) {
     return fail(formatv("truncated: file has {0} bytes, the header alone "
                         "needs {1}",
                         Buf.size(), sizeof(raw::FileHeader)));
-  Cursor H(Buf.substr(sizeof(raw::kMagic)));
-  uint32_t Version = H.u32();
-  uint32_t HeaderSize = H.u32();
-  uint64_t FileSize = H.u64();
-  uint32_t NumSections = H.u32();
-  uint32_t Flags = H.u32();
+  using R = raw::FileHeader;
+  RecordIn<R> H(Buf.data());
+  uint32_t Version = H.get(&R::Version);
+  uint64_t FileSize = H.get(&R::FileSize);
+  uint32_t Flags = H.get(&R::Flags);
+  NumSections = H.get(&R::NumSections);
   if (Version > raw::kVersion)
     return fail(formatv("format version {0} is newer than supported (this "
                         "activetime reads version {1})",
@@ -828,9 +858,10 @@ Expected<Profile> Parser::parse(StringRef Buf) {
                         "activetime reads version {1}; re-profile with the "
                         "current runtime)",
                         Version, raw::kVersion));
-  if (HeaderSize != sizeof(raw::FileHeader))
+  if (H.get(&R::HeaderSize) != sizeof(raw::FileHeader))
     return fail(formatv("bad header size {0} (version {1} has {2})",
-                        HeaderSize, Version, sizeof(raw::FileHeader)));
+                        H.get(&R::HeaderSize), Version,
+                        sizeof(raw::FileHeader)));
   if (FileSize > Buf.size())
     return fail(formatv("truncated: header says {0} bytes, file has {1}",
                         FileSize, Buf.size()));
@@ -841,22 +872,46 @@ Expected<Profile> Parser::parse(StringRef Buf) {
   if (Flags & ~uint32_t(raw::FH_Merged))
     return fail(formatv("unknown file flags {0:x}", Flags));
   Prof.Merged = Flags & raw::FH_Merged;
+  return Error::success();
+}
 
+Error Parser::parseSection(uint32_t Kind, Cursor Payload) {
+  switch (Kind) {
+  case raw::SK_Process:
+    return parseProcess(Payload);
+  case raw::SK_Module:
+    return parseModule(Payload);
+  case raw::SK_Thread:
+    return parseThread(Payload);
+  case raw::SK_Trace:
+    return parseTrace(Payload);
+  case raw::SK_Parallel:
+    return parseParallel(Payload);
+  case raw::SK_Samples:
+    return parseSamples(Payload);
+  case raw::SK_Strides:
+    return parseStrides(Payload);
+  }
+  llvm_unreachable("the caller rejected unknown section kinds");
+}
+
+Expected<Profile> Parser::parse(StringRef Buf) {
+  uint32_t NumSections = 0;
+  if (Error E = parseFileHeader(Buf, NumSections))
+    return std::move(E);
   uint64_t Off = sizeof(raw::FileHeader);
   for (uint32_t S = 0; S < NumSections; ++S) {
     if (Buf.size() - Off < sizeof(raw::SectionHeader))
       return fail(formatv("section {0} of {1}: header at offset {2} overruns "
                           "the file ({3} bytes)",
                           S, NumSections, Off, Buf.size()));
-    Cursor SH(Buf.substr(Off, sizeof(raw::SectionHeader)));
-    uint32_t Kind = SH.u32();
-    uint32_t Reserved = SH.u32();
-    uint64_t Size = SH.u64();
+    using R = raw::SectionHeader;
+    RecordIn<R> SH(Buf.data() + Off);
+    uint32_t Kind = SH.get(&R::Kind);
+    uint32_t Reserved = SH.get(&R::Reserved);
+    uint64_t Size = SH.get(&R::Size);
     Off += sizeof(raw::SectionHeader);
-    if (Kind != raw::SK_Process && Kind != raw::SK_Module &&
-        Kind != raw::SK_Thread && Kind != raw::SK_Trace &&
-        Kind != raw::SK_Parallel && Kind != raw::SK_Samples &&
-        Kind != raw::SK_Strides)
+    if (!kindName(Kind))
       return fail(formatv("section {0} at offset {1}: unknown section kind "
                           "{2}",
                           S, Off - sizeof(raw::SectionHeader), Kind));
@@ -873,31 +928,7 @@ Expected<Profile> Parser::parse(StringRef Buf) {
                           S, kindName(Kind), Size, Off, Buf.size()));
     Cursor Payload(Buf.substr(Off, Size));
     Off += Size;
-    Error E = Error::success();
-    switch (Kind) {
-    case raw::SK_Process:
-      E = parseProcess(Payload);
-      break;
-    case raw::SK_Module:
-      E = parseModule(Payload);
-      break;
-    case raw::SK_Thread:
-      E = parseThread(Payload);
-      break;
-    case raw::SK_Trace:
-      E = parseTrace(Payload);
-      break;
-    case raw::SK_Parallel:
-      E = parseParallel(Payload);
-      break;
-    case raw::SK_Samples:
-      E = parseSamples(Payload);
-      break;
-    case raw::SK_Strides:
-      E = parseStrides(Payload);
-      break;
-    }
-    if (E)
+    if (Error E = parseSection(Kind, Payload))
       return std::move(E);
   }
   if (Off != Buf.size())
