@@ -171,6 +171,17 @@ bool addSample(SampleSplit &Sp, const CodeSample &S, uint32_t Own) {
   return true;
 }
 
+/// What a thread's nodes add to the tree and the flat stats beyond the
+/// nodes themselves, per node (Aggregator::nodeFigures).
+struct NodeFigures {
+  std::vector<int64_t> SelfActive;   // ticks, after the code-sample split
+  std::vector<int64_t> SelfOverhead; // ticks, clamped at 0
+  std::vector<uint64_t> SelfPairs;   // probe pairs in the self time
+  std::vector<std::vector<MovedTime>> Moved; // self time of counted callees
+  std::vector<double> KeptVar;       // variance of the self time kept
+  std::vector<int64_t> Outside;      // callee code outside its probes
+};
+
 class Aggregator {
 public:
   explicit Aggregator(const Profile &P) : Prof(P) {}
@@ -184,8 +195,16 @@ private:
                       std::vector<std::vector<MovedTime>> &Moved,
                       std::vector<double> &KeptVar,
                       std::vector<int64_t> &Outside);
+  /// One thread's nodes into the merged tree, its summary and the flat
+  /// stats.
   void addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
                  ArrayRef<uint32_t> Global);
+  NodeFigures nodeFigures(const Process &P, const Thread &T);
+  void addToTree(const Process &P, const Thread &T, ArrayRef<uint32_t> Global,
+                 const NodeFigures &F);
+  void addToThreadFlat(const Process &P, const Thread &T,
+                       ArrayRef<uint32_t> Global, const NodeFigures &F);
+  void finishThread(uint32_t ProcIdx, const Process &P, const Thread &T);
   void addSampledAndCounts(const Process &P, const Thread &T,
                            ArrayRef<uint32_t> Global,
                            ArrayRef<std::vector<MovedTime>> Moved);
@@ -387,20 +406,14 @@ uint32_t Aggregator::treeChild(uint32_t Parent, uint32_t Func) {
   return It->second;
 }
 
-void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
-                           ArrayRef<uint32_t> Global) {
-  const std::vector<Node> &Nodes = T.Nodes;
+/// Self-active and self-overhead ticks of every node: its figure minus its
+/// children's (parents precede children, so a reverse pass sees children
+/// first). Self overhead is how far the self-active figure leans on the
+/// overhead table (the report's "~" mark), clamped at 0 for inputs whose
+/// children carry more overhead than their parent.
+static void selfTimes(ArrayRef<Node> Nodes, std::vector<int64_t> &SelfActive,
+                      std::vector<int64_t> &SelfOverhead) {
   size_t N = Nodes.size();
-
-  // Merged tree: parents precede children, so one forward pass suffices.
-  // A context with no calls (e.g. one entered before a fork, in the child's
-  // profile) and everything under it is left out: it describes no time.
-  constexpr uint32_t kSkipped = UINT32_MAX;
-  // Self-active ticks of every node: its active minus its children's
-  // (parents precede children, so a reverse pass sees children first); and
-  // likewise the overhead removed from it, how far that figure leans on the
-  // overhead table (the report's "~" mark; clamped at 0 for inputs whose
-  // children carry more overhead than their parent).
   // 128-bit: a node's children may be many, each bounded by the reader only.
   std::vector<__int128> SelfActiveWide(N), SelfOverheadWide(N);
   for (size_t I = 0; I < N; ++I) {
@@ -413,45 +426,68 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
       SelfOverheadWide[Nodes[I].Parent] -= Nodes[I].Overhead;
     }
   constexpr __int128 kMax = std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> SelfActive(N), SelfOverhead(N);
+  SelfActive.resize(N);
+  SelfOverhead.resize(N);
   for (size_t I = 0; I < N; ++I) {
     SelfActive[I] = int64_t(std::clamp<__int128>(
         SelfActiveWide[I], std::numeric_limits<int64_t>::min(), kMax));
     SelfOverhead[I] = int64_t(std::clamp<__int128>(SelfOverheadWide[I], 0, kMax));
   }
-  std::vector<std::vector<MovedTime>> Moved(N);
-  std::vector<double> KeptVar(N, 0.0);
-  std::vector<int64_t> Outside(N, 0);
-  splitBySamples(P, T, SelfActive, Moved, KeptVar, Outside);
+}
+
+NodeFigures Aggregator::nodeFigures(const Process &P, const Thread &T) {
+  size_t N = T.Nodes.size();
+  NodeFigures F;
+  selfTimes(T.Nodes, F.SelfActive, F.SelfOverhead);
+  F.Moved.resize(N);
+  F.KeptVar.assign(N, 0.0);
+  F.Outside.assign(N, 0);
+  splitBySamples(P, T, F.SelfActive, F.Moved, F.KeptVar, F.Outside);
   // Timed calls whose probes' unmeasured cost is in each node's self time:
   // its own and its timed callees'.
-  std::vector<uint64_t> SelfPairs(N);
+  F.SelfPairs.assign(N, 0);
   for (size_t I = 0; I < N; ++I) {
-    SelfPairs[I] += Nodes[I].Calls;
-    if (Nodes[I].Parent != raw::kNoParent)
-      SelfPairs[Nodes[I].Parent] += Nodes[I].Calls;
+    F.SelfPairs[I] += T.Nodes[I].Calls;
+    if (T.Nodes[I].Parent != raw::kNoParent)
+      F.SelfPairs[T.Nodes[I].Parent] += T.Nodes[I].Calls;
   }
-  auto AddIncl = [&](Stats &S, const Node &Nd, size_t I) {
-    S.Elapsed += ticksToNs(P, Nd.Incl);
-    S.Active += signedTicksToNs(P, Nd.active() + Outside[I]);
-    S.Overhead += ticksToNs(P, Nd.Overhead);
-    S.OffCpu += ticksToNs(P, Nd.OffCpu);
-    S.Voluntary += Nd.Voluntary;
-    S.Involuntary += Nd.Involuntary;
-  };
-  auto AddSelf = [&](Stats &S, const Node &Nd, size_t I) {
-    S.SelfElapsed += ticksToNs(P, Nd.Excl);
-    S.SelfActive += signedTicksToNs(P, SelfActive[I]);
-    S.SelfOverhead += ticksToNs(P, uint64_t(SelfOverhead[I]));
-    S.SelfVar += KeptVar[I];
-    S.SelfProbePairs += SelfPairs[I];
-    if (Nd.Calls)
-      S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
-    S.Calls += Nd.Calls;
-  };
+  return F;
+}
+
+/// Node \p I's inclusive figures, added to \p S.
+static void addInclusive(Stats &S, const Process &P, const Node &Nd,
+                         const NodeFigures &F, size_t I) {
+  S.Elapsed += ticksToNs(P, Nd.Incl);
+  S.Active += signedTicksToNs(P, Nd.active() + F.Outside[I]);
+  S.Overhead += ticksToNs(P, Nd.Overhead);
+  S.OffCpu += ticksToNs(P, Nd.OffCpu);
+  S.Voluntary += Nd.Voluntary;
+  S.Involuntary += Nd.Involuntary;
+}
+
+/// Node \p I's self figures and calls, added to \p S.
+static void addSelf(Stats &S, const Process &P, const Node &Nd,
+                    const NodeFigures &F, size_t I) {
+  S.SelfElapsed += ticksToNs(P, Nd.Excl);
+  S.SelfActive += signedTicksToNs(P, F.SelfActive[I]);
+  S.SelfOverhead += ticksToNs(P, uint64_t(F.SelfOverhead[I]));
+  S.SelfVar += F.KeptVar[I];
+  S.SelfProbePairs += F.SelfPairs[I];
+  if (Nd.Calls)
+    S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
+  S.Calls += Nd.Calls;
+}
+
+/// Merged tree: parents precede children, so one forward pass suffices.
+/// A context with no calls (e.g. one entered before a fork, in the child's
+/// profile) and everything under it is left out: it describes no time.
+void Aggregator::addToTree(const Process &P, const Thread &T,
+                           ArrayRef<uint32_t> Global, const NodeFigures &F) {
+  constexpr uint32_t kSkipped = UINT32_MAX;
+  size_t N = T.Nodes.size();
   std::vector<uint32_t> TreeIdx(N);
   for (size_t I = 0; I < N; ++I) {
-    const Node &Nd = Nodes[I];
+    const Node &Nd = T.Nodes[I];
     if (Nd.Calls == 0 ||
         (Nd.Parent != raw::kNoParent && TreeIdx[Nd.Parent] == kSkipped)) {
       TreeIdx[I] = kSkipped;
@@ -461,10 +497,10 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
     uint32_t Idx = treeChild(Parent, Global[Nd.Func]);
     TreeIdx[I] = Idx;
     Stats &S = Out.Tree[Idx].S;
-    AddIncl(S, Nd, I);
-    AddSelf(S, Nd, I);
+    addInclusive(S, P, Nd, F, I);
+    addSelf(S, P, Nd, F, I);
     Out.How.TimedCalls += Nd.Calls;
-    for (const MovedTime &M : Moved[I]) {
+    for (const MovedTime &M : F.Moved[I]) {
       Stats &C = Out.Tree[treeChild(Idx, Global[M.Func] | kCountedChild)].S;
       double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
       C.SelfActive += Ns;
@@ -474,28 +510,41 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
       C.Samples += M.Samples;
     }
   }
+}
 
-  // Children lists in CSR form for the walk below.
-  std::vector<uint32_t> First(N + 1, 0), Kids(N);
-  std::vector<uint32_t> Roots;
+/// Children lists of a thread's nodes in CSR form: node I's children are
+/// Kids[First[I] .. First[I + 1]).
+struct ChildLists {
+  std::vector<uint32_t> First, Kids, Roots;
+};
+
+static ChildLists childLists(ArrayRef<Node> Nodes) {
+  size_t N = Nodes.size();
+  ChildLists L;
+  L.First.assign(N + 1, 0);
+  L.Kids.resize(N);
   for (const Node &Nd : Nodes)
     if (Nd.Parent != raw::kNoParent)
-      ++First[Nd.Parent + 1];
+      ++L.First[Nd.Parent + 1];
   for (size_t I = 0; I < N; ++I)
-    First[I + 1] += First[I];
-  {
-    std::vector<uint32_t> Fill(First.begin(), First.end() - 1);
-    for (size_t I = 0; I < N; ++I) {
-      if (Nodes[I].Parent == raw::kNoParent)
-        Roots.push_back(I);
-      else
-        Kids[Fill[Nodes[I].Parent]++] = I;
-    }
+    L.First[I + 1] += L.First[I];
+  std::vector<uint32_t> Fill(L.First.begin(), L.First.end() - 1);
+  for (size_t I = 0; I < N; ++I) {
+    if (Nodes[I].Parent == raw::kNoParent)
+      L.Roots.push_back(I);
+    else
+      L.Kids[Fill[Nodes[I].Parent]++] = I;
   }
+  return L;
+}
 
-  // Flat stats. Inclusive time only counts a node with no ancestor of the
-  // same function, or recursion would count the same interval repeatedly;
-  // Active[f] is the number of open ancestors of function f on the walk.
+/// The thread's flat stats, in ThreadAcc. Inclusive time only counts a node
+/// with no ancestor of the same function, or recursion would count the same
+/// interval repeatedly; Active[f] is the number of open ancestors of
+/// function f on the walk.
+void Aggregator::addToThreadFlat(const Process &P, const Thread &T,
+                                 ArrayRef<uint32_t> Global,
+                                 const NodeFigures &F) {
   if (ThreadAcc.size() < Out.Functions.size()) {
     ThreadAcc.resize(Out.Functions.size());
     Active.resize(Out.Functions.size());
@@ -503,32 +552,55 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   }
   Touched.clear();
   auto Enter = [&](uint32_t I) {
-    const Node &Nd = Nodes[I];
+    const Node &Nd = T.Nodes[I];
     uint32_t G = Global[Nd.Func];
     Stats &S = touch(G);
     if (Active[G]++ == 0)
-      AddIncl(S, Nd, I);
-    AddSelf(S, Nd, I);
+      addInclusive(S, P, Nd, F, I);
+    addSelf(S, P, Nd, F, I);
   };
+  ChildLists L = childLists(T.Nodes);
   std::vector<std::pair<uint32_t, uint32_t>> Stack; // node, next child slot
-  for (uint32_t R : Roots) {
+  for (uint32_t R : L.Roots) {
     Enter(R);
-    Stack.emplace_back(R, First[R]);
+    Stack.emplace_back(R, L.First[R]);
     while (!Stack.empty()) {
       auto &[Cur, Next] = Stack.back();
-      if (Next < First[Cur + 1]) {
-        uint32_t C = Kids[Next++];
+      if (Next < L.First[Cur + 1]) {
+        uint32_t C = L.Kids[Next++];
         Enter(C);
-        Stack.emplace_back(C, First[C]);
+        Stack.emplace_back(C, L.First[C]);
         continue;
       }
-      --Active[Global[Nodes[Cur].Func]];
+      --Active[Global[T.Nodes[Cur].Func]];
       Stack.pop_back();
     }
   }
-  addSampledAndCounts(P, T, Global, Moved);
-  llvm::sort(Touched);
+}
 
+/// One thread's stats added to a function's over all threads.
+static void addThreadStats(Stats &F, const Stats &S) {
+  if (S.Calls)
+    F.addMinMax(S.Min, S.Max);
+  F.Calls += S.Calls;
+  F.Elapsed += S.Elapsed;
+  F.SelfElapsed += S.SelfElapsed;
+  F.Active += S.Active;
+  F.SelfActive += S.SelfActive;
+  F.Overhead += S.Overhead;
+  F.SelfOverhead += S.SelfOverhead;
+  F.OffCpu += S.OffCpu;
+  F.Voluntary += S.Voluntary;
+  F.Involuntary += S.Involuntary;
+  F.CountedCalls += S.CountedCalls;
+  F.Sampled += S.Sampled;
+  F.Samples += S.Samples;
+  F.SelfVar += S.SelfVar;
+  F.SelfProbePairs += S.SelfProbePairs;
+}
+
+static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
+                                   const Thread &T) {
   ThreadSummary TS;
   TS.Process = ProcIdx;
   TS.Tid = T.Tid;
@@ -545,6 +617,15 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   TS.VoluntarySwitches = T.VoluntarySwitches;
   TS.InvoluntarySwitches = T.InvoluntarySwitches;
   TS.LostSwitchRecords = T.LostSwitchRecords;
+  return TS;
+}
+
+/// Moves the thread's flat stats (ThreadAcc) into its summary and the
+/// flat stats over all threads (FlatAcc), leaving ThreadAcc cleared.
+void Aggregator::finishThread(uint32_t ProcIdx, const Process &P,
+                              const Thread &T) {
+  llvm::sort(Touched);
+  ThreadSummary TS = threadSummary(ProcIdx, P, T);
   for (uint32_t G : Touched) {
     Stats &S = ThreadAcc[G];
     Used[G] = false;
@@ -556,24 +637,7 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
     TS.Functions.push_back({G, S, 0});
     TS.TotalSelfActive += S.SelfActive;
     TS.TotalSelfElapsed += S.SelfElapsed;
-    Stats &F = FlatAcc[G];
-    if (S.Calls)
-      F.addMinMax(S.Min, S.Max);
-    F.Calls += S.Calls;
-    F.Elapsed += S.Elapsed;
-    F.SelfElapsed += S.SelfElapsed;
-    F.Active += S.Active;
-    F.SelfActive += S.SelfActive;
-    F.Overhead += S.Overhead;
-    F.SelfOverhead += S.SelfOverhead;
-    F.OffCpu += S.OffCpu;
-    F.Voluntary += S.Voluntary;
-    F.Involuntary += S.Involuntary;
-    F.CountedCalls += S.CountedCalls;
-    F.Sampled += S.Sampled;
-    F.Samples += S.Samples;
-    F.SelfVar += S.SelfVar;
-    F.SelfProbePairs += S.SelfProbePairs;
+    addThreadStats(FlatAcc[G], S);
     S = Stats();
   }
   for (FunctionStats &FS : TS.Functions)
@@ -581,6 +645,15 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
                                       : 0;
   sortAll(TS.Functions);
   Out.Threads.push_back(std::move(TS));
+}
+
+void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
+                           ArrayRef<uint32_t> Global) {
+  NodeFigures F = nodeFigures(P, T);
+  addToTree(P, T, Global, F);
+  addToThreadFlat(P, T, Global, F);
+  addSampledAndCounts(P, T, Global, F.Moved);
+  finishThread(ProcIdx, P, T);
 }
 
 void Aggregator::sortAll(std::vector<FunctionStats> &V) const {
