@@ -1,12 +1,12 @@
-//===- export-trace.cpp - Chrome trace-event and speedscope exports ---------===//
+//===- ExportTrace.cpp - Chrome trace-event and speedscope exports --------===//
 //
 // Part of ActiveTime. `export --format=chrome` turns mode=trace data into
 // the Chrome trace-event JSON that Perfetto UI and chrome://tracing load:
 // one track per traced thread (pid/tid with process_name/thread_name
 // metadata), B/E slices per call, an "X" slice per switched-out interval
 // (nested in the call it interrupted) and a "C" counter of each thread's
-// accumulated off-CPU time in microseconds. Events are written one by one as they are read
-// from the in-memory trace, never collected as text.
+// accumulated off-CPU time in microseconds. Events are written one by one
+// as they are read from the in-memory trace, never collected as text.
 //
 // `export --format=speedscope` writes speedscope's file format: evented
 // profiles from traces, a sampled profile from samples, or the call tree as
@@ -59,8 +59,8 @@ struct OffInterval {
 };
 
 /// The thread's swap-out intervals: from a switch away from it to the next
-/// switch back (seed 000, 706). One still open at the end of the trace is
-/// closed at the last tick seen.
+/// switch back, the switched-out time that active time leaves out. One
+/// still open at the end of the trace is closed at the last tick seen.
 static std::vector<OffInterval> offIntervals(const Trace &T) {
   std::vector<OffInterval> V;
   std::optional<uint64_t> Out;
@@ -81,19 +81,69 @@ static std::vector<OffInterval> offIntervals(const Trace &T) {
   return V;
 }
 
-Error report::writeChromeTrace(const Profile &P, raw_ostream &OS,
-                               const ExportOptions &O, Progress &Prog) {
-  bool Demangle = O.Demangle;
-  if (!hasTraces(P))
-    return noTraceError();
+namespace {
+
+/// The Chrome trace-event document, written event by event. Each process
+/// gets a process_name track, each traced thread a thread_name track with
+/// its calls as B/E slices, its switched-out intervals as "X" slices and a
+/// counter of its accumulated off-CPU time.
+class ChromeTraceWriter {
+public:
+  ChromeTraceWriter(const Profile &P, raw_ostream &OS, bool Demangle,
+                    Progress &Prog)
+      : P(P), J(OS), Demangle(Demangle), Prog(Prog) {}
+  void write();
+
+private:
+  void writeProcess(const Process &Pr);
+  void writeThread(const Trace &T);
+  void writeCall(const TraceEvent &E);
+  void closeOpenCalls(uint64_t LastTick);
+  void writeOffIntervalsUpTo(uint64_t Tick);
+  void writeOffCpuCounter(uint64_t Tick);
+  void writeTruncationMark(const Trace &T, uint64_t LastTick);
+  void writeMetadata(const char *Name, int64_t Tid, StringRef Value);
+  void writeWhere(uint64_t Tick);
+  const std::string &functionName(uint32_t Func);
+
+  /// Whole nanoseconds: finer digits would only be conversion noise.
+  static double roundToNs(double Us) { return std::round(Us * 1e3) / 1e3; }
+  double micros(uint64_t Tick) const {
+    return roundToNs(Base + double(int64_t(Tick - CurProc->StartTick)) * UsPerTick);
+  }
+  double durationMicros(uint64_t Ticks) const {
+    return roundToNs(double(Ticks) * UsPerTick);
+  }
+
+  const Profile &P;
+  json::OStream J;
+  bool Demangle;
+  Progress &Prog;
   uint64_t Total = 0, Done = 0;
   uint64_t Epoch = UINT64_MAX; // earliest process start, Unix ns
+
+  // The process being written: its clock and its names, each demangled
+  // once.
+  const Process *CurProc = nullptr;
+  double UsPerTick = 0, Base = 0;
+  std::vector<std::string> Names;
+  std::string UnknownName; // a function index beyond the table
+
+  // The thread being written: its open calls and its off-CPU intervals,
+  // merged with the calls by time.
+  const Trace *CurTrace = nullptr;
+  std::vector<uint32_t> Stack;
+  std::vector<OffInterval> Off;
+  size_t NextOff = 0;
+  uint64_t OffTicks = 0;
+};
+
+void ChromeTraceWriter::write() {
   for (const Process &Pr : P.Processes) {
     for (const Trace &T : Pr.Traces)
       Total += T.Events.size() + T.Switches.size();
     Epoch = std::min(Epoch, Pr.StartUnixNs);
   }
-  json::OStream J(OS);
   J.object([&] {
     J.attribute("displayTimeUnit", "ns");
     J.attributeObject("otherData", [&] {
@@ -104,123 +154,156 @@ Error report::writeChromeTrace(const Profile &P, raw_ostream &OS,
                           "switched-out intervals");
     });
     J.attributeArray("traceEvents", [&] {
-      for (const Process &Pr : P.Processes) {
-        if (Pr.Traces.empty())
-          continue;
-        double UsPerTick = 1e6 / double(Pr.TickRate);
-        double Base = double(Pr.StartUnixNs - Epoch) / 1e3;
-        // Whole nanoseconds: finer digits would only be conversion noise.
-        auto Us = [&](uint64_t Tick) {
-          return std::round((Base + double(int64_t(Tick - Pr.StartTick)) *
-                                        UsPerTick) * 1e3) / 1e3;
-        };
-        auto DurUs = [&](uint64_t Ticks) {
-          return std::round(double(Ticks) * UsPerTick * 1e3) / 1e3;
-        };
-        int64_t Pid = Pr.Pid;
-        auto Meta = [&](const char *Name, int64_t Tid, StringRef Value) {
-          J.object([&] {
-            J.attribute("name", Name);
-            J.attribute("ph", "M");
-            J.attribute("pid", Pid);
-            J.attribute("tid", Tid);
-            J.attributeObject("args", [&] { J.attribute("name", Value); });
-          });
-        };
-        Meta("process_name", 0,
-             (sys::path::filename(Pr.Exe) + " (pid " + utostr(Pr.Pid) + ")")
-                 .str());
-        std::vector<std::string> Names(Pr.Functions.size());
-        for (const Trace &T : Pr.Traces) {
-          int64_t Tid = T.Tid;
-          Meta("thread_name", Tid, threadName(Pr, T.Tid));
-          std::vector<OffInterval> Off = offIntervals(T);
-          size_t NextOff = 0;
-          uint64_t OffTicks = 0;
-          // Where and when an event of this thread happened.
-          auto At = [&](uint64_t Tick) {
-            J.attribute("pid", Pid);
-            J.attribute("tid", Tid);
-            J.attribute("ts", Us(Tick));
-          };
-          auto Counter = [&](uint64_t Tick) {
-            J.object([&] {
-              J.attribute("name", "off-CPU us, tid " + utostr(T.Tid));
-              J.attribute("ph", "C");
-              At(Tick);
-              J.attributeObject("args",
-                                [&] { J.attribute("us", DurUs(OffTicks)); });
-            });
-          };
-          // Merge calls and off-CPU intervals by time so the file is in
-          // timestamp order per thread, as viewers prefer.
-          auto FlushOff = [&](uint64_t UpTo) {
-            for (; NextOff < Off.size() && Off[NextOff].Begin <= UpTo;
-                 ++NextOff) {
-              const OffInterval &I = Off[NextOff];
-              if (NextOff == 0)
-                Counter(I.Begin);
-              J.object([&] {
-                J.attribute("name", "switched out");
-                J.attribute("cat", "off-cpu");
-                J.attribute("ph", "X");
-                At(I.Begin);
-                J.attribute("dur", DurUs(I.End - I.Begin));
-              });
-              OffTicks += I.End - I.Begin;
-              Counter(I.End);
-              Prog.update(Done += 2, Total);
-            }
-          };
-          std::vector<uint32_t> Stack;
-          uint64_t LastTick = 0;
-          for (const TraceEvent &E : T.Events) {
-            FlushOff(E.Tick);
-            LastTick = E.Tick;
-            Prog.update(++Done, Total);
-            bool Enter = E.Kind == raw::TE_Enter;
-            if (!Enter && Stack.empty())
-              continue; // exit of a call entered before tracing began
-            uint32_t Func = Enter ? E.Func : Stack.back();
-            if (Enter)
-              Stack.push_back(E.Func);
-            else
-              Stack.pop_back();
-            std::string Unknown;
-            std::string &Name = Func < Names.size() ? Names[Func] : Unknown;
-            if (Name.empty())
-              Name = funcName(Pr, Func, Demangle);
-            J.object([&] {
-              J.attribute("name", Name);
-              J.attribute("cat", "function");
-              J.attribute("ph", Enter ? "B" : "E");
-              At(E.Tick);
-            });
-          }
-          FlushOff(UINT64_MAX);
-          // Calls still open when the trace ended.
-          while (!Stack.empty()) {
-            Stack.pop_back();
-            J.object([&] {
-              J.attribute("ph", "E");
-              At(LastTick);
-            });
-          }
-          if (T.DroppedEvents || T.DroppedSwitches)
-            J.object([&] {
-              J.attribute("name", "trace buffer full");
-              J.attribute("ph", "i");
-              J.attribute("s", "t");
-              At(LastTick);
-              J.attributeObject("args", [&] {
-                J.attribute("dropped_events", int64_t(T.DroppedEvents));
-                J.attribute("dropped_switches", int64_t(T.DroppedSwitches));
-              });
-            });
-        }
-      }
+      for (const Process &Pr : P.Processes)
+        if (!Pr.Traces.empty())
+          writeProcess(Pr);
     });
   });
+}
+
+void ChromeTraceWriter::writeProcess(const Process &Proc) {
+  CurProc = &Proc;
+  UsPerTick = 1e6 / double(Proc.TickRate);
+  Base = double(Proc.StartUnixNs - Epoch) / 1e3;
+  writeMetadata("process_name", 0,
+                (sys::path::filename(Proc.Exe) + " (pid " + utostr(Proc.Pid) +
+                 ")")
+                    .str());
+  Names.assign(Proc.Functions.size(), std::string());
+  for (const Trace &Tr : Proc.Traces)
+    writeThread(Tr);
+}
+
+void ChromeTraceWriter::writeThread(const Trace &Tr) {
+  CurTrace = &Tr;
+  writeMetadata("thread_name", int64_t(Tr.Tid), threadName(*CurProc, Tr.Tid));
+  Off = offIntervals(Tr);
+  NextOff = 0;
+  OffTicks = 0;
+  Stack.clear();
+  uint64_t LastTick = 0;
+  for (const TraceEvent &E : Tr.Events) {
+    writeOffIntervalsUpTo(E.Tick);
+    LastTick = E.Tick;
+    Prog.update(++Done, Total);
+    writeCall(E);
+  }
+  writeOffIntervalsUpTo(UINT64_MAX);
+  closeOpenCalls(LastTick);
+  if (Tr.DroppedEvents || Tr.DroppedSwitches)
+    writeTruncationMark(Tr, LastTick);
+}
+
+/// A "B" slice for an entry, an "E" for an exit; the name of an exit is
+/// that of the call it ends.
+void ChromeTraceWriter::writeCall(const TraceEvent &E) {
+  bool Enter = E.Kind == raw::TE_Enter;
+  if (!Enter && Stack.empty())
+    return; // exit of a call entered before tracing began
+  uint32_t Func = Enter ? E.Func : Stack.back();
+  if (Enter)
+    Stack.push_back(E.Func);
+  else
+    Stack.pop_back();
+  const std::string &Name = functionName(Func);
+  J.object([&] {
+    J.attribute("name", Name);
+    J.attribute("cat", "function");
+    J.attribute("ph", Enter ? "B" : "E");
+    writeWhere(E.Tick);
+  });
+}
+
+/// Calls still open when the trace ended end at its last event.
+void ChromeTraceWriter::closeOpenCalls(uint64_t LastTick) {
+  while (!Stack.empty()) {
+    Stack.pop_back();
+    J.object([&] {
+      J.attribute("ph", "E");
+      writeWhere(LastTick);
+    });
+  }
+}
+
+/// The off-CPU intervals that begin by \p Tick, so the file is in
+/// timestamp order per thread, as viewers prefer. The counter starts at
+/// zero at the first interval and steps up at the end of each.
+void ChromeTraceWriter::writeOffIntervalsUpTo(uint64_t Tick) {
+  for (; NextOff < Off.size() && Off[NextOff].Begin <= Tick; ++NextOff) {
+    const OffInterval &I = Off[NextOff];
+    if (NextOff == 0)
+      writeOffCpuCounter(I.Begin);
+    J.object([&] {
+      J.attribute("name", "switched out");
+      J.attribute("cat", "off-cpu");
+      J.attribute("ph", "X");
+      writeWhere(I.Begin);
+      J.attribute("dur", durationMicros(I.End - I.Begin));
+    });
+    OffTicks += I.End - I.Begin;
+    writeOffCpuCounter(I.End);
+    Prog.update(Done += 2, Total);
+  }
+}
+
+void ChromeTraceWriter::writeOffCpuCounter(uint64_t Tick) {
+  J.object([&] {
+    J.attribute("name", "off-CPU us, tid " + utostr(CurTrace->Tid));
+    J.attribute("ph", "C");
+    writeWhere(Tick);
+    J.attributeObject("args",
+                      [&] { J.attribute("us", durationMicros(OffTicks)); });
+  });
+}
+
+/// An instant event where a full trace buffer cut the thread's trace short.
+void ChromeTraceWriter::writeTruncationMark(const Trace &Tr,
+                                            uint64_t LastTick) {
+  J.object([&] {
+    J.attribute("name", "trace buffer full");
+    J.attribute("ph", "i");
+    J.attribute("s", "t");
+    writeWhere(LastTick);
+    J.attributeObject("args", [&] {
+      J.attribute("dropped_events", int64_t(Tr.DroppedEvents));
+      J.attribute("dropped_switches", int64_t(Tr.DroppedSwitches));
+    });
+  });
+}
+
+void ChromeTraceWriter::writeMetadata(const char *Name, int64_t Tid,
+                                      StringRef Value) {
+  J.object([&] {
+    J.attribute("name", Name);
+    J.attribute("ph", "M");
+    J.attribute("pid", int64_t(CurProc->Pid));
+    J.attribute("tid", Tid);
+    J.attributeObject("args", [&] { J.attribute("name", Value); });
+  });
+}
+
+/// Where and when an event of the current thread happened.
+void ChromeTraceWriter::writeWhere(uint64_t Tick) {
+  J.attribute("pid", int64_t(CurProc->Pid));
+  J.attribute("tid", int64_t(CurTrace->Tid));
+  J.attribute("ts", micros(Tick));
+}
+
+const std::string &ChromeTraceWriter::functionName(uint32_t Func) {
+  if (Func >= Names.size())
+    return UnknownName = funcName(*CurProc, Func, Demangle);
+  if (Names[Func].empty())
+    Names[Func] = funcName(*CurProc, Func, Demangle);
+  return Names[Func];
+}
+
+} // namespace
+
+Error report::writeChromeTrace(const Profile &P, raw_ostream &OS,
+                               const ExportOptions &O, Progress &Prog) {
+  if (!hasTraces(P))
+    return noTraceError();
+  ChromeTraceWriter(P, OS, O.Demangle, Prog).write();
   OS << "\n";
   return Error::success();
 }
@@ -288,145 +371,206 @@ void writeSampled(json::OStream &J, const SampledProfile &S) {
   });
 }
 
-} // namespace
-
-Error report::writeSpeedscope(const Profile &P, raw_ostream &OS,
-                              const ExportOptions &O, Progress &Prog) {
-  bool Demangle = O.Demangle;
-  SpeedscopeSource Source = O.Source;
+/// What the speedscope file shows: the source asked for, or by default the
+/// richest the profile has (traces, then samples, then the call tree).
+Expected<SpeedscopeSource> chooseSource(const Profile &P,
+                                        SpeedscopeSource Asked) {
   bool Samples = any_of(P.Processes, [](const Process &X) {
     return X.HasSamples && !X.Samples.Samples.empty();
   });
-  if (Source == SpeedscopeSource::Auto)
-    Source = hasTraces(P) ? SpeedscopeSource::Trace
-             : Samples    ? SpeedscopeSource::Samples
-                          : SpeedscopeSource::Tree;
-  if (Source == SpeedscopeSource::Trace && !hasTraces(P))
+  if (Asked == SpeedscopeSource::Auto)
+    return hasTraces(P) ? SpeedscopeSource::Trace
+           : Samples    ? SpeedscopeSource::Samples
+                        : SpeedscopeSource::Tree;
+  if (Asked == SpeedscopeSource::Trace && !hasTraces(P))
     return noTraceError();
-  if (Source == SpeedscopeSource::Samples && !Samples)
+  if (Asked == SpeedscopeSource::Samples && !Samples)
     return noSamplesError();
+  return Asked;
+}
+
+/// speedscope's file: the profiles of one source, then the frame table
+/// they refer to.
+class SpeedscopeWriter {
+public:
+  SpeedscopeWriter(const Profile &P, raw_ostream &OS, bool Demangle,
+                   Progress &Prog)
+      : P(P), J(OS), Demangle(Demangle), Prog(Prog) {}
+  void write(SpeedscopeSource Source);
+
+private:
+  void writeTraceProfiles();
+  void writeThreadProfile(const Process &Pr, const Trace &T);
+  void writeThreadEvents(const Trace &T, double NsPerTick);
+  void writeSampleProfile();
+  void writeTreeProfiles();
+  unsigned functionFrame(uint32_t F);
+
+  const Profile &P;
+  json::OStream J;
+  bool Demangle;
+  Progress &Prog;
   FrameTable Frames;
+  uint64_t Total = 0, Done = 0; // trace events, for the progress line
+  // The process whose trace is being written and its functions' frames
+  // (-1 until first used).
+  const Process *CurProc = nullptr;
+  std::vector<int> FrameOf;
+};
+
+void SpeedscopeWriter::write(SpeedscopeSource Source) {
   std::string Title = P.Processes.empty()
                           ? std::string("activetime")
                           : sys::path::filename(P.Processes[0].Exe).str();
-
   // Frames must be known before the profiles refer to them, but speedscope
   // puts "shared" first only by convention: any key order is valid JSON, so
   // profiles are written first and the frame table last.
-  json::OStream J(OS);
   J.object([&] {
     J.attribute("$schema", "https://www.speedscope.app/file-format-schema.json");
     J.attribute("exporter", "activetime " ACTIVETIME_VERSION_STRING);
     J.attribute("name", Title);
     J.attribute("activeProfileIndex", 0);
     J.attributeArray("profiles", [&] {
-      if (Source == SpeedscopeSource::Trace) {
-        uint64_t Total = 0, Done = 0;
-        for (const Process &Pr : P.Processes)
-          for (const Trace &T : Pr.Traces)
-            Total += T.Events.size();
-        for (const Process &Pr : P.Processes) {
-          double NsPerTick = 1e9 / double(Pr.TickRate);
-          std::vector<int> FrameOf(Pr.Functions.size(), -1);
-          auto Frame = [&](uint32_t F) -> unsigned {
-            if (F >= Pr.Functions.size())
-              return Frames.get(funcName(Pr, F, Demangle), "", 0);
-            if (FrameOf[F] < 0) {
-              const Function &Fn = Pr.Functions[F];
-              FrameOf[F] = Frames.get(displayName(Fn.Name, Demangle), Fn.File, Fn.Line);
-            }
-            return FrameOf[F];
-          };
-          for (const Trace &T : Pr.Traces) {
-            if (T.Events.empty())
-              continue;
-            uint64_t First = T.Events.front().Tick;
-            auto At = [&](uint64_t Tick) {
-              return double(Tick - First) * NsPerTick;
-            };
-            J.object([&] {
-              J.attribute("type", "evented");
-              J.attribute("name", threadName(Pr, T.Tid) + " (pid " +
-                                      utostr(Pr.Pid) + ", tid " +
-                                      utostr(T.Tid) + ", elapsed time)");
-              J.attribute("unit", "nanoseconds");
-              J.attribute("startValue", 0);
-              J.attribute("endValue", At(T.Events.back().Tick));
-              J.attributeArray("events", [&] {
-                std::vector<unsigned> Stack;
-                for (const TraceEvent &E : T.Events) {
-                  Prog.update(++Done, Total);
-                  bool Enter = E.Kind == raw::TE_Enter;
-                  if (!Enter && Stack.empty())
-                    continue;
-                  unsigned F = Enter ? Frame(E.Func) : Stack.back();
-                  if (Enter)
-                    Stack.push_back(F);
-                  else
-                    Stack.pop_back();
-                  J.object([&] {
-                    J.attribute("type", Enter ? "O" : "C");
-                    J.attribute("frame", int64_t(F));
-                    J.attribute("at", At(E.Tick));
-                  });
-                }
-                while (!Stack.empty()) {
-                  J.object([&] {
-                    J.attribute("type", "C");
-                    J.attribute("frame", int64_t(Stack.back()));
-                    J.attribute("at", At(T.Events.back().Tick));
-                  });
-                  Stack.pop_back();
-                }
-              });
-            });
-          }
-        }
-      } else if (Source == SpeedscopeSource::Samples) {
-        SampleSummary S = summarizeSamples(P);
-        SampledProfile On{"samples: on-CPU and off-CPU (wall clock)", {}, {}};
-        unsigned OffFrame = Frames.get("[off-CPU]", "", 0);
-        for (const auto &[Path, F] : S.Paths) {
-          std::vector<unsigned> Stack;
-          for (const std::string &Fr : Path)
-            Stack.push_back(Frames.get(displayName(Fr, Demangle), "", 0));
-          if (F.OnNs > 0) {
-            On.Stacks.push_back(Stack);
-            On.Weights.push_back(F.OnNs);
-          }
-          if (F.OffNs > 0) {
-            Stack.push_back(OffFrame);
-            On.Stacks.push_back(Stack);
-            On.Weights.push_back(F.OffNs);
-          }
-        }
-        writeSampled(J, On);
-      } else {
-        Aggregate A = aggregate(P);
-        SampledProfile Act{"call tree: self active time", {}, {}};
-        SampledProfile Ela{"call tree: self elapsed time", {}, {}};
-        std::vector<std::vector<unsigned>> Paths(A.Tree.size());
-        for (size_t I = 1; I < A.Tree.size(); ++I) {
-          const TreeNode &N = A.Tree[I];
-          const FunctionInfo &F = A.Functions[N.Func];
-          Paths[I] = Paths[N.Parent]; // parents come before children
-          Paths[I].push_back(Frames.get(displayName(F.Name, Demangle), F.File, F.Line));
-          // Negative self time (an overestimated overhead) is no weight.
-          if (N.S.SelfActive > 0) {
-            Act.Stacks.push_back(Paths[I]);
-            Act.Weights.push_back(N.S.SelfActive);
-          }
-          if (N.S.SelfElapsed > 0) {
-            Ela.Stacks.push_back(Paths[I]);
-            Ela.Weights.push_back(N.S.SelfElapsed);
-          }
-        }
-        writeSampled(J, Act);
-        writeSampled(J, Ela);
-      }
+      if (Source == SpeedscopeSource::Trace)
+        writeTraceProfiles();
+      else if (Source == SpeedscopeSource::Samples)
+        writeSampleProfile();
+      else
+        writeTreeProfiles();
     });
     J.attributeObject("shared", [&] { Frames.write(J); });
   });
+}
+
+/// An evented profile per traced thread, in elapsed time.
+void SpeedscopeWriter::writeTraceProfiles() {
+  for (const Process &Pr : P.Processes)
+    for (const Trace &T : Pr.Traces)
+      Total += T.Events.size();
+  for (const Process &Pr : P.Processes) {
+    CurProc = &Pr;
+    FrameOf.assign(Pr.Functions.size(), -1);
+    for (const Trace &T : Pr.Traces)
+      if (!T.Events.empty())
+        writeThreadProfile(Pr, T);
+  }
+}
+
+unsigned SpeedscopeWriter::functionFrame(uint32_t F) {
+  if (F >= CurProc->Functions.size())
+    return Frames.get(funcName(*CurProc, F, Demangle), "", 0);
+  if (FrameOf[F] < 0) {
+    const Function &Fn = CurProc->Functions[F];
+    FrameOf[F] = Frames.get(displayName(Fn.Name, Demangle), Fn.File, Fn.Line);
+  }
+  return FrameOf[F];
+}
+
+void SpeedscopeWriter::writeThreadProfile(const Process &Pr, const Trace &T) {
+  double NsPerTick = 1e9 / double(Pr.TickRate);
+  uint64_t First = T.Events.front().Tick;
+  J.object([&] {
+    J.attribute("type", "evented");
+    J.attribute("name", threadName(Pr, T.Tid) + " (pid " + utostr(Pr.Pid) +
+                            ", tid " + utostr(T.Tid) + ", elapsed time)");
+    J.attribute("unit", "nanoseconds");
+    J.attribute("startValue", 0);
+    J.attribute("endValue", double(T.Events.back().Tick - First) * NsPerTick);
+    J.attributeArray("events", [&] { writeThreadEvents(T, NsPerTick); });
+  });
+}
+
+/// Open and close events of the thread's calls; calls still open when the
+/// trace ended close at its last event, exits of calls entered before
+/// tracing began are left out.
+void SpeedscopeWriter::writeThreadEvents(const Trace &T, double NsPerTick) {
+  uint64_t First = T.Events.front().Tick;
+  auto At = [&](uint64_t Tick) { return double(Tick - First) * NsPerTick; };
+  std::vector<unsigned> Stack;
+  for (const TraceEvent &E : T.Events) {
+    Prog.update(++Done, Total);
+    bool Enter = E.Kind == raw::TE_Enter;
+    if (!Enter && Stack.empty())
+      continue;
+    unsigned F = Enter ? functionFrame(E.Func) : Stack.back();
+    if (Enter)
+      Stack.push_back(F);
+    else
+      Stack.pop_back();
+    J.object([&] {
+      J.attribute("type", Enter ? "O" : "C");
+      J.attribute("frame", int64_t(F));
+      J.attribute("at", At(E.Tick));
+    });
+  }
+  while (!Stack.empty()) {
+    J.object([&] {
+      J.attribute("type", "C");
+      J.attribute("frame", int64_t(Stack.back()));
+      J.attribute("at", At(T.Events.back().Tick));
+    });
+    Stack.pop_back();
+  }
+}
+
+/// One sampled profile of wall-clock time: each call path's on-CPU time,
+/// and its off-CPU time under an "[off-CPU]" frame on top of it.
+void SpeedscopeWriter::writeSampleProfile() {
+  SampleSummary S = summarizeSamples(P);
+  SampledProfile On{"samples: on-CPU and off-CPU (wall clock)", {}, {}};
+  unsigned OffFrame = Frames.get("[off-CPU]", "", 0);
+  for (const auto &[Path, F] : S.Paths) {
+    std::vector<unsigned> Stack;
+    for (const std::string &Fr : Path)
+      Stack.push_back(Frames.get(displayName(Fr, Demangle), "", 0));
+    if (F.OnNs > 0) {
+      On.Stacks.push_back(Stack);
+      On.Weights.push_back(F.OnNs);
+    }
+    if (F.OffNs > 0) {
+      Stack.push_back(OffFrame);
+      On.Stacks.push_back(Stack);
+      On.Weights.push_back(F.OffNs);
+    }
+  }
+  writeSampled(J, On);
+}
+
+/// The call tree as two weighted sampled profiles: each node's path weighted
+/// by its self active time, and by its self elapsed time.
+void SpeedscopeWriter::writeTreeProfiles() {
+  Aggregate A = aggregate(P);
+  SampledProfile Act{"call tree: self active time", {}, {}};
+  SampledProfile Ela{"call tree: self elapsed time", {}, {}};
+  std::vector<std::vector<unsigned>> Paths(A.Tree.size());
+  for (size_t I = 1; I < A.Tree.size(); ++I) {
+    const TreeNode &N = A.Tree[I];
+    const FunctionInfo &F = A.Functions[N.Func];
+    Paths[I] = Paths[N.Parent]; // parents come before children
+    Paths[I].push_back(
+        Frames.get(displayName(F.Name, Demangle), F.File, F.Line));
+    // Negative self time (an overestimated overhead) is no weight.
+    if (N.S.SelfActive > 0) {
+      Act.Stacks.push_back(Paths[I]);
+      Act.Weights.push_back(N.S.SelfActive);
+    }
+    if (N.S.SelfElapsed > 0) {
+      Ela.Stacks.push_back(Paths[I]);
+      Ela.Weights.push_back(N.S.SelfElapsed);
+    }
+  }
+  writeSampled(J, Act);
+  writeSampled(J, Ela);
+}
+
+} // namespace
+
+Error report::writeSpeedscope(const Profile &P, raw_ostream &OS,
+                              const ExportOptions &O, Progress &Prog) {
+  Expected<SpeedscopeSource> Source = chooseSource(P, O.Source);
+  if (!Source)
+    return Source.takeError();
+  SpeedscopeWriter(P, OS, O.Demangle, Prog).write(*Source);
   OS << "\n";
   return Error::success();
 }
