@@ -53,7 +53,7 @@ int main(void) {
 // REPORT: interval 500.000 us mean (exponentially distributed)
 // REPORT: Snapshots: {{[0-9]+}} torn reads retried, {{[0-9]+}} discarded, 0 lost to a full buffer
 // REPORT: Sampler thread CPU: {{.*}}% of one CPU
-// REPORT: Off-CPU summary (seed 003
+// REPORT: Off-CPU summary (a period off CPU
 // REPORT: main > block_B
 // REPORT: samples recorded an off-CPU period
 

@@ -1,9 +1,10 @@
-//===- samples.cpp - `activetime report --samples` --------------------------===//
+//===- SampleReport.cpp - `activetime report --samples` -------------------===//
 //
-// Part of ActiveTime. The sampled, wall-clock view (sample=1): per function
-// and per call path the on-CPU time, the off-CPU time charged to it (seed
-// 003), the samples and the share of all sampled time; then seed 003's
-// summary of the off-CPU periods and the sampler's own figures.
+// Part of ActiveTime. The sampled, wall-clock view (sample=1): the
+// sampler's own figures; then per function and per call path the on-CPU
+// time, the off-CPU time charged to it (a period off CPU is charged to the
+// frame the thread was in when it left the CPU), the samples and the share
+// of all sampled time; then the summary of the off-CPU periods.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,9 @@ using namespace activetime;
 using namespace activetime::profile;
 using namespace activetime::report;
 
+/// A call path of the samples: frame names, outermost first.
+using SamplePath = std::vector<std::string>;
+
 template <typename KeyT>
 static std::vector<std::pair<KeyT, SampleFigures>>
 largestFirst(const std::map<KeyT, SampleFigures> &M) {
@@ -33,19 +37,55 @@ largestFirst(const std::map<KeyT, SampleFigures> &M) {
   return V;
 }
 
-static void row(raw_ostream &OS, const SampleFigures &F, double Whole,
-                const std::string &Name) {
-  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", formatTime(F.OnNs),
-                formatTime(F.OffNs), F.samples(), percentOf(F.totalNs(), Whole),
-                Name);
+namespace {
+
+/// The text of `report --samples`: the sampler's figures, then tables of
+/// the sampled time per function, per call path and of the off-CPU periods,
+/// each largest first and cut at --top.
+class SampleView {
+public:
+  SampleView(const SampleSummary &S, raw_ostream &OS, bool Demangle,
+             unsigned Top)
+      : S(S), OS(OS), Demangle(Demangle), Top(Top), Whole(S.All.totalNs()) {}
+  void print();
+
+private:
+  void printSampler();
+  void printFunctionTable(StringRef Title,
+                          const std::map<std::string, SampleFigures> &M);
+  void printPathTable(
+      const std::vector<std::pair<SamplePath, SampleFigures>> &Paths);
+  void printOffCpuSummary(
+      const std::vector<std::pair<SamplePath, SampleFigures>> &Paths);
+  void heading(StringRef Title, StringRef What);
+  void row(const SampleFigures &F, const std::string &Name);
+  std::string pathName(const SamplePath &Path) const;
+  size_t limit(size_t N) const { return Top && N > Top ? size_t(Top) : N; }
+
+  const SampleSummary &S;
+  raw_ostream &OS;
+  bool Demangle;
+  unsigned Top;
+  double Whole; // all sampled time, the whole of the Share column
+};
+
+void SampleView::print() {
+  printSampler();
+  printFunctionTable("function (self: the frame each sample was charged to; "
+                     "off-CPU = time off CPU charged to the frame the thread "
+                     "left the CPU in)",
+                     S.Self);
+  printFunctionTable("function (total: samples with the function anywhere "
+                     "on the stack)",
+                     S.Total);
+  auto Paths = largestFirst(S.Paths);
+  printPathTable(Paths);
+  printOffCpuSummary(Paths);
 }
 
-Error report::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle,
-                            unsigned Top) {
-  if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
-    return noSamplesError();
-  SampleSummary S = summarizeSamples(P);
-  double Whole = S.All.totalNs();
+/// How many samples, how they were taken and what was lost: the figures
+/// that say how far the tables below can be trusted.
+void SampleView::printSampler() {
   OS << formatv("Samples: {0} ({1} on-CPU, {2} off-CPU) from {3} sweeps, "
                 "interval {4} mean ({5})\n",
                 S.All.samples(), S.All.OnSamples, S.All.OffSamples, S.Sweeps,
@@ -82,41 +122,30 @@ Error report::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle
   else
     OS << "Sampler thread CPU: not measured (profile written while the "
           "sampler was running)\n";
+}
 
-  auto Limit = [&](size_t N) { return Top && N > Top ? size_t(Top) : N; };
-  auto Heading = [&](StringRef Title, StringRef What) {
-    OS << "\nPer " << Title << "\n";
-    OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
-                  "Samples", "Share", What);
-  };
-  auto FunctionTable = [&](StringRef Title,
-                           const std::map<std::string, SampleFigures> &M) {
-    Heading(Title, "Function");
-    auto V = largestFirst(M);
-    for (size_t I = 0, E = Limit(V.size()); I < E; ++I)
-      row(OS, V[I].second, Whole, displayName(V[I].first, Demangle));
-  };
-  FunctionTable("function (self: the frame each sample was charged to; "
-                "off-CPU = time off CPU charged to the frame the thread left "
-                "the CPU in)",
-                S.Self);
-  FunctionTable("function (total: samples with the function anywhere on the "
-                "stack)",
-                S.Total);
+void SampleView::printFunctionTable(
+    StringRef Title, const std::map<std::string, SampleFigures> &M) {
+  heading(Title, "Function");
+  auto V = largestFirst(M);
+  for (size_t I = 0, E = limit(V.size()); I < E; ++I)
+    row(V[I].second, displayName(V[I].first, Demangle));
+}
 
-  Heading("call path", "Call path");
-  auto Paths = largestFirst(S.Paths);
-  for (size_t I = 0, E = Limit(Paths.size()); I < E; ++I) {
-    std::string Name;
-    for (const std::string &F : Paths[I].first)
-      Name += (Name.empty() ? "" : " > ") + displayName(F, Demangle);
-    row(OS, Paths[I].second, Whole, Name);
-  }
+void SampleView::printPathTable(
+    const std::vector<std::pair<SamplePath, SampleFigures>> &Paths) {
+  heading("call path", "Call path");
+  for (size_t I = 0, E = limit(Paths.size()); I < E; ++I)
+    row(Paths[I].second, pathName(Paths[I].first));
+}
 
-  // Seed 003's summary: per activity that recorded off-CPU periods, the
-  // period, the activity and its samples; then the total.
-  OS << "\nOff-CPU summary (seed 003: a period off CPU is recorded in the "
-        "frame of the activity that led to it)\n";
+/// Per activity (call path) that recorded off-CPU periods: the time off
+/// CPU, its samples and how many of them reached the activity through the
+/// thread's prior on-CPU sample; then the totals.
+void SampleView::printOffCpuSummary(
+    const std::vector<std::pair<SamplePath, SampleFigures>> &Paths) {
+  OS << "\nOff-CPU summary (a period off CPU is recorded in the frame of "
+        "the activity that led to it)\n";
   OS << formatv("{0,12} {1,8} {2,8}  {3}\n", "Off-CPU", "Samples", "Prior",
                 "Activity (call path)");
   unsigned Shown = 0;
@@ -125,15 +154,42 @@ Error report::printSampleReport(const Profile &P, raw_ostream &OS, bool Demangle
       continue;
     if (Top && Shown++ >= Top)
       break;
-    std::string Name;
-    for (const std::string &Fn : Path)
-      Name += (Name.empty() ? "" : " > ") + displayName(Fn, Demangle);
     OS << formatv("{0,12} {1,8} {2,8}  {3}\n", formatTime(F.OffNs),
-                  F.OffSamples, F.PriorFrame, Name);
+                  F.OffSamples, F.PriorFrame, pathName(Path));
   }
   OS << formatv("{0} samples recorded an off-CPU period ({1}) in the frame "
                 "of the activity that led to it; {2} of them (off CPU inside "
                 "a probe) via the thread's prior on-CPU sample\n",
                 S.All.OffSamples, plainTime(S.All.OffNs), S.All.PriorFrame);
+}
+
+void SampleView::heading(StringRef Title, StringRef What) {
+  OS << "\nPer " << Title << "\n";
+  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
+                "Samples", "Share", What);
+}
+
+void SampleView::row(const SampleFigures &F, const std::string &Name) {
+  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", formatTime(F.OnNs),
+                formatTime(F.OffNs), F.samples(),
+                percentOf(F.totalNs(), Whole), Name);
+}
+
+/// A call path as printed, outermost first: "main > f > g".
+std::string SampleView::pathName(const SamplePath &Path) const {
+  std::string Name;
+  for (const std::string &F : Path)
+    Name += (Name.empty() ? "" : " > ") + displayName(F, Demangle);
+  return Name;
+}
+
+} // namespace
+
+Error report::printSampleReport(const Profile &P, raw_ostream &OS,
+                                bool Demangle, unsigned Top) {
+  if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
+    return noSamplesError();
+  SampleSummary S = summarizeSamples(P);
+  SampleView(S, OS, Demangle, Top).print();
   return Error::success();
 }
