@@ -60,66 +60,86 @@ void profile::classifySite(StrideRow &R) {
                                               : StrideClass::Irregular;
 }
 
-std::vector<StrideRow> profile::strideRows(const Profile &P) {
+namespace {
+/// The time of a site's dominant steps, in ns: tick rates differ between
+/// processes, so the sums over them are of ns.
+struct StepTimes {
+  double IterNs = 0;  // summed over the dominant steps
+  double ProbeNs = 0; // of which the site's own probe
+  double MinNs = 0;   // the shortest step less its own probe time
+};
+} // namespace
+
+static StepTimes stepTimes(const Process &Pr, const MemSite &S) {
+  double Rate = double(Pr.TickRate);
+  return {double(S.IterTicks) * 1e9 / Rate, double(S.ProbeTicks) * 1e9 / Rate,
+          double(S.MinStepTicks) * 1e9 / Rate};
+}
+
+/// Adds another process's record \p S of a site (its steps \p St) to the
+/// merged \p M (its steps \p Sum).
+static void mergeSite(MemSite &M, StepTimes &Sum, const MemSite &S,
+                      const StepTimes &St) {
+  M.Executions += S.Executions;
+  M.Observations += S.Observations;
+  M.Differences += S.Differences;
+  M.Adjacent += S.Adjacent;
+  M.ZeroDiffs += S.ZeroDiffs;
+  M.Gcd = std::gcd(M.Gcd, S.Gcd);
+  // As the runtime merges threads: the best supported stride wins, and
+  // processes agreeing on it add up.
+  if (M.DominantCount && S.Dominant == M.Dominant) {
+    M.DominantCount += S.DominantCount;
+    Sum.IterNs += St.IterNs;
+    Sum.ProbeNs += St.ProbeNs;
+    Sum.MinNs = std::min(Sum.MinNs, St.MinNs);
+  } else if (S.DominantCount > M.DominantCount) {
+    M.Dominant = S.Dominant;
+    M.DominantCount = S.DominantCount;
+    Sum = St;
+  }
+}
+
+/// One row per site (module name, hash) over all processes; Steps[I] is
+/// row I's step times.
+static std::vector<StrideRow> mergeSites(const Profile &P,
+                                         std::vector<StepTimes> &Steps) {
   std::vector<StrideRow> Rows;
-  // Tick rates differ between processes: iteration time is summed in ns.
-  std::vector<double> IterNsSum, ProbeNsSum, MinNs;
   std::map<std::pair<std::string, uint64_t>, size_t> Index;
   for (const Process &Pr : P.Processes) {
     for (const MemSite &S : Pr.Sites) {
       const std::string &Mod = Pr.Modules[S.Module].Name;
-      double Ns = double(S.IterTicks) * 1e9 / double(Pr.TickRate);
-      double PNs = double(S.ProbeTicks) * 1e9 / double(Pr.TickRate);
-      double MNs = double(S.MinStepTicks) * 1e9 / double(Pr.TickRate);
+      StepTimes St = stepTimes(Pr, S);
       auto [It, New] = Index.try_emplace({Mod, S.Hash}, Rows.size());
-      if (New) {
-        StrideRow R;
-        R.Module = Mod;
-        R.Site = S;
-        Rows.push_back(std::move(R));
-        IterNsSum.push_back(Ns);
-        ProbeNsSum.push_back(PNs);
-        MinNs.push_back(MNs);
+      if (!New) {
+        mergeSite(Rows[It->second].Site, Steps[It->second], S, St);
         continue;
       }
-      MemSite &M = Rows[It->second].Site;
-      double &Sum = IterNsSum[It->second];
-      double &PSum = ProbeNsSum[It->second];
-      M.Executions += S.Executions;
-      M.Observations += S.Observations;
-      M.Differences += S.Differences;
-      M.Adjacent += S.Adjacent;
-      M.ZeroDiffs += S.ZeroDiffs;
-      M.Gcd = std::gcd(M.Gcd, S.Gcd);
-      // As the runtime merges threads: the best supported stride wins, and
-      // processes agreeing on it add up.
-      if (M.DominantCount && S.Dominant == M.Dominant) {
-        M.DominantCount += S.DominantCount;
-        Sum += Ns;
-        PSum += PNs;
-        MinNs[It->second] = std::min(MinNs[It->second], MNs);
-      } else if (S.DominantCount > M.DominantCount) {
-        M.Dominant = S.Dominant;
-        M.DominantCount = S.DominantCount;
-        Sum = Ns;
-        PSum = PNs;
-        MinNs[It->second] = MNs;
-      }
+      StrideRow R;
+      R.Module = Mod;
+      R.Site = S;
+      Rows.push_back(std::move(R));
+      Steps.push_back(St);
     }
   }
+  return Rows;
+}
+
+std::vector<StrideRow> profile::strideRows(const Profile &P) {
+  std::vector<StepTimes> Steps;
+  std::vector<StrideRow> Rows = mergeSites(P, Steps);
   // Every dynamic site of a loop is inspected in the loop's iterations: the
   // probe time of all of them lies inside each one's measured step.
   std::map<std::tuple<std::string, std::string, uint32_t>, double> LoopProbe;
   std::vector<double> OwnProbe(Rows.size(), 0);
-  std::vector<double> MinStepNs(Rows.size(), 0);
   auto LoopKey = [](const StrideRow &R) {
     return std::make_tuple(R.Module, R.Site.Func, R.Site.LoopLine);
   };
   for (size_t I = 0; I < Rows.size(); ++I) {
     StrideRow &R = Rows[I];
-    if (R.Site.DominantCount && IterNsSum[I] > 0) {
-      R.MeasuredIterNs = IterNsSum[I] / double(R.Site.DominantCount);
-      OwnProbe[I] = ProbeNsSum[I] / double(R.Site.DominantCount);
+    if (R.Site.DominantCount && Steps[I].IterNs > 0) {
+      R.MeasuredIterNs = Steps[I].IterNs / double(R.Site.DominantCount);
+      OwnProbe[I] = Steps[I].ProbeNs / double(R.Site.DominantCount);
       if (R.Site.Flags & abi::MS_InLoop)
         LoopProbe[LoopKey(R)] += OwnProbe[I];
     }
@@ -132,7 +152,8 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
     R.LoopProbeNs = (R.Site.Flags & abi::MS_InLoop) ? LoopProbe[LoopKey(R)]
                                                      : OwnProbe[I];
     R.IterNs = std::max(*R.MeasuredIterNs - R.LoopProbeNs, 0.0);
-    R.MinIterNs = std::max(MinNs[I] - (R.LoopProbeNs - OwnProbe[I]), 0.0);
+    R.MinIterNs =
+        std::max(Steps[I].MinNs - (R.LoopProbeNs - OwnProbe[I]), 0.0);
   }
   return Rows;
 }
