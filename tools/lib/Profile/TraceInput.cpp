@@ -1,8 +1,10 @@
-//===- ActiveTimeInput.cpp - Inputs of the active-time method ---------------===//
+//===- TraceInput.cpp - Inputs of the offline active-time computation ------===//
 //
-// Part of ActiveTime. The two sources of seed 000's three inputs: the text
-// tables format (hand-written examples, e.g. the seed's worked example) and
-// the trace sections of a raw profile (mode=trace).
+// Part of ActiveTime. The two sources of the three inputs of the offline
+// active-time computation (timer measurements, context switches, overhead
+// table): the text tables format (hand-written examples, e.g.
+// test/tool/Inputs/worked-example.tables) and the trace sections of a raw
+// profile (mode=trace).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,10 @@ private:
                              File + ":" + Twine(LineNo) + ": " + Msg);
   }
   Error parseLine(ArrayRef<StringRef> F);
+  Error parseTickRate(ArrayRef<StringRef> F);
+  Error parseOverhead(ArrayRef<StringRef> F);
+  Error parseMeasure(ArrayRef<StringRef> F);
+  Error parseSwitch(ArrayRef<StringRef> F);
   Expected<uint64_t> tick(StringRef S, StringRef What) const;
   /// Thread number of a name (0 for "0" and "-" when \p AllowUnknown).
   Expected<uint64_t> thread(StringRef S, bool AllowUnknown);
@@ -71,79 +77,95 @@ Expected<uint64_t> TablesParser::thread(StringRef S, bool AllowUnknown) {
   return It->second;
 }
 
+/// One line: its first word says which table it adds to.
 Error TablesParser::parseLine(ArrayRef<StringRef> F) {
   StringRef Key = F[0];
-  if (Key == "tick_rate") {
-    if (F.size() != 2)
-      return fail("expected 'tick_rate TICKS_PER_SECOND'");
-    if (HaveRate)
-      return fail("tick_rate given twice");
-    uint64_t V;
-    if (F[1].getAsInteger(10, V) || V == 0)
-      return fail("bad tick rate '" + F[1] + "' (expected a positive integer)");
-    In.TickRate = V;
-    HaveRate = true;
-    return Error::success();
-  }
-  if (Key == "overhead") {
-    if (F.size() != 3 || (F[1] != "enter" && F[1] != "exit"))
-      return fail("expected 'overhead enter|exit TICKS'");
-    bool IsEnter = F[1] == "enter";
-    if (IsEnter ? HaveEnter : HaveExit)
-      return fail("overhead " + F[1] + " given twice");
-    double V;
-    if (F[2].getAsDouble(V) || !(V >= 0) || V > 1e12)
-      return fail("bad overhead '" + F[2] +
-                  "' (expected a non-negative number of ticks)");
-    int64_t Fixed = int64_t(std::llround(V * kFixed));
-    (IsEnter ? In.Table.Enter256 : In.Table.Exit256) = Fixed;
-    (IsEnter ? HaveEnter : HaveExit) = true;
-    return Error::success();
-  }
-  if (Key == "measure") {
-    if (F.size() != 5)
-      return fail("expected 'measure TIME THREAD enter|exit PORTION'");
-    Expected<uint64_t> T = tick(F[1], "time");
-    if (!T)
-      return T.takeError();
-    if (F[3] != "enter" && F[3] != "exit")
-      return fail("unknown event '" + F[3] + "' (expected enter or exit)");
-    Expected<uint64_t> Th = thread(F[2], /*AllowUnknown=*/false);
-    if (!Th)
-      return Th.takeError();
-    auto [It, New] = PortionIds.try_emplace(F[4], In.Portions.size());
-    if (New) {
-      In.Portions.push_back(F[4].str());
-      In.DisplayNames.push_back(F[4].str());
-    }
-    Measurement M;
-    M.Tick = *T;
-    M.Portion = It->second;
-    M.Kind = F[3] == "enter" ? Enter : Exit;
-    In.Threads[*Th - 1].Events.push_back(M);
-    return Error::success();
-  }
-  if (Key == "switch") {
-    if (F.size() != 4)
-      return fail("expected 'switch TIME OLD_THREAD NEW_THREAD'");
-    Expected<uint64_t> T = tick(F[1], "time");
-    if (!T)
-      return T.takeError();
-    Expected<uint64_t> Old = thread(F[2], /*AllowUnknown=*/true);
-    if (!Old)
-      return Old.takeError();
-    Expected<uint64_t> New = thread(F[3], /*AllowUnknown=*/true);
-    if (!New)
-      return New.takeError();
-    if (*Old == 0 && *New == 0)
-      return fail("a switch needs at least one known thread");
-    if (*Old == *New)
-      return fail("a switch from thread '" + F[2] + "' to itself");
-    AllSwitches.push_back({*T, *Old, *New});
-    return Error::success();
-  }
+  if (Key == "tick_rate")
+    return parseTickRate(F);
+  if (Key == "overhead")
+    return parseOverhead(F);
+  if (Key == "measure")
+    return parseMeasure(F);
+  if (Key == "switch")
+    return parseSwitch(F);
   return fail("unknown line '" + Key +
               "' (expected tick_rate, overhead, measure or switch)");
+}
+
+Error TablesParser::parseTickRate(ArrayRef<StringRef> F) {
+  if (F.size() != 2)
+    return fail("expected 'tick_rate TICKS_PER_SECOND'");
+  if (HaveRate)
+    return fail("tick_rate given twice");
+  uint64_t V;
+  if (F[1].getAsInteger(10, V) || V == 0)
+    return fail("bad tick rate '" + F[1] + "' (expected a positive integer)");
+  In.TickRate = V;
+  HaveRate = true;
+  return Error::success();
+}
+
+/// An overhead table entry: the cost of one event kind, in ticks.
+Error TablesParser::parseOverhead(ArrayRef<StringRef> F) {
+  if (F.size() != 3 || (F[1] != "enter" && F[1] != "exit"))
+    return fail("expected 'overhead enter|exit TICKS'");
+  bool IsEnter = F[1] == "enter";
+  if (IsEnter ? HaveEnter : HaveExit)
+    return fail("overhead " + F[1] + " given twice");
+  double V;
+  if (F[2].getAsDouble(V) || !(V >= 0) || V > 1e12)
+    return fail("bad overhead '" + F[2] +
+                "' (expected a non-negative number of ticks)");
+  int64_t Fixed = int64_t(std::llround(V * kFixed));
+  (IsEnter ? In.Table.Enter256 : In.Table.Exit256) = Fixed;
+  (IsEnter ? HaveEnter : HaveExit) = true;
+  return Error::success();
+}
+
+/// A timer measurement: a thread entering or leaving a portion.
+Error TablesParser::parseMeasure(ArrayRef<StringRef> F) {
+  if (F.size() != 5)
+    return fail("expected 'measure TIME THREAD enter|exit PORTION'");
+  Expected<uint64_t> T = tick(F[1], "time");
+  if (!T)
+    return T.takeError();
+  if (F[3] != "enter" && F[3] != "exit")
+    return fail("unknown event '" + F[3] + "' (expected enter or exit)");
+  Expected<uint64_t> Th = thread(F[2], /*AllowUnknown=*/false);
+  if (!Th)
+    return Th.takeError();
+  auto [It, New] = PortionIds.try_emplace(F[4], In.Portions.size());
+  if (New) {
+    In.Portions.push_back(F[4].str());
+    In.DisplayNames.push_back(F[4].str());
+  }
+  Measurement M;
+  M.Tick = *T;
+  M.Portion = It->second;
+  M.Kind = F[3] == "enter" ? Enter : Exit;
+  In.Threads[*Th - 1].Events.push_back(M);
+  return Error::success();
+}
+
+/// A context switch; parse() hands it to both threads it names.
+Error TablesParser::parseSwitch(ArrayRef<StringRef> F) {
+  if (F.size() != 4)
+    return fail("expected 'switch TIME OLD_THREAD NEW_THREAD'");
+  Expected<uint64_t> T = tick(F[1], "time");
+  if (!T)
+    return T.takeError();
+  Expected<uint64_t> Old = thread(F[2], /*AllowUnknown=*/true);
+  if (!Old)
+    return Old.takeError();
+  Expected<uint64_t> New = thread(F[3], /*AllowUnknown=*/true);
+  if (!New)
+    return New.takeError();
+  if (*Old == 0 && *New == 0)
+    return fail("a switch needs at least one known thread");
+  if (*Old == *New)
+    return fail("a switch from thread '" + F[2] + "' to itself");
+  AllSwitches.push_back({*T, *Old, *New});
+  return Error::success();
 }
 
 Expected<Input> TablesParser::parse(StringRef Text) {
