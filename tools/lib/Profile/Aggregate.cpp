@@ -431,7 +431,8 @@ static void selfTimes(ArrayRef<Node> Nodes, std::vector<int64_t> &SelfActive,
   for (size_t I = 0; I < N; ++I) {
     SelfActive[I] = int64_t(std::clamp<__int128>(
         SelfActiveWide[I], std::numeric_limits<int64_t>::min(), kMax));
-    SelfOverhead[I] = int64_t(std::clamp<__int128>(SelfOverheadWide[I], 0, kMax));
+    SelfOverhead[I] =
+        int64_t(std::clamp<__int128>(SelfOverheadWide[I], 0, kMax));
   }
 }
 

@@ -1,7 +1,8 @@
 //===- Parallel.cpp - OpenMP worker-state analysis --------------------------===//
 //
-// Part of ActiveTime. Seed 001's decision procedure over the runtime's
-// per-thread, per-region state machine counters.
+// Part of ActiveTime. The OpenMP worker-state diagnosis: a decision
+// procedure over the runtime's per-thread, per-region state machine
+// counters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,10 +133,11 @@ profile::summarizeRegions(const Profile &P,
   return Out;
 }
 
-// Seed 001's order. The gate also opens on the task rate alone: OMPT reports
-// a take as an instant, so the lookup time of a very fine-grained region is
-// spent inside what the state machine sees as U; at the seed's rate the
-// scheduling cost per task is a large share by the seed's own figure.
+// The causes are tried in the order of the diagnosis's flowcharts. The gate
+// also opens on the task rate alone: OMPT reports a take as an instant, so
+// the lookup time of a very fine-grained region is spent inside what the
+// state machine sees as U; at MaxTaskRate the scheduling cost per task is a
+// large share of the task (see ParallelThresholds).
 ParallelCause profile::diagnose(const RegionSummary &R,
                                 const ParallelThresholds &T) {
   bool Fine = R.taskRate() > T.MaxTaskRate;
@@ -189,7 +191,7 @@ const char *profile::causeSuggestion(ParallelCause C) {
            "or splitting the expensive iterations";
   case ParallelCause::Undiagnosed:
     return "the time goes to local lookups or searches without a pattern "
-           "the seed's causes explain; inspect the transition counts";
+           "the known causes explain; inspect the transition counts";
   }
   return "";
 }

@@ -96,7 +96,8 @@ private:
                           const std::string &What);
   Error parseNodes(Cursor &C, Thread &T, uint32_t Num, const std::string &What);
   Error checkNode(const Node &N, uint32_t I, const std::string &What);
-  Error parseCounts(Cursor &C, Thread &T, uint32_t Num, const std::string &What);
+  Error parseCounts(Cursor &C, Thread &T, uint32_t Num,
+                    const std::string &What);
   Error parseCodeSamples(Cursor &C, Thread &T, uint32_t Num,
                          const std::string &What);
   Error parseTrace(Cursor C);
@@ -615,7 +616,8 @@ Error Parser::parseParallel(Cursor C) {
     return E;
   StringRef Strings = C.bytes(StringBytes);
   for (size_t I = 0; I < PathRefs.size(); ++I)
-    P.Regions[I].Path = Strings.substr(PathRefs[I].first, PathRefs[I].second).str();
+    P.Regions[I].Path =
+        Strings.substr(PathRefs[I].first, PathRefs[I].second).str();
   return checkPadding(C, Size, What);
 }
 

@@ -1,6 +1,6 @@
-//===- ActiveTime.cpp - Seed 000, method 700 stages -------------------------===//
+//===- TraceActiveTime.cpp - Active time of a trace ------------------------===//
 //
-// Part of ActiveTime. See ActiveTime.h.
+// Part of ActiveTime. See activetime/Profile/TraceActiveTime.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,7 +165,7 @@ ActiveFigures active::activeTime(Interval Elapsed, ArrayRef<Interval> OH,
                                  ArrayRef<Interval> Measured) {
   ActiveFigures F;
   F.Elapsed = Elapsed.length();
-  // The seed's step 708: elapsed minus the total of both interval sets. An
+  // Elapsed minus the total of both interval sets. An
   // overhead interval overlapping a switched-out one is still subtracted in
   // full: the table's cost is work done on the processor, only later.
   for (const Interval &I : OH)

@@ -1,8 +1,9 @@
 //===- Parallel.h - OpenMP worker-state analysis ----------------*- C++ -*-===//
 //
-// Part of ActiveTime. Seed 001: sums the per-thread U/L/G/W counters of every
-// parallel region and names why a region's workers spent time outside user
-// code (granularity too fine, linear spawn, not enough tasks, imbalance).
+// Part of ActiveTime. OpenMP worker-state diagnosis: sums the per-thread
+// U/L/G/W counters of every parallel region and names why a region's
+// workers spent time outside user code (granularity too fine, linear spawn,
+// not enough tasks, imbalance).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,13 +20,13 @@
 namespace activetime {
 namespace profile {
 
-/// Decision thresholds (seed 001, flowcharts 4, 5A, 5B).
+/// Decision thresholds of the OpenMP worker-state diagnosis.
 struct ParallelThresholds {
   /// Parallel overhead (L + G + W time) share of the workers' time above
   /// which a region is diagnosed.
   double MinOverheadShare = 0.10;
   /// Tasks taken per second per thread above which granularity is too fine
-  /// (seed: 400,000/s, i.e. tasks under ~5,000 cycles at 2 GHz).
+  /// (400,000/s: tasks under ~5,000 cycles at 2 GHz).
   double MaxTaskRate = 400000;
   /// Stolen / local takes above which one thread spawns all the work.
   double MaxStolenRatio = 1.0;

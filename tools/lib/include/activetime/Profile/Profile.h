@@ -154,8 +154,9 @@ struct Trace {
   std::vector<SwitchEvent> Switches;
 };
 
-/// A memory access site of a module's site table (stride profiling, seed
-/// 004) with its figures merged over the process's threads.
+/// A memory access site of a module's site table (stride profiling by the
+/// GCD of address differences) with its figures merged over the process's
+/// threads.
 struct MemSite {
   uint32_t Module = 0;  // index into Process::Modules
   uint64_t Hash = 0;
@@ -203,7 +204,7 @@ struct Thread {
   uint64_t LostCodeSamples = 0;
 };
 
-/// OpenMP worker-state analysis (raw::SK_Parallel, seed 001).
+/// OpenMP worker-state analysis (raw::SK_Parallel).
 struct Region {
   uint64_t Address = 0;  // fork call's return address in its object file
   std::string Path;      // the object file

@@ -1,12 +1,12 @@
 //===- activetime/Profile/Samples.h - Sample attribution --------*- C++ -*-===//
 //
 // Part of ActiveTime. Turns the samples section (sample=1) into per-activity
-// figures, seed 003's way: an on-CPU sample charges its weight to its own
-// frame, an off-CPU sample to the frame the thread was in when it left the
-// CPU. The sampler reads that frame from the shadow stack of the descheduled
-// thread (which cannot push or pop while off CPU); when the stack was
-// mid-update it recorded the thread's prior on-CPU sample's frame instead
-// (raw::SF_PriorFrame).
+// figures, off-CPU time charged to the prior on-CPU frame: an on-CPU sample
+// charges its weight to its own frame, an off-CPU sample to the frame the
+// thread was in when it left the CPU. The sampler reads that frame from the
+// shadow stack of the descheduled thread (which cannot push or pop while off
+// CPU); when the stack was mid-update it recorded the thread's prior on-CPU
+// sample's frame instead (raw::SF_PriorFrame).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,10 @@
 //===- activetime/Profile/Strides.h - Stride classification -----*- C++ -*-===//
 //
-// Part of ActiveTime. Turns the memory access sites of a profile (seed 004)
-// into what `report --strides` and `export --format=prefetch` show: one row
-// per site (merged over processes), its class, stride and confidence, and
-// the prefetch distance derived from its stride and iteration time.
+// Part of ActiveTime. Turns the memory access sites of a profile (stride
+// profiling by the GCD of address differences) into what `report --strides`
+// and `export --format=prefetch` show: one row per site (merged over
+// processes), its class, stride and confidence, and the prefetch distance
+// derived from its stride and iteration time.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,15 +1,16 @@
-//===- activetime/Profile/TraceActiveTime.h - Seed 000, method 700 ---*- C++ -*-===//
+//===- activetime/Profile/TraceActiveTime.h - Trace active time -*- C++ -*-===//
 //
-// Part of ActiveTime. The offline active-time computation of seed 000
-// (method 700) over its three inputs: timer measurements, context-switch
-// events and the overhead table. Each stage is a separate function:
+// Part of ActiveTime. The offline active-time computation (active time =
+// elapsed time minus probe overhead minus switched-out time) over its three
+// inputs: timer measurements, context-switch events and the overhead table.
+// Each stage is a separate function:
 //
-//   702 findInvocations   elapsed interval of each invocation of a portion
-//   704 overheadIntervals  [t, t + overhead[event]) of every measurement of
-//                          the thread inside the invocation but the last
-//   706 swapOutIntervals   switched-out intervals of the thread, clipped
-//                          to the elapsed interval
-//   708 activeTime         elapsed - (total overhead + total swapped-out)
+//   findInvocations    elapsed interval of each invocation of a portion
+//   overheadIntervals  [t, t + overhead[event]) of every measurement of
+//                      the thread inside the invocation but the last
+//   swapOutIntervals   switched-out intervals of the thread, clipped
+//                      to the elapsed interval
+//   activeTime         elapsed - (total overhead + total swapped-out)
 //
 // Times are fixed point, ticks * 256 (the raw overhead table's unit), so the
 // results are exact and equal the runtime's online accounting of the same
@@ -25,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ACTIVETIME_PROFILE_ACTIVETIME_H
-#define ACTIVETIME_PROFILE_ACTIVETIME_H
+#ifndef ACTIVETIME_PROFILE_TRACEACTIVETIME_H
+#define ACTIVETIME_PROFILE_TRACEACTIVETIME_H
 
 #include "activetime/Profile/Profile.h"
 
@@ -72,7 +73,7 @@ struct Interval {
   }
 };
 
-/// The overhead table (table 600): cost of each event, ticks * 256.
+/// The overhead table: cost of each event, ticks * 256.
 struct Overhead {
   int64_t Enter256 = 0;
   int64_t Exit256 = 0;
@@ -109,7 +110,8 @@ std::vector<Input> inputsFromProfile(const profile::Profile &P);
 /// Stable sort by tick (equal ticks keep their recorded order).
 void sortMeasurements(std::vector<Measurement> &Events);
 
-/// 702: one invocation of a portion: an enter and its matching exit.
+/// One invocation of a portion (findInvocations): an enter and its
+/// matching exit.
 struct Invocation {
   size_t EnterIdx = 0, ExitIdx = 0; // into the sorted measurements
   Interval Elapsed;                 // [enter tick, exit tick] * 256
@@ -122,12 +124,12 @@ struct InvocationList {
   uint64_t UnmatchedEnters = 0, UnmatchedExits = 0;
 };
 
-/// 702: the invocations of \p Portion in \p Sorted (sorted measurements of
+/// The invocations of \p Portion in \p Sorted (sorted measurements of
 /// one thread). An exit matches the latest unmatched enter of its portion.
 InvocationList findInvocations(llvm::ArrayRef<Measurement> Sorted,
                                uint32_t Portion);
 
-/// 704: the overhead intervals of an invocation: every measurement from its
+/// The overhead intervals of an invocation: every measurement from its
 /// enter up to (not including) its exit, the latest one, as
 /// [t, t + overhead[event] + measured) (not clipped: the cost is work done
 /// inside).
@@ -135,14 +137,14 @@ std::vector<Interval> overheadIntervals(llvm::ArrayRef<Measurement> Sorted,
                                         const Invocation &Inv,
                                         const Overhead &Table);
 
-/// 706 (first half): the thread's switched-out intervals from its sorted
-/// switch events: from a switch away from \p Thread to the next switch back
-/// to it. A switch-out without a later switch-in runs to INT64_MAX; a
+/// swapOutIntervals, first half: the thread's switched-out intervals from its
+/// sorted switch events: from a switch away from \p Thread to the next switch
+/// back to it. A switch-out without a later switch-in runs to INT64_MAX; a
 /// switch-in without an earlier switch-out is ignored.
 std::vector<Interval> swapOutPairs(llvm::ArrayRef<Switch> Sorted,
                                    uint64_t Thread);
 
-/// 706: the swap-out intervals inside \p Elapsed (clipped to it).
+/// The swap-out intervals inside \p Elapsed (clipped to it).
 std::vector<Interval> swapOutIntervals(llvm::ArrayRef<Switch> Sorted,
                                        uint64_t Thread, Interval Elapsed);
 
@@ -162,9 +164,9 @@ struct ActiveFigures {
 std::vector<Interval> measuredIntervals(llvm::ArrayRef<Measurement> Sorted,
                                         const Invocation &Inv);
 
-/// 708. \p Measured: the wall-clock parts of the overhead intervals (see
-/// measuredIntervals); where they overlap a swap-out interval, that time
-/// counts once, as swapped out.
+/// Active time of one invocation. \p Measured: the wall-clock parts of the
+/// overhead intervals (see measuredIntervals); where they overlap a swap-out
+/// interval, that time counts once, as swapped out.
 ActiveFigures activeTime(Interval Elapsed, llvm::ArrayRef<Interval> Overhead,
                          llvm::ArrayRef<Interval> SwapOut,
                          llvm::ArrayRef<Interval> Measured = {});
@@ -189,7 +191,8 @@ struct PortionResult {
   std::vector<InvocationResult> Details; // every invocation, by enter time
 };
 
-/// Runs 702..708 for every portion with invocations on every thread of
+/// Runs findInvocations, overheadIntervals, swapOutIntervals and
+/// activeTime for every portion with invocations on every thread of
 /// \p In (or only \p PortionFilter / \p ThreadFilter when >= 0). A thread
 /// whose switches were not measured gets SwitchesMeasured = false and no
 /// swap-out intervals.
@@ -205,4 +208,4 @@ double ticks256ToNs(int64_t Ticks256, uint64_t TickRate);
 } // namespace active
 } // namespace activetime
 
-#endif // ACTIVETIME_PROFILE_ACTIVETIME_H
+#endif // ACTIVETIME_PROFILE_TRACEACTIVETIME_H
