@@ -1,9 +1,9 @@
 //===- ParallelTest.cpp - OpenMP worker-state analysis tests ----------------===//
 //
-// Part of ActiveTime. Seed 001's decision procedure as a table of counter
-// inputs -> cause, the wait attribution rule, region grouping, and the
-// SK_Parallel section through the real writer and reader (round trip and
-// rejected corruptions).
+// Part of ActiveTime. The OpenMP worker-state diagnosis's decision
+// procedure as a table of counter inputs -> cause, the wait attribution
+// rule, region grouping, and the SK_Parallel section through the real
+// writer and reader (round trip and rejected corruptions).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +54,7 @@ struct DecisionCase {
   ParallelCause Expected;
 };
 
-TEST(ParallelDecision, SeedOrder) {
+TEST(ParallelDecision, RulesInOrder) {
   const DecisionCase Cases[] = {
       // Overhead 5% and a low rate: no diagnosis at all.
       {"Quiet", region(0.95, 0.02, 0, 0.03, 10, 0, 0, 1), ParallelCause::None},

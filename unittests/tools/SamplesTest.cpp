@@ -1,9 +1,9 @@
 //===- SamplesTest.cpp - Sample attribution tests ---------------------------===//
 //
-// Part of ActiveTime. Seed 003 through the real code: on-CPU samples charge
-// their own frame, off-CPU samples the frame the thread left the CPU in
-// (or, flagged, its prior on-CPU sample's frame); self, total (once per
-// sample under recursion), per path and grand totals.
+// Part of ActiveTime. Sample attribution through the real code: on-CPU
+// samples charge their own frame, off-CPU samples the frame the thread left
+// the CPU in (or, flagged, its prior on-CPU sample's frame); self, total
+// (once per sample under recursion), per path and grand totals.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +45,7 @@ Profile makeSampled() {
   return P;
 }
 
-TEST(Samples, Seed003Attribution) {
+TEST(Samples, OnAndOffCpuAttribution) {
   SampleSummary S = summarizeSamples(makeSampled());
   EXPECT_EQ(S.Processes, 1u);
   EXPECT_DOUBLE_EQ(S.IntervalNs, 100);

@@ -1,9 +1,10 @@
-//===- ActiveTimeTest.cpp - Seed 000 method 700 tests -----------------------===//
+//===- TraceActiveTimeTest.cpp - Active time computed offline from a trace ===//
 //
-// Part of ActiveTime. The seed's worked example and Figure 1 reproduced
-// exactly through the text parser, then each stage on its own: overlapping
-// intervals, clipping, a missing switch-in, recursion counted once, nested
-// portions, and the parser's errors.
+// Part of ActiveTime. The offline active-time computation (active = elapsed
+// - probe overhead - switched-out time): the worked example and a call
+// switched out twice reproduced exactly through the text parser, then each
+// stage on its own: overlapping intervals, clipping, a missing switch-in,
+// recursion counted once, nested portions, and the parser's errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +23,7 @@ constexpr int64_t F = kFixed;
 
 Interval iv(int64_t A, int64_t B) { return {A * F, B * F}; }
 
-const char WorkedExample[] = R"(# seed 000 worked example
+const char WorkedExample[] = R"(# active-time worked example
 tick_rate 1000000000      # optional, ticks per second (default 1e9)
 overhead enter 3          # overhead table: event cost in ticks
 overhead exit 2
@@ -59,29 +60,29 @@ TEST(ActiveTime, WorkedExampleStageByStage) {
   std::vector<Measurement> Ev = T1.Events;
   sortMeasurements(Ev);
 
-  // 702: elapsed interval of F.
+  // Stage 1: the elapsed interval of F.
   InvocationList L = findInvocations(Ev, /*F=*/0);
   ASSERT_EQ(L.Invocations.size(), 1u);
   const Invocation &Inv = L.Invocations[0];
   EXPECT_EQ(Inv.Elapsed, iv(900, 1550));
   EXPECT_EQ(Inv.Elapsed.length(), 650 * F);
 
-  // 704: every measurement but the latest.
+  // Stage 2: the overhead intervals, every measurement but the latest.
   std::vector<Interval> OH = overheadIntervals(Ev, Inv, In.Table);
   EXPECT_EQ(OH, (std::vector<Interval>{iv(900, 903), iv(1200, 1203),
                                       iv(1500, 1502)}));
 
-  // 706: swap-out intervals of T1.
+  // Stage 3: the swap-out intervals of T1.
   std::vector<Interval> SW = swapOutIntervals(T1.Switches, T1.Id, Inv.Elapsed);
   EXPECT_EQ(SW, (std::vector<Interval>{iv(1000, 1190), iv(1225, 1411)}));
 
-  // 708: 650 - (3 + 3 + 2 + 190 + 186) = 266.
+  // Stage 4: active = 650 - (3 + 3 + 2 + 190 + 186) = 266.
   ActiveFigures A = activeTime(Inv.Elapsed, OH, SW);
   EXPECT_EQ(A.Elapsed, 650 * F);
   EXPECT_EQ(A.Overhead, 8 * F);
   EXPECT_EQ(A.SwappedOut, 376 * F);
   EXPECT_EQ(A.Active, 266 * F);
-  // Disjoint sets: the union's measure is the seed's plain sum.
+  // Disjoint sets: the union's measure is the plain sum of its parts.
   EXPECT_EQ(A.Elapsed - A.Active, A.Overhead + A.SwappedOut);
 }
 
@@ -103,7 +104,7 @@ TEST(ActiveTime, WorkedExampleAllPortions) {
   EXPECT_DOUBLE_EQ(ticks256ToNs(R[0].Total.Active, In.TickRate), 266.0);
 }
 
-TEST(ActiveTime, Figure1) {
+TEST(ActiveTime, SwitchedOutTwiceNoOverhead) {
   // 1 tick = 0.1 ms. Elapsed 0.5-9.0 ms, on the CPU 1.5-3 and 6-9 ms:
   // switched out 0.5-1.5 and 3-6 ms; no overhead. Active 4.5 ms.
   Input In = parseOk(R"(
