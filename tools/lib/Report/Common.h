@@ -1,21 +1,33 @@
 //===- Common.h - What several report files say the same way ----*- C++ -*-===//
 //
-// Part of ActiveTime. Internal to the ActiveTimeReport library: the errors
-// for missing data and the percentage format that more than one view
-// prints, kept in one place so they cannot drift apart. (Times and names
-// are in the public activetime/Report/Format.h.)
+// Part of ActiveTime. Internal to the ActiveTimeReport library: what more
+// than one view or export says, kept in one place so the copies cannot
+// drift apart. (Times and display names are in the public
+// activetime/Report/Format.h.)
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ACTIVETIME_REPORT_COMMON_H
 #define ACTIVETIME_REPORT_COMMON_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
 
 namespace activetime {
 namespace report {
+
+/// The program that wrote a file, "activetime VERSION", as JSON documents
+/// and the HTML report name it.
+extern const char kGenerator[];
+/// The frame an export puts on top of a call path for its time off CPU.
+extern const char kOffCpuFrame[];
+
+/// The function a symbol belongs to: a timed copy (the pass's clone named
+/// with abi::kTimedCopySuffix, "f.activetime.timed" or demangled
+/// "f() (.activetime.timed)") is the function it copies.
+llvm::StringRef sourceFunctionName(llvm::StringRef Name);
 
 /// The profile has no samples: the run did not set sample=1.
 llvm::Error noSamplesError();

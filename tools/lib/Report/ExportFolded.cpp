@@ -25,7 +25,6 @@ using namespace activetime;
 using namespace activetime::profile;
 using namespace activetime::report;
 
-static const char kOffCpuFrame[] = "[off-CPU]";
 static const char kPreemptedFrame[] = "[preempted]";
 
 static std::string frameName(const std::string &Name, bool Demangle) {

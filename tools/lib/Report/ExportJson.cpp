@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Report/Export.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
@@ -86,7 +87,7 @@ Error report::writeExportJson(const Profile &P, raw_ostream &OS,
   J.object([&] {
     J.attribute("schema", "activetime-export");
     J.attribute("version", 1);
-    J.attribute("generator", "activetime " ACTIVETIME_VERSION_STRING);
+    J.attribute("generator", kGenerator);
     J.attributeBegin("report");
     J.rawValue([&](raw_ostream &R) {
       TimeReportOptions TO;

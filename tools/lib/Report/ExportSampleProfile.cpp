@@ -26,9 +26,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Report/Export.h"
 #include "activetime/Profile/CallSites.h"
-#include "activetime/abi.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
@@ -64,8 +64,7 @@ public:
 
 private:
   FunctionId name(StringRef N) {
-    N.consume_back(abi::kTimedCopySuffix);
-    return FunctionId(Names.insert(N).first->getKey());
+    return FunctionId(Names.insert(sourceFunctionName(N)).first->getKey());
   }
   FunctionSamples &top(StringRef N) {
     return Map.create(SampleContext(name(N)));
@@ -135,8 +134,7 @@ LineLocation SampleProfileBuilder::entryLocation(uint32_t Func,
                          ? StringRef(R->getFrame(R->getNumberOfFrames() - 1)
                                          .FunctionName)
                          : StringRef();
-    Name.consume_back(abi::kTimedCopySuffix);
-    if (Name != Agg.Functions[Func].Name)
+    if (sourceFunctionName(Name) != Agg.Functions[Func].Name)
       break;
     if (R->getNumberOfFrames() == 1 &&
         R->getFrame(0).Line > R->getFrame(0).StartLine)

@@ -147,7 +147,7 @@ void ChromeTraceWriter::write() {
   J.object([&] {
     J.attribute("displayTimeUnit", "ns");
     J.attributeObject("otherData", [&] {
-      J.attribute("generator", "activetime " ACTIVETIME_VERSION_STRING);
+      J.attribute("generator", kGenerator);
       J.attribute("time_origin_unix_ns", int64_t(Epoch));
       J.attribute("note", "timestamps in microseconds since the earliest "
                           "process start; off-CPU slices are the threads' "
@@ -427,7 +427,7 @@ void SpeedscopeWriter::write(SpeedscopeSource Source) {
   // profiles are written first and the frame table last.
   J.object([&] {
     J.attribute("$schema", "https://www.speedscope.app/file-format-schema.json");
-    J.attribute("exporter", "activetime " ACTIVETIME_VERSION_STRING);
+    J.attribute("exporter", kGenerator);
     J.attribute("name", Title);
     J.attribute("activeProfileIndex", 0);
     J.attributeArray("profiles", [&] {
@@ -518,7 +518,7 @@ void SpeedscopeWriter::writeThreadEvents(const Trace &T, double NsPerTick) {
 void SpeedscopeWriter::writeSampleProfile() {
   SampleSummary S = summarizeSamples(P);
   SampledProfile On{"samples: on-CPU and off-CPU (wall clock)", {}, {}};
-  unsigned OffFrame = Frames.get("[off-CPU]", "", 0);
+  unsigned OffFrame = Frames.get(kOffCpuFrame, "", 0);
   for (const auto &[Path, F] : S.Paths) {
     std::vector<unsigned> Stack;
     for (const std::string &Fr : Path)

@@ -7,6 +7,7 @@
 #include "activetime/Report/Format.h"
 #include "Common.h"
 #include "activetime/Profile/Samples.h"
+#include "activetime/abi.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
@@ -36,8 +37,17 @@ std::string report::displayName(const std::string &Name, bool Demangle) {
                                                       : Name;
 }
 
-// The internal helpers of Common.h: one wording per missing-data error and
-// one percentage format for every view.
+// The internal helpers of Common.h.
+
+const char report::kGenerator[] = "activetime " ACTIVETIME_VERSION_STRING;
+const char report::kOffCpuFrame[] = "[off-CPU]";
+
+StringRef report::sourceFunctionName(StringRef Name) {
+  std::string Demangled = std::string(" (") + abi::kTimedCopySuffix + ")";
+  if (!Name.consume_back(Demangled))
+    Name.consume_back(abi::kTimedCopySuffix);
+  return Name;
+}
 
 Error report::noSamplesError() {
   return createStringError(inconvertibleErrorCode(),

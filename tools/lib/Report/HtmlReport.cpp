@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Report/Export.h"
 #include "activetime/Report/Reports.h"
 
@@ -53,8 +54,8 @@ Error report::writeHtmlReport(const Profile &P, StringRef Path, bool Demangle,
     Title += ": " + sys::path::filename(P.Processes[0].Exe).str();
   return writeToOutput(Path, [&](raw_ostream &OS) {
     OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-       << "<meta name=\"generator\" content=\"activetime "
-       << ACTIVETIME_VERSION_STRING << "\">\n<title>";
+       << "<meta name=\"generator\" content=\"" << kGenerator
+       << "\">\n<title>";
     escapeHtml(Title, OS);
     OS << "</title>\n<!--\nBundled: d3 " ACTIVETIME_D3_VERSION
           " (ISC license) and d3-flame-graph " ACTIVETIME_D3FG_VERSION

@@ -10,7 +10,6 @@
 #include "Common.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
-#include "activetime/abi.h"
 #include "activetime/Profile/Parallel.h"
 
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
@@ -30,16 +29,6 @@ using namespace activetime::report;
 namespace {
 
 const char *const StateNames[raw::kNumWorkerStates] = {"U", "L", "G", "W"};
-
-/// The source function of a symbol name: a timed copy's symbol (the pass's
-/// clone, abi::kTimedCopySuffix, after demangling "f() (.activetime.timed)")
-/// names the function it copies.
-StringRef sourceFunctionName(StringRef Name) {
-  std::string Demangled = std::string(" (") + abi::kTimedCopySuffix + ")";
-  if (!Name.consume_back(Demangled))
-    Name.consume_back(abi::kTimedCopySuffix);
-  return Name;
-}
 
 std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
   std::string Where = formatv("{0}+{1:x}", sys::path::filename(R.Path),
