@@ -1,4 +1,4 @@
-//===- report-call-sites.cpp - `report --call-sites` ----------------------===//
+//===- CallSiteReport.cpp - `report --call-sites` -------------------------===//
 //
 // Part of ActiveTime. Who called each function from where: for each function
 // of the flat table, its call sites (caller, source line of the call) with
@@ -151,10 +151,10 @@ void CallSiteView::text(raw_ostream &OS, const std::vector<FunctionStats> &Order
 
 void CallSiteView::json(json::OStream &J) {
   J.attributeArray("call_sites", [&] {
-    for (const auto &[Callee, Sites] : ByCallee)
-      for (const Site &S : Sites)
+    for (const auto &KV : ByCallee)
+      for (const Site &S : KV.second)
         J.object([&] {
-          J.attribute("callee", name(Callee));
+          J.attribute("callee", name(KV.first));
           J.attribute("caller", S.E->Caller == kNoFunc
                                     ? json::Value(nullptr)
                                     : json::Value(name(S.E->Caller)));

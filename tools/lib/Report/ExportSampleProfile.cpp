@@ -1,4 +1,4 @@
-//===- export-sample-profile.cpp - `export --format=sample-profile` -------===//
+//===- ExportSampleProfile.cpp - `export --format=sample-profile` ---------===//
 //
 // Part of ActiveTime. Writes the profile as LLVM's sample profile, the input
 // of `clang -fprofile-sample-use=`, with LLVM's own SampleProfileWriter (text

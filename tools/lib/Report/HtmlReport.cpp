@@ -1,4 +1,4 @@
-//===- report-html.cpp - `activetime report --html` -------------------------===//
+//===- HtmlReport.cpp - `activetime report --html` ------------------------===//
 //
 // Part of ActiveTime. One self-contained HTML file: the export document
 // (export-json.cpp) as a JSON data island, d3 and d3-flame-graph (npm
