@@ -9,6 +9,7 @@
 
 #include "activetime/Profile/Profile.h"
 #include "ProfileTestUtil.h"
+#include "activetime/Profile/RawMapping.h"
 #include "activetime/abi.h"
 #include "activetime/raw_format.h"
 
@@ -21,6 +22,8 @@
 #include "gtest/gtest.h"
 
 #include <functional>
+#include <set>
+#include <string>
 
 using namespace llvm;
 using namespace activetime;
@@ -812,6 +815,162 @@ TEST(ProfileMerge, WithoutBuildIdNameAndMainModules) {
                         {"c", withBinary("/x/app", "", {2})}})
                 .find("c: profile is from a different binary than a"),
             std::string::npos);
+}
+
+// Every byte of every raw record is either in its RawMapping or one of the
+// fields the section code owns (counts that depend on the section, string
+// offsets, reserved fields), listed here: a field added to raw_format.h
+// fails this test until it is mapped or listed.
+template <class Rec> class Coverage {
+public:
+  template <class M> void map(M &Model) { RawMapping<Rec>::map(*this, Model); }
+  template <class F> void owned(F Rec::*Field) { mark(Field); }
+  template <class F, class M> void field(F Rec::*Field, M &) { mark(Field); }
+  template <class F, class B, class M> void flag(F Rec::*Field, B, M &) {
+    // Several flag bits share a field.
+    if (FlagFields.insert(rawio::offsetOf(Field)).second)
+      mark(Field);
+  }
+  template <size_t N> void text(char (Rec::*Field)[N], std::string &) {
+    mark(Field);
+  }
+  template <class F, class C> void count(F Rec::*Field, const C &) {
+    mark(Field);
+  }
+  template <class Sub, class M> void record(Sub Rec::*Field, M &) {
+    mark(Field);
+  }
+  /// "" when every byte is covered exactly once, else the first offending
+  /// offset.
+  std::string check() const {
+    for (size_t I = 0; I < sizeof(Rec); ++I)
+      if (Bytes[I] != 1)
+        return "byte " + std::to_string(I) + " covered " +
+               std::to_string(Bytes[I]) + " times";
+    return "";
+  }
+
+private:
+  template <class F> void mark(F Rec::*Field) {
+    size_t Off = rawio::offsetOf(Field);
+    for (size_t I = 0; I < sizeof(F); ++I)
+      ++Bytes[Off + I];
+  }
+  int Bytes[sizeof(Rec)] = {};
+  std::set<size_t> FlagFields;
+};
+
+template <class Rec, class M, class... F>
+std::string coverage(F Rec::*...Owned) {
+  Coverage<Rec> C;
+  M Model;
+  C.map(Model);
+  (C.owned(Owned), ...);
+  return C.check();
+}
+
+TEST(RawMapping, EveryRecordFieldMappedOrOwned) {
+  using namespace raw;
+  EXPECT_EQ((coverage<OverheadRecord, OverheadTable>()), "");
+  EXPECT_EQ((coverage<ProcessRecord, Process>(&ProcessRecord::NumStrides,
+                                              &ProcessRecord::Reserved)),
+            "");
+  EXPECT_EQ((coverage<ModuleRecord, Module>(&ModuleRecord::NumFuncs)), "");
+  EXPECT_EQ((coverage<FuncRecord, Function>()), "");
+  EXPECT_EQ((coverage<ThreadRecord, Thread>(&ThreadRecord::Reserved)), "");
+  EXPECT_EQ((coverage<NodeRecord, Node>()), "");
+  EXPECT_EQ((coverage<CountRecord, CallCount>()), "");
+  EXPECT_EQ((coverage<CodeSampleRecord, CodeSample>()), "");
+  EXPECT_EQ((coverage<TraceRecord, Trace>()), "");
+  EXPECT_EQ((coverage<raw::TraceEvent, profile::TraceEvent>(
+                &raw::TraceEvent::Reserved)),
+            "");
+  EXPECT_EQ((coverage<raw::SwitchEvent, profile::SwitchEvent>()), "");
+  EXPECT_EQ((coverage<SiteRecord, MemSite>()), "");
+  EXPECT_EQ((coverage<ParallelRecord, Parallel>(&ParallelRecord::StringBytes)),
+            "");
+  EXPECT_EQ((coverage<RegionRecord, Region>(&RegionRecord::PathOffset,
+                                            &RegionRecord::Reserved)),
+            "");
+  EXPECT_EQ((coverage<RegionThreadRecord, RegionThread>(
+                &RegionThreadRecord::Reserved)),
+            "");
+  EXPECT_EQ((coverage<SamplesRecord, SampleSet>(&SamplesRecord::Reserved)), "");
+  EXPECT_EQ((coverage<SampleRecord, Sample>()), "");
+}
+
+// The sections makeProfile leaves out: strides (two modules) and parallel.
+TEST(ProfileIO, RoundTripStridesAndParallel) {
+  Profile P = makeProfile();
+  Process &Pr = P.Processes[0];
+  MemSite S;
+  S.Hash = 0xabc;
+  S.StaticStride = -8;
+  S.Line = 12;
+  S.Column = 5;
+  S.AccessSize = 8;
+  S.Flags = activetime::abi::MS_InLoop;
+  S.LoopLine = 10;
+  S.LoopDepth = 1;
+  S.Executions = 100;
+  S.Observations = 50;
+  S.Differences = 40;
+  S.Adjacent = 30;
+  S.ZeroDiffs = 1;
+  S.Gcd = 8;
+  S.Dominant = -8;
+  S.DominantCount = 20;
+  S.IterTicks = 2000;
+  S.ProbeTicks = 300;
+  S.MinStepTicks = 60;
+  S.Func = "main";
+  S.File = "src/main.c";
+  Pr.Sites = {S, S, S};
+  Pr.Sites[1].Hash = 0xabd;
+  Pr.Sites[2].Module = 1;
+  Pr.Sites[2].File = "";
+  Parallel &Par = Pr.Par;
+  Par.Present = true;
+  Par.Status = raw::OS_Ompt;
+  Par.LostEvents = 3;
+  Par.Regions = {{0x1234, "/usr/bin/app", 4, 900, 8},
+                 {0x99, "/usr/lib/libx.so", 1, 50, 2}};
+  RegionThread E;
+  E.Region = 1;
+  E.Tid = 43;
+  for (uint32_t I = 0; I < raw::kNumWorkerStates; ++I) {
+    E.StateTicks[I] = 10 + I;
+    for (uint32_t J = 0; J < raw::kNumWorkerStates; ++J)
+      E.Transitions[I][J] = I * 4 + J;
+  }
+  E.LocalTakes = 5;
+  E.StolenTakes = 6;
+  E.TasksCreated = 7;
+  E.Chunks = 8;
+  E.WaitEntries = 9;
+  Par.Entries = {E};
+
+  std::string Bytes = serialize(P);
+  Expected<Profile> Q = parse(Bytes);
+  ASSERT_TRUE(bool(Q)) << toString(Q.takeError());
+  EXPECT_EQ(serialize(*Q), Bytes);
+  const Process &X = Q->Processes[0];
+  ASSERT_EQ(X.Sites.size(), 3u);
+  EXPECT_EQ(X.Sites[1].Hash, 0xabdu);
+  EXPECT_EQ(X.Sites[2].Module, 1u);
+  EXPECT_EQ(X.Sites[0].StaticStride, -8);
+  EXPECT_EQ(X.Sites[0].Dominant, -8);
+  EXPECT_EQ(X.Sites[0].MinStepTicks, 60u);
+  EXPECT_EQ(X.Sites[0].File, "src/main.c");
+  ASSERT_TRUE(X.Par.Present);
+  EXPECT_EQ(X.Par.LostEvents, 3u);
+  ASSERT_EQ(X.Par.Regions.size(), 2u);
+  EXPECT_EQ(X.Par.Regions[1].Path, "/usr/lib/libx.so");
+  EXPECT_EQ(X.Par.Regions[1].MaxWorkers, 2u);
+  ASSERT_EQ(X.Par.Entries.size(), 1u);
+  EXPECT_EQ(X.Par.Entries[0].Transitions[3][2], 14u);
+  EXPECT_EQ(X.Par.Entries[0].StateTicks[2], 12u);
+  EXPECT_EQ(X.Par.Entries[0].WaitEntries, 9u);
 }
 
 } // namespace

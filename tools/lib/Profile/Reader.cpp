@@ -9,9 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RawMapping.h"
-
 #include "activetime/Profile/Profile.h"
+#include "activetime/Profile/RawMapping.h"
 #include "activetime/abi.h"
 #include "activetime/raw_format.h"
 

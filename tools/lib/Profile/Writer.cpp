@@ -7,9 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RawMapping.h"
-
 #include "activetime/Profile/Profile.h"
+#include "activetime/Profile/RawMapping.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/SmallString.h"

@@ -1,4 +1,4 @@
-//===- RawMapping.h - Raw records <-> profile model -------------*- C++ -*-===//
+//===- activetime/Profile/RawMapping.h - Raw records <-> model --*- C++ -*-===//
 //
 // Part of ActiveTime. The one place that says which model field
 // (activetime/Profile/Profile.h) each raw record field (raw_format.h) holds.
@@ -27,6 +27,14 @@
 // the surrounding section (a module's function count, a region's string
 // offset, a strides section's module), which the writer sets with
 // RecordOut::set and the reader takes with RecordIn::get.
+//
+// A new raw field: add it to its struct in raw_format.h (and the runtime's
+// writer), then either a line to the record's mapping below (and the model
+// field to Profile.h) or, for a section-owned field, a get() in the
+// reader's parser and a set() in the writer's function for the section.
+// Validation of its values belongs to the reader's parser. The unit test
+// RawMapping.EveryRecordFieldMappedOrOwned fails until every byte of every
+// record is mapped or listed there as section-owned.
 //
 //===----------------------------------------------------------------------===//
 
