@@ -47,13 +47,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   OS2.flush();
   if (Out2 != Out)
     abort(); // not a fixed point
-  // Merging a profile with itself is always allowed (same binary).
+  // Merging a profile with itself is allowed unless the file already holds
+  // processes of different binaries (a crafted merged file: `merge` never
+  // writes one), which the same-binary check refuses with an error.
   std::vector<NamedProfile> In;
   In.push_back({"a", *Q});
   In.push_back({"b", std::move(*Q)});
   Expected<Profile> M = mergeProfiles(std::move(In));
-  if (!M)
-    abort();
+  if (!M) {
+    consumeError(M.takeError());
+    return 0;
+  }
   (void)aggregate(*M);
   (void)summarizeRegions(*M);
   return 0;

@@ -19,7 +19,7 @@
 // Version 2 added active time: the overhead table (process), switch data
 // source and losses (thread), overhead/off-CPU/switch counts per node, and the
 // trace sections of mode=trace.
-// Version 3 added stride profiling (seed 004): ProcessRecord::NumStrides
+// Version 3 added stride profiling: ProcessRecord::NumStrides
 // (formerly a reserved 0) counts the Strides sections that follow the trace
 // sections of the block, one per module with a site table; the optional
 // SK_Samples section (sample=1) and the OpenMP worker-state section
@@ -88,7 +88,7 @@ enum OverheadSource : uint32_t {
   OS_Option = 1,         // fixed by ACTIVETIME_OPTIONS (overhead_*_ticks)
 };
 
-// The overhead table (seed 000, table 600): the cost of each probe event, as
+// The overhead table: the cost of each probe event, as
 // an interval that starts at the event's timestamp. Enter = the part of an
 // entry/exit pair that lies inside the instrumented frame's own elapsed
 // interval (after its entry timestamp, before its exit timestamp); Exit = the
@@ -311,7 +311,8 @@ struct CodeSampleRecord { // 32 bytes
   uint64_t Caller;
 };
 
-// mode=trace: the three inputs of seed 000's method, recorded literally.
+// mode=trace: the three inputs of the offline active-time computation
+// (tools/lib/Profile/TraceActiveTime.cpp), recorded literally.
 enum TraceEventKind : uint32_t {
   TE_Enter = 0,
   TE_Exit = 1,
@@ -390,7 +391,7 @@ static_assert(sizeof(StridesRecord) == 16, "layout");
 static_assert(sizeof(SiteRecord) == 136, "layout");
 
 
-// OpenMP worker-state analysis (seed 001). States of a worker thread in a
+// OpenMP worker-state analysis. States of a worker thread in a
 // parallel region: user code, local-queue lookup, global search (stealing),
 // waiting.
 enum WorkerState : uint32_t { WS_User = 0, WS_Local = 1, WS_Global = 2, WS_Wait = 3 };
@@ -441,7 +442,7 @@ struct RegionThreadRecord { // 216 bytes
   uint64_t WaitEntries;  // times the thread started waiting
 };
 
-// sample=1 (seeds 002, 003): a sampler thread reads every live thread's
+// sample=1: a sampler thread reads every live thread's
 // shadow stack at randomized instants. Payload of SK_Samples: SamplesRecord
 // followed by NumSamples SampleRecords in sampling order (non-decreasing
 // ticks).
@@ -484,7 +485,7 @@ constexpr uint32_t kNoNode = 0xffffffffu; // outside any instrumented function
 // One sample. Weight = ticks since the same thread's previous recorded
 // sample (since max(thread start, sampler start) for its first): on-CPU
 // samples charge it to Node, off-CPU ones to the frame the thread left the
-// CPU in (seed 003) -- which is Node, see docs/design.md.
+// CPU in -- which is Node, see docs/design.md.
 struct SampleRecord {    // 32 bytes
   uint64_t Tick;
   uint64_t Weight;
