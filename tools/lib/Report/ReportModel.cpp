@@ -82,6 +82,21 @@ std::vector<uint32_t> ReportModel::subtreeHeights() const {
   return H;
 }
 
+void ReportModel::walkTree(
+    unsigned MaxDepth, function_ref<void(uint32_t, bool)> Visit) const {
+  std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
+                              A.Tree[0].Children.rend());
+  while (!Stack.empty()) {
+    uint32_t I = Stack.back();
+    Stack.pop_back();
+    const TreeNode &N = A.Tree[I];
+    bool Cut = MaxDepth != 0 && N.Depth >= MaxDepth && !N.Children.empty();
+    Visit(I, Cut);
+    if (!Cut)
+      Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
+  }
+}
+
 Counters Counters::of(const Process &P) {
   Counters C;
   for (const Thread &T : P.Threads)

@@ -412,11 +412,7 @@ void TextReport::tree() {
      << right_justify("overhead", 11) << ' ' << right_justify("off-cpu", 11)
      << ' ' << right_justify("calls", 10) << "  function\n";
   constexpr size_t Lead = 11 + 1 + 11 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 10 + 2;
-  std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
-                              A.Tree[0].Children.rend());
-  while (!Stack.empty()) {
-    uint32_t I = Stack.back();
-    Stack.pop_back();
+  M.walkTree(O.MaxDepth, [&](uint32_t I, bool Cut) {
     const TreeNode &N = A.Tree[I];
     std::string Indent(2 * (N.Depth - 1), ' ');
     // A counted function under its nearest timed caller: only its self time
@@ -429,15 +425,10 @@ void TextReport::tree() {
        << right_justify(Cell(N.S.OffCpu), 11) << ' '
        << right_justify(N.Counted ? "-" : utostr(N.S.Calls), 10) << "  "
        << Indent << M.name(N.Func) << (N.Counted ? " [counted]" : "") << "\n";
-    if (N.Children.empty())
-      continue;
-    if (O.MaxDepth != 0 && N.Depth >= O.MaxDepth) {
+    if (Cut)
       OS << std::string(Lead, ' ') << Indent << "  ... " << Heights[I]
          << (Heights[I] == 1 ? " more level\n" : " more levels\n");
-      continue;
-    }
-    Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
-  }
+  });
   OS << "[counted]: a counted function's self time inside the timed caller "
         "above it, from code samples\n";
 }

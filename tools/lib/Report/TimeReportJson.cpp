@@ -235,20 +235,12 @@ void JsonReport::tree() {
     J.attributeArray("nodes", [&] {
       std::vector<uint32_t> Order(A.Tree.size(), UINT32_MAX);
       uint32_t Next = 0;
-      std::vector<uint32_t> Stack(A.Tree[0].Children.rbegin(),
-                                  A.Tree[0].Children.rend());
-      while (!Stack.empty()) {
-        uint32_t I = Stack.back();
-        Stack.pop_back();
+      M.walkTree(O.MaxDepth, [&](uint32_t I, bool Cut) {
         const TreeNode &N = A.Tree[I];
         Order[I] = Next++;
-        bool Cut = O.MaxDepth != 0 && N.Depth >= O.MaxDepth &&
-                   !N.Children.empty();
         treeNode(I, Order[I], N.Parent == 0 ? UINT32_MAX : Order[N.Parent],
                  Heights[I], Cut);
-        if (!Cut)
-          Stack.insert(Stack.end(), N.Children.rbegin(), N.Children.rend());
-      }
+      });
     });
   });
 }

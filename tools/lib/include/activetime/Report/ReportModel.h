@@ -13,6 +13,8 @@
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Profile.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,6 +55,11 @@ public:
   }
   /// The height of each call-tree node's subtree (for "N more levels").
   std::vector<uint32_t> subtreeHeights() const;
+  /// Visits the call tree's nodes in pre-order (children by active time),
+  /// without recursion, so any depth is fine. \p Cut: the node is at
+  /// \p MaxDepth (0 = no limit) and has children, which are not visited.
+  void walkTree(unsigned MaxDepth,
+                llvm::function_ref<void(uint32_t Node, bool Cut)> Visit) const;
 
   const profile::Profile &P;
   const profile::Aggregate &A;
