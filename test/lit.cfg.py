@@ -49,6 +49,9 @@ if getattr(config, "sanitize", ""):
         config.available_features.add("tsan")
 config.substitutions.append(("%at_cxx", os.path.join(config.bin_dir, "activetime-clang++") + san_flags))
 config.substitutions.append(("%at_cc", os.path.join(config.bin_dir, "activetime-clang") + san_flags))
+# The sanitizer flags alone, for a plain clang compile that must build the
+# same code as %at_cc did (a profile's discriminators depend on them).
+config.substitutions.append(("%san_flags", san_flags))
 config.substitutions.append(("%activetime", os.path.join(config.bin_dir, "activetime")))
 
 # JSON Schema checks run on Debian's python3 with python3-jsonschema
