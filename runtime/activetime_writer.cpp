@@ -8,6 +8,7 @@
 #include "activetime_module.h"
 #include "activetime_strides.h"
 #include "activetime_ompt.h"
+#include "activetime_output.h"
 #include "activetime_sampler.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
@@ -896,47 +897,6 @@ bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
   return ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
 }
 
-namespace {
-// Writes Data to Path through a temporary file renamed over it. On failure
-// *What names the call that failed and *Err is its errno.
-bool WriteFileAtomically(const char *Path, u32 Pid, const char *Data,
-                         uptr Size, const char **What, int *Err) {
-  char Tmp[4096 + 32];
-  internal_snprintf(Tmp, sizeof(Tmp), "%s.tmp.%u", Path, Pid);
-  uptr Fd = internal_open(Tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (internal_iserror(Fd, Err)) {
-    *What = "open";
-    return false;
-  }
-  bool Ok = false;
-  uptr Done = 0;
-  while (Done < Size) {
-    uptr W = internal_write((fd_t)Fd, Data + Done, Size - Done);
-    if (internal_iserror(W, Err)) {
-      if (*Err == EINTR)
-        continue;
-      *What = "write";
-      break;
-    }
-    Done += W;
-  }
-  if (internal_iserror(internal_close((fd_t)Fd), Err) && Done == Size) {
-    *What = "close";
-    Done = 0;
-  }
-  if (Done == Size) {
-    uptr R = internal_rename(Tmp, Path);
-    if (internal_iserror(R, Err))
-      *What = "rename";
-    else
-      Ok = true;
-  }
-  if (!Ok)
-    internal_unlink(Tmp);
-  return Ok;
-}
-} // namespace
-
 bool WriteProfile() {
   ThreadTls &T = at_tls;
   // Odd: probes from signal handlers must not change our stack now.
@@ -960,8 +920,6 @@ bool WriteProfile() {
   u32 Pid = (u32)internal_getpid();
   char Path[4096];
   bool Ok = false;
-  int Err = 0;
-  const char *What = "";
   if (!BuildOutputPath(flags()->output, ExeLen ? BaseName(Exe) : "unknown", Pid,
                        Path, sizeof(Path))) {
     Printf("ActiveTime: ERROR: cannot write profile: output path from "
@@ -971,12 +929,8 @@ bool WriteProfile() {
     T.Seq = RestoreSeq;
     return false;
   }
-  Ok = WriteFileAtomically(Path, Pid, B.Data, B.Size, &What, &Err);
-  if (!Ok)
-    Printf("ActiveTime: ERROR: cannot write profile '%s' (%s failed, errno "
-           "%d)\n",
-           Path, What, Err);
-  else if (flags()->verbosity >= 1)
+  Ok = WriteOutput(Path, Pid, B.Data, B.Size);
+  if (Ok && flags()->verbosity >= 1)
     Printf("ActiveTime: wrote profile %s (%zu bytes)\n", Path, (uptr)B.Size);
   B.Release();
   AT_BARRIER();

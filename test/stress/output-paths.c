@@ -1,0 +1,53 @@
+// What is at the output path is replaced by a whole profile or left exactly
+// as it was, and a failed write never changes how the program ends: a
+// device is written through (output=/dev/null discards the profile), a
+// FIFO without a reader, a symbolic link and a directory are refused, and
+// over a file-size limit the write fails (EFBIG) instead of SIGXFSZ killing
+// the program, leaving no temporary file. Errors are one line, in words.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %at_cc -O1 -g %s -o op
+// RUN: env ACTIVETIME_OPTIONS=output=/dev/null:verbosity=1 ./op 2>&1 | FileCheck --check-prefix=NULL %s
+// RUN: test -c /dev/null
+// NULL: done
+// NULL: ActiveTime: wrote profile /dev/null
+// RUN: env ACTIVETIME_OPTIONS=output=/dev/full ./op 2>&1 | FileCheck --check-prefix=FULL %s
+// RUN: test -c /dev/full
+// FULL: done
+// FULL: ActiveTime: ERROR: cannot write profile '/dev/full': write failed: No space left on device
+// RUN: mkfifo fifo
+// RUN: env ACTIVETIME_OPTIONS=output=fifo ./op 2>&1 | FileCheck --check-prefix=FIFO %s
+// RUN: test -p fifo
+// FIFO: done
+// FIFO: ActiveTime: ERROR: cannot write profile 'fifo': open failed: No such device or address
+// RUN: ln -s target.raw link.raw
+// RUN: env ACTIVETIME_OPTIONS=output=link.raw ./op 2>&1 | FileCheck --check-prefix=LINK %s
+// RUN: test -L link.raw
+// RUN: not ls target.raw
+// LINK: done
+// LINK: ActiveTime: ERROR: cannot write profile 'link.raw': it is a symbolic link, left as it is (give its target as output=)
+// RUN: mkdir adir
+// RUN: env ACTIVETIME_OPTIONS=output=adir ./op 2>&1 | FileCheck --check-prefix=DIR %s
+// RUN: test -d adir
+// DIR: ActiveTime: ERROR: cannot write profile 'adir': it is a directory
+// RUN: bash -c 'ulimit -f 0; ACTIVETIME_OPTIONS=output=big.raw ./op; echo "exit $?"' 2>&1 | FileCheck --check-prefix=FSIZE %s
+// RUN: not ls big.raw big.raw.tmp.*
+// FSIZE: done
+// FSIZE: ActiveTime: ERROR: cannot write profile 'big.raw': write failed: File too large
+// FSIZE: exit 0
+// A regular file is replaced, as before.
+// RUN: echo old > reg.raw
+// RUN: env ACTIVETIME_OPTIONS=output=reg.raw ./op
+// RUN: %activetime report reg.raw | FileCheck --check-prefix=REG %s
+// REG: ActiveTime profile: 1 process, 1 thread
+#include <stdio.h>
+
+__attribute__((noinline)) int work(int x) { return x * 2 + 1; }
+
+int main(void) {
+  volatile int s = 0;
+  for (int i = 0; i < 100; ++i)
+    s += work(i);
+  printf("done\n");
+  fflush(stdout);
+  return 0;
+}
