@@ -118,6 +118,39 @@ private:
   FlagError *Err;
 };
 
+// A file name pattern: '%' only in %e, %p and %% (a typo such as %z or a
+// trailing '%' would otherwise name a file nobody asked for).
+class PatternFlag final : public FlagHandlerBase {
+public:
+  PatternFlag(const char **V, const char *Name, FlagError *Err)
+      : V(V), Name(Name), Err(Err) {}
+  bool Parse(const char *Value) override {
+    for (const char *P = Value; *P; ++P) {
+      if (*P != '%')
+        continue;
+      if (P[1] != 'e' && P[1] != 'p' && P[1] != '%') {
+        if (SetBadValue(Err, Name, Value))
+          internal_strlcpy(Err->Expected,
+                           "a file name whose only % escapes are %e "
+                           "(executable), %p (pid) and %%",
+                           sizeof(Err->Expected));
+        return true;
+      }
+      ++P;
+    }
+    *V = Value;
+    return true;
+  }
+  bool Format(char *Buf, uptr Size) override {
+    return FormatString(Buf, Size, *V);
+  }
+
+private:
+  const char **V;
+  const char *Name;
+  FlagError *Err;
+};
+
 // One of the '|'-separated Names, stored as the enumerator at its position.
 template <typename E> class EnumFlag final : public FlagHandlerBase {
 public:
@@ -202,11 +235,14 @@ void RegisterActiveTimeFlags(FlagParser *P, Flags *F, FlagError *Err) {
 #define ACTIVETIME_POW2_FLAG(Name, DefaultValue, Hi, Description)              \
   Register<IntFlag>(P, #Name, Description, &F->Name, #Name, s64(1), s64(Hi),   \
                     true, Err);
+#define ACTIVETIME_PATTERN_FLAG(Name, DefaultValue, Description)               \
+  Register<PatternFlag>(P, #Name, Description, &F->Name, #Name, Err);
 #define ACTIVETIME_ENUM_FLAG(EnumType, Name, DefaultValue, Names, Description) \
   Register<EnumFlag<EnumType>>(P, #Name, Description, &F->Name, #Name,         \
                                (const char *)Names, Err);
 #include "activetime_flags.inc"
 #undef ACTIVETIME_ENUM_FLAG
+#undef ACTIVETIME_PATTERN_FLAG
 #undef ACTIVETIME_POW2_FLAG
 #undef ACTIVETIME_INT_FLAG
 #undef ACTIVETIME_FLAG

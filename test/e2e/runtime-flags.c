@@ -23,6 +23,10 @@
 // RUN: not env ACTIVETIME_OPTIONS=switch_buffer_pages=3 ./flags > pow2.out 2>&1
 // RUN: FileCheck --check-prefix=POW2 %s < pow2.out
 // RUN: count 1 < pow2.out
+// RUN: not env ACTIVETIME_OPTIONS=output=%%z%%e.raw ./flags > pattern.out 2>&1
+// RUN: FileCheck --check-prefix=PATTERN %s < pattern.out
+// RUN: count 1 < pattern.out
+// RUN: not ls *.raw
 // RUN: not env ACTIVETIME_OPTIONS=write_profile=0:stride_inspect=0:mode=x ./flags > first.out 2>&1
 // RUN: FileCheck --check-prefix=FIRST %s < first.out
 // RUN: count 1 < first.out
@@ -36,6 +40,7 @@ int main(void) {
   return 0;
 }
 
+// PATTERN: ActiveTime: ERROR: invalid value '%z%e.raw' for flag output in ACTIVETIME_OPTIONS: expected a file name whose only % escapes are %e (executable), %p (pid) and %%
 // MODE: ActiveTime: ERROR: invalid value 'fast' for flag mode in ACTIVETIME_OPTIONS: expected profile or trace
 // SOURCE: ActiveTime: ERROR: invalid value 'bogus' for flag switch_source in ACTIVETIME_OPTIONS: expected auto, perf, cpuclock or none
 // RANGE: ActiveTime: ERROR: invalid value '2' for flag initial_stack_frames in ACTIVETIME_OPTIONS: expected an integer from 4 to 16777216

@@ -12,6 +12,7 @@
 #include "Inputs.h"
 
 #include "activetime/Report/Export.h"
+#include "activetime/Report/Output.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/STLExtras.h"
@@ -160,11 +161,11 @@ static int exportMain() {
   Expected<profile::Profile> P = readInputs(Inputs, &Prog);
   if (!P)
     return reportError(P.takeError());
-  // writeToOutput streams into a temporary file beside OUT and renames it
+  // writeOutputFile streams into a temporary file beside OUT and renames it
   // only if the writer succeeds: a failure leaves OUT as it was.
   Prog.phase("writing");
   ExportOptions Opts = exportOptions();
-  if (Error E = writeToOutput(Output, [&](raw_ostream &OS) {
+  if (Error E = writeOutputFile(Output, [&](raw_ostream &OS) {
         return F->Write(*P, OS, Opts, Prog);
       }))
     return reportError(std::move(E));

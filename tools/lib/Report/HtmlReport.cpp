@@ -10,6 +10,7 @@
 
 #include "Common.h"
 #include "activetime/Report/Export.h"
+#include "activetime/Report/Output.h"
 #include "activetime/Report/Reports.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -52,7 +53,7 @@ Error report::writeHtmlReport(const Profile &P, StringRef Path, bool Demangle,
   std::string Title = "ActiveTime report";
   if (!P.Processes.empty())
     Title += ": " + sys::path::filename(P.Processes[0].Exe).str();
-  return writeToOutput(Path, [&](raw_ostream &OS) {
+  return writeOutputFile(Path, [&](raw_ostream &OS) {
     OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        << "<meta name=\"generator\" content=\"" << kGenerator
        << "\">\n<title>";
