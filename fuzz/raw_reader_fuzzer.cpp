@@ -47,11 +47,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   OS2.flush();
   if (Out2 != Out)
     abort(); // not a fixed point
-  // Merging a profile with itself is allowed unless the file already holds
-  // processes of different binaries (a crafted merged file: `merge` never
-  // writes one), which the same-binary check refuses with an error.
+  // Merging a profile with another run of it (other pids) is allowed unless
+  // the file already holds processes of different binaries or one process
+  // twice (a crafted merged file: `merge` never writes one), which merge
+  // refuses with an error.
   std::vector<NamedProfile> In;
   In.push_back({"a", *Q});
+  for (Process &P : Q->Processes)
+    P.Pid ^= 0x80000000u;
   In.push_back({"b", std::move(*Q)});
   Expected<Profile> M = mergeProfiles(std::move(In));
   if (!M) {

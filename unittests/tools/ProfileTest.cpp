@@ -775,9 +775,18 @@ TEST(ProfileMerge, ConcatenatesProcesses) {
   EXPECT_TRUE(R->Processes[1].Overhead.Measured);
   EXPECT_EQ(serialize(*R), serialize(*M));
   // Merging a merged profile again keeps all blocks.
-  Expected<Profile> M2 = mergeProfiles({{"m", *M}, {"a", A}});
+  Profile C = makeProfile();
+  C.Processes[0].Pid = 44;
+  Expected<Profile> M2 = mergeProfiles({{"m", *M}, {"c", C}});
   ASSERT_TRUE(bool(M2));
   EXPECT_EQ(M2->Processes.size(), 3u);
+  // The same run twice (a merged file and one of its inputs) would count
+  // its calls twice: refused, naming both.
+  Expected<Profile> Twice = mergeProfiles({{"m.raw", *M}, {"a.raw", A}});
+  ASSERT_FALSE(bool(Twice));
+  EXPECT_EQ(toString(Twice.takeError()),
+            "a.raw: process 42 is already in m.raw (the same run given twice "
+            "would count its calls twice)");
   EXPECT_FALSE(bool(mergeProfiles({})));
 }
 

@@ -9,6 +9,7 @@
 #include "activetime/Profile/Profile.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -47,6 +48,31 @@ static bool sameBinary(const Process &A, const Process &B) {
          mainModuleHashes(A) == mainModuleHashes(B);
 }
 
+/// One process run: the same pid, start time and binary are the same
+/// process block, seen twice (a file given twice, or a merged file and one
+/// of its inputs).
+static std::string runKey(const Process &P) {
+  return utostr(P.Pid) + "/" + utostr(P.StartUnixNs) + "/" +
+         utostr(P.StartTick) + "/" + describeBinary(P);
+}
+
+/// An error if some process block appears twice among the inputs: its calls
+/// would be counted twice.
+static Error checkNoProcessTwice(const std::vector<NamedProfile> &Inputs) {
+  StringMap<const std::string *> Seen;
+  for (const NamedProfile &In : Inputs)
+    for (const Process &P : In.Prof.Processes) {
+      auto [It, New] = Seen.try_emplace(runKey(P), &In.Name);
+      if (!New)
+        return createStringError(
+            inconvertibleErrorCode(),
+            In.Name + ": process " + utostr(P.Pid) + " is already in " +
+                *It->second +
+                " (the same run given twice would count its calls twice)");
+    }
+  return Error::success();
+}
+
 Expected<Profile> profile::mergeProfiles(std::vector<NamedProfile> Inputs) {
   if (Inputs.empty())
     return createStringError(inconvertibleErrorCode(), "no input profiles");
@@ -69,6 +95,8 @@ Expected<Profile> profile::mergeProfiles(std::vector<NamedProfile> Inputs) {
                 ")");
     }
   }
+  if (Error E = checkNoProcessTwice(Inputs))
+    return std::move(E);
   size_t Total = 0;
   for (const NamedProfile &In : Inputs)
     Total += In.Prof.Processes.size();
