@@ -180,12 +180,17 @@ struct LoaderLockCall {
   void *Arg;
 };
 
+// TSan's view of the loader's lock (activetime_tsan.h).
+char loader_lock_hb;
+
 int RunWithLoaderLock(struct dl_phdr_info *Info, size_t Size, void *Arg) {
+  AT_TSAN_LOCK_ENTERED(&loader_lock_hb);
   LoaderLockCall &C = *(LoaderLockCall *)Arg;
   if (Size >= __builtin_offsetof(struct dl_phdr_info, dlpi_subs) +
                   sizeof(Info->dlpi_subs))
     ForgetUnloaded(Info->dlpi_subs);
   C.Fn(C.Arg);
+  AT_TSAN_LOCK_LEAVING(&loader_lock_hb);
   return 1; // the first object (the executable) suffices
 }
 

@@ -5,7 +5,10 @@
 // seqlock reads of another thread's shadow stack) or are documented
 // best-effort snapshots (the exit-time writer reading threads that are still
 // running). They are wrapped in these macros, which tell TSan to ignore the
-// reads of the calling thread in between; everything else stays checked. In
+// reads of the calling thread in between; everything else stays checked.
+// The loader's lock, which serializes the runtime's dl_iterate_phdr
+// callbacks (the unwinder's object cache lives under it), is taken inside
+// glibc where TSan cannot see it: its critical sections are annotated. In
 // every other build the macros are empty.
 //
 //===----------------------------------------------------------------------===//
@@ -23,11 +26,23 @@
 // Defined by the TSan runtime (tsan_interface_ann.cpp).
 extern "C" void AnnotateIgnoreReadsBegin(const char *File, int Line);
 extern "C" void AnnotateIgnoreReadsEnd(const char *File, int Line);
+extern "C" void AnnotateHappensBefore(const char *File, int Line,
+                                      unsigned long Addr);
+extern "C" void AnnotateHappensAfter(const char *File, int Line,
+                                     unsigned long Addr);
 #define AT_TSAN_IGNORE_READS_BEGIN() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
 #define AT_TSAN_IGNORE_READS_END() AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+// A lock TSan cannot see (glibc's loader lock, taken inside libc): entering
+// its critical section happens after the previous one left it.
+#define AT_TSAN_LOCK_ENTERED(Addr)                                             \
+  AnnotateHappensAfter(__FILE__, __LINE__, (unsigned long)(Addr))
+#define AT_TSAN_LOCK_LEAVING(Addr)                                             \
+  AnnotateHappensBefore(__FILE__, __LINE__, (unsigned long)(Addr))
 #else
 #define AT_TSAN_IGNORE_READS_BEGIN() ((void)0)
 #define AT_TSAN_IGNORE_READS_END() ((void)0)
+#define AT_TSAN_LOCK_ENTERED(Addr) ((void)0)
+#define AT_TSAN_LOCK_LEAVING(Addr) ((void)0)
 #endif
 
 #endif // ACTIVETIME_TSAN_H
