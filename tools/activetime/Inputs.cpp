@@ -18,8 +18,8 @@ using namespace llvm;
 using namespace activetime;
 using namespace activetime::report;
 
-Expected<profile::Profile> tool::readInputs(ArrayRef<std::string> Files,
-                                            Progress *Prog) {
+Expected<std::vector<profile::NamedProfile>>
+tool::readEach(ArrayRef<std::string> Files, Progress *Prog) {
   if (Files.empty())
     return createStringError(inconvertibleErrorCode(), "no input files");
   std::vector<profile::NamedProfile> Inputs;
@@ -33,6 +33,15 @@ Expected<profile::Profile> tool::readInputs(ArrayRef<std::string> Files,
       return P.takeError();
     Inputs.push_back({F, std::move(*P)});
   }
+  return std::move(Inputs);
+}
+
+Expected<profile::Profile> tool::readInputs(ArrayRef<std::string> Files,
+                                            Progress *Prog) {
+  Expected<std::vector<profile::NamedProfile>> Read = readEach(Files, Prog);
+  if (!Read)
+    return Read.takeError();
+  std::vector<profile::NamedProfile> &Inputs = *Read;
   profile::Profile Merged;
   if (Inputs.size() == 1) {
     Merged = std::move(Inputs.front().Prof);

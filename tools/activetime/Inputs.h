@@ -14,9 +14,14 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace activetime {
 namespace tool {
+
+/// Reads every file as it is (one progress phase per file).
+llvm::Expected<std::vector<profile::NamedProfile>>
+readEach(llvm::ArrayRef<std::string> Files, report::Progress *Prog = nullptr);
 
 /// Reads every file and, when there are several, merges them (with the
 /// same-binary check of `activetime merge`); then maps the code samples to

@@ -10,8 +10,6 @@
 
 #include "activetime/Profile/Profile.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Path.h"
 
 using namespace llvm;
 using namespace activetime;
@@ -35,25 +33,16 @@ static cl::opt<ProgressMode>
                 cl::cat(ToolCategory));
 
 static int mergeMain() {
-  if (Inputs.empty())
-    return reportError(
-        createStringError(inconvertibleErrorCode(), "no input files"));
   // Check before reading anything: a merge must never clobber its input.
   if (Error E = checkOutputIsNoInput(Inputs, Output))
     return reportError(std::move(E));
   Progress Prog("merge", ProgressOpt);
-  std::vector<profile::NamedProfile> Profiles;
-  for (const std::string &In : Inputs) {
-    Prog.phase("reading " + sys::path::filename(In).str() + " (" +
-               utostr(Profiles.size() + 1) + "/" + utostr(Inputs.size()) +
-               ")");
-    Expected<profile::Profile> P = profile::readProfile(In);
-    if (!P)
-      return reportError(P.takeError());
-    Profiles.push_back({In, std::move(*P)});
-  }
+  Expected<std::vector<profile::NamedProfile>> Profiles =
+      readEach(Inputs, &Prog);
+  if (!Profiles)
+    return reportError(Profiles.takeError());
   Prog.phase("merging");
-  Expected<profile::Profile> Merged = profile::mergeProfiles(std::move(Profiles));
+  Expected<profile::Profile> Merged = profile::mergeProfiles(std::move(*Profiles));
   if (!Merged)
     return reportError(Merged.takeError());
   Prog.phase("writing " + Output);

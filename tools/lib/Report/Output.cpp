@@ -15,26 +15,27 @@ Error activetime::report::writeOutputFile(
   // writeToOutput returns the writer's error and its own file errors alike;
   // keep the writer's apart so that only the file's get the path.
   Error WriterError = Error::success();
-  bool WriterFailed = false;
-  Error FileError = writeToOutput(Path, [&](raw_ostream &OS) -> Error {
+  Error OutputError = writeToOutput(Path, [&](raw_ostream &OS) -> Error {
     if (Error E = Write(OS)) {
       consumeError(std::move(WriterError));
       WriterError = std::move(E);
-      WriterFailed = true;
       return createStringError(inconvertibleErrorCode(), "writer failed");
     }
     return Error::success();
   });
-  if (WriterFailed) {
-    consumeError(std::move(FileError));
+  if (WriterError) {
+    consumeError(std::move(OutputError));
     return WriterError;
   }
-  consumeError(std::move(WriterError));
-  if (!FileError)
-    return Error::success();
-  std::string Msg = toString(std::move(FileError));
-  if (StringRef(Msg).contains(Path))
-    return createStringError(inconvertibleErrorCode(), Msg);
-  return createStringError(inconvertibleErrorCode(),
-                           Path + ": " + Msg);
+  // Creating the temporary file fails with a FileError that names the
+  // path; renaming it into place (TempFile::keep) does not.
+  return handleErrors(
+      std::move(OutputError),
+      [](std::unique_ptr<llvm::FileError> FE) -> Error {
+        return Error(std::move(FE));
+      },
+      [&](const ErrorInfoBase &EI) -> Error {
+        return createStringError(EI.convertToErrorCode(),
+                                 Path + ": " + EI.message());
+      });
 }

@@ -37,14 +37,14 @@ public:
 private:
   void header();
   void processBlock(const Process &Pr);
-  void processesSummary(size_t NumThreads);
+  void processesSummary(size_t NumThreads, const SwitchSummary &All);
   void differingCostLine();
   void overheadLines(const Process &Pr);
   void codeSampleLines(const Process &Pr);
   void provenanceLines();
   void switchLines(const SwitchSummary &S);
   void counterLines(const Counters &C, StringRef Indent);
-  void notes();
+  void notes(const SwitchSummary &All);
   void table(ArrayRef<FunctionStats> Rows, StringRef Indent, bool Starred);
   void tree();
   void threadSection(const ThreadSummary &T);
@@ -232,6 +232,7 @@ void TextReport::header() {
   size_t NumThreads = 0;
   for (const Process &Pr : P.Processes)
     NumThreads += Pr.Threads.size();
+  SwitchSummary All = SwitchSummary::of(P);
   OS << "ActiveTime profile: " << P.Processes.size()
      << (P.Processes.size() == 1 ? " process, " : " processes, ") << NumThreads
      << (NumThreads == 1 ? " thread\n" : " threads\n");
@@ -239,9 +240,9 @@ void TextReport::header() {
     for (const Process &Pr : P.Processes)
       processBlock(Pr);
   else
-    processesSummary(NumThreads);
+    processesSummary(NumThreads, All);
   provenanceLines();
-  notes();
+  notes(All);
 }
 
 void TextReport::processBlock(const Process &Pr) {
@@ -272,7 +273,8 @@ static bool sameOverhead(const OverheadTable &A, const OverheadTable &B) {
          A.Batches == B.Batches && A.SpreadPermille == B.SpreadPermille;
 }
 
-void TextReport::processesSummary(size_t NumThreads) {
+void TextReport::processesSummary(size_t NumThreads,
+                                  const SwitchSummary &All) {
   const Process &First = P.Processes.front();
   OS << "processes of "
      << (First.Exe.empty() ? "<unknown executable>" : First.Exe) << "\n";
@@ -314,7 +316,7 @@ void TextReport::processesSummary(size_t NumThreads) {
     overheadLines(First);
   else
     differingCostLine();
-  switchLines(SwitchSummary::of(P));
+  switchLines(All);
   counterLines(C, "  ");
 }
 
@@ -329,8 +331,7 @@ void TextReport::differingCostLine() {
   OS << "\n";
 }
 
-void TextReport::notes() {
-  SwitchSummary All = SwitchSummary::of(P);
+void TextReport::notes(const SwitchSummary &All) {
   OS << "note: " << TimesNote << "\n";
   OS << "note: " << HowNote << "\n";
   if (All.CpuClock)
