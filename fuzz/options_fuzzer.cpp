@@ -37,10 +37,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   S[Size] = 0;
   Flags F;
   F.SetDefaults();
-  char Unknown[64];
+  FlagError Err;
   if (setjmp(Back) == 0) {
     Armed = true;
-    (void)ParseFlags(&F, S, Unknown, sizeof(Unknown));
+    if (!ParseFlags(&F, S, &Err)) {
+      char Msg[320];
+      FormatFlagError(Err, Msg, sizeof(Msg)); // the line the runtime prints
+    }
   }
   Armed = false;
   free(S);

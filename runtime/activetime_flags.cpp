@@ -331,16 +331,6 @@ bool ParseFlags(Flags *F, const char *Options, FlagError *Err) {
   return Err->What == FlagError::None;
 }
 
-bool ParseFlags(Flags *F, const char *Options, char *UnknownBuf,
-                uptr UnknownBufSize) {
-  FlagError Err;
-  bool Ok = ParseFlags(F, Options, &Err);
-  const char *Name = Err.What == FlagError::UnknownFlag ? Err.Flag : "";
-  if (UnknownBufSize)
-    CopyTruncated(UnknownBuf, UnknownBufSize, Name, internal_strlen(Name));
-  return Ok;
-}
-
 void FormatFlagError(const FlagError &Err, char *Buf, uptr Size) {
   if (Err.What == FlagError::UnknownFlag)
     internal_snprintf(Buf, Size,

@@ -46,12 +46,6 @@ struct FlagError {
 // (the flags before it are set). For InitializeFlags and tests.
 bool ParseFlags(Flags *F, const char *Options, FlagError *Err);
 
-// The same for callers that only need an unknown flag's name (fuzz/): false
-// at the first problem, with UnknownBuf holding the unknown name, or empty
-// for a bad value.
-bool ParseFlags(Flags *F, const char *Options, char *UnknownBuf,
-                __sanitizer::uptr UnknownBufSize);
-
 // The one-line message for Err (no "ActiveTime: ERROR: " prefix, no
 // newline).
 void FormatFlagError(const FlagError &Err, char *Buf, __sanitizer::uptr Size);

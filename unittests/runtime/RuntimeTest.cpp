@@ -319,13 +319,6 @@ TEST(FlagsTest, ParseAndUnknown) {
   FormatFlagError(Err, Msg, sizeof(Msg));
   EXPECT_STREQ(Msg, "unknown flag 'bogus_flag' in ACTIVETIME_OPTIONS (run with "
                     "ACTIVETIME_OPTIONS=help=1 for the list of flags)");
-  // The name-only form: the unknown name, or empty for a bad value.
-  char Unknown[64];
-  EXPECT_FALSE(ParseFlags(&F, "bogus_flag=3", Unknown, sizeof(Unknown)));
-  EXPECT_STREQ(Unknown, "bogus_flag");
-  EXPECT_FALSE(ParseFlags(&F, "mode=fast", Unknown, sizeof(Unknown)));
-  EXPECT_STREQ(Unknown, "");
-  EXPECT_TRUE(ParseFlags(&F, "mode=trace", Unknown, sizeof(Unknown)));
 }
 
 // Enums are parsed once into their enumerators, in the order of the names
