@@ -41,6 +41,7 @@ struct RuntimeState {
   // flags); copied into each thread's TLS block at thread init.
   activetime::raw::OverheadRecord Overhead;
   u64 TickStep256;    // MeasureTickStep256() at init
+  bool ForkedChild;   // a fork() child: its file name must differ (%p)
 };
 extern RuntimeState runtime;
 

@@ -82,7 +82,20 @@ bool WriteAll(fd_t Fd, const char *Data, uptr Size, int *Err) {
   return true;
 }
 
+/// Marks the temporary file as being written: `activetime clean` removes
+/// only temporaries nobody holds this lock on (their writer was killed).
+/// Best effort: without the lock the file is still written.
+void LockForWriting(fd_t Fd) {
+  struct flock L;
+  internal_memset(&L, 0, sizeof(L));
+  L.l_type = F_WRLCK;
+  L.l_whence = SEEK_SET;
+  fcntl((int)Fd, F_SETLK, &L);
+}
+
 /// Regular file or none: a temporary beside it, renamed over it when whole.
+/// Renamed before it is closed, so the lock covers the temporary name for
+/// as long as it exists.
 bool ReplaceAtomically(const char *Path, u32 Pid, const char *Data, uptr Size,
                        const char **What, int *Err) {
   char Tmp[4096 + 32];
@@ -92,19 +105,22 @@ bool ReplaceAtomically(const char *Path, u32 Pid, const char *Data, uptr Size,
     *What = "create the temporary file";
     return false;
   }
+  LockForWriting((fd_t)Fd);
   bool Ok = WriteAll((fd_t)Fd, Data, Size, Err);
   if (!Ok)
     *What = "write";
-  if (internal_iserror(internal_close((fd_t)Fd), Err) && Ok) {
-    *What = "close";
-    Ok = false;
-  }
   if (Ok && internal_iserror(internal_rename(Tmp, Path), Err)) {
     *What = "rename the temporary file";
     Ok = false;
   }
   if (!Ok)
     internal_unlink(Tmp);
+  int CloseErr = 0;
+  if (internal_iserror(internal_close((fd_t)Fd), &CloseErr) && Ok) {
+    *What = "close";
+    *Err = CloseErr;
+    Ok = false; // a delayed write failed (NFS): say so
+  }
   return Ok;
 }
 

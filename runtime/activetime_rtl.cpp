@@ -8,6 +8,7 @@
 #include "activetime_codesamples.h"
 #include "activetime_counts.h"
 #include "activetime_flags.h"
+#include "activetime_flusher.h"
 #include "activetime_interface.h"
 #include "activetime_internal.h"
 #include "activetime_ompt.h"
@@ -33,6 +34,7 @@ char *persistent_cur;
 uptr persistent_left;
 
 void AtExitWriter() {
+  StopFlusher(); // the last write is this one
   StopSampler(); // its samples end here; it must not read threads any more
   StopCodeSampleDrainer();
   if (flags()->write_profile)
@@ -40,6 +42,7 @@ void AtExitWriter() {
 }
 
 void ForkPrepare() {
+  LockProfileWrites(); // a write holds the locks below: it goes first
   LockModules();
   LockThreadRegistry();
   persistent_mu.Lock();
@@ -51,6 +54,7 @@ void ForkParent() {
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();
+  UnlockProfileWrites();
 }
 
 void ForkChild() {
@@ -60,13 +64,16 @@ void ForkChild() {
   runtime.Pid = (u32)internal_getpid();
   runtime.StartTick = Now;
   runtime.StartUnixNs = RealtimeNs();
+  runtime.ForkedChild = true;
   ThreadRegistryAfterForkChild(Now);
   OmptAfterForkChild();
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();
+  UnlockProfileWrites();
   SamplerAfterForkChild();
   CodeSamplesAfterForkChild();
+  FlusherAfterForkChild();
 }
 } // namespace
 
@@ -123,6 +130,7 @@ void InitRuntimeSlow() {
   Atexit(AtExitWriter);
   StartSampler();
   StartCodeSampleDrainer();
+  StartFlusher();
   atomic_store(&runtime.Initialized, 1, memory_order_release);
   VLog(2, "runtime initialized in pid %u", runtime.Pid);
 }

@@ -13,6 +13,7 @@
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
+#include "sanitizer_common/sanitizer_mutex.h"
 #include "sanitizer_common/sanitizer_posix.h"
 
 #include <dlfcn.h>
@@ -876,8 +877,34 @@ bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
   return true;
 }
 
+bool PatternHasPid(const char *Pattern) {
+  for (const char *P = Pattern; *P; ++P) {
+    if (P[0] == '%' && P[1] == 'p')
+      return true;
+    if (P[0] == '%' && P[1])
+      ++P; // %% or %e
+  }
+  return false;
+}
+
+// "dir/p.raw" -> "dir/p.%p.raw"; "dir/p" -> "dir/p.%p".
+bool InsertPid(char *Pattern, uptr Size) {
+  uptr L = internal_strlen(Pattern);
+  if (L + 4 > Size)
+    return false;
+  uptr Dot = L;
+  for (uptr I = L; I > 0 && Pattern[I - 1] != '/'; --I)
+    if (Pattern[I - 1] == '.' && I - 1 > 0 && Pattern[I - 2] != '/') {
+      Dot = I - 1;
+      break;
+    }
+  internal_memmove(Pattern + Dot + 3, Pattern + Dot, L - Dot + 1);
+  internal_memcpy(Pattern + Dot, ".%p", 3);
+  return true;
+}
+
 bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
-                     char *Out, uptr OutSize) {
+                     bool ForkedChild, char *Out, uptr OutSize) {
   static const char kDefault[] = "activetime.%e.%p.raw";
   char Pattern[4096];
   const char *Flag = OutputFlag ? OutputFlag : "";
@@ -894,10 +921,21 @@ bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
       return false;
     internal_memcpy(Pattern, Flag, L + 1);
   }
+  if (ForkedChild && !PatternHasPid(Pattern) &&
+      !InsertPid(Pattern, sizeof(Pattern)))
+    return false;
   return ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
 }
 
+namespace {
+Mutex write_mu;
+} // namespace
+
+void LockProfileWrites() { write_mu.Lock(); }
+void UnlockProfileWrites() { write_mu.Unlock(); }
+
 bool WriteProfile() {
+  Lock WriteLock(&write_mu);
   ThreadTls &T = at_tls;
   // Odd: probes from signal handlers must not change our stack now.
   u32 SavedSeq = T.Seq;
@@ -921,7 +959,7 @@ bool WriteProfile() {
   char Path[4096];
   bool Ok = false;
   if (!BuildOutputPath(flags()->output, ExeLen ? BaseName(Exe) : "unknown", Pid,
-                       Path, sizeof(Path))) {
+                       runtime.ForkedChild, Path, sizeof(Path))) {
     Printf("ActiveTime: ERROR: cannot write profile: output path from "
            "output='%s' is too long\n",
            flags()->output);

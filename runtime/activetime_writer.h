@@ -27,16 +27,25 @@ struct OutBuffer {
 void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick);
 
 // Calibrates, serializes and writes the profile; prints one line on failure
-// (and on success with verbosity >= 1). Returns true on success.
+// (and on success with verbosity >= 1). Returns true on success. One write
+// at a time: the exit-time writer, activetime_flush() and the flusher share
+// the temporary file's name.
 bool WriteProfile();
+// Held across fork() (atfork prepare .. parent/child): a child must not
+// inherit a lock held by a write that will never finish in it.
+void LockProfileWrites();
+void UnlockProfileWrites();
 
 // Expands %e (executable base name), %p (pid) and %% in Pattern. Other '%'
 // sequences are copied literally. Returns false if Out is too small.
 bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
                          char *Out, uptr OutSize);
 // The final profile path from the output flag (see activetime_flags.inc).
+// ForkedChild: the process is a fork of an instrumented parent, whose file
+// a pattern without %p would overwrite; ".%p" is then inserted before the
+// name's extension ("p.raw" -> "p.<pid>.raw").
 bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
-                     char *Out, uptr OutSize);
+                     bool ForkedChild, char *Out, uptr OutSize);
 
 } // namespace __activetime
 

@@ -291,12 +291,32 @@ TEST(OutputNameTest, PatternExpansion) {
   ASSERT_TRUE(ExpandOutputPattern("x%%p%p%q%", "e", 7, Buf, sizeof(Buf)));
   EXPECT_STREQ(Buf, "x%p7%q%");
   EXPECT_FALSE(ExpandOutputPattern("%e%e%e", "abcdefgh", 1, Buf, 10));
-  ASSERT_TRUE(BuildOutputPath("", "prog", 42, Buf, sizeof(Buf)));
+  ASSERT_TRUE(BuildOutputPath("", "prog", 42, false, Buf, sizeof(Buf)));
   EXPECT_STREQ(Buf, "activetime.prog.42.raw");
-  ASSERT_TRUE(BuildOutputPath("out/dir/", "prog", 42, Buf, sizeof(Buf)));
+  ASSERT_TRUE(BuildOutputPath("out/dir/", "prog", 42, false, Buf, sizeof(Buf)));
   EXPECT_STREQ(Buf, "out/dir/activetime.prog.42.raw");
-  ASSERT_TRUE(BuildOutputPath("/tmp/p-%p.raw", "prog", 42, Buf, sizeof(Buf)));
+  ASSERT_TRUE(BuildOutputPath("/tmp/p-%p.raw", "prog", 42, false, Buf, sizeof(Buf)));
   EXPECT_STREQ(Buf, "/tmp/p-42.raw");
+}
+
+// A fork would overwrite the parent's file: the child's name gets its pid
+// before the extension, unless the pattern already has one.
+TEST(OutputNameTest, ForkedChildGetsPid) {
+  char Buf[256];
+  ASSERT_TRUE(BuildOutputPath("p.raw", "prog", 42, true, Buf, sizeof(Buf)));
+  EXPECT_STREQ(Buf, "p.42.raw");
+  ASSERT_TRUE(BuildOutputPath("d.x/p", "prog", 42, true, Buf, sizeof(Buf)));
+  EXPECT_STREQ(Buf, "d.x/p.42");
+  ASSERT_TRUE(BuildOutputPath("d/.hidden", "prog", 42, true, Buf, sizeof(Buf)));
+  EXPECT_STREQ(Buf, "d/.hidden.42");
+  ASSERT_TRUE(BuildOutputPath("a.b.raw", "prog", 42, true, Buf, sizeof(Buf)));
+  EXPECT_STREQ(Buf, "a.b.42.raw");
+  ASSERT_TRUE(BuildOutputPath("%%p.raw", "prog", 42, true, Buf, sizeof(Buf)));
+  EXPECT_STREQ(Buf, "%p.42.raw");
+  ASSERT_TRUE(BuildOutputPath("q-%p.raw", "prog", 42, true, Buf, sizeof(Buf)));
+  EXPECT_STREQ(Buf, "q-42.raw");
+  ASSERT_TRUE(BuildOutputPath("", "prog", 42, true, Buf, sizeof(Buf)));
+  EXPECT_STREQ(Buf, "activetime.prog.42.raw");
 }
 
 TEST(FlagsTest, ParseAndUnknown) {

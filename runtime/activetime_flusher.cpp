@@ -1,0 +1,291 @@
+//===- activetime_flusher.cpp - Profiles of programs that do not exit -----===//
+//
+// Part of ActiveTime. See activetime_flusher.h.
+//
+// A stop signal (SIGTERM, SIGINT, SIGHUP) does not wait for the write: its
+// handler records it, wakes the flusher and returns, so the program runs on
+// (and releases whatever lock it held) while a consistent snapshot is taken,
+// exactly as for a mid-run activetime_flush(). When the profile is on disk
+// the flusher re-sends the signal to the thread that got it, and that second
+// delivery does what the first would have done without ActiveTime: the
+// handler that was installed before ours, or the default action (the
+// program ends with the signal's status). A crash cannot be deferred (the
+// faulting instruction would run again), so its handler waits, bounded by
+// flush_wait_ms, and only when the crashing thread is not inside a probe.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime_flusher.h"
+
+#include "activetime_flags.h"
+#include "activetime_internal.h"
+#include "activetime_thread.h"
+#include "activetime_worker.h"
+#include "activetime_writer.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace __activetime {
+
+namespace {
+
+constexpr int kStopSignals[] = {SIGTERM, SIGINT, SIGHUP};
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr int kMaxSlots = 8;
+constexpr u64 kNsPerSec = 1000000000ull;
+
+struct SignalSlot {
+  int Sig;
+  bool Crash;
+  struct sigaction Prev; // the action ours replaced: what the signal does next
+  u32 Pending;           // a stop signal waits for its write
+  u32 ChainArmed;        // the next delivery takes the signal's course
+  u32 Tid;               // the thread it was delivered to
+  siginfo_t Info;        // as delivered, handed to the chained handler
+};
+
+struct FlusherState {
+  WorkerThread W;
+  bool Enabled;
+  u32 Requests;  // futex: writes asked for so far
+  u32 Done;      // futex: the Requests value the last finished write saw
+  u32 CrashSeen; // a fatal signal arrived: at most one write for crashes
+  u32 Ending;    // a stop signal's default action is on its way: no writes
+  SignalSlot Slots[kMaxSlots];
+  int NumSlots;
+};
+FlusherState flusher;
+
+long Futex(u32 *Word, int Op, u32 Val, const struct timespec *Abs) {
+  return syscall(SYS_futex, Word, Op | FUTEX_PRIVATE_FLAG, Val, Abs, nullptr,
+                 FUTEX_BITSET_MATCH_ANY);
+}
+
+// Waits while *Word == Seen, until DeadlineNs (CLOCK_MONOTONIC; 0: none).
+void WaitWhile(u32 *Word, u32 Seen, u64 DeadlineNs) {
+  struct timespec Abs;
+  Abs.tv_sec = DeadlineNs / kNsPerSec;
+  Abs.tv_nsec = DeadlineNs % kNsPerSec;
+  Futex(Word, FUTEX_WAIT_BITSET, Seen, DeadlineNs ? &Abs : nullptr);
+}
+
+void Wake(u32 *Word) { Futex(Word, FUTEX_WAKE, ~0u >> 1, nullptr); }
+
+// Signal-safe: an atomic add and a futex wake. Returns the request's ticket.
+u32 RequestFlush() {
+  u32 Ticket = __atomic_add_fetch(&flusher.Requests, 1, __ATOMIC_SEQ_CST);
+  Wake(&flusher.Requests);
+  return Ticket;
+}
+
+bool Covered(u32 Ticket) {
+  return s32(__atomic_load_n(&flusher.Done, __ATOMIC_ACQUIRE) - Ticket) >= 0;
+}
+
+// Signal-safe: futex waits until a write that began after the ticket's
+// request has finished, or the deadline.
+void WaitForFlush(u32 Ticket, u64 TimeoutMs) {
+  u64 Deadline = MonotonicNs() + TimeoutMs * 1000000ull;
+  while (!Covered(Ticket) && MonotonicNs() < Deadline)
+    WaitWhile(&flusher.Done, __atomic_load_n(&flusher.Done, __ATOMIC_ACQUIRE),
+              Deadline);
+}
+
+SignalSlot *SlotOf(int Sig) {
+  for (int I = 0; I < flusher.NumSlots; ++I)
+    if (flusher.Slots[I].Sig == Sig)
+      return &flusher.Slots[I];
+  return nullptr;
+}
+
+bool IsDefault(const struct sigaction &A) {
+  return !(A.sa_flags & SA_SIGINFO) && A.sa_handler == SIG_DFL;
+}
+
+// Signal-safe (sigaction, unlike signal(), is).
+void SetDefault(int Sig) {
+  struct sigaction Dfl;
+  internal_memset(&Dfl, 0, sizeof(Dfl));
+  Dfl.sa_handler = SIG_DFL;
+  sigaction(Sig, &Dfl, nullptr);
+}
+
+// What the signal does without ActiveTime's handler: the previous handler,
+// nothing (ignored) or the default action. The default action is taken by
+// re-sending the signal: it is blocked while this handler runs, so it is
+// delivered, with SIG_DFL, as the handler returns.
+void TakeCourse(SignalSlot *S, siginfo_t *Info, void *Ctx) {
+  const struct sigaction &P = S->Prev;
+  if (P.sa_flags & SA_RESETHAND)
+    SetDefault(S->Sig);
+  if (P.sa_flags & SA_SIGINFO) {
+    P.sa_sigaction(S->Sig, Info, Ctx);
+  } else if (P.sa_handler == SIG_DFL) {
+    SetDefault(S->Sig);
+    syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), S->Sig);
+  } else if (P.sa_handler != SIG_IGN) {
+    P.sa_handler(S->Sig);
+  }
+}
+
+void OnStopSignal(int Sig, siginfo_t *Info, void *Ctx) {
+  int SavedErrno = errno;
+  SignalSlot *S = SlotOf(Sig);
+  if (__atomic_exchange_n(&S->ChainArmed, 0, __ATOMIC_ACQ_REL)) {
+    // The write is done: the delivery the program would have had.
+    TakeCourse(S, &S->Info, Ctx);
+    __atomic_store_n(&S->Pending, 0, __ATOMIC_RELEASE);
+  } else if (!__atomic_exchange_n(&S->Pending, 1, __ATOMIC_ACQ_REL)) {
+    internal_memcpy(&S->Info, Info, sizeof(*Info));
+    S->Tid = (u32)syscall(SYS_gettid);
+    RequestFlush();
+  } else {
+    // The same signal again while its write runs (a second Ctrl-C): the
+    // user does not want to wait.
+    TakeCourse(S, Info, Ctx);
+  }
+  errno = SavedErrno;
+}
+
+// Safe: the flusher runs, and the crashing thread is not inside a probe or
+// the writer (Seq odd), whose half-made changes the write would read.
+bool CrashFlushIsSafe() {
+  return flusher.W.Running && !(at_tls.Seq & 1) &&
+         !__atomic_load_n(&flusher.Ending, __ATOMIC_ACQUIRE);
+}
+
+void OnCrashSignal(int Sig, siginfo_t *Info, void *Ctx) {
+  int SavedErrno = errno;
+  SignalSlot *S = SlotOf(Sig);
+  if (!__atomic_exchange_n(&flusher.CrashSeen, 1, __ATOMIC_ACQ_REL) &&
+      CrashFlushIsSafe())
+    WaitForFlush(RequestFlush(), (u64)flags()->flush_wait_ms);
+  sigaction(Sig, &S->Prev, nullptr);
+  const struct sigaction &P = S->Prev;
+  if (P.sa_flags & SA_SIGINFO)
+    P.sa_sigaction(Sig, Info, Ctx);
+  else if (P.sa_handler != SIG_DFL && P.sa_handler != SIG_IGN)
+    P.sa_handler(Sig);
+  else if (Info->si_code <= 0) // sent (kill, abort), not a fault: re-send
+    syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), Sig);
+  // A fault returns to the faulting instruction, which now meets the
+  // previous action.
+  errno = SavedErrno;
+}
+
+void Install(int Sig, bool Crash) {
+  struct sigaction Prev;
+  if (sigaction(Sig, nullptr, &Prev) != 0 ||
+      (!(Prev.sa_flags & SA_SIGINFO) && Prev.sa_handler == SIG_IGN))
+    return; // the program ignores it (nohup): keep ignoring
+  struct sigaction Act;
+  internal_memset(&Act, 0, sizeof(Act));
+  Act.sa_sigaction = Crash ? OnCrashSignal : OnStopSignal;
+  // A deferred stop signal lets the program run on: its interrupted calls
+  // restart as they would have under its own handler's flags.
+  int Restart = IsDefault(Prev) ? SA_RESTART : (Prev.sa_flags & SA_RESTART);
+  Act.sa_flags = SA_SIGINFO | SA_ONSTACK | (Crash ? 0 : Restart);
+  sigemptyset(&Act.sa_mask);
+  SignalSlot &S = flusher.Slots[flusher.NumSlots];
+  internal_memset(&S, 0, sizeof(S));
+  S.Sig = Sig;
+  S.Crash = Crash;
+  S.Prev = Prev;
+  ++flusher.NumSlots; // before the handler can run and look it up
+  if (sigaction(Sig, &Act, nullptr) != 0)
+    --flusher.NumSlots;
+}
+
+// After a write: each stop signal that waited for it now takes its course
+// on the thread it was delivered to (any thread, if that one has exited).
+void ReleaseStopSignals() {
+  for (int I = 0; I < flusher.NumSlots; ++I) {
+    SignalSlot &S = flusher.Slots[I];
+    if (S.Crash || !__atomic_load_n(&S.Pending, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&S.ChainArmed, __ATOMIC_ACQUIRE))
+      continue;
+    if (IsDefault(S.Prev))
+      __atomic_store_n(&flusher.Ending, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&S.ChainArmed, 1, __ATOMIC_RELEASE);
+    if (syscall(SYS_tgkill, getpid(), S.Tid, S.Sig) != 0)
+      kill(getpid(), S.Sig);
+  }
+}
+
+void WriteSnapshot(u32 Seen) {
+  if (!__atomic_load_n(&flusher.Ending, __ATOMIC_ACQUIRE))
+    WriteProfile();
+  __atomic_store_n(&flusher.Done, Seen, __ATOMIC_RELEASE);
+  Wake(&flusher.Done);
+  ReleaseStopSignals();
+}
+
+void *FlusherMain(void *) {
+  u64 Period = u64(flags()->flush_interval_s) * kNsPerSec;
+  u64 Next = Period ? MonotonicNs() + Period : 0;
+  u32 Seen = 0;
+  while (!StopRequested(flusher.W)) {
+    u32 Now = __atomic_load_n(&flusher.Requests, __ATOMIC_ACQUIRE);
+    if (Now == Seen && (!Period || MonotonicNs() < Next)) {
+      WaitWhile(&flusher.Requests, Seen, Next);
+      continue;
+    }
+    Seen = Now;
+    WriteSnapshot(Seen);
+    if (Period)
+      Next = MonotonicNs() + Period;
+  }
+  return nullptr;
+}
+
+void Launch() {
+  flusher.Requests = flusher.Done = flusher.CrashSeen = flusher.Ending = 0;
+  if (int R = StartWorker(flusher.W, FlusherMain))
+    Printf("ActiveTime: WARNING: cannot start the profile flusher thread "
+           "(error %d): flush_on_signal, flush_on_crash and flush_interval_s "
+           "have no effect\n",
+           R);
+}
+
+} // namespace
+
+void StartFlusher() {
+  const Flags &F = *flags();
+  flusher.Enabled = F.flush_on_signal || F.flush_on_crash || F.flush_interval_s;
+  if (!flusher.Enabled)
+    return;
+  if (F.flush_on_signal)
+    for (int Sig : kStopSignals)
+      Install(Sig, false);
+  if (F.flush_on_crash)
+    for (int Sig : kCrashSignals)
+      Install(Sig, true);
+  Launch();
+}
+
+void StopFlusher() {
+  if (!flusher.W.Running)
+    return;
+  __atomic_store_n(&flusher.W.StopWord, 1, __ATOMIC_RELEASE);
+  RequestFlush(); // wakes it; it sees the stop before writing
+  pthread_join(flusher.W.Thread, nullptr);
+  flusher.W.Running = 0;
+}
+
+void FlusherAfterForkChild() {
+  if (!flusher.Enabled)
+    return;
+  for (int I = 0; I < flusher.NumSlots; ++I) {
+    flusher.Slots[I].Pending = 0;
+    flusher.Slots[I].ChainArmed = 0;
+  }
+  flusher.W.Running = 0; // it did not survive the fork
+  Launch();
+}
+
+} // namespace __activetime

@@ -1,0 +1,109 @@
+// flush_on_signal=1: a program stopped by SIGTERM, SIGINT or SIGHUP keeps
+// its profile and still ends as the signal ends it (status 128+N); a handler
+// installed before the runtime started is chained (it runs after the write,
+// once per signal); a signal the program ignores at start-up stays ignored.
+// Without the flag nothing changes (sigterm.c).
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %at_cc -O2 -g %s -o fs
+// RUN: for s in 15 2 1; do env ACTIVETIME_OPTIONS=flush_on_signal=1:output=stop$s.raw timeout 60 ./fs stop $s; echo "stop $s exit $?"; done | FileCheck --check-prefix=STOP %s
+// STOP: stop 15 exit 143
+// STOP: stop 2 exit 130
+// STOP: stop 1 exit 129
+// RUN: for s in 15 2 1; do %activetime report --top 0 stop$s.raw; done | FileCheck --check-prefix=REP %s
+// REP-COUNT-3: {{^ *[1-9][0-9]* .* work +flush-signals.c}}
+//
+// A program handler that exits: called after the write, with the signal.
+// RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:output=chain.raw timeout 60 ./fs chain 15 > chain.out; echo "exit $?" >> chain.out
+// RUN: FileCheck --check-prefix=CHAIN %s < chain.out
+// CHAIN: program handler 15
+// CHAIN-NEXT: exit 3
+// RUN: %activetime report --top 0 chain.raw | FileCheck --check-prefix=REP1 %s
+// REP1: {{^ *[1-9][0-9]* .* work +flush-signals.c}}
+//
+// A handler that returns (SIGHUP: reload): a snapshot per signal, the
+// handler once per signal, and the program goes on to its own exit.
+// RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:output=hup.raw:verbosity=1 timeout 60 ./fs hup 1 > hup.out 2>&1; echo "exit $?" >> hup.out
+// RUN: FileCheck --check-prefix=HUP %s < hup.out
+// HUP: ActiveTime: wrote profile hup.raw
+// HUP: program handler 1
+// HUP: ActiveTime: wrote profile hup.raw
+// HUP: program handler 1
+// HUP: handled 2
+// HUP: ActiveTime: wrote profile hup.raw
+// HUP-NEXT: exit 0
+// RUN: %activetime report --top 0 hup.raw | FileCheck --check-prefix=REP1 %s
+//
+// Ignored at start-up (nohup): still ignored, no snapshot.
+// RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:output=ign.raw:verbosity=1 timeout 60 ./fs ignore 1 > ign.out 2>&1; echo "exit $?" >> ign.out
+// RUN: FileCheck --check-prefix=IGN %s < ign.out
+// IGN: survived
+// IGN-NEXT: ActiveTime: wrote profile ign.raw
+// IGN-NEXT: exit 0
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline))
+static volatile long sink;
+static volatile sig_atomic_t handled;
+
+NOINLINE void work(long i) { sink += i; }
+
+static void say(const char *Msg, int Sig) {
+  char Buf[64];
+  int N = snprintf(Buf, sizeof(Buf), "%s %d\n", Msg, Sig);
+  (void)!write(1, Buf, N);
+}
+static void exiting_handler(int Sig) {
+  say("program handler", Sig);
+  _exit(3);
+}
+static void returning_handler(int Sig) {
+  say("program handler", Sig);
+  handled = handled + 1;
+}
+
+// Before the runtime starts (it starts with the first instrumented
+// module's constructor, or its first probe: this function has none): the
+// handlers a program has when ActiveTime comes.
+__attribute__((no_instrument_function)) static void before_runtime(int argc, char **argv, char **envp) {
+  if (argc < 3)
+    return;
+  int Sig = atoi(argv[2]);
+  if (!strcmp(argv[1], "chain"))
+    signal(Sig, exiting_handler);
+  else if (!strcmp(argv[1], "hup"))
+    signal(Sig, returning_handler);
+  else if (!strcmp(argv[1], "ignore"))
+    signal(Sig, SIG_IGN);
+}
+__attribute__((section(".preinit_array"), used)) static void (*preinit)(
+    int, char **, char **) = before_runtime;
+
+int main(int argc, char **argv) {
+  if (argc < 3)
+    return 2;
+  int Sig = atoi(argv[2]);
+  for (long i = 0; i < 100000; ++i)
+    work(i);
+  if (!strcmp(argv[1], "hup")) {
+    for (int k = 1; k <= 2; ++k) {
+      kill(getpid(), Sig);
+      for (long i = 0; handled < k; ++i) // until the chained delivery
+        work(i);
+    }
+    printf("handled %d\n", (int)handled);
+    fflush(stdout);
+    return 0;
+  }
+  kill(getpid(), Sig);
+  if (!strcmp(argv[1], "ignore")) {
+    printf("survived\n");
+    fflush(stdout);
+    return 0;
+  }
+  for (long i = 0;; ++i) // the signal ends the program after the write
+    work(i);
+}
