@@ -7,6 +7,7 @@
 #include "Inputs.h"
 
 #include "activetime/Profile/Profile.h"
+#include "activetime/Profile/Unfinished.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -18,6 +19,18 @@ using namespace llvm;
 using namespace activetime;
 using namespace activetime::report;
 
+/// A write of this profile that never finished: the file read is an older
+/// one (or missing), which the user should know before trusting it.
+static void warnUnfinished(StringRef File) {
+  for (const profile::UnfinishedProfile &U :
+       profile::findUnfinishedBeside(File))
+    WithColor::warning(errs(), "activetime")
+        << U.Path << ": process " << U.Pid << " was killed while writing "
+        << File << "; its profile is lost (" << File
+        << ", if present, was written before). 'activetime clean' removes "
+           "the leftover\n";
+}
+
 Expected<std::vector<profile::NamedProfile>>
 tool::readEach(ArrayRef<std::string> Files, Progress *Prog) {
   if (Files.empty())
@@ -28,6 +41,7 @@ tool::readEach(ArrayRef<std::string> Files, Progress *Prog) {
       Prog->phase("reading " + sys::path::filename(F).str() + " (" +
                   utostr(Inputs.size() + 1) + "/" + utostr(Files.size()) +
                   ")");
+    warnUnfinished(F);
     Expected<profile::Profile> P = profile::readProfile(F);
     if (!P)
       return P.takeError();

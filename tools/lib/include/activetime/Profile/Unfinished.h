@@ -1,0 +1,49 @@
+//===- Unfinished.h - Profiles whose writer was killed ----------*- C++ -*-===//
+//
+// Part of ActiveTime. The runtime writes "<profile>.tmp.<pid>" and renames it
+// over "<profile>" when it is whole, holding a write lock on it (fcntl) until
+// the rename. A temporary nobody holds the lock on was left by a process
+// killed while writing (SIGKILL, power loss): it is incomplete, never
+// renamed, and no process will ever remove it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_PROFILE_UNFINISHED_H
+#define ACTIVETIME_PROFILE_UNFINISHED_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace activetime {
+namespace profile {
+
+struct UnfinishedProfile {
+  std::string Path;   // the temporary file
+  std::string Target; // the profile it was to become
+  uint32_t Pid;       // the process that wrote it
+  uint64_t Size;
+  bool InUse;         // a live process still holds its lock: not unfinished
+};
+
+/// The runtime's temporary files in directory \p Dir, or only those of the
+/// profile \p Profile (a path) when \p Profile is not empty. Only files named
+/// like the runtime names them whose content starts like a raw profile (or
+/// is empty) are listed.
+llvm::Expected<std::vector<UnfinishedProfile>>
+findUnfinished(llvm::StringRef Dir, llvm::StringRef Profile = "");
+
+/// The temporaries beside \p Profile that no live process is writing.
+std::vector<UnfinishedProfile> findUnfinishedBeside(llvm::StringRef Profile);
+
+/// Removes \p U if it is still not in use (its lock is taken first, so a
+/// process that started writing under the same name is never disturbed).
+llvm::Error removeUnfinished(const UnfinishedProfile &U);
+
+} // namespace profile
+} // namespace activetime
+
+#endif // ACTIVETIME_PROFILE_UNFINISHED_H
