@@ -2,16 +2,15 @@
 //
 // Part of ActiveTime. See activetime_flusher.h.
 //
-// A stop signal (SIGTERM, SIGINT, SIGHUP) does not wait for the write: its
-// handler records it, wakes the flusher and returns, so the program runs on
-// (and releases whatever lock it held) while a consistent snapshot is taken,
-// exactly as for a mid-run activetime_flush(). When the profile is on disk
-// the flusher re-sends the signal to the thread that got it, and that second
-// delivery does what the first would have done without ActiveTime: the
-// handler that was installed before ours, or the default action (the
-// program ends with the signal's status). A crash cannot be deferred (the
-// faulting instruction would run again), so its handler waits, bounded by
-// flush_wait_ms, and only when the crashing thread is not inside a probe.
+// A handler wakes the flusher and waits for the write (at most
+// flush_wait_ms), then does what the signal would have done without
+// ActiveTime: the handler installed before ours, or the default action (the
+// program ends with the signal's status). Other threads run on meanwhile,
+// read as for a mid-run activetime_flush(). A stop signal (SIGTERM, SIGINT,
+// SIGHUP) that lands inside a probe cannot wait there (the write would read
+// the probe's half-made changes): its handler returns at once so the probe
+// finishes, and the flusher re-sends the signal to that thread after the
+// write. A crash inside a probe gets no write.
 //
 //===----------------------------------------------------------------------===//
 
@@ -133,37 +132,49 @@ void TakeCourse(SignalSlot *S, siginfo_t *Info, void *Ctx) {
   }
 }
 
+// Waiting for the write is safe unless the thread is inside a probe or the
+// writer (Seq odd): the write would read its half-made changes. A lock the
+// thread holds (a dlopen, a thread start) only delays the write, and the
+// wait is bounded.
+bool CanWaitHere() {
+  return flusher.W.Running && !(at_tls.Seq & 1) &&
+         !__atomic_load_n(&flusher.Ending, __ATOMIC_ACQUIRE);
+}
+
+void TakeCourseAfterWrite(SignalSlot *S, siginfo_t *Info, void *Ctx) {
+  if (IsDefault(S->Prev)) // no write must start that the signal would tear
+    __atomic_store_n(&flusher.Ending, 1, __ATOMIC_RELEASE);
+  TakeCourse(S, Info, Ctx);
+}
+
 void OnStopSignal(int Sig, siginfo_t *Info, void *Ctx) {
   int SavedErrno = errno;
   SignalSlot *S = SlotOf(Sig);
   if (__atomic_exchange_n(&S->ChainArmed, 0, __ATOMIC_ACQ_REL)) {
-    // The write is done: the delivery the program would have had.
+    // A deferred signal, re-sent now that its profile is written.
     TakeCourse(S, &S->Info, Ctx);
     __atomic_store_n(&S->Pending, 0, __ATOMIC_RELEASE);
+  } else if (CanWaitHere()) {
+    // A second copy (timeout(1) signals the child, then its group) waits
+    // for the same write; the signal is blocked meanwhile on this thread.
+    WaitForFlush(RequestFlush(), (u64)flags()->flush_wait_ms);
+    TakeCourseAfterWrite(S, Info, Ctx);
   } else if (!__atomic_exchange_n(&S->Pending, 1, __ATOMIC_ACQ_REL)) {
+    // Inside a probe: the program must run on to finish it. The flusher
+    // re-sends the signal to this thread after the write.
     internal_memcpy(&S->Info, Info, sizeof(*Info));
     S->Tid = (u32)syscall(SYS_gettid);
     RequestFlush();
-  } else {
-    // The same signal again while its write runs (a second Ctrl-C): the
-    // user does not want to wait.
-    TakeCourse(S, Info, Ctx);
   }
+  // else: deferred already; like a pending standard signal, one delivery.
   errno = SavedErrno;
-}
-
-// Safe: the flusher runs, and the crashing thread is not inside a probe or
-// the writer (Seq odd), whose half-made changes the write would read.
-bool CrashFlushIsSafe() {
-  return flusher.W.Running && !(at_tls.Seq & 1) &&
-         !__atomic_load_n(&flusher.Ending, __ATOMIC_ACQUIRE);
 }
 
 void OnCrashSignal(int Sig, siginfo_t *Info, void *Ctx) {
   int SavedErrno = errno;
   SignalSlot *S = SlotOf(Sig);
   if (!__atomic_exchange_n(&flusher.CrashSeen, 1, __ATOMIC_ACQ_REL) &&
-      CrashFlushIsSafe())
+      CanWaitHere())
     WaitForFlush(RequestFlush(), (u64)flags()->flush_wait_ms);
   sigaction(Sig, &S->Prev, nullptr);
   const struct sigaction &P = S->Prev;

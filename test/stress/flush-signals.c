@@ -4,13 +4,27 @@
 // once per signal); a signal the program ignores at start-up stays ignored.
 // Without the flag nothing changes (sigterm.c).
 // RUN: rm -rf %t && mkdir -p %t && cd %t
-// RUN: %at_cc -O2 -g %s -o fs
+// RUN: %at_cc -O2 -g %s -o fs -lpthread
 // RUN: for s in 15 2 1; do env ACTIVETIME_OPTIONS=flush_on_signal=1:output=stop$s.raw timeout 60 ./fs stop $s; echo "stop $s exit $?"; done | FileCheck --check-prefix=STOP %s
 // STOP: stop 15 exit 143
 // STOP: stop 2 exit 130
 // STOP: stop 1 exit 129
 // RUN: for s in 15 2 1; do %activetime report --top 0 stop$s.raw; done | FileCheck --check-prefix=REP %s
 // REP-COUNT-3: {{^ *[1-9][0-9]* .* work +flush-signals.c}}
+//
+// Threads stopped wherever they are, often inside a probe (its handler must
+// not wait there: the write is deferred until the probe is done), and
+// timeout(1)'s two copies of SIGTERM (to the child, then to its group):
+// every run leaves a readable profile with all four threads.
+// RUN: for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do env ACTIVETIME_OPTIONS=flush_on_signal=1:output=t$k.raw timeout 60 ./fs threads 15; echo "threads exit $?"; done | FileCheck --check-prefix=THREADS %s
+// THREADS-COUNT-20: threads exit 143
+// RUN: for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do %activetime report --top 0 t$k.raw || echo "unreadable t$k.raw"; done | FileCheck --check-prefix=TREP %s
+// TREP-NOT: unreadable
+// TREP-COUNT-20: 1 process, 4 threads
+// RUN: for k in 0 1 2 3 4; do env ACTIVETIME_OPTIONS=flush_on_signal=1:output=to$k.raw timeout -s TERM 0.2 ./fs spin 0; echo "timeout exit $?"; done | FileCheck --check-prefix=TIMEOUT %s
+// TIMEOUT-COUNT-5: timeout exit 124
+// RUN: for k in 0 1 2 3 4; do %activetime report --top 0 to$k.raw | grep -c "work *flush-signals.c"; done | FileCheck --check-prefix=TOREP %s
+// TOREP-COUNT-5: 1
 //
 // A program handler that exits: called after the write, with the signal.
 // RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:output=chain.raw timeout 60 ./fs chain 15 > chain.out; echo "exit $?" >> chain.out
@@ -39,6 +53,7 @@
 // IGN: survived
 // IGN-NEXT: ActiveTime: wrote profile ign.raw
 // IGN-NEXT: exit 0
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +61,27 @@
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
-static volatile long sink;
+static _Thread_local volatile long sink; // the threads share no data (TSan)
 static volatile sig_atomic_t handled;
+static int started;
 
 NOINLINE void work(long i) { sink += i; }
+NOINLINE void *worker(void *arg) {
+  __atomic_fetch_add(&started, 1, __ATOMIC_RELEASE);
+  for (long i = 0;; ++i)
+    work(i);
+  return arg;
+}
+
+// SIGTERM to one worker, most of whose time is in probes.
+static void stop_a_worker(int Sig) {
+  pthread_t t[3];
+  for (int k = 0; k < 3; ++k)
+    pthread_create(&t[k], 0, worker, 0);
+  while (__atomic_load_n(&started, __ATOMIC_ACQUIRE) < 3)
+    work(0);
+  pthread_kill(t[getpid() % 3], Sig);
+}
 
 static void say(const char *Msg, int Sig) {
   char Buf[64];
@@ -98,7 +130,10 @@ int main(int argc, char **argv) {
     fflush(stdout);
     return 0;
   }
-  kill(getpid(), Sig);
+  if (!strcmp(argv[1], "threads"))
+    stop_a_worker(Sig);
+  else if (strcmp(argv[1], "spin"))
+    kill(getpid(), Sig);
   if (!strcmp(argv[1], "ignore")) {
     printf("survived\n");
     fflush(stdout);
