@@ -1,14 +1,16 @@
-// flush_on_crash=1: a program that crashes (SIGSEGV, abort()) keeps its
+// flush_on_crash=1:flush_wait_ms=600000: a program that crashes (SIGSEGV, abort()) keeps its
 // profile, written by the runtime's flusher thread while the crashing
 // thread waits, and still dies of its signal. Without the flag it has none.
 // ASan and TSan install their own SIGSEGV/SIGABRT handling first; the
-// runtime chains it, so there the exit status is theirs.
+// runtime chains it, so there the exit status is theirs. The wait for the
+// write is unbounded here (flush_wait_ms): a loaded machine is slow, not
+// wrong.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %s -o fc
 // RUN: sh -c 'ACTIVETIME_OPTIONS=output=none.raw ./fc segv; echo "exit $?"' 2>/dev/null | FileCheck --check-prefix=CRASH %s
 // RUN: not ls none.raw
-// RUN: sh -c 'ACTIVETIME_OPTIONS=flush_on_crash=1:output=segv.raw ./fc segv; echo "exit $?"' 2>/dev/null | FileCheck --check-prefix=CRASH %s
-// RUN: sh -c 'ACTIVETIME_OPTIONS=flush_on_crash=1:output=abort.raw ./fc abort; echo "exit $?"' 2>/dev/null | FileCheck --check-prefix=CRASH %s
+// RUN: sh -c 'ACTIVETIME_OPTIONS=flush_on_crash=1:flush_wait_ms=600000:output=segv.raw ./fc segv; echo "exit $?"' 2>/dev/null | FileCheck --check-prefix=CRASH %s
+// RUN: sh -c 'ACTIVETIME_OPTIONS=flush_on_crash=1:flush_wait_ms=600000:output=abort.raw ./fc abort; echo "exit $?"' 2>/dev/null | FileCheck --check-prefix=CRASH %s
 // CRASH: crashing
 // CRASH-NOT: exit 0
 // CRASH: exit {{[1-9][0-9]*}}
@@ -18,8 +20,8 @@
 // REP-DAG: {{^ *1 .* crash +flush-crash.c}}
 //
 // The signal's own status where no sanitizer handles it first.
-// RUN: %if !sanitizer %{ sh -c 'ACTIVETIME_OPTIONS=flush_on_crash=1:output=s2.raw ./fc segv; echo "exit $?"' 2>/dev/null | FileCheck --check-prefix=SEGV %s %}
-// RUN: %if !sanitizer %{ sh -c 'ACTIVETIME_OPTIONS=flush_on_crash=1:output=a2.raw ./fc abort; echo "exit $?"' 2>/dev/null | FileCheck --check-prefix=ABRT %s %}
+// RUN: %if !sanitizer %{ sh -c 'ACTIVETIME_OPTIONS=flush_on_crash=1:flush_wait_ms=600000:output=s2.raw ./fc segv; echo "exit $?"' 2>/dev/null | FileCheck --check-prefix=SEGV %s %}
+// RUN: %if !sanitizer %{ sh -c 'ACTIVETIME_OPTIONS=flush_on_crash=1:flush_wait_ms=600000:output=a2.raw ./fc abort; echo "exit $?"' 2>/dev/null | FileCheck --check-prefix=ABRT %s %}
 // SEGV: exit 139
 // ABRT: exit 134
 #include <stdio.h>

@@ -1,11 +1,11 @@
-// flush_on_signal=1: a program stopped by SIGTERM, SIGINT or SIGHUP keeps
+// flush_on_signal=1:flush_wait_ms=600000: a program stopped by SIGTERM, SIGINT or SIGHUP keeps
 // its profile and still ends as the signal ends it (status 128+N); a handler
 // installed before the runtime started is chained (it runs after the write,
 // once per signal); a signal the program ignores at start-up stays ignored.
 // Without the flag nothing changes (sigterm.c).
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %s -o fs -lpthread
-// RUN: for s in 15 2 1; do env ACTIVETIME_OPTIONS=flush_on_signal=1:output=stop$s.raw timeout 60 ./fs stop $s; echo "stop $s exit $?"; done | FileCheck --check-prefix=STOP %s
+// RUN: for s in 15 2 1; do env ACTIVETIME_OPTIONS=flush_on_signal=1:flush_wait_ms=600000:output=stop$s.raw timeout 60 ./fs stop $s; echo "stop $s exit $?"; done | FileCheck --check-prefix=STOP %s
 // STOP: stop 15 exit 143
 // STOP: stop 2 exit 130
 // STOP: stop 1 exit 129
@@ -16,18 +16,18 @@
 // not wait there: the write is deferred until the probe is done), and
 // timeout(1)'s two copies of SIGTERM (to the child, then to its group):
 // every run leaves a readable profile with all four threads.
-// RUN: for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do env ACTIVETIME_OPTIONS=flush_on_signal=1:output=t$k.raw timeout 60 ./fs threads 15; echo "threads exit $?"; done | FileCheck --check-prefix=THREADS %s
+// RUN: for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do env ACTIVETIME_OPTIONS=flush_on_signal=1:flush_wait_ms=600000:output=t$k.raw timeout 60 ./fs threads 15; echo "threads exit $?"; done | FileCheck --check-prefix=THREADS %s
 // THREADS-COUNT-20: threads exit 143
 // RUN: for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do %activetime report --top 0 t$k.raw || echo "unreadable t$k.raw"; done | FileCheck --check-prefix=TREP %s
 // TREP-NOT: unreadable
 // TREP-COUNT-20: 1 process, 4 threads
-// RUN: for k in 0 1 2 3 4; do env ACTIVETIME_OPTIONS=flush_on_signal=1:output=to$k.raw timeout -s TERM 0.2 ./fs spin 0; echo "timeout exit $?"; done | FileCheck --check-prefix=TIMEOUT %s
+// RUN: for k in 0 1 2 3 4; do env ACTIVETIME_OPTIONS=flush_on_signal=1:flush_wait_ms=600000:output=to$k.raw timeout -s TERM 0.2 ./fs spin 0; echo "timeout exit $?"; done | FileCheck --check-prefix=TIMEOUT %s
 // TIMEOUT-COUNT-5: timeout exit 124
 // RUN: for k in 0 1 2 3 4; do %activetime report --top 0 to$k.raw | grep -c "work *flush-signals.c"; done | FileCheck --check-prefix=TOREP %s
 // TOREP-COUNT-5: 1
 //
 // A program handler that exits: called after the write, with the signal.
-// RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:output=chain.raw timeout 60 ./fs chain 15 > chain.out; echo "exit $?" >> chain.out
+// RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:flush_wait_ms=600000:output=chain.raw timeout 60 ./fs chain 15 > chain.out; echo "exit $?" >> chain.out
 // RUN: FileCheck --check-prefix=CHAIN %s < chain.out
 // CHAIN: program handler 15
 // CHAIN-NEXT: exit 3
@@ -36,7 +36,7 @@
 //
 // A handler that returns (SIGHUP: reload): a snapshot per signal, the
 // handler once per signal, and the program goes on to its own exit.
-// RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:output=hup.raw:verbosity=1 timeout 60 ./fs hup 1 > hup.out 2>&1; echo "exit $?" >> hup.out
+// RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:flush_wait_ms=600000:output=hup.raw:verbosity=1 timeout 60 ./fs hup 1 > hup.out 2>&1; echo "exit $?" >> hup.out
 // RUN: FileCheck --check-prefix=HUP %s < hup.out
 // HUP: ActiveTime: wrote profile hup.raw
 // HUP: program handler 1
@@ -48,7 +48,7 @@
 // RUN: %activetime report --top 0 hup.raw | FileCheck --check-prefix=REP1 %s
 //
 // Ignored at start-up (nohup): still ignored, no snapshot.
-// RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:output=ign.raw:verbosity=1 timeout 60 ./fs ignore 1 > ign.out 2>&1; echo "exit $?" >> ign.out
+// RUN: env ACTIVETIME_OPTIONS=flush_on_signal=1:flush_wait_ms=600000:output=ign.raw:verbosity=1 timeout 60 ./fs ignore 1 > ign.out 2>&1; echo "exit $?" >> ign.out
 // RUN: FileCheck --check-prefix=IGN %s < ign.out
 // IGN: survived
 // IGN-NEXT: ActiveTime: wrote profile ign.raw
