@@ -180,8 +180,8 @@ struct LoaderLockCall {
   void *Arg;
 };
 
-// TSan's view of the loader's lock (activetime_tsan.h).
-char loader_lock_hb;
+// TSan's view of the loader's lock (activetime_tsan.h; unused without TSan).
+[[maybe_unused]] char loader_lock_hb;
 
 int RunWithLoaderLock(struct dl_phdr_info *Info, size_t Size, void *Arg) {
   AT_TSAN_LOCK_ENTERED(&loader_lock_hb);

@@ -221,8 +221,10 @@ void RegisterPlain(FlagParser *P, const char *Name, const char *Desc, bool *V,
   Register<BoolFlag>(P, Name, Desc, V, Name, Err);
 }
 
-void RegisterPlain(FlagParser *P, const char *Name, const char *Desc,
-                   const char **V, FlagError *) {
+// For a free-form string flag (none today: every string is a pattern).
+[[maybe_unused]] void RegisterPlain(FlagParser *P, const char *Name,
+                                    const char *Desc, const char **V,
+                                    FlagError *) {
   RegisterFlag(P, Name, Desc, V);
 }
 
