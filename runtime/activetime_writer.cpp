@@ -3,6 +3,7 @@
 #include "activetime_writer.h"
 
 #include "activetime/raw_format.h"
+#include "activetime_checksum.h"
 #include "activetime_counts.h"
 #include "activetime_flags.h"
 #include "activetime_module.h"
@@ -104,15 +105,19 @@ uptr Len32(const char *S) { return S ? internal_strlen(S) : 0; }
 // Appends a section header placeholder; returns its offset.
 uptr BeginSection(OutBuffer *B, u32 Kind) {
   uptr Off = B->Size;
-  raw::SectionHeader SH = {Kind, 0, 0};
+  raw::SectionHeader SH = {0, Kind, 0};
   B->Append(&SH, sizeof(SH));
   return Off;
 }
 
+// The payload is complete here (every later patch is to the file header):
+// its size, then the checksum over Kind, Size and the payload.
 void EndSection(OutBuffer *B, uptr Off) {
   B->PadTo8();
   raw::SectionHeader *SH = (raw::SectionHeader *)(B->Data + Off);
   SH->Size = B->Size - Off - sizeof(raw::SectionHeader);
+  uptr From = Off + raw::kSectionChecksumFrom;
+  SH->Checksum = (u32)Checksum64(B->Data + From, B->Size - From);
 }
 
 void WriteModule(OutBuffer *B, const ModuleInfo *MI) {
@@ -840,6 +845,7 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   raw::FileHeader *HP = (raw::FileHeader *)B->Data;
   HP->FileSize = B->Size;
   HP->NumSections = NumSections;
+  HP->Checksum = Checksum64(HP, raw::kFileHeaderChecksummed);
 }
 
 bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,

@@ -23,7 +23,9 @@ PACKAGES=(cmake ninja-build python3 "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VER
           chromium fonts-dejavu-core python3-jsonschema  # HTML report browser test, schema checks
           dpkg-dev                # dpkg-source: the integration stage unpacks Debian sources
           uftrace                 # a peer in bench/overhead
-          linux-perf tcl)         # bench/truth: perf stat/record as the truth; sqlite3's amalgamation
+          linux-perf tcl          # bench/truth: perf stat/record as the truth; sqlite3's amalgamation
+          libxxhash-dev           # the runtime's profile checksums (header-only XXH3)
+          python3-xxhash)         # test/Inputs/mkraw.py writes the same checksums
 # JavaScript bundled into `activetime report --html` and the speedscope schema the
 # tests validate against: npm tarballs, unpacked once into $DEPS_DIR/js/NAME-VERSION.
 JS_PACKAGES=(d3@7.9.2 d3-flame-graph@5.0.0 speedscope@1.22.2)

@@ -10,9 +10,10 @@ config.name = "ActiveTime"
 config.test_format = lit.formats.ShTest(not lit.util.which("bash") is None)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
 # integration/: its own ctest stage (test/integration/run.py); browser/: a
-# ctest test of its own (headless Chromium). Neither holds lit tests.
-config.excludes = ["Inputs", "browser", "integration", "CMakeLists.txt", "lit.cfg.py",
-                   "lit.site.cfg.py"]
+# ctest test of its own (headless Chromium); tools/: helper programs the
+# tests run. None holds lit tests.
+config.excludes = ["Inputs", "browser", "integration", "tools", "CMakeLists.txt",
+                   "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.activetime_obj_root, "test")
 
@@ -53,6 +54,8 @@ config.substitutions.append(("%at_cc", os.path.join(config.bin_dir, "activetime-
 # same code as %at_cc did (a profile's discriminators depend on them).
 config.substitutions.append(("%san_flags", san_flags))
 config.substitutions.append(("%activetime", os.path.join(config.bin_dir, "activetime")))
+# test/tools/raw-flips: every single-byte flip of a raw profile through the reader.
+config.substitutions.append(("%raw_flips", os.path.join(config.test_tools_dir, "raw-flips")))
 
 # JSON Schema checks run on Debian's python3 with python3-jsonschema
 # (scripts/install-deps.sh), whatever python runs lit.

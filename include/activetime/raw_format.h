@@ -10,6 +10,17 @@
 //   File    := FileHeader Section{NumSections}
 //   Section := SectionHeader Payload[Size]
 //
+// Checksums (v8): every byte of the file is covered by one. The file
+// header's Checksum is the XXH3-64 hash (xxHash 0.8, seed 0, the default
+// secret) of the 32 header bytes before it; a section's Checksum is the low
+// 32 bits of the XXH3-64 hash of the section's bytes after that field: its
+// Kind, its Size and its whole payload, padding included. A reader checks
+// the header's checksum before it trusts any header field but the magic,
+// version and header size (each checked exactly), and a section's checksum
+// before it parses the section; FileSize rejects bytes after the last
+// section. A changed byte passes unnoticed only if the hash happens to
+// agree (one chance in 2^32 per section), not by construction.
+//
 // A Process section opens a process block: the Module, Thread, Trace and
 // Strides sections after it (NumModules, NumThreads, NumTraces and NumStrides
 // of them, in that order) belong to that process, then at most one Samples
@@ -39,12 +50,17 @@
 // of the node's calls: a calling context is split per call instruction) and
 // CodeSampleRecord grew Caller (the return address of the sampled program
 // function's frame, which places samples of counted calls at call sites).
+// Version 8: integrity. FileHeader grew Checksum (40 bytes); SectionHeader's
+// Reserved became Checksum and moved in front of Kind, so that the bytes it
+// covers are contiguous (see "Checksums" above). A flipped byte is an error
+// naming the section instead of a wrong figure.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ACTIVETIME_RAW_FORMAT_H
 #define ACTIVETIME_RAW_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 namespace activetime {
@@ -52,20 +68,24 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 7;
+constexpr uint32_t kVersion = 8;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
 };
 
-struct FileHeader {      // 32 bytes
+struct FileHeader {      // 40 bytes
   char Magic[8];
   uint32_t Version;
   uint32_t HeaderSize;   // sizeof(FileHeader)
   uint64_t FileSize;     // size of the whole file: detects truncation
   uint32_t NumSections;
   uint32_t Flags;        // FileFlags
+  uint64_t Checksum;     // v8: XXH3-64 of the bytes before this field
 };
+
+// The file header's bytes its Checksum covers: all before the field.
+constexpr uint64_t kFileHeaderChecksummed = 32;
 
 enum SectionKind : uint32_t {
   SK_Process = 1,
@@ -78,10 +98,15 @@ enum SectionKind : uint32_t {
 };
 
 struct SectionHeader {   // 16 bytes
+  // v8: low 32 bits of the XXH3-64 of the section from Kind (offset
+  // kSectionChecksumFrom) to the end of its payload.
+  uint32_t Checksum;
   uint32_t Kind;         // SectionKind; any other value is an error
-  uint32_t Reserved;     // 0
   uint64_t Size;         // payload bytes, a multiple of 8
 };
+
+// Where a section's checksummed bytes start: the field after Checksum.
+constexpr uint64_t kSectionChecksumFrom = 4;
 
 enum OverheadSource : uint32_t {
   OS_Calibrated = 0,     // measured at start-up by the runtime
@@ -497,8 +522,12 @@ struct SampleRecord {    // 32 bytes
 
 static_assert(sizeof(SamplesRecord) == 104, "layout");
 static_assert(sizeof(SampleRecord) == 32, "layout");
-static_assert(sizeof(FileHeader) == 32, "layout");
+static_assert(sizeof(FileHeader) == 40, "layout");
 static_assert(sizeof(SectionHeader) == 16, "layout");
+static_assert(offsetof(FileHeader, Checksum) == kFileHeaderChecksummed,
+              "the header checksum covers the bytes before it");
+static_assert(offsetof(SectionHeader, Kind) == kSectionChecksumFrom,
+              "a section checksum covers the bytes after it");
 static_assert(sizeof(OverheadRecord) == 56, "layout");
 static_assert(sizeof(ProcessRecord) == 160, "layout");
 static_assert(sizeof(CountRecord) == 16, "layout");

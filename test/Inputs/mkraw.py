@@ -106,18 +106,45 @@ function's "addr" + N (the tool maps addresses it cannot symbolize, e.g.
 of a module path that does not exist, to the nearest function start
 below, so "func+N" lands in func); count defaults to 1.
 
-Version 7 (the version written): a node's "call_site" (12th list field) and
-a code sample's "caller" (5th) are return addresses, integers or "func+N"
-like addr; both default to 0 (unknown).
+Version 7: a node's "call_site" (12th list field) and a code sample's
+"caller" (5th) are return addresses, integers or "func+N" like addr; both
+default to 0 (unknown).
+
+Version 8 (the version written): checksums. The file header (40 bytes)
+ends with the XXH3-64 of its first 32 bytes; a section header is Checksum,
+Kind, Size, the checksum the low 32 bits of the XXH3-64 of the section from
+Kind to the end of its payload. They are computed with python3-xxhash (the
+reference C library) after every corruption switch but --flip, --truncate
+and --append, following the section headers as the reader does, so a
+corruption reaches the check it is meant for; --flip changes bytes after
+that, which the checksums must catch.
 """
 
 import argparse
 import json
+import os
 import struct
 import sys
 
+try:
+    import xxhash
+except ImportError:
+    # A python3 on PATH other than Debian's (pyenv, a virtualenv) does not
+    # see Debian's python3-xxhash: run under Debian's if that one has it.
+    SYSTEM_PYTHON = "/usr/bin/python3"
+    if (os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON)
+            and os.access(SYSTEM_PYTHON, os.X_OK)
+            and not os.environ.get("MKRAW_REEXEC")):
+        os.environ["MKRAW_REEXEC"] = "1"
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+    sys.exit("mkraw.py: error: the Python module xxhash is missing (Debian "
+             "package python3-xxhash; scripts/install-deps.sh installs it)")
+
 MAGIC = b"\x7fATPROF\n"
-VERSION = 7
+VERSION = 8
+HEADER_SIZE = 40
+HEADER_CHECKSUMMED = 32  # the header bytes before its checksum
+SECTION_HEADER_SIZE = 16
 NO_PARENT = 0xFFFFFFFF
 SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE, SK_STRIDES = 1, 2, 3, 4, 5
 SK_SAMPLES = 6
@@ -380,20 +407,41 @@ def build_sections(desc):
 
 
 def assemble(sections, flags, num_sections=None):
-    body = b"".join(struct.pack("<IIQ", k, r, len(p)) + p
-                    for k, r, p in sections)
-    size = 32 + len(body)
+    body = b"".join(struct.pack("<IIQ", 0, k, len(p)) + p
+                    for k, p in sections)
+    size = HEADER_SIZE + len(body)
     n = len(sections) if num_sections is None else num_sections
-    return bytearray(MAGIC + struct.pack("<IIQII", VERSION, 32, size, n,
-                                         flags) + body)
+    return bytearray(MAGIC + struct.pack("<IIQIIQ", VERSION, HEADER_SIZE, size,
+                                         n, flags, 0) + body)
 
 
 def section_offsets(sections):
-    off, offs = 32, []
-    for _, _, p in sections:
+    off, offs = HEADER_SIZE, []
+    for _, p in sections:
         offs.append(off)
-        off += 16 + len(p)
+        off += SECTION_HEADER_SIZE + len(p)
     return offs
+
+
+def seal(data):
+    """Sets every checksum to what the bytes hash to (raw_format.h), following
+    the section headers as far as they lie inside the file."""
+    if len(data) < HEADER_SIZE:
+        return
+    n = struct.unpack_from("<I", data, 24)[0]
+    off = HEADER_SIZE
+    for _ in range(n):
+        if len(data) - off < SECTION_HEADER_SIZE:
+            break
+        size = struct.unpack_from("<Q", data, off + 8)[0]
+        end = off + SECTION_HEADER_SIZE + size
+        if end > len(data):
+            break
+        h = xxhash.xxh3_64_intdigest(bytes(data[off + 4:end]))
+        struct.pack_into("<I", data, off, h & 0xFFFFFFFF)
+        off = end
+    struct.pack_into("<Q", data, HEADER_CHECKSUMMED,
+                     xxhash.xxh3_64_intdigest(bytes(data[:HEADER_CHECKSUMMED])))
 
 
 def pair(s):
@@ -427,8 +475,9 @@ def main():
     g.add_argument("--section-size", type=pair, metavar="I:SIZE",
                    action="append", default=[],
                    help="set the size field only (payload unchanged)")
-    g.add_argument("--section-reserved", type=pair, metavar="I:V",
-                   action="append", default=[])
+    g.add_argument("--flip", type=pair, metavar="OFF:MASK", action="append",
+                   default=[], help="XOR the byte at a file offset with MASK "
+                   "after the checksums are computed")
     g.add_argument("--poke32", type=pair, metavar="OFF:V", action="append",
                    default=[], help="overwrite a u32 at a file offset")
     g.add_argument("--poke64", type=pair, metavar="OFF:V", action="append",
@@ -444,12 +493,10 @@ def main():
         for k in path:
             obj = obj[k]
         obj[last] = json.loads(val)
-    secs = [[k, 0, p] for k, p in build_sections(desc)]
+    secs = [[k, p] for k, p in build_sections(desc)]
     secs = [s for i, s in enumerate(secs) if i not in a.drop_section]
     for i, k in a.section_kind:
         secs[i][0] = k
-    for i, v in a.section_reserved:
-        secs[i][1] = v
     data = assemble(secs, 1 if desc.get("merged") else 0, a.num_sections)
     offs = section_offsets(secs)
     for i, v in a.section_size:
@@ -468,6 +515,9 @@ def main():
         struct.pack_into("<I", data, off, v)
     for off, v in a.poke64:
         struct.pack_into("<Q", data, off, v)
+    seal(data)
+    for off, mask in a.flip:
+        data[off] ^= mask
     if a.truncate is not None:
         data = data[:a.truncate]
     if a.append:

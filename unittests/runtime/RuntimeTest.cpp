@@ -28,6 +28,7 @@
 #include "activetime_timer.h"
 #include "activetime_writer.h"
 #include "RuntimeTestSupport.h"
+#include "../ChecksumVectors.h"
 
 #include <linux/perf_event.h>
 #include <time.h>
@@ -282,6 +283,23 @@ TEST(SamplerTest, ExponentialIntervals) {
   }
   EXPECT_NEAR(Sum / N / Mean, 1.0, 0.01);
   EXPECT_NEAR(double(Above) / N, 0.36787944, 0.005);
+}
+
+// The profile's checksums: the reference xxHash compiled into the runtime
+// gives the reference values, which the tool's llvm::xxh3_64bits is held to
+// as well (unittests/tools/ChecksumTest.cpp).
+TEST(ChecksumTest, ReferenceXxh3Values) {
+  for (const activetime::testutil::ChecksumVector &V :
+       activetime::testutil::kChecksumVectors) {
+    std::string In = activetime::testutil::checksumInput(V.Length);
+    EXPECT_EQ(__activetime::Checksum64(In.data(), In.size()), V.Xxh3)
+        << "length " << V.Length;
+  }
+  // Unaligned input: the same bytes at an odd address hash the same.
+  ASSERT_EQ(activetime::testutil::kChecksumVectors[12].Length, 1024u);
+  std::string In = " " + activetime::testutil::checksumInput(1024);
+  EXPECT_EQ(__activetime::Checksum64(In.data() + 1, 1024),
+            activetime::testutil::kChecksumVectors[12].Xxh3);
 }
 
 TEST(OutputNameTest, PatternExpansion) {

@@ -20,6 +20,7 @@
 
 #include "activetime/raw_format.h"
 #include "activetime_calltree.h"
+#include "activetime_checksum.h"
 #include "activetime_counts.h"
 #include "activetime_flags.h"
 #include "activetime_interface.h"
@@ -123,7 +124,8 @@ struct Parsed {
 };
 
 // Parses and checks the layout (v6: a thread section is its record, the
-// nodes, the count records, then the code sample records).
+// nodes, the count records, then the code sample records) and the
+// checksums (v8).
 inline ::testing::AssertionResult Parse(const char *Data, size_t Size, Parsed &Out) {
   if (Size < sizeof(raw::FileHeader))
     return ::testing::AssertionFailure() << "short";
@@ -132,6 +134,8 @@ inline ::testing::AssertionResult Parse(const char *Data, size_t Size, Parsed &O
     return ::testing::AssertionFailure() << "magic";
   if (Out.H.FileSize != Size || Out.H.HeaderSize != sizeof(raw::FileHeader))
     return ::testing::AssertionFailure() << "sizes";
+  if (Out.H.Checksum != Checksum64(Data, raw::kFileHeaderChecksummed))
+    return ::testing::AssertionFailure() << "header checksum";
   size_t Off = sizeof(raw::FileHeader);
   for (uint32_t S = 0; S < Out.H.NumSections; ++S) {
     raw::SectionHeader SH;
@@ -139,8 +143,12 @@ inline ::testing::AssertionResult Parse(const char *Data, size_t Size, Parsed &O
       return ::testing::AssertionFailure() << "section header at " << Off;
     std::memcpy(&SH, Data + Off, sizeof(SH));
     Off += sizeof(SH);
-    if (SH.Size % 8 || Off + SH.Size > Size || SH.Reserved)
+    if (SH.Size % 8 || Off + SH.Size > Size)
       return ::testing::AssertionFailure() << "section size";
+    // Kind, Size and the payload (raw_format.h, "Checksums").
+    const char *Sum = Data + Off - sizeof(SH) + raw::kSectionChecksumFrom;
+    if (SH.Checksum != (uint32_t)Checksum64(Sum, Data + Off + SH.Size - Sum))
+      return ::testing::AssertionFailure() << "section " << S << " checksum";
     const char *P = Data + Off;
     if (SH.Kind == raw::SK_Process) {
       if (S != 0)

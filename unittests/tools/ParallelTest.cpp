@@ -182,7 +182,8 @@ Profile parallelProfile() {
 size_t parallelPayload(const std::string &S) {
   size_t Off = sizeof(raw::FileHeader);
   while (Off + sizeof(raw::SectionHeader) <= S.size()) {
-    uint32_t Kind = support::endian::read32le(S.data() + Off);
+    uint32_t Kind = support::endian::read32le(
+        S.data() + Off + offsetof(raw::SectionHeader, Kind));
     uint64_t Size = support::endian::read64le(S.data() + Off + 8);
     if (Kind == raw::SK_Parallel)
       return Off + sizeof(raw::SectionHeader);
@@ -242,6 +243,7 @@ TEST(ParallelSection, Corruptions) {
   auto With = [&](size_t Off, uint32_t V) {
     std::string C = S;
     support::endian::write32le(&C[Off], V);
+    reseal(C);
     return parseError(C);
   };
   EXPECT_NE(With(Pl + 0, 9).find("unknown OpenMP status 9"), std::string::npos);

@@ -366,6 +366,9 @@ struct Corruption {
   const char *Name;
   std::function<void(std::string &, const std::vector<size_t> &)> Apply;
   const char *Expected;
+  /// Recompute the checksums after Apply, so that the check the case is
+  /// about is reached; false for the checksums' own cases.
+  bool Reseal = true;
 };
 
 class ProfileCorruption : public ::testing::TestWithParam<Corruption> {};
@@ -376,6 +379,8 @@ TEST_P(ProfileCorruption, Rejected) {
   // process, 2 modules, 2 threads, 2 traces, samples
   ASSERT_EQ(Secs.size(), 8u);
   GetParam().Apply(Bytes, Secs);
+  if (GetParam().Reseal)
+    reseal(Bytes);
   std::string Msg = parseError(Bytes);
   EXPECT_NE(Msg.find(GetParam().Expected), std::string::npos)
       << "got: " << Msg;
@@ -404,17 +409,23 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 8); },
-     "format version 8 is newer than supported (this activetime reads "
-     "version 7)"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 9); },
+     "format version 9 is newer than supported (this activetime reads "
+     "version 8)"},
+    // Version 7 had no checksums: refused as older, not called corrupt
+    // (the version is checked before the checksum; no reseal).
+    {"Version7", [](std::string &S, Secs) { put32(S, 8, 7); },
+     "format version 7 is older than supported (this activetime reads "
+     "version 8; re-profile with the current runtime)",
+     false},
     // Version 6 had no call sites: its nodes are 8 bytes shorter.
     {"Version6", [](std::string &S, Secs) { put32(S, 8, 6); },
      "format version 6 is older than supported (this activetime reads "
-     "version 7; re-profile with the current runtime)"},
+     "version 8; re-profile with the current runtime)"},
     // Version 5 had no call counts or code samples: refused, not misread.
     {"Version5", [](std::string &S, Secs) { put32(S, 8, 5); },
      "format version 5 is older than supported (this activetime reads "
-     "version 7; re-profile with the current runtime)"},
+     "version 8; re-profile with the current runtime)"},
     {"Version4", [](std::string &S, Secs) { put32(S, 8, 4); },
      "format version 4 is older than supported"},
     {"Version3", [](std::string &S, Secs) { put32(S, 8, 3); },
@@ -423,11 +434,11 @@ const Corruption Corruptions[] = {
      "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, 8, 1); },
      "format version 1 is older than supported (this activetime reads "
-     "version 7; re-profile with the current runtime)"},
+     "version 8; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, 8, 0); },
      "format version 0 is older than supported"},
-    {"HeaderSize", [](std::string &S, Secs) { put32(S, 12, 40); },
-     "bad header size 40"},
+    {"HeaderSize", [](std::string &S, Secs) { put32(S, 12, 32); },
+     "bad header size 32 (version 8 has 40)"},
     {"Truncated", [](std::string &S, Secs) { S.resize(S.size() - 8); },
      "truncated: header says"},
     {"TrailingGarbage", [](std::string &S, Secs) { S += "garbage!"; },
@@ -440,10 +451,29 @@ const Corruption Corruptions[] = {
     {"MoreSections",
      [](std::string &S, Secs) { put32(S, 24, 9); },
      "section 8 of 9: header at offset"},
-    {"UnknownKind", [](std::string &S, Secs X) { put32(S, X[1], 9); },
+    {"UnknownKind", [](std::string &S, Secs X) { put32(S, X[1] + 4, 9); },
      "unknown section kind 9"},
-    {"Reserved", [](std::string &S, Secs X) { put32(S, X[1] + 4, 1); },
-     "reserved field is 1"},
+    // Checksums: not resealed. Each names what it covers.
+    {"HeaderChecksum", [](std::string &S, Secs) { S[24] ^= 1; },
+     "file header: checksum does not match its contents (the file is "
+     "corrupt or was modified)",
+     false},
+    {"HeaderChecksumField", [](std::string &S, Secs) { S[39] ^= 0x80; },
+     "file header: checksum does not match", false},
+    {"SectionPayload",
+     [](std::string &S, Secs X) { S[X[3] + kNode0 + 8] ^= 4; },
+     "section 3 (thread): checksum does not match its contents (the file "
+     "is corrupt or was modified)",
+     false},
+    {"SectionChecksumField", [](std::string &S, Secs X) { S[X[1]] ^= 1; },
+     "section 1 (module): checksum does not match", false},
+    {"SectionKind", [](std::string &S, Secs X) { put32(S, X[1] + 4, 9); },
+     "section 1 (kind 9): checksum does not match", false},
+    // A smaller size still inside the file: the checksum covers other bytes.
+    {"SectionSize", [](std::string &S, Secs X) { S[X[2] + 8] ^= 8; },
+     "section 2 (module): checksum does not match", false},
+    {"LastByte", [](std::string &S, Secs) { S.back() ^= 0x10; },
+     "section 7 (samples): checksum does not match", false},
     {"SizeNotMultipleOf8",
      [](std::string &S, Secs X) { put64(S, X[0] + 8, 57); },
      "size 57 is not a multiple of 8"},
@@ -672,7 +702,7 @@ const Corruption Corruptions[] = {
      [](std::string &S, Secs X) {
        std::string Out = reassemble(S, X, {0, 1, 2, 3, 4, 5, 6});
        std::string Sec(kPayload + 16, '\0');
-       put32(Sec, 0, raw::SK_Samples);
+       put32(Sec, 4, raw::SK_Samples);
        put64(Sec, 8, 16);
        Out += Sec;
        put64(Out, 16, Out.size());

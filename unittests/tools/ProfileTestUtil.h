@@ -1,13 +1,15 @@
 //===- ProfileTestUtil.h - Shared helpers of the profile tests -*- C++ -*-===//
 //
 // Part of ActiveTime. Writes a Profile to bytes and reads bytes back to the
-// reader's error message, for the round-trip and corruption tests.
+// reader's error message, for the round-trip and corruption tests; reseals
+// an altered image so that it gets past the checksums.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ACTIVETIME_UNITTESTS_PROFILETESTUTIL_H
 #define ACTIVETIME_UNITTESTS_PROFILETESTUTIL_H
 
+#include "activetime/Profile/Checksum.h"
 #include "activetime/Profile/Profile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -33,6 +35,13 @@ inline llvm::Expected<profile::Profile> parse(llvm::StringRef Bytes) {
 }
 
 // The reader's error for Bytes, or "<no error>".
+/// Recomputes the checksums of \p Bytes (a corruption test's altered file),
+/// so the reader reaches the check the test is about.
+inline void reseal(std::string &Bytes) {
+  profile::resealRawProfile(
+      llvm::MutableArrayRef<char>(Bytes.data(), Bytes.size()));
+}
+
 inline std::string parseError(llvm::StringRef Bytes) {
   llvm::Expected<profile::Profile> P = parse(Bytes);
   if (P)

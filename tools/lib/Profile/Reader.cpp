@@ -3,12 +3,14 @@
 // Part of ActiveTime. Parses a raw profile (raw_format.h) into the model of
 // Profile.h, one parser per section kind; which model field each record
 // field fills is RawMapping.h's, shared with the writer. The input may be
-// truncated or garbage: every record is bounds-checked before it is read
-// (little-endian loads, the buffer need not be aligned), and every
-// inconsistency becomes a one-line error instead of a crash later.
+// truncated or garbage: the file header's and every section's checksum are
+// verified before their fields are trusted, every record is bounds-checked
+// before it is read (little-endian loads, the buffer need not be aligned),
+// and every inconsistency becomes a one-line error instead of a crash later.
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/Profile/Checksum.h"
 #include "activetime/Profile/Profile.h"
 #include "activetime/Profile/RawMapping.h"
 #include "activetime/abi.h"
@@ -18,6 +20,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstddef>
 #include <cstring>
 
 using namespace llvm;
@@ -77,12 +80,29 @@ const char *kindName(uint32_t Kind) {
   return nullptr; // not a section kind of this version
 }
 
+/// "section 5 (thread)", or "section 5 (kind 9)" for an unknown kind.
+std::string sectionName(uint32_t Index, uint32_t Kind) {
+  if (const char *Name = kindName(Kind))
+    return formatv("section {0} ({1})", Index, Name).str();
+  return formatv("section {0} (kind {1})", Index, Kind).str();
+}
+
+/// What a checksum mismatch says after naming the header or section.
+constexpr const char *kChecksumMismatch =
+    "checksum does not match its contents (the file is corrupt or was "
+    "modified)";
+
 class Parser {
 public:
   Expected<Profile> parse(StringRef Buf);
 
 private:
   Error parseFileHeader(StringRef Buf, uint32_t &NumSections);
+  Error checkVersion(StringRef Buf);
+  /// The header of section \p Index at \p Off: in the file, checksum
+  /// verified, kind known, size a multiple of 8.
+  Error checkSectionHeader(StringRef Buf, uint32_t Index, uint64_t Off,
+                           uint32_t &Kind, uint64_t &Size);
   Error parseSection(uint32_t Kind, Cursor Payload);
   Error parseProcess(Cursor C);
   Error checkProcessRecord(const RecordIn<raw::ProcessRecord> &In);
@@ -835,21 +855,20 @@ Error Parser::checkSite(const MemSite &S, uint32_t I, const std::string &What) {
   return Error::success();
 }
 
-/// Checks the file header against the buffer; sets Prof.Merged.
-Error Parser::parseFileHeader(StringRef Buf, uint32_t &NumSections) {
+/// The magic, the version and the header size, each checked exactly before
+/// the checksum: a file of another version is named as such, not as
+/// corrupt.
+Error Parser::checkVersion(StringRef Buf) {
+  using R = raw::FileHeader;
   if (Buf.size() < sizeof(raw::kMagic) ||
       std::memcmp(Buf.data(), raw::kMagic, sizeof(raw::kMagic)) != 0)
     return fail("not an ActiveTime raw profile (bad magic)");
-  if (Buf.size() < sizeof(raw::FileHeader))
+  if (Buf.size() < offsetof(R, FileSize))
     return fail(formatv("truncated: file has {0} bytes, the header alone "
                         "needs {1}",
-                        Buf.size(), sizeof(raw::FileHeader)));
-  using R = raw::FileHeader;
+                        Buf.size(), sizeof(R)));
   RecordIn<R> H(Buf.data());
   uint32_t Version = H.get(&R::Version);
-  uint64_t FileSize = H.get(&R::FileSize);
-  uint32_t Flags = H.get(&R::Flags);
-  NumSections = H.get(&R::NumSections);
   if (Version > raw::kVersion)
     return fail(formatv("format version {0} is newer than supported (this "
                         "activetime reads version {1})",
@@ -859,10 +878,27 @@ Error Parser::parseFileHeader(StringRef Buf, uint32_t &NumSections) {
                         "activetime reads version {1}; re-profile with the "
                         "current runtime)",
                         Version, raw::kVersion));
-  if (H.get(&R::HeaderSize) != sizeof(raw::FileHeader))
+  if (H.get(&R::HeaderSize) != sizeof(R))
     return fail(formatv("bad header size {0} (version {1} has {2})",
-                        H.get(&R::HeaderSize), Version,
-                        sizeof(raw::FileHeader)));
+                        H.get(&R::HeaderSize), Version, sizeof(R)));
+  if (Buf.size() < sizeof(R))
+    return fail(formatv("truncated: file has {0} bytes, the header alone "
+                        "needs {1}",
+                        Buf.size(), sizeof(R)));
+  return Error::success();
+}
+
+/// Checks the file header against the buffer; sets Prof.Merged.
+Error Parser::parseFileHeader(StringRef Buf, uint32_t &NumSections) {
+  if (Error E = checkVersion(Buf))
+    return E;
+  using R = raw::FileHeader;
+  RecordIn<R> H(Buf.data());
+  if (H.get(&R::Checksum) != fileHeaderChecksum(Buf))
+    return fail(formatv("file header: {0}", kChecksumMismatch));
+  uint64_t FileSize = H.get(&R::FileSize);
+  uint32_t Flags = H.get(&R::Flags);
+  NumSections = H.get(&R::NumSections);
   if (FileSize > Buf.size())
     return fail(formatv("truncated: header says {0} bytes, file has {1}",
                         FileSize, Buf.size()));
@@ -873,6 +909,33 @@ Error Parser::parseFileHeader(StringRef Buf, uint32_t &NumSections) {
   if (Flags & ~uint32_t(raw::FH_Merged))
     return fail(formatv("unknown file flags {0:x}", Flags));
   Prof.Merged = Flags & raw::FH_Merged;
+  return Error::success();
+}
+
+Error Parser::checkSectionHeader(StringRef Buf, uint32_t Index, uint64_t Off,
+                                 uint32_t &Kind, uint64_t &Size) {
+  using R = raw::SectionHeader;
+  RecordIn<R> SH(Buf.data() + Off);
+  Kind = SH.get(&R::Kind);
+  Size = SH.get(&R::Size);
+  uint64_t PayloadOff = Off + sizeof(R);
+  // The size first: the checksum covers the payload it delimits.
+  if (Size > Buf.size() - PayloadOff)
+    return fail(formatv("{0}: {1} bytes at offset {2} overrun the file ({3} "
+                        "bytes)",
+                        sectionName(Index, Kind), Size, PayloadOff,
+                        Buf.size()));
+  StringRef Section = Buf.substr(Off, sizeof(R) + Size);
+  if (SH.get(&R::Checksum) != sectionChecksum(Section))
+    return fail(formatv("{0}: {1}", sectionName(Index, Kind),
+                        kChecksumMismatch));
+  if (!kindName(Kind))
+    return fail(formatv("section {0} at offset {1}: unknown section kind "
+                        "{2}",
+                        Index, Off, Kind));
+  if (Size % 8)
+    return fail(formatv("{0}: size {1} is not a multiple of 8",
+                        sectionName(Index, Kind), Size));
   return Error::success();
 }
 
@@ -906,27 +969,11 @@ Expected<Profile> Parser::parse(StringRef Buf) {
       return fail(formatv("section {0} of {1}: header at offset {2} overruns "
                           "the file ({3} bytes)",
                           S, NumSections, Off, Buf.size()));
-    using R = raw::SectionHeader;
-    RecordIn<R> SH(Buf.data() + Off);
-    uint32_t Kind = SH.get(&R::Kind);
-    uint32_t Reserved = SH.get(&R::Reserved);
-    uint64_t Size = SH.get(&R::Size);
+    uint32_t Kind;
+    uint64_t Size;
+    if (Error E = checkSectionHeader(Buf, S, Off, Kind, Size))
+      return std::move(E);
     Off += sizeof(raw::SectionHeader);
-    if (!kindName(Kind))
-      return fail(formatv("section {0} at offset {1}: unknown section kind "
-                          "{2}",
-                          S, Off - sizeof(raw::SectionHeader), Kind));
-    if (Reserved != 0)
-      return fail(formatv("section {0} ({1}): reserved field is {2}, not 0",
-                          S, kindName(Kind), Reserved));
-    if (Size % 8)
-      return fail(formatv("section {0} ({1}): size {2} is not a multiple of "
-                          "8",
-                          S, kindName(Kind), Size));
-    if (Size > Buf.size() - Off)
-      return fail(formatv("section {0} ({1}): {2} bytes at offset {3} overrun "
-                          "the file ({4} bytes)",
-                          S, kindName(Kind), Size, Off, Buf.size()));
     Cursor Payload(Buf.substr(Off, Size));
     Off += Size;
     if (Error E = parseSection(Kind, Payload))

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/Profile/Checksum.h"
 #include "activetime/Profile/Profile.h"
 #include "activetime/Profile/RawMapping.h"
 #include "activetime/raw_format.h"
@@ -16,6 +17,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
 
 using namespace llvm;
 using namespace activetime;
@@ -177,12 +180,21 @@ private:
   void writeSamples(const SampleSet &S);
   void add(uint32_t Kind, SectionBuilder &B);
 
-  std::vector<std::pair<uint32_t, std::string>> Sections;
+  /// Each a whole section: header and payload.
+  std::vector<std::string> Sections;
 };
 
+/// The section behind its header, whose checksum covers Kind, Size and the
+/// payload (raw_format.h).
 void ProfileWriter::add(uint32_t Kind, SectionBuilder &B) {
   B.pad();
-  Sections.emplace_back(Kind, B.data().str());
+  RecordOut<raw::SectionHeader> SH;
+  SH.set(&raw::SectionHeader::Kind, Kind);
+  SH.set(&raw::SectionHeader::Size, B.data().size());
+  std::string S = (SH.bytes() + B.data()).str();
+  SH.set(&raw::SectionHeader::Checksum, sectionChecksum(S));
+  std::memcpy(S.data(), SH.bytes().data(), sizeof(raw::SectionHeader));
+  Sections.push_back(std::move(S));
 }
 
 /// One process block, in the section order raw_format.h prescribes.
@@ -318,8 +330,8 @@ Error ProfileWriter::finish(bool Merged, raw_ostream &OS) {
   if (!fits32(Sections.size()))
     return fail("too many sections for the raw format");
   uint64_t FileSize = sizeof(raw::FileHeader);
-  for (const auto &S : Sections)
-    FileSize += sizeof(raw::SectionHeader) + S.second.size();
+  for (const std::string &S : Sections)
+    FileSize += S.size();
 
   using H = raw::FileHeader;
   RecordOut<H> Header;
@@ -329,13 +341,10 @@ Error ProfileWriter::finish(bool Merged, raw_ostream &OS) {
   Header.set(&H::FileSize, FileSize);
   Header.set(&H::NumSections, Sections.size());
   Header.set(&H::Flags, Merged ? raw::FH_Merged : 0);
+  Header.set(&H::Checksum, fileHeaderChecksum(Header.bytes()));
   OS << Header.bytes();
-  for (const auto &S : Sections) {
-    RecordOut<raw::SectionHeader> SH;
-    SH.set(&raw::SectionHeader::Kind, S.first);
-    SH.set(&raw::SectionHeader::Size, S.second.size());
-    OS << SH.bytes() << S.second;
-  }
+  for (const std::string &S : Sections)
+    OS << S;
   return Error::success();
 }
 
