@@ -500,6 +500,10 @@ void WriteTrace(OutBuffer *B, ThreadState *TS) {
   TR.NumSwitches = NS;
   TR.DroppedEvents = TB.DroppedEvents;
   TR.DroppedSwitches = TB.DroppedSwitches;
+  TR.BufferTicks = __atomic_load_n(&TB.BufferTicks, __ATOMIC_RELAXED);
+  TR.BufferBytes = __atomic_load_n(&TB.BufferBytes, __ATOMIC_RELAXED);
+  TR.BufferFlags = __atomic_load_n(&TB.BufferFlags, __ATOMIC_RELAXED);
+  TR.Reserved = 0;
   uptr RecOff = B->Size;
   B->Append(&TR, sizeof(TR));
   // Consecutive events mostly repeat functions: cache the last lookup.

@@ -50,6 +50,8 @@ JSON description (all fields optional except where noted):
                                      "addr": 0 or "func" or "func+N",
                                      "count": 1, "caller": 0 or "func+N"}]}],
       "traces": [{"tid": 1, "dropped_events": 0, "dropped_switches": 0,
+                  "buffer_ticks": 0, "buffer_bytes": 0,         # version 8
+                  "buffer_flags": 0, "reserved": 0,
                   "num_events": N, "num_switches": N,           # overrides
                   "events": [[tick, func, "enter"|"exit"|kind,
                               measured (optional), reserved (optional)]],
@@ -106,9 +108,14 @@ function's "addr" + N (the tool maps addresses it cannot symbolize, e.g.
 of a module path that does not exist, to the nearest function start
 below, so "func+N" lands in func); count defaults to 1.
 
-Version 7 (the version written): a node's "call_site" (12th list field) and
+Version 7: a node's "call_site" (12th list field) and
 a code sample's "caller" (5th) are return addresses, integers or "func+N"
 like addr; both default to 0 (unknown).
+
+Version 8 (the version written): a trace's "buffer_ticks", "buffer_bytes"
+and "buffer_flags" (raw::TraceBufferFlags: 1 populate, 2 touch, 4 huge
+pages) say what making its buffers ready cost; "reserved" is
+TraceRecord::Reserved. All default to 0.
 """
 
 import argparse
@@ -117,7 +124,7 @@ import struct
 import sys
 
 MAGIC = b"\x7fATPROF\n"
-VERSION = 7
+VERSION = 8
 NO_PARENT = 0xFFFFFFFF
 SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE, SK_STRIDES = 1, 2, 3, 4, 5
 SK_SAMPLES = 6
@@ -321,11 +328,15 @@ def build_sections(desc):
             sections.append((SK_THREAD, b + b"".join(nodes + counts + code)))
         for t in traces:
             evs, sws = t.get("events", []), t.get("switches", [])
-            b = struct.pack("<QQQQQ", t.get("tid", 1),
+            b = struct.pack("<QQQQQQQII", t.get("tid", 1),
                             t.get("num_events", len(evs)),
                             t.get("num_switches", len(sws)),
                             t.get("dropped_events", 0),
-                            t.get("dropped_switches", 0))
+                            t.get("dropped_switches", 0),
+                            t.get("buffer_ticks", 0),
+                            t.get("buffer_bytes", 0),
+                            t.get("buffer_flags", 0),
+                            t.get("reserved", 0))
             for ev in evs:
                 tick, func, kind = ev[:3]
                 measured = ev[3] if len(ev) > 3 else 0

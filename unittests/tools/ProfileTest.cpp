@@ -404,17 +404,21 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 8); },
-     "format version 8 is newer than supported (this activetime reads "
-     "version 7)"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 9); },
+     "format version 9 is newer than supported (this activetime reads "
+     "version 8)"},
+    // Version 7's trace records had no buffer figures: 24 bytes shorter.
+    {"Version7", [](std::string &S, Secs) { put32(S, 8, 7); },
+     "format version 7 is older than supported (this activetime reads "
+     "version 8; re-profile with the current runtime)"},
     // Version 6 had no call sites: its nodes are 8 bytes shorter.
     {"Version6", [](std::string &S, Secs) { put32(S, 8, 6); },
      "format version 6 is older than supported (this activetime reads "
-     "version 7; re-profile with the current runtime)"},
+     "version 8; re-profile with the current runtime)"},
     // Version 5 had no call counts or code samples: refused, not misread.
     {"Version5", [](std::string &S, Secs) { put32(S, 8, 5); },
      "format version 5 is older than supported (this activetime reads "
-     "version 7; re-profile with the current runtime)"},
+     "version 8; re-profile with the current runtime)"},
     {"Version4", [](std::string &S, Secs) { put32(S, 8, 4); },
      "format version 4 is older than supported"},
     {"Version3", [](std::string &S, Secs) { put32(S, 8, 3); },
@@ -423,7 +427,7 @@ const Corruption Corruptions[] = {
      "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, 8, 1); },
      "format version 1 is older than supported (this activetime reads "
-     "version 7; re-profile with the current runtime)"},
+     "version 8; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, 8, 0); },
      "format version 0 is older than supported"},
     {"HeaderSize", [](std::string &S, Secs) { put32(S, 12, 40); },
@@ -890,7 +894,7 @@ TEST(RawMapping, EveryRecordFieldMappedOrOwned) {
   EXPECT_EQ((coverage<NodeRecord, Node>()), "");
   EXPECT_EQ((coverage<CountRecord, CallCount>()), "");
   EXPECT_EQ((coverage<CodeSampleRecord, CodeSample>()), "");
-  EXPECT_EQ((coverage<TraceRecord, Trace>()), "");
+  EXPECT_EQ((coverage<TraceRecord, Trace>(&TraceRecord::Reserved)), "");
   EXPECT_EQ((coverage<raw::TraceEvent, profile::TraceEvent>(
                 &raw::TraceEvent::Reserved)),
             "");
