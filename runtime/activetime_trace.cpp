@@ -18,10 +18,13 @@
 //    pre-faulting whole buffers at thread start was not an option.
 // MADV_POPULATE_WRITE (Linux >= 5.14) faults a chunk in one call; older
 // kernels refuse it (EINVAL, remembered) and the chunk's pages are written
-// to one by one instead, still timed. Beyond the first 2 MiB a buffer asks
-// for transparent huge pages where the kernel offers them: a long trace then
-// takes one fault per 2 MiB, several times cheaper than 512 small ones
-// (docs/performance.md), while short traces stay in small pages.
+// to one by one instead, still timed. With trace_huge_pages=1, beyond the
+// first 2 MiB a buffer asks for transparent huge pages where the kernel
+// offers them: a long trace then takes one fault per 2 MiB, up to 2x
+// cheaper than 512 small ones, but where the kernel compacts memory to find
+// one a fault can stall for milliseconds (up to 4x dearer in all,
+// docs/performance.md), so it is off by default. Short traces stay in
+// small pages either way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,7 +99,7 @@ void MapTraceMemory(TraceMemory &M, uptr Bytes, const char *Name,
   uptr B = uptr(M.Base);
   uptr H = RoundUpTo(B + kHugePage, kHugePage);
   uptr E = RoundDownTo(B + M.Bytes, kHugePage);
-  if (E <= H || !HugePagesAvailable())
+  if (E <= H || !flags()->trace_huge_pages || !HugePagesAvailable())
     return;
   if (internal_madvise(H, E - H, kMadvHugePage) != 0)
     return;
