@@ -95,7 +95,7 @@ struct TraceSw {
 // A trace buffer's mapping: [0, Ready) has been faulted in by the runtime.
 struct TraceMemory {
   char *Base;
-  uptr Bytes;      // mapped
+  uptr Bytes;      // mapped (cut to Ready when the kernel had no memory)
   uptr Ready;
   uptr HugeFrom;   // offset from which huge pages were asked for (or Bytes)
 };

@@ -109,14 +109,20 @@ void MapTraceMemory(TraceMemory &M, uptr Bytes, const char *Name,
 }
 
 // Faults in [From, To) of M: one MADV_POPULATE_WRITE, or a write to each
-// page where the kernel refuses it (or fails it, e.g. interrupted). The
-// memory beyond Ready was never written, so writing 0 there changes nothing.
-void FaultIn(TraceMemory &M, uptr From, uptr To, u32 *Flags) {
+// page where the kernel does not know it (or failed it otherwise, e.g.
+// interrupted). The memory beyond Ready was never written, so writing 0
+// there changes nothing. False when the kernel has no memory for it: the
+// program must not be killed for its trace, whose later events are dropped.
+bool FaultIn(TraceMemory &M, uptr From, uptr To, u32 *Flags) {
   if (!__atomic_load_n(&populate_refused, __ATOMIC_RELAXED)) {
     int R = internal_madvise(uptr(M.Base) + From, To - From, kMadvPopulateWrite);
     if (R == 0) {
       *Flags |= raw::TBF_Populate;
-      return;
+      return true;
+    }
+    if (R == -errno_ENOMEM) {
+      *Flags |= raw::TBF_NoMemory;
+      return false;
     }
     if (R == -errno_EINVAL)
       __atomic_store_n(&populate_refused, 1u, __ATOMIC_RELAXED);
@@ -125,6 +131,7 @@ void FaultIn(TraceMemory &M, uptr From, uptr To, u32 *Flags) {
   for (uptr P = From; P < To; P += PS)
     ((volatile char *)M.Base)[P] = 0;
   *Flags |= raw::TBF_Touch;
+  return true;
 }
 
 // Makes the next chunk of M ready (at least Want bytes where that fits):
@@ -142,9 +149,13 @@ void ReadyMore(TraceBuffers &B, TraceMemory &M, uptr Want) {
   To = Min(To, M.Bytes);
   u64 T0 = ReadTick();
   u32 Flags = B.BufferFlags;
-  FaultIn(M, From, To, &Flags);
+  bool Ok = FaultIn(M, From, To, &Flags);
   u64 T1 = ReadTick();
-  M.Ready = To;
+  if (Ok)
+    M.Ready = To;
+  else
+    M.Bytes = M.Ready; // no more tries: the buffer ends here
+  To = M.Ready > From ? M.Ready : From;
   // Relaxed atomics: the writer reads them while the thread runs.
   __atomic_store_n(&B.BufferFlags, Flags, __ATOMIC_RELAXED);
   __atomic_store_n(&B.BufferTicks, B.BufferTicks + (T1 > T0 ? T1 - T0 : 0),

@@ -344,7 +344,10 @@ enum TraceBufferFlags : uint32_t {
   TBF_Populate = 1u << 0,  // madvise(MADV_POPULATE_WRITE) (Linux >= 5.14)
   TBF_Touch = 1u << 1,     // a write to each page (older kernels)
   TBF_HugePages = 1u << 2, // transparent huge pages beyond the first 2 MiB
-  TBF_Known = TBF_Populate | TBF_Touch | TBF_HugePages,
+  // The kernel had no memory for more (ENOMEM): the later events were
+  // dropped rather than the program killed.
+  TBF_NoMemory = 1u << 3,
+  TBF_Known = TBF_Populate | TBF_Touch | TBF_HugePages | TBF_NoMemory,
 };
 
 struct TraceEvent {      // 24 bytes: a timer measurement

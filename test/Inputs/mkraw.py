@@ -114,7 +114,7 @@ like addr; both default to 0 (unknown).
 
 Version 8 (the version written): a trace's "buffer_ticks", "buffer_bytes"
 and "buffer_flags" (raw::TraceBufferFlags: 1 populate, 2 touch, 4 huge
-pages) say what making its buffers ready cost; "reserved" is
+pages, 8 out of memory) say what making its buffers ready cost; "reserved" is
 TraceRecord::Reserved. All default to 0.
 """
 

@@ -172,6 +172,8 @@ std::string TraceSummary::how() const {
          "a write per page (the kernel refused MADV_POPULATE_WRITE)";
   if (BufferFlags & raw::TBF_HugePages)
     S += ", huge pages past 2 MiB";
+  if (BufferFlags & raw::TBF_NoMemory)
+    S += "; OUT OF MEMORY: the kernel refused more, later events dropped";
   return S;
 }
 

@@ -193,6 +193,7 @@ void JsonReport::trace(const TraceSummary &S) {
     J.attribute("buffer_populate", bool(S.BufferFlags & raw::TBF_Populate));
     J.attribute("buffer_touch", bool(S.BufferFlags & raw::TBF_Touch));
     J.attribute("buffer_huge_pages", bool(S.BufferFlags & raw::TBF_HugePages));
+    J.attribute("buffer_out_of_memory", bool(S.BufferFlags & raw::TBF_NoMemory));
     // Inside the probes' measured cost or before a thread's first call.
     J.attribute("buffer_removed", true);
   });
