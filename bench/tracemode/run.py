@@ -37,6 +37,9 @@
 #                             before raw format 8), and over the trace
 #                             run's task-clock
 #   dropped                   trace events dropped (buffer full)
+# With --decompose or --before, the trace's active time over each of those
+# variants' in the same round, median and range over the rounds: pairs
+# share the machine's state.
 # Programs: bench/truth/tiny.c (a ~1 ns callee, flat and 4 deep; sized so
 # the trace fits its buffer), bench/accuracy/accuracy.c (overhead: 5 M calls
 # of a short child, the buffer fills; deep: an 8-deep path; blocking and
@@ -246,6 +249,21 @@ def main():
                    [fmt(ratio(m, "active")) for m in others] +
                    [fmt(ratio("trace", "offline")), fmt(cpu("profile")), fmt(cpu("trace")),
                     faults, bufs, fmt(med(x.get("dropped") for x in r["trace"]), "%d")]))
+    paired = [m for m in ("before", "nobuf", "timed") if m in modes]
+    if paired:
+        # Same round, same machine state: the runs' ratio, median and range
+        # over the rounds (the calibration differs per run; the load too).
+        print("paired per round, trace's active time over: " + ", ".join(paired))
+        for prog in progs:
+            r = results[prog[0]]
+            cells = []
+            for m in paired:
+                xs = [a["active"] / b["active"] for a, b in zip(r["trace"], r[m])
+                      if a.get("active") and b.get("active")]
+                cells.append("%s %s (%s-%s)" % (m, fmt(med(xs), "%.3f"),
+                                                fmt(min(xs) if xs else None),
+                                                fmt(max(xs) if xs else None)))
+            print("  %-13s %s" % (prog[0], "   ".join(cells)))
     print("load average %.2f %.2f %.2f (end)" % load)
     if args.json:
         with open(args.json, "w") as f:
