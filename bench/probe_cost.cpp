@@ -19,6 +19,12 @@
 //             the same callee repeatedly and once for 8 rotating callees
 //             under one parent.
 //
+// Usage: activetime-bench-probe-cost [REPETITIONS [ITERATIONS]] (7 and
+// 5,000,000). ACTIVETIME_OPTIONS applies (write_profile=0 unless set): with
+// mode=trace the probe rows show the trace-mode probes, writing their events
+// while trace_buffer_events leaves room for all of them (2 per iteration per
+// probe row and pass, 2 x (REPETITIONS + 1) passes), dropping them after.
+//
 //===----------------------------------------------------------------------===//
 
 #include "activetime/abi.h"
@@ -92,7 +98,7 @@ struct FloorPlus {
 static thread_local FloorPlus floor_plus;
 
 static volatile uint64_t sink;
-static const long kIters = 5000000;
+static long kIters = 5000000;
 
 static double RunCall() {
   double T0 = NowNs();
@@ -252,6 +258,8 @@ int main(int argc, char **argv) {
   int Reps = argc > 1 ? atoi(argv[1]) : 7;
   if (Reps < 1)
     Reps = 1;
+  if (argc > 2 && atol(argv[2]) > 0)
+    kIters = atol(argv[2]);
   // The benchmark's own profile is of no interest.
   setenv("ACTIVETIME_OPTIONS", "write_profile=0", 0);
   __activetime_register_module(&Module);

@@ -43,7 +43,11 @@ ALWAYS_INLINE static void NoteUnmatchedExit(ThreadState *TS) {
 // mode=trace every probe comes here first to store its whole interval in
 // its event (the offline method takes the union with the switched-out
 // intervals itself).
+// Switch events stored here, after the probe's second tick read, may make
+// trace memory ready (activetime_trace.cpp): that time is charged as
+// overhead explicitly.
 static NOINLINE u64 OnCpuPart(ThreadTls &T, u64 Interval, u64 End) {
+  u64 BufferTicks = 0;
   if (T.Trace) {
     TraceBuffers &B = T.TS->Trace;
     if (B.OpenEvent) {
@@ -52,8 +56,11 @@ static NOINLINE u64 OnCpuPart(ThreadTls &T, u64 Interval, u64 End) {
     }
     if (Interval < T.TS->LongProbeTicks)
       return Interval;
+    BufferTicks = B.BufferTicks;
   }
   u64 Off = CollectSwitchedOut(T, End);
+  if (T.Trace)
+    T.Ovh += (T.TS->Trace.BufferTicks - BufferTicks) << 8;
   return Interval > Off ? Interval - Off : 0;
 }
 
@@ -110,12 +117,16 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now) {
     CheckTiming(N, I);
 }
 
-// mode=trace: one timer measurement, bounded buffer, never blocks.
+// mode=trace: one timer measurement, bounded buffer, never blocks. Past the
+// pages made ready so far, the next chunk is made ready first (a system call
+// once per chunk): between the probe's two tick reads, so its cost is part
+// of the probe's measured cost, removed from every open call.
 NOINLINE void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind,
                                u64 Now) {
   TraceBuffers &B = T.TS->Trace;
   u64 I = B.NumEvents;
-  if (UNLIKELY(I >= B.CapEvents)) {
+  if (UNLIKELY(I >= B.ReadyEvents) &&
+      (I >= B.CapEvents || !TraceReadyEvents(B))) {
     B.DroppedEvents++;
     return;
   }

@@ -38,7 +38,8 @@ void TraceSwitch(ThreadState *TS, u64 Tick, bool Out) {
   TraceBuffers &B = TS->Trace;
   if (!B.Switches)
     return;
-  if (B.NumSwitches >= B.CapSwitches) {
+  if (B.NumSwitches >= B.ReadySwitches &&
+      (B.NumSwitches >= B.CapSwitches || !TraceReadySwitches(B))) {
     B.DroppedSwitches++;
     return;
   }

@@ -119,16 +119,7 @@ bool InitCurrentThread(u64 Now) {
   T.LongProbe = TS->LongProbeTicks;
   T.Trace = 0;
   if (flags()->mode == RunMode::Trace) {
-    TraceBuffers &B = TS->Trace;
-    uptr PS = GetPageSizeCached();
-    B.CapEvents = u64(flags()->trace_buffer_events);
-    B.CapSwitches = u64(flags()->trace_buffer_switches);
-    if (B.CapEvents)
-      B.Events = (TraceEv *)MmapOrDie(RoundUpTo(B.CapEvents * sizeof(TraceEv), PS),
-                                      "ActiveTime trace events");
-    if (B.CapSwitches)
-      B.Switches = (TraceSw *)MmapOrDie(
-          RoundUpTo(B.CapSwitches * sizeof(TraceSw), PS), "ActiveTime trace switches");
+    OpenTraceBuffers(TS->Trace);
     T.Trace = 1;
     T.LongProbe = 0;
   }
@@ -227,8 +218,7 @@ void ThreadRegistryAfterForkChild(u64 Now) {
     T.Stack[I].ChildTicks = 0;
     T.Stack[I].OvhAtEntry = T.Stack[I].OffAtEntry = T.Stack[I].SwAtEntry = 0;
   }
-  TS->Trace.NumEvents = TS->Trace.DroppedEvents = TS->Trace.OpenEvent = 0;
-  TS->Trace.NumSwitches = TS->Trace.DroppedSwitches = 0;
+  ResetTraceBuffersAfterFork(TS->Trace);
   // The inherited perf event watches the parent's thread: close it (and its
   // mapping) and watch this one.
   CloseThreadSwitchSource(T, TS, /*Drain=*/false, Now);

@@ -80,7 +80,8 @@ struct ThreadTls {
 constexpr u64 kSwVoluntary = u64(1) << 32;
 constexpr u64 kSwInvoluntary = 1;
 
-// mode=trace per-thread buffers (mmap'd at thread init, never grown).
+// mode=trace per-thread buffers (mapped at thread init, never grown; their
+// pages made ready a chunk at a time: activetime_trace.cpp).
 struct TraceEv {   // the timer measurement as recorded at run time
   u64 Tick;
   uptr FnKind;     // FuncDesc pointer | TraceEventKind (bit 0)
@@ -91,6 +92,13 @@ struct TraceSw {
   u32 Out;         // 1: switched out, 0: switched in
   u32 Reserved;
 };
+// A trace buffer's mapping: [0, Ready) has been faulted in by the runtime.
+struct TraceMemory {
+  char *Base;
+  uptr Bytes;      // mapped (cut to Ready when the kernel had no memory)
+  uptr Ready;
+  uptr HugeFrom;   // offset from which huge pages were asked for (or Bytes)
+};
 struct TraceBuffers {
   TraceEv *Events;
   u64 NumEvents;   // written by the owner; the writer reads it (volatile)
@@ -98,11 +106,19 @@ struct TraceBuffers {
   // measured interval is known only when the probe ends.
   u64 OpenEvent;
   u64 CapEvents;
+  u64 ReadyEvents; // events that fit the ready pages (<= CapEvents)
   u64 DroppedEvents;
   TraceSw *Switches;
   u64 NumSwitches;
   u64 CapSwitches;
+  u64 ReadySwitches;
   u64 DroppedSwitches;
+  TraceMemory EventMem, SwitchMem;
+  // What making pages ready cost this thread (raw::TraceRecord::Buffer*):
+  // owner-written, read by the writer.
+  u64 BufferTicks;
+  u64 BufferBytes;
+  u32 BufferFlags; // raw::TraceBufferFlags
 };
 
 extern THREADLOCAL ThreadTls at_tls __attribute__((tls_model("initial-exec")));
@@ -185,6 +201,14 @@ void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain, u64 Now)
 u32 CloseOpenFrames(ThreadTls &T, u64 Now);
 // mode=trace: records one timer measurement (owner thread, probe held busy).
 void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind, u64 Now);
+// mode=trace buffers (activetime_trace.cpp): maps the thread's buffers and
+// makes their first pages ready (thread init); makes the next chunk of the
+// event / switch buffer ready, false if the buffer is full (owner thread,
+// probe held busy); forgets the inherited contents in a fork child.
+void OpenTraceBuffers(TraceBuffers &B);
+bool TraceReadyEvents(TraceBuffers &B);
+bool TraceReadySwitches(TraceBuffers &B);
+void ResetTraceBuffersAfterFork(TraceBuffers &B);
 
 // Registry access for the writer and fork handling.
 void LockThreadRegistry();

@@ -26,19 +26,23 @@ namespace __activetime {
 
 namespace raw = activetime::raw;
 
+void OutBuffer::Reserve(uptr N) {
+  if (Size + N <= Cap)
+    return;
+  uptr NewCap = Cap ? Cap : 1 << 16;
+  while (NewCap < Size + N)
+    NewCap *= 2;
+  char *D = (char *)MmapOrDie(NewCap, "ActiveTime profile buffer");
+  if (Size)
+    internal_memcpy(D, Data, Size);
+  if (Data)
+    UnmapOrDie(Data, Cap);
+  Data = D;
+  Cap = NewCap;
+}
+
 void OutBuffer::Append(const void *P, uptr N) {
-  if (Size + N > Cap) {
-    uptr NewCap = Cap ? Cap : 1 << 16;
-    while (NewCap < Size + N)
-      NewCap *= 2;
-    char *D = (char *)MmapOrDie(NewCap, "ActiveTime profile buffer");
-    if (Size)
-      internal_memcpy(D, Data, Size);
-    if (Data)
-      UnmapOrDie(Data, Cap);
-    Data = D;
-    Cap = NewCap;
-  }
+  Reserve(N);
   if (P)
     internal_memcpy(Data + Size, P, N);
   else
@@ -506,6 +510,11 @@ void WriteTrace(OutBuffer *B, ThreadState *TS) {
   TR.NumSwitches = NS;
   TR.DroppedEvents = TB.DroppedEvents;
   TR.DroppedSwitches = TB.DroppedSwitches;
+  TR.BufferTicks = __atomic_load_n(&TB.BufferTicks, __ATOMIC_RELAXED);
+  TR.BufferBytes = __atomic_load_n(&TB.BufferBytes, __ATOMIC_RELAXED);
+  TR.BufferFlags = __atomic_load_n(&TB.BufferFlags, __ATOMIC_RELAXED);
+  TR.Reserved = 0;
+  B->Reserve(sizeof(TR) + (NE + NS) * sizeof(raw::TraceEvent));
   uptr RecOff = B->Size;
   B->Append(&TR, sizeof(TR));
   // Consecutive events mostly repeat functions: cache the last lookup.

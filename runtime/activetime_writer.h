@@ -18,6 +18,9 @@ struct OutBuffer {
   uptr Cap;
   void Append(const void *P, uptr N);
   void AppendZeros(uptr N);
+  // Room for N more bytes at once: one copy instead of one per doubling
+  // (a mode=trace profile is mostly a few large trace sections).
+  void Reserve(uptr N);
   void PadTo8() { AppendZeros((8 - (Size & 7)) & 7); }
   void Release();
 };

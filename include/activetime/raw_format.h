@@ -50,10 +50,13 @@
 // of the node's calls: a calling context is split per call instruction) and
 // CodeSampleRecord grew Caller (the return address of the sampled program
 // function's frame, which places samples of counted calls at call sites).
-// Version 8: integrity. FileHeader grew Checksum (40 bytes); SectionHeader's
-// Reserved became Checksum and moved in front of Kind, so that the bytes it
-// covers are contiguous (see "Checksums" above). A flipped byte is an error
-// naming the section instead of a wrong figure.
+// Version 8: integrity and trace-mode cost. FileHeader grew Checksum (40
+// bytes); SectionHeader's Reserved became Checksum and moved in front of
+// Kind, so that the bytes it covers are contiguous (see "Checksums" above):
+// a flipped byte is an error naming the section instead of a wrong figure.
+// TraceRecord grew BufferTicks, BufferBytes and BufferFlags: what making the
+// trace buffers' memory ready cost each traced thread while it ran
+// (mode=trace's own perturbation, removed as probe cost).
 //
 //===----------------------------------------------------------------------===//
 
@@ -345,12 +348,31 @@ enum TraceEventKind : uint32_t {
 
 // Payload of SK_Trace: TraceRecord, NumEvents TraceEvents, NumSwitches
 // SwitchEvents. One per traced thread; the overhead table is the process's.
-struct TraceRecord {     // 40 bytes
+struct TraceRecord {     // 64 bytes (40 before v8)
   uint64_t Tid;
   uint64_t NumEvents;
   uint64_t NumSwitches;
   uint64_t DroppedEvents;   // timer measurements lost to a full buffer
   uint64_t DroppedSwitches; // switch events lost (full buffer or kernel)
+  // v8: the runtime makes the trace buffers' pages ready (faults them in) a
+  // chunk at a time ahead of the writes, inside the probe that needs them
+  // (whose measured cost, removed from every open call, holds it) or at
+  // thread start (before any call of the thread). The wall ticks that took
+  // and the bytes made ready; 0 and 0 for a thread that recorded nothing.
+  uint64_t BufferTicks;
+  uint64_t BufferBytes;
+  uint32_t BufferFlags;     // TraceBufferFlags: how the pages were made ready
+  uint32_t Reserved;        // 0
+};
+
+enum TraceBufferFlags : uint32_t {
+  TBF_Populate = 1u << 0,  // madvise(MADV_POPULATE_WRITE) (Linux >= 5.14)
+  TBF_Touch = 1u << 1,     // a write to each page (older kernels)
+  TBF_HugePages = 1u << 2, // transparent huge pages beyond the first 2 MiB
+  // The kernel had no memory for more (ENOMEM): the later events were
+  // dropped rather than the program killed.
+  TBF_NoMemory = 1u << 3,
+  TBF_Known = TBF_Populate | TBF_Touch | TBF_HugePages | TBF_NoMemory,
 };
 
 struct TraceEvent {      // 24 bytes: a timer measurement
@@ -536,7 +558,7 @@ static_assert(sizeof(ModuleRecord) == 32, "layout");
 static_assert(sizeof(FuncRecord) == 24, "layout");
 static_assert(sizeof(ThreadRecord) == 144, "layout");
 static_assert(sizeof(NodeRecord) == 80, "layout");
-static_assert(sizeof(TraceRecord) == 40, "layout");
+static_assert(sizeof(TraceRecord) == 64, "layout");
 static_assert(sizeof(TraceEvent) == 24, "layout");
 static_assert(sizeof(SwitchEvent) == 24, "layout");
 static_assert(sizeof(ParallelRecord) == 24, "layout");

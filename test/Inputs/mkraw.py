@@ -50,6 +50,8 @@ JSON description (all fields optional except where noted):
                                      "addr": 0 or "func" or "func+N",
                                      "count": 1, "caller": 0 or "func+N"}]}],
       "traces": [{"tid": 1, "dropped_events": 0, "dropped_switches": 0,
+                  "buffer_ticks": 0, "buffer_bytes": 0,         # version 8
+                  "buffer_flags": 0, "reserved": 0,
                   "num_events": N, "num_switches": N,           # overrides
                   "events": [[tick, func, "enter"|"exit"|kind,
                               measured (optional), reserved (optional)]],
@@ -118,6 +120,11 @@ reference C library) after every corruption switch but --flip, --truncate
 and --append, following the section headers as the reader does, so a
 corruption reaches the check it is meant for; --flip changes bytes after
 that, which the checksums must catch.
+The v8 trace fields: a trace's "buffer_ticks", "buffer_bytes" and
+"buffer_flags" (raw::TraceBufferFlags: 1 populate, 2 touch, 4 huge pages, 8
+out of memory) say what making its buffers ready cost; "reserved" is
+TraceRecord::Reserved. All default to 0.
+
 """
 
 import argparse
@@ -348,11 +355,15 @@ def build_sections(desc):
             sections.append((SK_THREAD, b + b"".join(nodes + counts + code)))
         for t in traces:
             evs, sws = t.get("events", []), t.get("switches", [])
-            b = struct.pack("<QQQQQ", t.get("tid", 1),
+            b = struct.pack("<QQQQQQQII", t.get("tid", 1),
                             t.get("num_events", len(evs)),
                             t.get("num_switches", len(sws)),
                             t.get("dropped_events", 0),
-                            t.get("dropped_switches", 0))
+                            t.get("dropped_switches", 0),
+                            t.get("buffer_ticks", 0),
+                            t.get("buffer_bytes", 0),
+                            t.get("buffer_flags", 0),
+                            t.get("reserved", 0))
             for ev in evs:
                 tick, func, kind = ev[:3]
                 measured = ev[3] if len(ev) > 3 else 0

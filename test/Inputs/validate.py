@@ -4,7 +4,8 @@
   validate.py schema SCHEMA.json FILE   JSON Schema validation (python3-jsonschema)
   validate.py chrome FILE               Chrome trace-event format: the keys each
                                         phase needs (the format is documented but
-                                        has no official schema) and balanced B/E
+                                        has no official schema), balanced B/E and
+                                        no timestamp before the process start
   validate.py folded FILE               every line "frame;frame;... N"
 
 Prints a one-line summary and exits non-zero on the first problem.
@@ -49,6 +50,9 @@ def chrome(path):
                 fail("%s event without %r: %r" % (ph, k, e))
         if "ts" in e and not isinstance(e["ts"], (int, float)):
             fail("non-numeric ts: %r" % e)
+        # Timestamps count from the earliest process start.
+        if "ts" in e and e["ts"] < 0:
+            fail("negative ts: %r" % e)
         if ph == "X" and e["dur"] < 0:
             fail("negative duration: %r" % e)
         key = (e["pid"], e["tid"])

@@ -10,6 +10,14 @@
 // REP: ActiveTime profile: 1 process, 1001 threads
 // REP-DAG: 1000000 {{.*}} leaf
 // REP-DAG: 1000 {{.*}} worker
+// The same in mode=trace: every thread's buffers are mapped at its start but
+// take memory only as its events are written (a chunk at a time), so 1,001
+// traced threads run, and every event is kept.
+// RUN: env ACTIVETIME_OPTIONS=mode=trace:output=trace.raw ./t1000 | FileCheck --check-prefix=OUT %s
+// RUN: %activetime report --header trace.raw | FileCheck --check-prefix=TRACE %s
+// TRACE: ActiveTime profile: 1 process, 1001 threads
+// TRACE: traces: 1001 threads (see `activetime active-time`): 2002002 events, {{[0-9]+}} switches{{$}}
+// TRACE-NEXT: trace buffers: {{[0-9.]+}} MiB made ready while the threads ran
 #include <pthread.h>
 #include <stdio.h>
 

@@ -1041,6 +1041,67 @@ TEST_F(RuntimeTest, TraceBuffersDropWhenFull) {
   RemoveSwitchRingForTesting();
 }
 
+// The event buffer's pages are made ready a chunk at a time ahead of the
+// writes (activetime_trace.cpp): every event lands in ready memory, no more
+// than one chunk beyond what was written is made ready, the cost is
+// accounted, and the writer carries the figures.
+TEST_F(RuntimeTest, TraceBuffersMadeReadyInChunks) {
+  flags()->mode = RunMode::Trace;
+  flags()->trace_buffer_events = 100000;
+  flags()->trace_buffer_switches = 16;
+  RegisterFresh(&Module);
+  constexpr u64 kPairs = 3000; // 144,000 bytes of events: several chunks
+  ProbeEnterAt(F, 100000, 10);
+  u64 ReadyAtStart = TS()->Trace.ReadyEvents;
+  EXPECT_GT(ReadyAtStart, 0u); // made ready at thread init
+  EXPECT_LT(ReadyAtStart, 2 * kPairs);
+  for (u64 I = 0; I < kPairs; ++I) {
+    ProbeEnterAt(G, 900, 20 + 2 * I);
+    ProbeExitAt(G, 900, 21 + 2 * I);
+  }
+  ProbeExitAt(F, 100000, 20 + 2 * kPairs);
+  const TraceBuffers &B = TS()->Trace;
+  u64 N = 2 * kPairs + 2;
+  ASSERT_EQ(B.NumEvents, N);
+  EXPECT_EQ(B.DroppedEvents, 0u);
+  EXPECT_GE(B.ReadyEvents, N);
+  EXPECT_LE(B.ReadyEvents, B.CapEvents);
+  EXPECT_EQ(B.Events[N - 1].Tick, 20 + 2 * kPairs);
+  u64 PS = GetPageSizeCached();
+  // The events written, the switch buffer's first page, and at most one
+  // chunk (64 KiB) ahead.
+  EXPECT_GE(B.BufferBytes, N * sizeof(TraceEv));
+  EXPECT_LE(B.BufferBytes, N * sizeof(TraceEv) + (64u << 10) + 2 * PS);
+  EXPECT_NE(B.BufferFlags & (raw::TBF_Populate | raw::TBF_Touch), 0u);
+  EXPECT_EQ(B.BufferFlags & raw::TBF_HugePages, 0u); // under 2 MiB
+  OutBuffer Buf = {nullptr, 0, 0};
+  SerializeProfile(&Buf, 1000, 100000);
+  Parsed P;
+  ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
+  ASSERT_EQ(P.P.NumTraces, 1u);
+  EXPECT_EQ(P.Traces[0].NumEvents, N);
+  EXPECT_EQ(P.Traces[0].BufferBytes, B.BufferBytes);
+  EXPECT_EQ(P.Traces[0].BufferTicks, B.BufferTicks);
+  EXPECT_EQ(P.Traces[0].BufferFlags, B.BufferFlags);
+  EXPECT_EQ(P.Traces[0].Reserved, 0u);
+  Buf.Release();
+}
+
+// A zero capacity maps nothing and drops every event.
+TEST_F(RuntimeTest, TraceBuffersOfZeroCapacity) {
+  flags()->mode = RunMode::Trace;
+  flags()->trace_buffer_events = 0;
+  flags()->trace_buffer_switches = 0;
+  RegisterFresh(&Module);
+  ProbeEnterAt(F, 1000, 10);
+  ProbeExitAt(F, 1000, 20);
+  const TraceBuffers &B = TS()->Trace;
+  EXPECT_EQ(B.NumEvents, 0u);
+  EXPECT_EQ(B.DroppedEvents, 2u);
+  EXPECT_EQ(B.BufferBytes, 0u);
+  EXPECT_EQ(B.Events, nullptr);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {

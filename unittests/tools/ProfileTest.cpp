@@ -412,8 +412,9 @@ const Corruption Corruptions[] = {
     {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 9); },
      "format version 9 is newer than supported (this activetime reads "
      "version 8)"},
-    // Version 7 had no checksums: refused as older, not called corrupt
-    // (the version is checked before the checksum; no reseal).
+    // Version 7 had no checksums and shorter trace records: refused as
+    // older, not called corrupt (the version is checked before the
+    // checksum; no reseal).
     {"Version7", [](std::string &S, Secs) { put32(S, 8, 7); },
      "format version 7 is older than supported (this activetime reads "
      "version 8; re-profile with the current runtime)",
@@ -920,7 +921,7 @@ TEST(RawMapping, EveryRecordFieldMappedOrOwned) {
   EXPECT_EQ((coverage<NodeRecord, Node>()), "");
   EXPECT_EQ((coverage<CountRecord, CallCount>()), "");
   EXPECT_EQ((coverage<CodeSampleRecord, CodeSample>()), "");
-  EXPECT_EQ((coverage<TraceRecord, Trace>()), "");
+  EXPECT_EQ((coverage<TraceRecord, Trace>(&TraceRecord::Reserved)), "");
   EXPECT_EQ((coverage<raw::TraceEvent, profile::TraceEvent>(
                 &raw::TraceEvent::Reserved)),
             "");

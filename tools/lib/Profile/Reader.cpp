@@ -533,6 +533,11 @@ Error Parser::parseTrace(Cursor C) {
   uint64_t NumEvents = In.get(&raw::TraceRecord::NumEvents);
   uint64_t NumSwitches = In.get(&raw::TraceRecord::NumSwitches);
   std::string What = formatv("trace {0} (tid {1})", TraceIdx, T.Tid);
+  if (uint32_t Reserved = In.get(&raw::TraceRecord::Reserved))
+    return fail(formatv("{0}: reserved field is {1}, not 0", What, Reserved));
+  if (T.BufferFlags & ~raw::TBF_Known)
+    return fail(formatv("{0}: unknown buffer flags {1:x}", What,
+                        T.BufferFlags));
   // Division, not multiplication: the counts are untrusted 64-bit values.
   uint64_t Rem = C.remaining();
   if (NumEvents > Rem / sizeof(raw::TraceEvent) ||

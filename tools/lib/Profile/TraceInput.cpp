@@ -226,6 +226,8 @@ std::vector<Input> active::inputsFromProfile(const profile::Profile &P) {
       T.Label = utostr(Tr.Tid);
       T.DroppedEvents = Tr.DroppedEvents;
       T.DroppedSwitches = Tr.DroppedSwitches;
+      T.BufferTicks = Tr.BufferTicks;
+      T.BufferBytes = Tr.BufferBytes;
       // Switched-out intervals are only known where the runtime had perf
       // context-switch records for the thread; otherwise it fell back.
       T.SwitchesMeasured = false;

@@ -104,6 +104,9 @@ Error checkSites(const Process &P, size_t Idx) {
 }
 
 Error checkTrace(const Process &P, size_t Idx, const Trace &T) {
+  if (T.BufferFlags & ~raw::TBF_Known)
+    return fail(formatv("process {0}, trace {1}: unknown buffer flags {2:x}",
+                        Idx, T.Tid, T.BufferFlags));
   for (size_t I = 0; I < T.Events.size(); ++I) {
     const TraceEvent &E = T.Events[I];
     if (E.Func >= P.Functions.size() || E.Kind > raw::TE_Exit ||

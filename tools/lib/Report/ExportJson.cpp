@@ -60,7 +60,8 @@ static void samplesJson(const Profile &P, json::OStream &J, bool Demangle) {
   });
 }
 
-/// Per traced thread, how much it recorded and what a full buffer lost.
+/// Per traced thread, how much it recorded, what a full buffer lost and
+/// what the buffers cost it.
 static void traceLossesJson(const Profile &P, json::OStream &J) {
   J.attributeArray("traces", [&] {
     for (const Process &Pr : P.Processes)
@@ -72,6 +73,10 @@ static void traceLossesJson(const Profile &P, json::OStream &J) {
           J.attribute("switches", int64_t(T.Switches.size()));
           J.attribute("dropped_events", int64_t(T.DroppedEvents));
           J.attribute("dropped_switches", int64_t(T.DroppedSwitches));
+          // What making the buffers ready cost the thread (in no call's
+          // active time).
+          J.attribute("buffer_ns", ticksToNs(Pr, T.BufferTicks));
+          J.attribute("buffer_bytes", int64_t(T.BufferBytes));
         });
   });
 }

@@ -108,9 +108,14 @@ private:
 
   /// Whole nanoseconds: finer digits would only be conversion noise.
   static double roundToNs(double Us) { return std::round(Us * 1e3) / 1e3; }
+  /// Microseconds since the earliest process start. Nothing a process
+  /// recorded precedes its own start; a tick that would (0: a conversion
+  /// that failed) is placed at the start rather than days before it.
   double micros(uint64_t Tick) const {
-    return roundToNs(Base + double(int64_t(Tick - CurProc->StartTick)) * UsPerTick);
+    uint64_t Since = Tick > CurProc->StartTick ? Tick - CurProc->StartTick : 0;
+    return roundToNs(Base + double(Since) * UsPerTick);
   }
+  uint64_t threadStart(uint64_t Tid) const;
   double durationMicros(uint64_t Ticks) const {
     return roundToNs(double(Ticks) * UsPerTick);
   }
@@ -174,6 +179,15 @@ void ChromeTraceWriter::writeProcess(const Process &Proc) {
     writeThread(Tr);
 }
 
+/// When the thread's tracing began: its start, or the process's where the
+/// profile has no thread record for it.
+uint64_t ChromeTraceWriter::threadStart(uint64_t Tid) const {
+  for (const Thread &T : CurProc->Threads)
+    if (T.Tid == Tid && T.StartTick)
+      return std::max(T.StartTick, CurProc->StartTick);
+  return CurProc->StartTick;
+}
+
 void ChromeTraceWriter::writeThread(const Trace &Tr) {
   CurTrace = &Tr;
   writeMetadata("thread_name", int64_t(Tr.Tid), threadName(*CurProc, Tr.Tid));
@@ -181,10 +195,12 @@ void ChromeTraceWriter::writeThread(const Trace &Tr) {
   NextOff = 0;
   OffTicks = 0;
   Stack.clear();
-  uint64_t LastTick = 0;
+  // A trace without events (all dropped, or the thread had only started)
+  // still has a place in time: where its tracing began.
+  uint64_t LastTick = threadStart(Tr.Tid);
   for (const TraceEvent &E : Tr.Events) {
     writeOffIntervalsUpTo(E.Tick);
-    LastTick = E.Tick;
+    LastTick = std::max(LastTick, E.Tick);
     Prog.update(++Done, Total);
     writeCall(E);
   }
@@ -256,11 +272,12 @@ void ChromeTraceWriter::writeOffCpuCounter(uint64_t Tick) {
   });
 }
 
-/// An instant event where a full trace buffer cut the thread's trace short.
+/// An instant event where the thread's trace ends short: events dropped by a
+/// full buffer (or of functions of no registered module).
 void ChromeTraceWriter::writeTruncationMark(const Trace &Tr,
                                             uint64_t LastTick) {
   J.object([&] {
-    J.attribute("name", "trace buffer full");
+    J.attribute("name", "trace events dropped");
     J.attribute("ph", "i");
     J.attribute("s", "t");
     writeWhere(LastTick);

@@ -32,6 +32,16 @@ std::string report::plainTime(double Ns) {
   return StringRef(formatTime(Ns)).rtrim().str();
 }
 
+std::string report::formatBytes(uint64_t Bytes) {
+  if (Bytes < 1024)
+    return formatv("{0} B", Bytes);
+  if (Bytes < (uint64_t(1) << 20))
+    return formatv("{0:F1} KiB", double(Bytes) / 1024);
+  if (Bytes < (uint64_t(1) << 30))
+    return formatv("{0:F1} MiB", double(Bytes) / (1 << 20));
+  return formatv("{0:F1} GiB", double(Bytes) / (1 << 30));
+}
+
 std::string report::displayName(const std::string &Name, bool Demangle) {
   return (Demangle && Name != profile::kOutsideFrame) ? llvm::demangle(Name)
                                                       : Name;

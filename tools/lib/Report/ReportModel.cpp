@@ -140,6 +140,64 @@ std::string SwitchSummary::resolution() const {
   return plainTime(MinResolutionNs) + " to " + plainTime(MaxResolutionNs);
 }
 
+void TraceSummary::add(const Process &P, const Trace &T) {
+  ++Threads;
+  Events += T.Events.size();
+  Switches += T.Switches.size();
+  DroppedEvents += T.DroppedEvents;
+  DroppedSwitches += T.DroppedSwitches;
+  BufferNs += ticksToNs(P, T.BufferTicks);
+  BufferBytes += T.BufferBytes;
+  BufferFlags |= T.BufferFlags;
+  for (const Thread &Th : P.Threads)
+    if (Th.Tid == T.Tid && Th.EndTick > Th.StartTick) {
+      WallNs += ticksToNs(P, Th.EndTick - Th.StartTick);
+      break;
+    }
+}
+
+TraceSummary TraceSummary::of(const Process &P) {
+  TraceSummary S;
+  for (const Trace &T : P.Traces)
+    S.add(P, T);
+  return S;
+}
+
+std::string TraceSummary::how() const {
+  std::string S;
+  if (BufferFlags & raw::TBF_Populate)
+    S = "madvise(MADV_POPULATE_WRITE)";
+  if (BufferFlags & raw::TBF_Touch)
+    S += std::string(S.empty() ? "" : " and ") +
+         "a write per page (the kernel refused MADV_POPULATE_WRITE)";
+  if (BufferFlags & raw::TBF_HugePages)
+    S += ", huge pages past 2 MiB";
+  if (BufferFlags & raw::TBF_NoMemory)
+    S += "; OUT OF MEMORY: the kernel refused more, later events dropped";
+  return S;
+}
+
+ShortCalls ShortCalls::of(const Profile &P, const Aggregate &A) {
+  ShortCalls S;
+  for (const Process &Pr : P.Processes) {
+    if (Pr.TimingThreshold)
+      return ShortCalls();
+    S.ThresholdNs = std::max(S.ThresholdNs, kProfileTimingRatio *
+                                                ticks256ToNs(Pr, Pr.Overhead.Pair256));
+  }
+  if (S.ThresholdNs <= 0)
+    return ShortCalls();
+  for (const FunctionStats &F : A.Flat) {
+    uint64_t Timed = F.S.Calls - std::min(F.S.Calls, F.S.CountedCalls);
+    S.TimedCalls += Timed;
+    if (Timed && F.S.allTimed() && F.S.Elapsed < S.ThresholdNs * double(Timed)) {
+      S.Calls += Timed;
+      ++S.Functions;
+    }
+  }
+  return S;
+}
+
 const char *report::switchSourceName(uint32_t S) {
   switch (S) {
   case raw::SS_Perf:

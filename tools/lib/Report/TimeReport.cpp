@@ -43,6 +43,8 @@ private:
   void codeSampleLines(const Process &Pr);
   void provenanceLines();
   void switchLines(const SwitchSummary &S);
+  void traceLines(const TraceSummary &S);
+  void shortCallsLine();
   void counterLines(const Counters &C, StringRef Indent);
   void notes(const SwitchSummary &All);
   void table(ArrayRef<FunctionStats> Rows, StringRef Indent, bool Starred);
@@ -180,6 +182,7 @@ void TextReport::provenanceLines() {
      << " timed calls; their probes' residual cost, at most "
      << formatv("{0:F1}", H.ProbeResidualNs) << " ns a call: "
      << plainTime(H.TimedResidualNs) << "\n";
+  shortCallsLine();
   if (H.OutsideProbesNs > 0)
     OS << "  outside probes:  " << plainTime(H.OutsideProbesNs) << " ("
        << Pct(H.OutsideProbesNs)
@@ -204,6 +207,23 @@ void TextReport::provenanceLines() {
   if (H.LostCodeSamples)
     OS << "  lost samples:    " << H.LostCodeSamples
        << " code samples the kernel dropped (ring full)\n";
+}
+
+// Every call timed (mode=trace, timing_ratio=0): the calls profile mode
+// would have counted are named, since the probes' residual cost can
+// outweigh their own time (docs/performance.md measures it).
+void TextReport::shortCallsLine() {
+  ShortCalls S = ShortCalls::of(P, A);
+  if (!S.Calls)
+    return;
+  OS << "  short calls:     " << S.Calls << " of the " << S.TimedCalls
+     << " timed calls (" << S.Functions
+     << (S.Functions == 1 ? " function" : " functions")
+     << ") averaged under " << plainTime(S.ThresholdNs) << " ("
+     << kProfileTimingRatio
+     << "x the probe pair cost): every call was timed, and the probes' "
+        "residual cost can outweigh such calls' own time in theirs and "
+        "their callers' active time; mode=profile counts them instead\n";
 }
 
 void TextReport::switchLines(const SwitchSummary &S) {
@@ -261,10 +281,34 @@ void TextReport::processBlock(const Process &Pr) {
   for (const Thread &T : Pr.Threads)
     S.add(Pr, T);
   switchLines(S);
-  if (!Pr.Traces.empty())
-    OS << "  traces:          " << threads(Pr.Traces.size())
-       << " (see `activetime active-time`)\n";
+  traceLines(TraceSummary::of(Pr));
   counterLines(Counters::of(Pr), "  ");
+}
+
+// mode=trace: what was recorded, what was lost, and what recording it cost
+// the run (the trace buffers' pages made ready while the threads ran).
+void TextReport::traceLines(const TraceSummary &S) {
+  if (!S.Threads)
+    return;
+  OS << "  traces:          " << threads(S.Threads)
+     << " (see `activetime active-time`): " << S.Events << " events, "
+     << S.Switches << " switches";
+  if (S.DroppedEvents || S.DroppedSwitches)
+    OS << "; DROPPED: " << S.DroppedEvents << " events, "
+       << S.DroppedSwitches << " switches (full buffers: see "
+          "trace_buffer_events and trace_buffer_switches)";
+  OS << "\n";
+  OS << "  trace buffers:   ";
+  if (!S.BufferBytes) {
+    OS << "no pages made ready\n";
+    return;
+  }
+  OS << formatBytes(S.BufferBytes) << " made ready while the threads ran, "
+     << plainTime(S.BufferNs) << " (" << percentOf(S.BufferNs, S.WallNs)
+     << " of their wall time; " << S.how()
+     << "): inside the probes' measured cost or before a thread's first "
+        "call, so removed from every call's active time; the threads ran "
+        "that much longer\n";
 }
 
 static bool sameOverhead(const OverheadTable &A, const OverheadTable &B) {
@@ -317,6 +361,11 @@ void TextReport::processesSummary(size_t NumThreads,
   else
     differingCostLine();
   switchLines(All);
+  TraceSummary T;
+  for (const Process &Pr : P.Processes)
+    for (const Trace &Tr : Pr.Traces)
+      T.add(Pr, Tr);
+  traceLines(T);
   counterLines(C, "  ");
 }
 
@@ -480,6 +529,18 @@ void TextReport::threadSection(const ThreadSummary &T) {
      << " involuntary\n";
   if (T.LostSwitchRecords)
     OS << "  lost switch records: " << T.LostSwitchRecords << "\n";
+  for (const Trace &Tr : Pr.Traces)
+    if (Tr.Tid == T.Tid) {
+      OS << "  trace:           " << Tr.Events.size() << " events, "
+         << Tr.Switches.size() << " switches";
+      if (Tr.DroppedEvents || Tr.DroppedSwitches)
+        OS << ", DROPPED " << Tr.DroppedEvents << " events, "
+           << Tr.DroppedSwitches << " switches";
+      OS << "; buffers " << formatBytes(Tr.BufferBytes) << " made ready in "
+         << plainTime(ticksToNs(Pr, Tr.BufferTicks))
+         << " (removed as probe cost)\n";
+      break;
+    }
   Counters C;
   C.add(T);
   counterLines(C, "  ");

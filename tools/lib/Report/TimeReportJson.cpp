@@ -41,6 +41,7 @@ private:
   void process(const Process &Pr);
   void overhead(const Process &Pr);
   void codeSamples(const Process &Pr);
+  void trace(const TraceSummary &S);
   void functions();
   void tree();
   void treeNode(uint32_t I, uint32_t Id, uint32_t Parent, uint32_t Height,
@@ -147,6 +148,10 @@ void JsonReport::provenance() {
     J.attribute("runtime_code_samples", int64_t(H.RuntimeSamples));
     J.attribute("lost_code_samples", int64_t(H.LostCodeSamples));
     J.attribute("unsplit_self_active_ns", H.UnsampledSelfNs);
+    ShortCalls S = ShortCalls::of(P, A);
+    J.attribute("short_calls", int64_t(S.Calls));
+    J.attribute("short_call_functions", int64_t(S.Functions));
+    J.attribute("short_call_threshold_ns", S.ThresholdNs);
   });
 }
 
@@ -168,6 +173,29 @@ void JsonReport::process(const Process &Pr) {
     J.attribute("timing_threshold_ns", ticksToNs(Pr, Pr.TimingThreshold));
     codeSamples(Pr);
     counters(Counters::of(Pr));
+    if (!Pr.Traces.empty())
+      trace(TraceSummary::of(Pr));
+  });
+}
+
+/// mode=trace: what was recorded and what recording it cost the run
+/// (TraceSummary); per thread in "threads" too.
+void JsonReport::trace(const TraceSummary &S) {
+  J.attributeObject("trace", [&] {
+    J.attribute("threads", int64_t(S.Threads));
+    J.attribute("events", int64_t(S.Events));
+    J.attribute("switches", int64_t(S.Switches));
+    J.attribute("dropped_events", int64_t(S.DroppedEvents));
+    J.attribute("dropped_switches", int64_t(S.DroppedSwitches));
+    J.attribute("buffer_ns", S.BufferNs);
+    J.attribute("buffer_bytes", int64_t(S.BufferBytes));
+    J.attribute("buffer_share_of_wall", S.WallNs > 0 ? S.BufferNs / S.WallNs : 0.0);
+    J.attribute("buffer_populate", bool(S.BufferFlags & raw::TBF_Populate));
+    J.attribute("buffer_touch", bool(S.BufferFlags & raw::TBF_Touch));
+    J.attribute("buffer_huge_pages", bool(S.BufferFlags & raw::TBF_HugePages));
+    J.attribute("buffer_out_of_memory", bool(S.BufferFlags & raw::TBF_NoMemory));
+    // Inside the probes' measured cost or before a thread's first call.
+    J.attribute("buffer_removed", true);
   });
 }
 
@@ -280,6 +308,14 @@ void JsonReport::thread(const ThreadSummary &T) {
     Counters C;
     C.add(T);
     counters(C);
+    const Process &Pr = P.Processes[T.Process];
+    for (const Trace &Tr : Pr.Traces)
+      if (Tr.Tid == T.Tid) {
+        TraceSummary S;
+        S.add(Pr, Tr);
+        trace(S);
+        break;
+      }
     J.attribute("total_self_active_ns", T.TotalSelfActive);
     J.attribute("total_self_elapsed_ns", T.TotalSelfElapsed);
     J.attributeArray("functions", [&] {

@@ -63,6 +63,13 @@ static void resultJson(json::OStream &J, const TraceResult &S) {
     J.attribute("switched_out_measured", R.SwitchesMeasured);
     J.attribute("dropped_events", int64_t(T.DroppedEvents));
     J.attribute("dropped_switches", int64_t(T.DroppedSwitches));
+    // The thread's, not the portion's: what making its trace buffers ready
+    // cost, inside the probes' measured intervals (overhead) or before its
+    // first call.
+    J.attribute("trace_buffer_ticks", int64_t(T.BufferTicks));
+    J.attribute("trace_buffer_ns",
+                ticks256ToNs(int64_t(T.BufferTicks) * kFixed, Rate));
+    J.attribute("trace_buffer_bytes", int64_t(T.BufferBytes));
     auto Ticks = [&](int64_t V) { return double(V) / kFixed; };
     J.attribute("elapsed_ticks", Ticks(R.Total.Elapsed));
     J.attribute("overhead_ticks", Ticks(R.Total.Overhead));
@@ -95,6 +102,23 @@ void report::printTraceActiveTimeJson(ArrayRef<TraceResult> Results,
     });
   });
   OS << "\n";
+}
+
+/// What making the trace buffers ready cost the process's traced threads:
+/// the figure tells how much the trace itself perturbed the run.
+static void bufferLine(const Input &In, raw_ostream &OS) {
+  uint64_t Ticks = 0, Bytes = 0;
+  for (const ThreadInput &T : In.Threads) {
+    Ticks += T.BufferTicks;
+    Bytes += T.BufferBytes;
+  }
+  if (!Bytes)
+    return;
+  OS << "trace buffers: " << formatBytes(Bytes) << " made ready while "
+     << In.Threads.size() << (In.Threads.size() == 1 ? " thread" : " threads")
+     << " ran, " << plainTime(ticks256ToNs(int64_t(Ticks) * kFixed, In.TickRate))
+     << ", inside the probes' measured intervals (overhead below) or before a "
+        "thread's first call: in no active time\n";
 }
 
 static void intervalLines(const PortionResult &R, raw_ostream &OS) {
@@ -165,6 +189,7 @@ void report::printTraceActiveTime(ArrayRef<TraceResult> Results,
       OS << "tick rate " << In.TickRate << " ticks/s; overhead table: enter "
          << formatTicks(In.Table.Enter256) << " ticks, exit "
          << formatTicks(In.Table.Exit256) << " ticks\n";
+      bufferLine(In, OS);
       Prev = &In;
     }
     resultText(S, Intervals, OS);

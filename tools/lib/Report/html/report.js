@@ -140,7 +140,8 @@
   var tr = doc.traces;
   losses += ". Traces: " + (tr.length ? tr.map(function (t) {
     return "tid " + t.tid + " " + t.events + " events (dropped " + t.dropped_events + "), " +
-      t.switches + " switches (dropped " + t.dropped_switches + ")";
+      t.switches + " switches (dropped " + t.dropped_switches + "), buffers made ready in " +
+      fmtNs(t.buffer_ns) + " (removed as probe cost)";
   }).join("; ") : "none") + ".";
   add(hdr, "p", { id: "losses", "class": "note" }, losses);
 

@@ -150,6 +150,13 @@ struct Trace {
   uint64_t Tid = 0;
   uint64_t DroppedEvents = 0;
   uint64_t DroppedSwitches = 0;
+  /// What making the trace buffers' pages ready cost the thread while it
+  /// ran (raw::TraceRecord::Buffer*): wall ticks, all inside probes' measured
+  /// cost or before the thread's first call, so removed from every call's
+  /// active time; bytes made ready; raw::TraceBufferFlags.
+  uint64_t BufferTicks = 0;
+  uint64_t BufferBytes = 0;
+  uint32_t BufferFlags = 0;
   std::vector<TraceEvent> Events;    // non-decreasing ticks
   std::vector<SwitchEvent> Switches;
 };

@@ -342,6 +342,7 @@ template <> struct RawMapping<raw::CodeSampleRecord> {
   }
 };
 
+/// Section code: Reserved.
 template <> struct RawMapping<raw::TraceRecord> {
   using R = raw::TraceRecord;
   template <class IO, class M> static void map(IO &io, M &T) {
@@ -351,6 +352,9 @@ template <> struct RawMapping<raw::TraceRecord> {
     io.count(&R::NumSwitches, T.Switches);
     io.field(&R::DroppedEvents, T.DroppedEvents);
     io.field(&R::DroppedSwitches, T.DroppedSwitches);
+    io.field(&R::BufferTicks, T.BufferTicks);
+    io.field(&R::BufferBytes, T.BufferBytes);
+    io.field(&R::BufferFlags, T.BufferFlags);
   }
 };
 

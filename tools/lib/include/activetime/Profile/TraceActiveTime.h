@@ -87,6 +87,11 @@ struct ThreadInput {
   std::vector<Switch> Switches;     // involving this thread
   bool SwitchesMeasured = true;     // false: swapped-out time unknown
   uint64_t DroppedEvents = 0, DroppedSwitches = 0;
+  /// Raw profiles: ticks the runtime spent making the thread's trace
+  /// buffers ready, and the bytes (profile::Trace::Buffer*). That time lies
+  /// inside the probes' measured intervals (so in the overhead intervals)
+  /// or before the thread's first call.
+  uint64_t BufferTicks = 0, BufferBytes = 0;
 };
 
 /// The three inputs for one process.

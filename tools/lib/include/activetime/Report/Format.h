@@ -8,6 +8,7 @@
 #ifndef ACTIVETIME_REPORT_FORMAT_H
 #define ACTIVETIME_REPORT_FORMAT_H
 
+#include <cstdint>
 #include <string>
 
 namespace activetime {
@@ -19,6 +20,8 @@ namespace report {
 std::string formatTime(double Ns);
 /// formatTime without the alignment padding, for running text.
 std::string plainTime(double Ns);
+/// A size in bytes with a binary unit: "512 B", "64.0 KiB", "12.0 MiB".
+std::string formatBytes(uint64_t Bytes);
 /// \p Name demangled when \p Demangle is set; ActiveTime's own frame names
 /// ("<outside the program>" and the like) are kept as they are.
 std::string displayName(const std::string &Name, bool Demangle);

@@ -98,6 +98,39 @@ struct SwitchSummary {
 /// The switched-out time's source (raw::SS_*) as the reports name it.
 const char *switchSourceName(uint32_t Source);
 
+/// What mode=trace recorded and what recording it cost, over a process's
+/// trace sections (or one): events and switches kept and dropped, and the
+/// trace buffers' pages made ready while the threads ran. That time lies
+/// inside the probes' measured cost or before a thread's first call, so no
+/// call's active time holds it; the threads ran that much longer.
+struct TraceSummary {
+  size_t Threads = 0;
+  uint64_t Events = 0, Switches = 0, DroppedEvents = 0, DroppedSwitches = 0;
+  double BufferNs = 0;
+  uint64_t BufferBytes = 0;
+  uint32_t BufferFlags = 0; // raw::TraceBufferFlags, or-ed
+  /// The threads' wall time (ns), for the buffers' share.
+  double WallNs = 0;
+  void add(const profile::Process &P, const profile::Trace &T);
+  static TraceSummary of(const profile::Process &P);
+  /// How the pages were made ready, in words ("madvise(MADV_POPULATE_WRITE)
+  /// ...").
+  std::string how() const;
+};
+
+/// mode=trace (or timing_ratio=0) times every call: calls shorter than
+/// profile mode's default timing threshold (kProfileTimingRatio times the
+/// calibrated probe pair cost) keep the probes' residual cost, which can
+/// outweigh their own time, where profile mode would have counted them.
+constexpr unsigned kProfileTimingRatio = 40;
+struct ShortCalls {
+  double ThresholdNs = 0;  // 0: some process did not time every call
+  uint64_t Calls = 0;      // timed calls of functions averaging below it
+  uint64_t TimedCalls = 0; // all timed calls
+  unsigned Functions = 0;
+  static ShortCalls of(const profile::Profile &P, const profile::Aggregate &A);
+};
+
 } // namespace report
 } // namespace activetime
 

@@ -1,0 +1,221 @@
+//===- activetime_trace.cpp - mode=trace buffers ----------------*- C++ -*-===//
+//
+// Each traced thread's event and switch buffers are mapped whole at thread
+// init (trace_buffer_events / trace_buffer_switches), but their pages are
+// faulted in ("made ready") by the runtime a chunk at a time just before the
+// writes reach them, never by the writes themselves. A page fault costs
+// microseconds (more in a VM), and a thread that fills the default 24 MiB
+// event buffer takes 6,144 of them: left to the writes, that cost fell into
+// random probes and nothing said how much it was. Made ready here, it
+//  * is one system call per chunk, inside the probe whose write needs it,
+//    between that probe's two tick reads: part of the probe's measured cost,
+//    which every open call has removed from its active time
+//    (activetime_probes.cpp); at thread init it is before any call;
+//  * is timed (BufferTicks) and written to the trace section, so the report
+//    says how much the trace perturbed the run;
+//  * touches only what is written, plus at most one chunk: the mapping costs
+//    nothing until used, so 1,000 traced threads do not take 24 GiB, and
+//    pre-faulting whole buffers at thread start was not an option.
+// MADV_POPULATE_WRITE (Linux >= 5.14) faults a chunk in one call; older
+// kernels refuse it (EINVAL, remembered) and the chunk's pages are written
+// to one by one instead, still timed. With trace_huge_pages=1, beyond the
+// first 2 MiB a buffer asks for transparent huge pages where the kernel
+// offers them: a long trace then takes one fault per 2 MiB, up to 2x
+// cheaper than 512 small ones, but where the kernel compacts memory to find
+// one a fault can stall for milliseconds (up to 4x dearer in all,
+// docs/performance.md), so it is off by default. Short traces stay in
+// small pages either way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime_flags.h"
+#include "activetime_thread.h"
+#include "activetime_timer.h"
+#include "sanitizer_common/sanitizer_errno_codes.h"
+#include "sanitizer_common/sanitizer_posix.h"
+
+#include <fcntl.h>
+
+namespace __activetime {
+
+namespace raw = activetime::raw;
+
+namespace {
+constexpr int kMadvHugePage = 14;         // MADV_HUGEPAGE
+constexpr int kMadvNoHugePage = 15;       // MADV_NOHUGEPAGE
+constexpr int kMadvPopulateWrite = 23;    // MADV_POPULATE_WRITE (5.14)
+constexpr uptr kHugePage = uptr(2) << 20; // x86-64 and 4 KiB-page AArch64
+// Made ready at thread init (the first events of every traced thread), and
+// then per chunk: 16 pages, some 40 us of faults here.
+constexpr uptr kFirstEventBytes = uptr(16) << 10;
+constexpr uptr kFirstSwitchBytes = uptr(4) << 10;
+constexpr uptr kChunkBytes = uptr(64) << 10;
+
+// 1: the kernel refused MADV_POPULATE_WRITE (too old); pages are touched.
+u32 populate_refused;
+// Transparent huge pages of kHugePage: 0 not looked up yet, 1 yes, 2 no.
+u32 huge_pages_state;
+
+// /sys/kernel/mm/transparent_hugepage: enabled not "[never]" and a PMD
+// huge page of kHugePage bytes.
+bool ReadHugePagesAvailable() {
+  char Buf[128];
+  auto Read = [&](const char *Path) -> bool {
+    fd_t Fd = internal_open(Path, O_RDONLY | O_CLOEXEC);
+    if (Fd == kInvalidFd)
+      return false;
+    uptr N = internal_read(Fd, Buf, sizeof(Buf) - 1);
+    internal_close(Fd);
+    if (internal_iserror(N) || N == 0)
+      return false;
+    Buf[N] = 0;
+    return true;
+  };
+  if (!Read("/sys/kernel/mm/transparent_hugepage/enabled") ||
+      internal_strstr(Buf, "[never]"))
+    return false;
+  if (!Read("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"))
+    return false;
+  return internal_atoll(Buf) == (s64)kHugePage;
+}
+
+bool HugePagesAvailable() {
+  u32 S = __atomic_load_n(&huge_pages_state, __ATOMIC_RELAXED);
+  if (!S) {
+    S = ReadHugePagesAvailable() ? 1 : 2;
+    __atomic_store_n(&huge_pages_state, S, __ATOMIC_RELAXED);
+  }
+  return S == 1;
+}
+
+// Maps Bytes for a buffer; beyond its first 2 MiB (kept in small pages even
+// where huge pages are the system default) it asks for huge pages.
+void MapTraceMemory(TraceMemory &M, uptr Bytes, const char *Name,
+                    u32 *Flags) {
+  M.Bytes = RoundUpTo(Bytes, GetPageSizeCached());
+  M.Base = (char *)MmapOrDie(M.Bytes, Name);
+  M.Ready = 0;
+  M.HugeFrom = M.Bytes;
+  uptr B = uptr(M.Base);
+  uptr H = RoundUpTo(B + kHugePage, kHugePage);
+  uptr E = RoundDownTo(B + M.Bytes, kHugePage);
+  if (E <= H || !flags()->trace_huge_pages || !HugePagesAvailable())
+    return;
+  if (internal_madvise(H, E - H, kMadvHugePage) != 0)
+    return;
+  internal_madvise(B, H - B, kMadvNoHugePage);
+  M.HugeFrom = H - B;
+  *Flags |= raw::TBF_HugePages;
+}
+
+// Faults in [From, To) of M: one MADV_POPULATE_WRITE, or a write to each
+// page where the kernel does not know it (or failed it otherwise, e.g.
+// interrupted). The memory beyond Ready was never written, so writing 0
+// there changes nothing. False when the kernel has no memory for it: the
+// program must not be killed for its trace, whose later events are dropped.
+bool FaultIn(TraceMemory &M, uptr From, uptr To, u32 *Flags) {
+  if (!__atomic_load_n(&populate_refused, __ATOMIC_RELAXED)) {
+    int R = internal_madvise(uptr(M.Base) + From, To - From, kMadvPopulateWrite);
+    if (R == 0) {
+      *Flags |= raw::TBF_Populate;
+      return true;
+    }
+    if (R == -errno_ENOMEM) {
+      *Flags |= raw::TBF_NoMemory;
+      return false;
+    }
+    if (R == -errno_EINVAL)
+      __atomic_store_n(&populate_refused, 1u, __ATOMIC_RELAXED);
+  }
+  uptr PS = GetPageSizeCached();
+  for (uptr P = From; P < To; P += PS)
+    ((volatile char *)M.Base)[P] = 0;
+  *Flags |= raw::TBF_Touch;
+  return true;
+}
+
+// Makes the next chunk of M ready (at least Want bytes where that fits):
+// small-page chunks of kChunkBytes below HugeFrom, one huge page above.
+// Timed into B's figures.
+void ReadyMore(TraceBuffers &B, TraceMemory &M, uptr Want) {
+  uptr From = M.Ready;
+  if (From >= M.Bytes)
+    return;
+  uptr To;
+  if (From >= M.HugeFrom)
+    To = M.HugeFrom + RoundUpTo(From - M.HugeFrom + 1, kHugePage);
+  else
+    To = Min(From + RoundUpTo(Want, GetPageSizeCached()), M.HugeFrom);
+  To = Min(To, M.Bytes);
+  u64 T0 = ReadTick();
+  u32 Flags = B.BufferFlags;
+  bool Ok = FaultIn(M, From, To, &Flags);
+  u64 T1 = ReadTick();
+  if (Ok)
+    M.Ready = To;
+  else
+    M.Bytes = M.Ready; // no more tries: the buffer ends here
+  To = M.Ready > From ? M.Ready : From;
+  // Relaxed atomics: the writer reads them while the thread runs.
+  __atomic_store_n(&B.BufferFlags, Flags, __ATOMIC_RELAXED);
+  __atomic_store_n(&B.BufferTicks, B.BufferTicks + (T1 > T0 ? T1 - T0 : 0),
+                   __ATOMIC_RELAXED);
+  __atomic_store_n(&B.BufferBytes, B.BufferBytes + (To - From),
+                   __ATOMIC_RELAXED);
+}
+
+template <class Rec> u64 Fitting(const TraceMemory &M, u64 Cap) {
+  u64 N = M.Ready / sizeof(Rec);
+  return N < Cap ? N : Cap;
+}
+} // namespace
+
+void OpenTraceBuffers(TraceBuffers &B) {
+  B.CapEvents = u64(flags()->trace_buffer_events);
+  B.CapSwitches = u64(flags()->trace_buffer_switches);
+  if (B.CapEvents) {
+    MapTraceMemory(B.EventMem, B.CapEvents * sizeof(TraceEv),
+                   "ActiveTime trace events", &B.BufferFlags);
+    B.Events = (TraceEv *)B.EventMem.Base;
+    ReadyMore(B, B.EventMem, kFirstEventBytes);
+    B.ReadyEvents = Fitting<TraceEv>(B.EventMem, B.CapEvents);
+  }
+  if (B.CapSwitches) {
+    MapTraceMemory(B.SwitchMem, B.CapSwitches * sizeof(TraceSw),
+                   "ActiveTime trace switches", &B.BufferFlags);
+    B.Switches = (TraceSw *)B.SwitchMem.Base;
+    ReadyMore(B, B.SwitchMem, kFirstSwitchBytes);
+    B.ReadySwitches = Fitting<TraceSw>(B.SwitchMem, B.CapSwitches);
+  }
+}
+
+// A chunk holds many records, so one is always enough for the next.
+bool TraceReadyEvents(TraceBuffers &B) {
+  if (B.ReadyEvents < B.CapEvents) {
+    ReadyMore(B, B.EventMem, kChunkBytes);
+    B.ReadyEvents = Fitting<TraceEv>(B.EventMem, B.CapEvents);
+  }
+  return B.NumEvents < B.ReadyEvents;
+}
+
+bool TraceReadySwitches(TraceBuffers &B) {
+  if (B.ReadySwitches < B.CapSwitches) {
+    ReadyMore(B, B.SwitchMem, kChunkBytes);
+    B.ReadySwitches = Fitting<TraceSw>(B.SwitchMem, B.CapSwitches);
+  }
+  return B.NumSwitches < B.ReadySwitches;
+}
+
+// The child's pages are copy-on-write shares of the parent's: a write
+// would copy each, a fault again. From Ready = 0 they are made ready (and
+// copied) a chunk at a time like new ones, and timed for the child.
+void ResetTraceBuffersAfterFork(TraceBuffers &B) {
+  B.NumEvents = B.DroppedEvents = B.OpenEvent = 0;
+  B.NumSwitches = B.DroppedSwitches = 0;
+  B.EventMem.Ready = B.SwitchMem.Ready = 0;
+  B.ReadyEvents = B.ReadySwitches = 0;
+  B.BufferTicks = B.BufferBytes = 0;
+  B.BufferFlags &= raw::TBF_HugePages;
+}
+
+} // namespace __activetime
