@@ -114,21 +114,33 @@ void SetDefault(int Sig) {
   sigaction(Sig, &Dfl, nullptr);
 }
 
-// What the signal does without ActiveTime's handler: the previous handler,
-// nothing (ignored) or the default action. The default action is taken by
-// re-sending the signal: it is blocked while this handler runs, so it is
-// delivered, with SIG_DFL, as the handler returns.
-void TakeCourse(SignalSlot *S, siginfo_t *Info, void *Ctx) {
+// Signal-safe: Sig to the calling thread. Blocked while the handler runs,
+// it is delivered as the handler returns, meeting the action now installed.
+void ResendToSelf(int Sig) {
+  syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), Sig);
+}
+
+// Runs the handler ours replaced, if it was one (false: SIG_DFL, SIG_IGN).
+bool CallPrevious(const SignalSlot *S, siginfo_t *Info, void *Ctx) {
   const struct sigaction &P = S->Prev;
-  if (P.sa_flags & SA_RESETHAND)
-    SetDefault(S->Sig);
-  if (P.sa_flags & SA_SIGINFO) {
+  if (P.sa_flags & SA_SIGINFO)
     P.sa_sigaction(S->Sig, Info, Ctx);
-  } else if (P.sa_handler == SIG_DFL) {
-    SetDefault(S->Sig);
-    syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), S->Sig);
-  } else if (P.sa_handler != SIG_IGN) {
+  else if (P.sa_handler != SIG_DFL && P.sa_handler != SIG_IGN)
     P.sa_handler(S->Sig);
+  else
+    return false;
+  return true;
+}
+
+// What the signal does without ActiveTime's handler: the previous handler,
+// nothing (ignored) or the default action, taken by re-sending the signal
+// with SIG_DFL installed.
+void TakeCourse(SignalSlot *S, siginfo_t *Info, void *Ctx) {
+  if (S->Prev.sa_flags & SA_RESETHAND)
+    SetDefault(S->Sig);
+  if (!CallPrevious(S, Info, Ctx) && IsDefault(S->Prev)) {
+    SetDefault(S->Sig);
+    ResendToSelf(S->Sig);
   }
 }
 
@@ -177,13 +189,8 @@ void OnCrashSignal(int Sig, siginfo_t *Info, void *Ctx) {
       CanWaitHere())
     WaitForFlush(RequestFlush(), (u64)flags()->flush_wait_ms);
   sigaction(Sig, &S->Prev, nullptr);
-  const struct sigaction &P = S->Prev;
-  if (P.sa_flags & SA_SIGINFO)
-    P.sa_sigaction(Sig, Info, Ctx);
-  else if (P.sa_handler != SIG_DFL && P.sa_handler != SIG_IGN)
-    P.sa_handler(Sig);
-  else if (Info->si_code <= 0) // sent (kill, abort), not a fault: re-send
-    syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), Sig);
+  if (!CallPrevious(S, Info, Ctx) && Info->si_code <= 0)
+    ResendToSelf(Sig); // sent (kill, abort), not a fault
   // A fault returns to the faulting instruction, which now meets the
   // previous action.
   errno = SavedErrno;

@@ -858,7 +858,7 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
 }
 
 bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
-                         char *Out, uptr OutSize) {
+                         char *Out, uptr OutSize, bool *HasPid) {
   uptr O = 0;
   auto Put = [&](const char *S, uptr N) {
     if (O + N + 1 > OutSize)
@@ -873,6 +873,8 @@ bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
       Ok = Put(ExeBase, internal_strlen(ExeBase));
       ++P;
     } else if (P[0] == '%' && P[1] == 'p') {
+      if (HasPid)
+        *HasPid = true;
       char Num[16];
       int N = internal_snprintf(Num, sizeof(Num), "%u", Pid);
       Ok = Put(Num, N);
@@ -890,16 +892,6 @@ bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
     return false;
   Out[O] = 0;
   return true;
-}
-
-bool PatternHasPid(const char *Pattern) {
-  for (const char *P = Pattern; *P; ++P) {
-    if (P[0] == '%' && P[1] == 'p')
-      return true;
-    if (P[0] == '%' && P[1])
-      ++P; // %% or %e
-  }
-  return false;
 }
 
 // "dir/p.raw" -> "dir/p.%p.raw"; "dir/p" -> "dir/p.%p".
@@ -936,10 +928,13 @@ bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
       return false;
     internal_memcpy(Pattern, Flag, L + 1);
   }
-  if (ForkedChild && !PatternHasPid(Pattern) &&
-      !InsertPid(Pattern, sizeof(Pattern)))
+  bool HasPid = false;
+  if (!ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, &HasPid))
     return false;
-  return ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
+  if (!ForkedChild || HasPid)
+    return true;
+  return InsertPid(Pattern, sizeof(Pattern)) &&
+         ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
 }
 
 namespace {
