@@ -19,14 +19,13 @@ using namespace llvm;
 using namespace activetime;
 using namespace activetime::report;
 
-/// A write of this profile that never finished: the file read is an older
-/// one (or missing), which the user should know before trusting it.
-static void warnUnfinished(StringRef File) {
-  for (const profile::UnfinishedProfile &U :
-       profile::findUnfinishedBeside(File))
+/// Writes of these profiles that never finished: a file read is then an
+/// older one (or missing), which the user should know before trusting it.
+static void warnUnfinished(ArrayRef<std::string> Files) {
+  for (const auto &[I, U] : profile::findUnfinishedBeside(Files))
     WithColor::warning(errs(), "activetime")
         << U.Path << ": process " << U.Pid << " was killed while writing "
-        << File << "; its profile is lost (" << File
+        << Files[I] << "; its profile is lost (" << Files[I]
         << ", if present, was written before). 'activetime clean' removes "
            "the leftover\n";
 }
@@ -35,13 +34,13 @@ Expected<std::vector<profile::NamedProfile>>
 tool::readEach(ArrayRef<std::string> Files, Progress *Prog) {
   if (Files.empty())
     return createStringError(inconvertibleErrorCode(), "no input files");
+  warnUnfinished(Files);
   std::vector<profile::NamedProfile> Inputs;
   for (const std::string &F : Files) {
     if (Prog)
       Prog->phase("reading " + sys::path::filename(F).str() + " (" +
                   utostr(Inputs.size() + 1) + "/" + utostr(Files.size()) +
                   ")");
-    warnUnfinished(F);
     Expected<profile::Profile> P = profile::readProfile(F);
     if (!P)
       return P.takeError();

@@ -9,10 +9,13 @@
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <cstring>
+#include <map>
+#include <tuple>
 
 using namespace llvm;
 using namespace activetime;
@@ -121,19 +124,31 @@ profile::findUnfinished(StringRef Dir, StringRef Profile) {
   return std::move(Found);
 }
 
-std::vector<UnfinishedProfile>
-profile::findUnfinishedBeside(StringRef Profile) {
-  StringRef Dir = sys::path::parent_path(Profile);
-  Expected<std::vector<UnfinishedProfile>> All =
-      findUnfinished(Dir.empty() ? "." : Dir, Profile);
-  if (!All) {
-    consumeError(All.takeError()); // a hint only: the read reports real errors
-    return {};
+std::vector<std::pair<size_t, UnfinishedProfile>>
+profile::findUnfinishedBeside(ArrayRef<std::string> Profiles) {
+  // Directory -> (file name -> index of the profile).
+  std::map<std::string, StringMap<size_t>> Dirs;
+  for (size_t I = 0; I < Profiles.size(); ++I) {
+    StringRef Dir = sys::path::parent_path(Profiles[I]);
+    Dirs[Dir.empty() ? "." : Dir.str()].try_emplace(
+        sys::path::filename(Profiles[I]), I);
   }
-  std::vector<UnfinishedProfile> Stale;
-  for (UnfinishedProfile &U : *All)
-    if (!U.InUse)
-      Stale.push_back(std::move(U));
+  std::vector<std::pair<size_t, UnfinishedProfile>> Stale;
+  for (auto &[Dir, Names] : Dirs) {
+    Expected<std::vector<UnfinishedProfile>> All = findUnfinished(Dir);
+    if (!All) {
+      consumeError(All.takeError()); // a hint only: the read reports errors
+      continue;
+    }
+    for (UnfinishedProfile &U : *All) {
+      auto It = Names.find(sys::path::filename(U.Target));
+      if (!U.InUse && It != Names.end())
+        Stale.emplace_back(It->second, std::move(U));
+    }
+  }
+  llvm::sort(Stale, [](const auto &A, const auto &B) {
+    return std::tie(A.first, A.second.Path) < std::tie(B.first, B.second.Path);
+  });
   return Stale;
 }
 

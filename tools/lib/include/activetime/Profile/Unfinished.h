@@ -11,11 +11,13 @@
 #ifndef ACTIVETIME_PROFILE_UNFINISHED_H
 #define ACTIVETIME_PROFILE_UNFINISHED_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace activetime {
@@ -36,8 +38,11 @@ struct UnfinishedProfile {
 llvm::Expected<std::vector<UnfinishedProfile>>
 findUnfinished(llvm::StringRef Dir, llvm::StringRef Profile = "");
 
-/// The temporaries beside \p Profile that no live process is writing.
-std::vector<UnfinishedProfile> findUnfinishedBeside(llvm::StringRef Profile);
+/// The temporaries beside \p Profiles that no live process is writing,
+/// each with the index of the profile it was to become. Each directory is
+/// read once, however many profiles it holds.
+std::vector<std::pair<size_t, UnfinishedProfile>>
+findUnfinishedBeside(llvm::ArrayRef<std::string> Profiles);
 
 /// Removes \p U if it is still not in use (its lock is taken first, so a
 /// process that started writing under the same name is never disturbed).
