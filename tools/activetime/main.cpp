@@ -1,9 +1,9 @@
 //===- main.cpp - The activetime tool ---------------------------------------===//
 //
 // Part of ActiveTime. `activetime report` shows raw profiles, `merge`
-// combines them, `export` writes them for other tools and `active-time`
-// replays a trace; see README.md in this directory. Each subcommand
-// registers itself from its own file (Command.h).
+// combines them, `diff` compares two, `export` writes them for other tools
+// and `active-time` replays a trace; see README.md in this directory. Each
+// subcommand registers itself from its own file (Command.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +31,7 @@ int main(int argc, char **argv) {
                               "ActiveTime profile tool\n\n"
                               "  activetime report [options] FILE...\n"
                               "  activetime merge -o OUT FILE...\n"
+                              "  activetime diff [options] BASE NEW\n"
                               "  activetime active-time [options] FILE\n"
                               "  activetime export --format=F [options] FILE...\n");
   for (const RegisteredCommand &C : registeredCommands())

@@ -34,6 +34,14 @@ llvm::Error noSamplesError();
 /// The profile has no trace data: the run did not set mode=trace.
 llvm::Error noTraceError();
 
+/// The script an HTML page runs on its data island.
+enum class HtmlApp { Report, Diff };
+/// One self-contained HTML page at \p Path: d3, d3-flame-graph, the style,
+/// \p Doc (a JSON document) as the "activetime-data" element and \p App's
+/// script, all inline (HtmlReport.cpp).
+llvm::Error writeHtmlPage(llvm::StringRef Path, llvm::StringRef Title,
+                          llvm::StringRef Doc, HtmlApp App);
+
 /// \p Fraction as a percentage with one decimal ("12.5%").
 std::string percent(double Fraction);
 /// \p Part as a percentage of \p Whole, "-" when there is no whole.

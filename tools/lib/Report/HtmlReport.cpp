@@ -53,6 +53,13 @@ Error report::writeHtmlReport(const Profile &P, StringRef Path, bool Demangle,
   std::string Title = "ActiveTime report";
   if (!P.Processes.empty())
     Title += ": " + sys::path::filename(P.Processes[0].Exe).str();
+  return writeHtmlPage(Path, Title, Doc, HtmlApp::Report);
+}
+
+Error report::writeHtmlPage(StringRef Path, StringRef Title, StringRef Doc,
+                            HtmlApp App) {
+  StringRef Script =
+      App == HtmlApp::Diff ? ASSET(kDiffJs) : ASSET(kReportJs);
   return writeOutputFile(Path, [&](raw_ostream &OS) {
     OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        << "<meta name=\"generator\" content=\"" << kGenerator
@@ -81,7 +88,7 @@ Error report::writeHtmlReport(const Profile &P, StringRef Path, bool Demangle,
         OS << C;
     }
     OS << "</script>\n<script>\n" << ASSET(kD3Js) << "\n</script>\n<script>\n"
-       << ASSET(kD3FgJs) << "\n</script>\n<script>\n" << ASSET(kReportJs)
+       << ASSET(kD3FgJs) << "\n</script>\n<script>\n" << Script
        << "\n</script>\n</body>\n</html>\n";
     return Error::success();
   });

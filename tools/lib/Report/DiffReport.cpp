@@ -1,0 +1,670 @@
+//===- DiffReport.cpp - `activetime diff` as text, JSON and HTML ------------===//
+//
+// Part of ActiveTime. See activetime/Report/DiffReport.h. Every figure is
+// per run (a side's total over its runs divided by their number), so sides
+// with different numbers of runs compare; each side's names, how its
+// self times were obtained and whether its active time is really active
+// come from that side's ReportModel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+#include "activetime/Report/DiffReport.h"
+#include "activetime/Report/Format.h"
+#include "activetime/Report/ReportModel.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::report;
+
+namespace {
+
+const char *const SideNames[2] = {"base", "new"};
+
+/// How a side's figures were obtained, for the comparison's caveats.
+struct Method {
+  unsigned NoSwitchData = 0; // threads whose active time includes off-CPU
+  unsigned EveryCallTimed = 0, ShortCallsCounted = 0; // processes
+  unsigned WithCodeSamples = 0;                        // processes
+  bool CountedCalls = false;
+  static Method of(const DiffSideInfo &S) {
+    Method M;
+    M.NoSwitchData = SwitchSummary::of(*S.P).None;
+    for (const Process &Pr : S.P->Processes) {
+      ++(Pr.TimingThreshold ? M.ShortCallsCounted : M.EveryCallTimed);
+      M.WithCodeSamples += Pr.CodeSamplePeriodNs != 0;
+    }
+    M.CountedCalls = S.A->How.CountedCalls != 0;
+    return M;
+  }
+  const char *timing() const {
+    if (!ShortCallsCounted)
+      return "timed every call (mode=trace or timing_ratio=0)";
+    if (!EveryCallTimed)
+      return "counted calls shorter than the timing threshold";
+    return "timed every call in some processes and counted short calls in "
+           "others";
+  }
+};
+
+/// Both sides' report models and each entry's name as printed.
+class DiffView {
+public:
+  DiffView(const DiffSideInfo &Base, const DiffSideInfo &New,
+           const DiffResult &R, const DiffReportOptions &O)
+      : Sides{&Base, &New}, R(R), O(O),
+        Models{ReportModel(*Base.P, *Base.A, O.Demangle),
+               ReportModel(*New.P, *New.A, O.Demangle)} {
+    for (size_t I = 0; I < R.Functions.size(); ++I)
+      Names.push_back(functionName(I));
+    // Paths are ordered by their last frame's name on ties: a whole path's
+    // text would cost its depth for every path (quadratic in a recursion).
+    for (const DiffPath &P : R.Paths)
+      PathNames.push_back(Names[P.Func]);
+    for (int S = 0; S < 2; ++S) {
+      FlatOf[S].assign(Sides[S]->A->Functions.size(), UINT32_MAX);
+      for (size_t I = 0; I < Sides[S]->A->Flat.size(); ++I)
+        FlatOf[S][Sides[S]->A->Flat[I].Func] = I;
+    }
+  }
+
+  /// The side (0 base, 1 new) and aggregate id that name joint function I:
+  /// new's when it has the function.
+  std::pair<int, uint32_t> owner(size_t I) const {
+    const DiffFunction &F = R.Functions[I];
+    return F.New != kNoFunc ? std::make_pair(1, F.New)
+                            : std::make_pair(0, F.Base);
+  }
+  std::string functionName(size_t I) const {
+    auto [S, Id] = owner(I);
+    return Models[S].name(Id);
+  }
+  std::string location(size_t I) const {
+    auto [S, Id] = owner(I);
+    return Models[S].location(Id);
+  }
+  /// "timed", "counted" or "timed>counted" when the sides differ; "" for a
+  /// side without the function.
+  std::string how(size_t I) const {
+    std::string H[2];
+    for (int S = 0; S < 2; ++S) {
+      uint32_t Id = S ? R.Functions[I].New : R.Functions[I].Base;
+      if (Id != kNoFunc && FlatOf[S][Id] != UINT32_MAX)
+        H[S] = ReportModel::how(Sides[S]->A->Flat[FlatOf[S][Id]].S);
+    }
+    if (H[0].empty() || H[1].empty() || H[0] == H[1])
+      return H[0].empty() ? H[1] : H[0];
+    return H[0] + ">" + H[1];
+  }
+  /// A path as "main > f > g"; a long one keeps its root and its last
+  /// frames.
+  std::string shortPath(size_t P) const {
+    constexpr unsigned Keep = 4;
+    bool Long = R.Paths[P].Depth > Keep + 2;
+    std::vector<uint32_t> Frames; // leaf first
+    size_t I = P;
+    for (; I != kNoPath && (!Long || Frames.size() < Keep);
+         I = R.Paths[I].Parent)
+      Frames.push_back(R.Paths[I].Func);
+    std::string S;
+    if (Long) {
+      while (R.Paths[I].Parent != kNoPath)
+        I = R.Paths[I].Parent;
+      S = Names[R.Paths[I].Func] + " > ... (" +
+          utostr(R.Paths[P].Depth - Keep - 1) + " frames)";
+    }
+    for (size_t K = Frames.size(); K-- > 0;)
+      S += (S.empty() ? "" : " > ") + Names[Frames[K]];
+    return S;
+  }
+  const DiffTime &metricTime(const DiffEntry &E) const {
+    return O.Metric == DiffMetric::Active ? E.Active : E.Self;
+  }
+
+  const DiffSideInfo *Sides[2];
+  const DiffResult &R;
+  const DiffReportOptions &O;
+  ReportModel Models[2];
+  std::vector<std::string> Names, PathNames;
+  std::vector<uint32_t> FlatOf[2];
+};
+
+/// What an entry's row says about its change in the ordering metric.
+std::string changeWord(const DiffEntry &E, const DiffTime &T) {
+  std::string W;
+  if (!E.InBase)
+    W = "added";
+  else if (!E.InNew)
+    W = "removed";
+  switch (T.M) {
+  case Mark::Significant:
+    return W.empty() ? (T.delta() > 0 ? "slower" : "faster") : W;
+  case Mark::Noise:
+    return W.empty() ? "~" : W + " ~";
+  case Mark::BelowFloor:
+    return W.empty() ? "~floor" : W + " ~floor";
+  case Mark::Unknown:
+    if (!W.empty())
+      return W;
+    return T.delta() == 0 ? "same" : T.delta() > 0 ? "slower?" : "faster?";
+  case Mark::NotComparable:
+    return W.empty() ? "-" : W;
+  }
+  return W;
+}
+
+/// Counts of the entries' changes in the ordering metric.
+struct Summary {
+  unsigned Both = 0, Added = 0, Removed = 0;
+  unsigned Slower = 0, Faster = 0, Noise = 0, Unknown = 0, NotComparable = 0;
+  unsigned CallsChanged = 0;
+  static Summary of(ArrayRef<DiffEntry> Entries, const DiffView &V) {
+    Summary S;
+    for (const DiffEntry &E : Entries) {
+      if (!E.InBase && !E.InNew)
+        continue;
+      E.InBase && E.InNew ? ++S.Both : E.InNew ? ++S.Added : ++S.Removed;
+      // Added and removed entries are counted as such, not as changes.
+      if (!E.InBase || !E.InNew)
+        continue;
+      if (E.Calls.comparable() && E.Calls.delta() != 0)
+        ++S.CallsChanged;
+      const DiffTime &T = V.metricTime(E);
+      switch (T.M) {
+      case Mark::Significant:
+        ++(T.delta() > 0 ? S.Slower : S.Faster);
+        break;
+      case Mark::Noise:
+      case Mark::BelowFloor:
+        ++S.Noise;
+        break;
+      case Mark::Unknown:
+        ++S.Unknown;
+        break;
+      case Mark::NotComparable:
+        ++S.NotComparable;
+        break;
+      }
+    }
+    return S;
+  }
+};
+
+const char *metricName(DiffMetric M) {
+  switch (M) {
+  case DiffMetric::Active:
+    return "active";
+  case DiffMetric::Calls:
+    return "calls";
+  case DiffMetric::SelfActive:
+    break;
+  }
+  return "self-active";
+}
+
+std::string signedTime(double Ns) {
+  return (Ns > 0 ? "+" : "") + plainTime(Ns);
+}
+
+std::string callsText(double C) {
+  if (C == std::floor(C) && std::fabs(C) < 1e18)
+    return itostr(int64_t(C));
+  return formatv("{0:F1}", C).str();
+}
+
+std::string signedCalls(double C) {
+  return (C > 0 ? "+" : "") + callsText(C);
+}
+
+//===-- Text ------------------------------------------------------------===//
+
+class TextDiff {
+public:
+  TextDiff(const DiffView &V, raw_ostream &OS) : V(V), O(V.O), OS(OS) {}
+  void print();
+
+private:
+  void header();
+  void side(int S);
+  void noiseLines();
+  void summaryLine(StringRef What, const Summary &S);
+  void table(ArrayRef<DiffEntry> Entries, bool Paths);
+  std::vector<std::string> row(const DiffEntry &E, size_t I, bool Paths);
+
+  const DiffView &V;
+  const DiffReportOptions &O;
+  raw_ostream &OS;
+};
+
+void TextDiff::side(int S) {
+  const DiffSideInfo &Si = *V.Sides[S];
+  size_t Procs = Si.P->Processes.size(), Runs = Si.Runs.size();
+  OS << "  " << left_justify(std::string(SideNames[S]) + ":", 17)
+     << join(Si.Files, " ") << "\n";
+  OS << "                   " << describeBinary(Si.P->Processes.front())
+     << "; " << Runs << (Runs == 1 ? " run, " : " runs, ") << Procs
+     << (Procs == 1 ? " process" : " processes") << "\n";
+}
+
+void TextDiff::noiseLines() {
+  const char *Indent = "                   ";
+  if (V.R.SpreadKnown) {
+    OS << "  noise:           a delta within "
+       << formatv("{0}", O.Noise.NoiseFactor)
+       << " x the spread (the larger side's max - min of the per-run "
+          "values, --noise-factor) is marked ~ and not counted as a "
+          "change\n";
+  } else {
+    size_t B = V.Sides[0]->Runs.size(), N = V.Sides[1]->Runs.size();
+    OS << "  noise:           SPREAD UNKNOWN: "
+       << (B < 2 && N < 2 ? "each side has" : B < 2 ? "base has" : "new has")
+       << " one run, so nothing is marked as a change or as noise by the "
+          "spread (slower?/faster?: the sign of the delta only); give two "
+          "runs or more of each build\n";
+  }
+  if (O.Noise.MinDeltaNs > 0)
+    OS << Indent << "deltas under " << plainTime(O.Noise.MinDeltaNs)
+       << " (--min-delta) are marked ~floor\n";
+  OS << "  calls:           exact counts, not measurements: a change in "
+        "calls is real (the runs made different calls), never noise\n";
+}
+
+void TextDiff::summaryLine(StringRef What, const Summary &S) {
+  OS << "  " << left_justify((What + ":").str(), 17) << S.Both
+     << " in both, " << S.Added << " added, " << S.Removed << " removed; "
+     << metricName(O.Metric) << ": " << S.Slower << " slower, " << S.Faster
+     << " faster";
+  if (V.R.SpreadKnown || S.Noise)
+    OS << ", " << S.Noise << " within noise";
+  if (S.Unknown)
+    OS << ", " << S.Unknown << " not judged (spread unknown)";
+  if (S.NotComparable)
+    OS << ", " << S.NotComparable << " not comparable";
+  OS << "; calls changed in " << S.CallsChanged << "\n";
+}
+
+void TextDiff::header() {
+  const DiffSideInfo &B = *V.Sides[0], &N = *V.Sides[1];
+  OS << "ActiveTime diff: base " << B.Runs.size()
+     << (B.Runs.size() == 1 ? " run" : " runs") << " of "
+     << sys::path::filename(B.P->Processes.front().Exe) << ", new "
+     << N.Runs.size() << (N.Runs.size() == 1 ? " run" : " runs") << " of "
+     << sys::path::filename(N.P->Processes.front().Exe) << "\n";
+  side(0);
+  side(1);
+  OS << "  figures:         per run (a side's total over its runs / its "
+        "runs); delta = new - base; ratio = new / base\n";
+  noiseLines();
+  summaryLine("functions", Summary::of(V.R.FunctionDiffs, V));
+  if (O.Paths)
+    summaryLine("call paths", Summary::of(V.R.PathDiffs, V));
+  for (const std::string &Note : methodDifferences(B, N))
+    OS << "note: " << Note << "\n";
+  OS << "note: " << TimesNote << "\n";
+}
+
+std::vector<std::string> TextDiff::row(const DiffEntry &E, size_t I,
+                                       bool Paths) {
+  auto Time = [](Has H, double Ns) {
+    return H == Has::Value ? formatTime(Ns) : std::string("-");
+  };
+  auto Delta = [](const DiffTime &T) {
+    return T.comparable() ? signedTime(T.delta()) : std::string("-");
+  };
+  auto Ratio = [](const DiffTime &T) {
+    std::optional<double> R = T.ratio();
+    return R ? formatv("{0:F2}x", *R).str() : std::string("-");
+  };
+  auto Calls = [](Has H, double C) {
+    return H == Has::Value ? callsText(C) : std::string("-");
+  };
+  const DiffTime &M = V.metricTime(E);
+  std::vector<std::string> R = {
+      Time(E.Self.BaseHas, E.Self.Base),
+      Time(E.Self.NewHas, E.Self.New),
+      Delta(E.Self),
+      Ratio(E.Self),
+      M.Spread >= 0 ? plainTime(M.Spread) : "-",
+      changeWord(E, M),
+      Time(E.Active.BaseHas, E.Active.Base),
+      Time(E.Active.NewHas, E.Active.New),
+      Delta(E.Active),
+      Calls(E.Calls.BaseHas, E.Calls.Base),
+      Calls(E.Calls.NewHas, E.Calls.New),
+      E.Calls.comparable() ? signedCalls(E.Calls.delta()) : "-"};
+  if (Paths) {
+    R.push_back(V.shortPath(I));
+    R.push_back("");
+  } else {
+    R.push_back(V.how(I));
+    R.push_back(V.Names[I]);
+    R.push_back(V.location(I));
+  }
+  return R;
+}
+
+/// Right-aligned figures, left-aligned words and names; widths from the
+/// rows shown.
+void printColumns(raw_ostream &OS, ArrayRef<std::vector<std::string>> Rows,
+                  const std::vector<bool> &Left) {
+  std::vector<size_t> W(Left.size(), 0);
+  for (const std::vector<std::string> &R : Rows)
+    for (size_t C = 0; C < R.size(); ++C)
+      W[C] = std::max(W[C], R[C].size());
+  for (const std::vector<std::string> &R : Rows) {
+    std::string Line;
+    for (size_t C = 0; C < R.size(); ++C) {
+      Line += C ? "  " : "";
+      std::string Pad(W[C] - R[C].size(), ' ');
+      Line += Left[C] ? R[C] + Pad : Pad + R[C];
+    }
+    OS << StringRef(Line).rtrim() << "\n";
+  }
+}
+
+void TextDiff::table(ArrayRef<DiffEntry> Entries, bool Paths) {
+  ArrayRef<std::string> Names = Paths ? V.PathNames : V.Names;
+  std::vector<uint32_t> Order = sortByDelta(Entries, O.Metric, Names);
+  size_t Shown = O.Top ? std::min<size_t>(O.Top, Order.size()) : Order.size();
+  OS << "\n"
+     << (Paths ? "call paths" : "functions") << " by |delta " << metricName(O.Metric)
+     << "| (" << Shown << " of " << Order.size() << "):\n";
+  std::vector<std::vector<std::string>> Rows;
+  std::vector<std::string> Head = {
+      "self base", "self new", "delta", "ratio", "spread", "change",
+      "active base", "active new", "delta", "calls base", "calls new",
+      "delta"};
+  if (Paths) {
+    Head.push_back("call path");
+    Head.push_back("");
+  } else {
+    Head.push_back("how");
+    Head.push_back("function");
+    Head.push_back("location");
+  }
+  Rows.push_back(Head);
+  for (size_t K = 0; K < Shown; ++K)
+    Rows.push_back(row(Entries[Order[K]], Order[K], Paths));
+  std::vector<bool> Left(Head.size(), false);
+  Left[5] = true;
+  for (size_t C = 12; C < Head.size(); ++C)
+    Left[C] = true;
+  if (!V.R.SpreadKnown) { // a column of "-" only
+    for (std::vector<std::string> &R : Rows)
+      R.erase(R.begin() + 4);
+    Left.erase(Left.begin() + 4);
+  }
+  printColumns(OS, Rows, Left);
+  if (Shown < Order.size())
+    OS << "(" << Order.size() - Shown << " more; --top 0 lists all)\n";
+}
+
+void TextDiff::print() {
+  header();
+  table(V.R.FunctionDiffs, false);
+  if (O.Paths)
+    table(V.R.PathDiffs, true);
+  OS << "self = self-active, active = inclusive active time (\"-\": counted "
+        "calls, no inclusive figure); change: slower/faster beyond the "
+        "spread, ~ within it, ? spread unknown, added/removed: on one side "
+        "only\n";
+}
+
+//===-- JSON ------------------------------------------------------------===//
+
+class JsonDiff {
+public:
+  JsonDiff(const DiffView &V, raw_ostream &OS) : V(V), O(V.O), J(OS, 2) {}
+  void print();
+
+private:
+  void side(int S);
+  void summary(ArrayRef<DiffEntry> Entries);
+  void figures(const DiffEntry &E);
+  void time(StringRef Key, const DiffTime &T);
+  void functions();
+  void paths();
+
+  const DiffView &V;
+  const DiffReportOptions &O;
+  json::OStream J;
+  std::vector<uint32_t> JsonId; // joint function -> position in "functions"
+};
+
+void JsonDiff::side(int S) {
+  const DiffSideInfo &Si = *V.Sides[S];
+  Method M = Method::of(Si);
+  const Process &First = Si.P->Processes.front();
+  J.attributeObject(SideNames[S], [&] {
+    J.attributeArray("files", [&] {
+      for (const std::string &F : Si.Files)
+        J.value(F);
+    });
+    J.attribute("executable", First.Exe);
+    J.attribute("build_id", buildIdHex(First));
+    J.attribute("processes", int64_t(Si.P->Processes.size()));
+    J.attributeArray("runs", [&] {
+      for (const std::vector<uint32_t> &R : Si.Runs)
+        J.object([&] {
+          J.attributeArray("pids", [&] {
+            for (uint32_t I : R)
+              J.value(int64_t(Si.P->Processes[I].Pid));
+          });
+        });
+    });
+    J.attribute("threads_without_switch_data", int64_t(M.NoSwitchData));
+    J.attribute("active_includes_off_cpu", M.NoSwitchData != 0);
+    J.attribute("every_call_timed", M.ShortCallsCounted == 0);
+    J.attribute("code_samples", M.WithCodeSamples != 0);
+    J.attribute("total_self_active_ns",
+                Si.A->TotalSelfActive / double(Si.Runs.size()));
+  });
+}
+
+void JsonDiff::summary(ArrayRef<DiffEntry> Entries) {
+  Summary S = Summary::of(Entries, V);
+  J.object([&] {
+    J.attribute("both", int64_t(S.Both));
+    J.attribute("added", int64_t(S.Added));
+    J.attribute("removed", int64_t(S.Removed));
+    J.attribute("slower", int64_t(S.Slower));
+    J.attribute("faster", int64_t(S.Faster));
+    J.attribute("noise", int64_t(S.Noise));
+    J.attribute("unknown", int64_t(S.Unknown));
+    J.attribute("not_comparable", int64_t(S.NotComparable));
+    J.attribute("calls_changed", int64_t(S.CallsChanged));
+  });
+}
+
+json::Value orNull(bool Known, double V) {
+  return Known ? json::Value(V) : json::Value(nullptr);
+}
+
+void JsonDiff::time(StringRef Key, const DiffTime &T) {
+  J.attributeObject(Key, [&] {
+    J.attribute("base_ns", orNull(T.BaseHas == Has::Value, T.Base));
+    J.attribute("new_ns", orNull(T.NewHas == Has::Value, T.New));
+    J.attribute("delta_ns", orNull(T.comparable(), T.delta()));
+    std::optional<double> R = T.ratio();
+    J.attribute("ratio", orNull(R.has_value(), R.value_or(0)));
+    J.attribute("spread_ns", orNull(T.Spread >= 0, T.Spread));
+    J.attribute("mark", markName(T.M));
+    J.attributeArray("base_runs_ns", [&] {
+      for (double X : T.BaseRuns)
+        J.value(X);
+    });
+    J.attributeArray("new_runs_ns", [&] {
+      for (double X : T.NewRuns)
+        J.value(X);
+    });
+  });
+}
+
+void JsonDiff::figures(const DiffEntry &E) {
+  J.attribute("status", !E.InBase  ? "added"
+                        : !E.InNew ? "removed"
+                                   : "both");
+  J.attribute("change", changeWord(E, V.metricTime(E)));
+  J.attributeObject("calls", [&] {
+    J.attribute("base", orNull(E.Calls.BaseHas == Has::Value, E.Calls.Base));
+    J.attribute("new", orNull(E.Calls.NewHas == Has::Value, E.Calls.New));
+    J.attribute("delta", orNull(E.Calls.comparable(), E.Calls.delta()));
+  });
+  time("self_active", E.Self);
+  time("active", E.Active);
+}
+
+void JsonDiff::functions() {
+  std::vector<uint32_t> Order =
+      sortByDelta(V.R.FunctionDiffs, O.Metric, V.Names);
+  JsonId.assign(V.R.Functions.size(), UINT32_MAX);
+  for (size_t K = 0; K < Order.size(); ++K)
+    JsonId[Order[K]] = K;
+  J.attributeArray("functions", [&] {
+    for (size_t K = 0; K < Order.size(); ++K) {
+      uint32_t I = Order[K];
+      auto [S, Id] = V.owner(I);
+      const FunctionInfo &F = V.Sides[S]->A->Functions[Id];
+      J.object([&] {
+        J.attribute("id", int64_t(K));
+        J.attribute("name", V.Names[I]);
+        J.attribute("linkage_name", F.Name);
+        J.attribute("local", F.Local);
+        if (F.Local)
+          J.attribute("module", F.Module);
+        J.attribute("file", F.File);
+        J.attribute("line", int64_t(F.Line));
+        J.attribute("how", V.how(I));
+        figures(V.R.FunctionDiffs[I]);
+      });
+    }
+  });
+}
+
+void JsonDiff::paths() {
+  // Trie order: a path's parent comes before it. Paths of functions not in
+  // either flat profile cannot occur (a tree node's function has calls).
+  J.attributeArray("paths", [&] {
+    for (size_t I = 0; I < V.R.Paths.size(); ++I) {
+      const DiffPath &P = V.R.Paths[I];
+      J.object([&] {
+        J.attribute("id", int64_t(I));
+        J.attribute("parent", P.Parent == kNoPath
+                                  ? json::Value(nullptr)
+                                  : json::Value(int64_t(P.Parent)));
+        J.attribute("depth", int64_t(P.Depth));
+        J.attribute("function", JsonId[P.Func] == UINT32_MAX
+                                    ? json::Value(nullptr)
+                                    : json::Value(int64_t(JsonId[P.Func])));
+        figures(V.R.PathDiffs[I]);
+      });
+    }
+  });
+}
+
+void JsonDiff::print() {
+  J.object([&] {
+    J.attribute("schema", "activetime-diff");
+    J.attribute("version", 1);
+    J.attribute("generator", kGenerator);
+    J.attribute("time_unit", "ns");
+    J.attribute("figures", "per_run");
+    side(0);
+    side(1);
+    J.attributeObject("noise", [&] {
+      J.attribute("method", "range");
+      J.attribute("spread_known", V.R.SpreadKnown);
+      J.attribute("factor", O.Noise.NoiseFactor);
+      J.attribute("min_delta_ns", O.Noise.MinDeltaNs);
+    });
+    J.attribute("order", metricName(O.Metric));
+    J.attributeArray("method_differences", [&] {
+      for (const std::string &N : methodDifferences(*V.Sides[0], *V.Sides[1]))
+        J.value(N);
+    });
+    J.attributeObject("summary", [&] {
+      J.attributeBegin("functions");
+      summary(V.R.FunctionDiffs);
+      J.attributeEnd();
+      J.attributeBegin("paths");
+      summary(V.R.PathDiffs);
+      J.attributeEnd();
+    });
+    functions();
+    paths();
+  });
+  J.flush();
+}
+
+} // namespace
+
+std::vector<std::string> report::methodDifferences(const DiffSideInfo &Base,
+                                                   const DiffSideInfo &New) {
+  std::vector<std::string> Notes;
+  Method M[2] = {Method::of(Base), Method::of(New)};
+  if (M[0].NoSwitchData || M[1].NoSwitchData) {
+    for (int S = 0; S < 2; ++S)
+      if (M[S].NoSwitchData)
+        Notes.push_back(
+            std::string(SideNames[S]) + ": " + utostr(M[S].NoSwitchData) +
+            (M[S].NoSwitchData == 1 ? " thread" : " threads") +
+            " without switched-out measurement: its active times still "
+            "include switched-out time" +
+            (M[1 - S].NoSwitchData
+                 ? std::string()
+                 : std::string("; ") + SideNames[1 - S] +
+                       "'s do not, so the sides' active times were "
+                       "obtained differently and a delta may be "
+                       "switched-out time"));
+  }
+  if (StringRef(M[0].timing()) != M[1].timing())
+    Notes.push_back(std::string("timing differs: base ") + M[0].timing() +
+                    ", new " + M[1].timing() +
+                    ": short functions' times carry their probes' residual "
+                    "cost where every call was timed, and are sampled "
+                    "where counted");
+  bool Samples[2] = {M[0].WithCodeSamples != 0, M[1].WithCodeSamples != 0};
+  if (Samples[0] != Samples[1] && (M[0].CountedCalls || M[1].CountedCalls)) {
+    int Without = Samples[0] ? 1 : 0;
+    Notes.push_back(std::string(SideNames[Without]) +
+                    " has no code samples: its counted functions' self time "
+                    "stayed in their timed callers, while " +
+                    SideNames[1 - Without] + " split it off by samples");
+  }
+  return Notes;
+}
+
+void report::printDiffReport(const DiffSideInfo &Base, const DiffSideInfo &New,
+                             const DiffResult &R, const DiffReportOptions &O,
+                             raw_ostream &OS) {
+  DiffView V(Base, New, R, O);
+  TextDiff(V, OS).print();
+}
+
+void report::printDiffJson(const DiffSideInfo &Base, const DiffSideInfo &New,
+                           const DiffResult &R, const DiffReportOptions &O,
+                           raw_ostream &OS) {
+  DiffView V(Base, New, R, O);
+  JsonDiff(V, OS).print();
+}
+
+Error report::writeDiffHtml(const DiffSideInfo &Base, const DiffSideInfo &New,
+                            const DiffResult &R, const DiffReportOptions &O,
+                            StringRef Path) {
+  std::string Doc;
+  raw_string_ostream DS(Doc);
+  printDiffJson(Base, New, R, O, DS);
+  std::string Title =
+      "ActiveTime diff: " +
+      sys::path::filename(Base.P->Processes.front().Exe).str() + " vs " +
+      sys::path::filename(New.P->Processes.front().Exe).str();
+  return writeHtmlPage(Path, Title, Doc, HtmlApp::Diff);
+}
