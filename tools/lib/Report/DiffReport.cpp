@@ -220,6 +220,12 @@ std::string callsText(double C) {
   return formatv("{0:F1}", C).str();
 }
 
+/// 1, 1.5, 0.125: no trailing zeros.
+std::string shortNumber(double X) {
+  std::string S = formatv("{0:F3}", X).str();
+  return StringRef(S).rtrim('0').rtrim('.').str();
+}
+
 std::string signedCalls(double C) {
   return (C > 0 ? "+" : "") + callsText(C);
 }
@@ -258,7 +264,7 @@ void TextDiff::noiseLines() {
   const char *Indent = "                   ";
   if (V.R.SpreadKnown) {
     OS << "  noise:           a delta within "
-       << formatv("{0}", O.Noise.NoiseFactor)
+       << shortNumber(O.Noise.NoiseFactor)
        << " x the spread (the larger side's max - min of the per-run "
           "values, --noise-factor) is marked ~ and not counted as a "
           "change\n";
@@ -283,7 +289,9 @@ void TextDiff::summaryLine(StringRef What, const Summary &S) {
      << metricName(O.Metric) << ": " << S.Slower << " slower, " << S.Faster
      << " faster";
   if (V.R.SpreadKnown || S.Noise)
-    OS << ", " << S.Noise << " within noise";
+    OS << ", " << S.Noise
+       << (O.Noise.MinDeltaNs > 0 ? " within noise or under --min-delta"
+                                  : " within noise");
   if (S.Unknown)
     OS << ", " << S.Unknown << " not judged (spread unknown)";
   if (S.NotComparable)
