@@ -52,7 +52,8 @@ static cl::opt<bool> Paths("paths", cl::sub(DiffCommand),
                            cl::cat(ToolCategory));
 static cl::opt<DiffMetric> Sort(
     "sort", cl::sub(DiffCommand), cl::init(DiffMetric::SelfActive),
-    cl::desc("The delta rows are ordered and judged by"),
+    cl::desc("The delta the rows are ordered by (and the time the change "
+             "column judges; with calls, self-active time)"),
     cl::values(clEnumValN(DiffMetric::SelfActive, "self-active",
                           "self-active time (default)"),
                clEnumValN(DiffMetric::Active, "active",

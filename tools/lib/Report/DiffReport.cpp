@@ -286,7 +286,8 @@ void TextDiff::noiseLines() {
 void TextDiff::summaryLine(StringRef What, const Summary &S) {
   OS << "  " << left_justify((What + ":").str(), 17) << S.Both
      << " in both, " << S.Added << " added, " << S.Removed << " removed; "
-     << metricName(O.Metric) << ": " << S.Slower << " slower, " << S.Faster
+     << (O.Metric == DiffMetric::Active ? "active" : "self-active") << ": "
+     << S.Slower << " slower, " << S.Faster
      << " faster";
   if (V.R.SpreadKnown || S.Noise)
     OS << ", " << S.Noise
