@@ -4,7 +4,7 @@
 // with an error or parsed into a profile that the writer serializes and the
 // reader reads back identically (so a merged file, which is written by the
 // same writer, round-trips too); the report's aggregation, the OpenMP and
-// sample summaries then run on it. Anything else (a crash, a sanitizer
+// sample summaries and `diff`'s runs and matching then run on it. Anything else (a crash, a sanitizer
 // report, a failed round trip) is a bug.
 //
 // The raw format's checksums (v8) would stop nearly every mutation at the
@@ -18,6 +18,7 @@
 
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Checksum.h"
+#include "activetime/Profile/Diff.h"
 #include "activetime/Profile/Parallel.h"
 #include "activetime/Profile/Profile.h"
 
@@ -77,7 +78,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     consumeError(M.takeError());
     return 0;
   }
-  (void)aggregate(*M);
+  Aggregate AM = aggregate(*M);
   (void)summarizeRegions(*M);
+  // `diff` of the profile against the merged one: its runs (each process
+  // and its copy may form runs any way a crafted parent pid says) and the
+  // matching of functions and paths.
+  Aggregate AP = aggregate(*P);
+  std::vector<std::vector<uint32_t>> Runs = splitRuns(*M);
+  std::vector<Aggregate> RunAggs = aggregateRuns(*M, Runs);
+  DiffSide Base{&AP, {}, 1}, New{&AM, RunAggs, unsigned(Runs.size())};
+  (void)diffProfiles(Base, New, DiffOptions());
   return 0;
 }
