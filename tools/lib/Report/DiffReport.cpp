@@ -210,6 +210,13 @@ const char *metricName(DiffMetric M) {
   return "self-active";
 }
 
+/// The side's executable's file name.
+std::string exeName(const Profile &P) {
+  StringRef Exe = P.Processes.front().Exe;
+  return Exe.empty() ? "<unknown executable>"
+                     : sys::path::filename(Exe).str();
+}
+
 std::string signedTime(double Ns) {
   return (Ns > 0 ? "+" : "") + plainTime(Ns);
 }
@@ -304,9 +311,9 @@ void TextDiff::header() {
   const DiffSideInfo &B = *V.Sides[0], &N = *V.Sides[1];
   OS << "ActiveTime diff: base " << B.Runs.size()
      << (B.Runs.size() == 1 ? " run" : " runs") << " of "
-     << sys::path::filename(B.P->Processes.front().Exe) << ", new "
+     << exeName(*B.P) << ", new "
      << N.Runs.size() << (N.Runs.size() == 1 ? " run" : " runs") << " of "
-     << sys::path::filename(N.P->Processes.front().Exe) << "\n";
+     << exeName(*N.P) << "\n";
   side(0);
   side(1);
   OS << "  figures:         per run (a side's total over its runs / its "
@@ -673,7 +680,7 @@ Error report::writeDiffHtml(const DiffSideInfo &Base, const DiffSideInfo &New,
   printDiffJson(Base, New, R, O, DS);
   std::string Title =
       "ActiveTime diff: " +
-      sys::path::filename(Base.P->Processes.front().Exe).str() + " vs " +
-      sys::path::filename(New.P->Processes.front().Exe).str();
+      exeName(*Base.P) + " vs " +
+      exeName(*New.P);
   return writeHtmlPage(Path, Title, Doc, HtmlApp::Diff);
 }
