@@ -79,6 +79,10 @@ static cl::opt<std::string>
                cl::desc("Write a differential flame graph (NEW's, colored "
                         "by the delta against BASE) to FILE"),
                cl::value_desc("file"), cl::cat(ToolCategory));
+static cl::opt<ProgressMode>
+    ProgressOpt("progress", cl::sub(DiffCommand), cl::init(ProgressMode::Auto),
+                cl::desc("Progress line on stderr"), ACTIVETIME_PROGRESS_VALUES,
+                cl::cat(ToolCategory));
 static cl::opt<bool> NoDemangle("no-demangle", cl::sub(DiffCommand),
                                 cl::desc("Print linkage names as they are"),
                                 cl::cat(ToolCategory));
@@ -140,8 +144,9 @@ struct Side {
   DiffSideInfo Info;
 };
 
-Error readSide(const char *Name, std::vector<std::string> Files, Side &S) {
-  Expected<Profile> P = readInputs(Files);
+Error readSide(const char *Name, std::vector<std::string> Files, Side &S,
+               Progress &Prog) {
+  Expected<Profile> P = readInputs(Files, &Prog);
   if (!P)
     return createStringError(inconvertibleErrorCode(),
                              "%s: %s", Name,
@@ -153,9 +158,12 @@ Error readSide(const char *Name, std::vector<std::string> Files, Side &S) {
   S.P = std::move(*P);
   S.Info.Files = std::move(Files);
   S.Info.Runs = splitRuns(S.P);
+  Prog.phase(std::string("aggregating ") + Name);
   S.Whole = aggregate(S.P);
-  if (S.Info.Runs.size() >= 2)
+  if (S.Info.Runs.size() >= 2) {
+    Prog.phase(std::string("aggregating each run of ") + Name);
     S.RunAggs = aggregateRuns(S.P, S.Info.Runs);
+  }
   S.Info.P = &S.P;
   S.Info.A = &S.Whole;
   return Error::success();
@@ -183,8 +191,9 @@ int diffMain() {
   if (Error E = checkOptions(*F))
     return reportError(std::move(E));
   Side Sides[2];
+  Progress Prog("diff", ProgressOpt);
   for (int S = 0; S < 2; ++S)
-    if (Error E = readSide(S ? "new" : "base", (*F)[S], Sides[S]))
+    if (Error E = readSide(S ? "new" : "base", (*F)[S], Sides[S], Prog))
       return reportError(std::move(E));
   DiffReportOptions O;
   O.Demangle = !NoDemangle;
@@ -197,7 +206,9 @@ int diffMain() {
   for (int S = 0; S < 2; ++S)
     DS[S] = {&Sides[S].Whole, Sides[S].RunAggs,
              unsigned(Sides[S].Info.Runs.size())};
+  Prog.phase("comparing");
   DiffResult R = diffProfiles(DS[0], DS[1], O.Noise);
+  Prog.phase("writing");
   if (!HtmlOutput.empty()) {
     if (Error E = writeDiffHtml(Sides[0].Info, Sides[1].Info, R, O,
                                 HtmlOutput))
