@@ -127,7 +127,7 @@ def main():
             time.sleep(0.3)
             det = b.eval("document.getElementById('flame-diff-details').textContent")
             check(det.startswith("compute(int) [both]: active 500.000 us -> 810.000 us "
-                                 "(+310.000 us, 1.62x, spread 20.000 us, significant); "
+                                 "(+310.000 us, 1.62x, \u00b195% 59.770 us, significant); "
                                  "self-active 300.000 us -> 510.000 us") and "calls 2 -> 2" in det,
                   "hovering shows before/after/delta (%s)" % det)
 

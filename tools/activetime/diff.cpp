@@ -62,8 +62,9 @@ static cl::opt<DiffMetric> Sort(
     cl::value_desc("key"), cl::cat(ToolCategory));
 static cl::opt<double> NoiseFactor(
     "noise-factor", cl::sub(DiffCommand), cl::init(1),
-    cl::desc("A delta within this many times the spread of the per-run "
-             "values (the larger side's max - min) is noise (default 1)"),
+    cl::desc("A delta within this many times its spread (the 95% "
+             "confidence half-width of the difference of the per-run "
+             "means, Welch's t) is noise (default 1)"),
     cl::value_desc("K"), cl::cat(ToolCategory));
 static cl::opt<double> MinDelta(
     "min-delta", cl::sub(DiffCommand), cl::init(0),

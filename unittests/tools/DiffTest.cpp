@@ -3,8 +3,9 @@
 // Part of ActiveTime. Runs are root processes with their descendants;
 // functions match across builds by linkage name (local ones by module too)
 // and paths by their frames' names; figures are per run; a delta is noise
-// within the factor times the larger side's range of per-run values, and
-// nothing is judged by spread when a side has one run.
+// within the factor times the 95% half-width of the difference of the
+// per-run means (Welch's t), and nothing is judged by it when a side has
+// one run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 #include "activetime/raw_format.h"
 
 #include "gtest/gtest.h"
+
+#include <cmath>
 
 using namespace activetime;
 using namespace activetime::profile;
@@ -260,11 +263,28 @@ TEST(Diff, CountedTimeInAPathHasNoCallsOrInclusiveTime) {
   EXPECT_EQ(fn(R, "tok")->Active.BaseHas, Has::Unknown);
 }
 
-TEST(Diff, NoiseIsTheLargerSidesRangeTimesTheFactor) {
-  EXPECT_EQ(runSpread({1, 5, 3}, {10, 12}), 4);
-  EXPECT_EQ(runSpread({1, 2}, {10, 17, 12}), 7);
-  EXPECT_EQ(runSpread({1}, {10, 17}), -1);
-  EXPECT_EQ(runSpread({}, {}), -1);
+TEST(Diff, StudentsTQuantiles) {
+  // Tables of t(0.975, df); Welch's degrees of freedom need not be whole.
+  EXPECT_NEAR(tQuantile975(1), 12.7062, 1e-4);
+  EXPECT_NEAR(tQuantile975(2), 4.3027, 1e-4);
+  EXPECT_NEAR(tQuantile975(5), 2.5706, 1e-4);
+  EXPECT_NEAR(tQuantile975(30), 2.0423, 1e-4);
+  EXPECT_NEAR(tQuantile975(1e6), 1.9600, 1e-4);
+  double Half = tQuantile975(1.5);
+  EXPECT_GT(Half, tQuantile975(2));
+  EXPECT_LT(Half, tQuantile975(1));
+}
+
+TEST(Diff, NoiseIsWelchsHalfWidthTimesTheFactor) {
+  // Two runs a side, variances 2 and 2: standard error sqrt(2), Welch's
+  // degrees of freedom 2 (equal sizes and variances: 2 (n - 1)).
+  EXPECT_NEAR(welchSpread({1, 3}, {11, 13}), 4.3027 * std::sqrt(2.0), 1e-3);
+  // Every run the same on both sides: no noise at all.
+  EXPECT_EQ(welchSpread({5, 5}, {7, 7, 7}), 0);
+  // One side constant: the other's standard error, its n - 1 freedoms.
+  EXPECT_NEAR(welchSpread({5, 5, 5}, {1, 3}), 12.7062, 1e-3);
+  EXPECT_EQ(welchSpread({1}, {10, 17}), -1);
+  EXPECT_EQ(welchSpread({}, {}), -1);
   DiffOptions O;
   EXPECT_EQ(markDelta(4, 4, O), Mark::Noise);
   EXPECT_EQ(markDelta(-4, 4, O), Mark::Noise);
@@ -299,15 +319,17 @@ TEST(Diff, RepeatedRunsGiveMeansAndSpread) {
   EXPECT_EQ(F->Self.New, 510);
   EXPECT_EQ(F->Self.BaseRuns, (std::vector<double>{300, 310, 290}));
   EXPECT_EQ(F->Self.NewRuns, (std::vector<double>{500, 520}));
-  EXPECT_EQ(F->Self.Spread, 20);
+  // Welch: variances 100 and 200, standard error sqrt(100/3 + 200/2) =
+  // 11.547, 1.684 degrees of freedom: t = 5.176.
+  EXPECT_NEAR(F->Self.Spread, 59.77, 0.01);
   EXPECT_EQ(F->Self.M, Mark::Significant);
   EXPECT_EQ(F->Calls.Base, 2);
   EXPECT_EQ(F->Calls.New, 2);
   // main's self time is 100 in every run: no change, within noise.
   EXPECT_EQ(fn(R, "main")->Self.M, Mark::Noise);
-  // A factor of 11 puts +210 within 11 x 20.
+  // A factor of 4 puts +210 within 4 x 59.77.
   DiffOptions Wide;
-  Wide.NoiseFactor = 11;
+  Wide.NoiseFactor = 4;
   EXPECT_EQ(fn(diff(B, N, Wide), "f")->Self.M, Mark::Noise);
   // A run per side more or less changes the means, not the sums: new's
   // one run is not enough to judge.
@@ -331,7 +353,8 @@ TEST(Diff, AbsentInARunCountsAsZeroThere) {
   EXPECT_EQ(G->Self.BaseRuns, (std::vector<double>{0, 40}));
   EXPECT_EQ(G->Self.NewRuns, (std::vector<double>{0, 0}));
   EXPECT_EQ(G->Self.Base, 20);
-  EXPECT_EQ(G->Self.Spread, 40);
+  // Variance 800 over 2 runs, t(1) x 20.
+  EXPECT_NEAR(G->Self.Spread, 12.7062 * 20, 0.01);
   EXPECT_EQ(G->Self.M, Mark::Noise);
   EXPECT_EQ(G->Calls.Base, 0.5);
 }

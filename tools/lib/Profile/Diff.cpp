@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 using namespace llvm;
 using namespace activetime;
@@ -118,15 +119,80 @@ std::optional<double> DiffTime::ratio() const {
   return New / Base;
 }
 
-static double range(ArrayRef<double> V) {
-  auto [Min, Max] = std::minmax_element(V.begin(), V.end());
-  return *Max - *Min;
+/// The continued fraction of the regularized incomplete beta function
+/// (modified Lentz's method, as in Numerical Recipes' betacf).
+static double betaFraction(double A, double B, double X) {
+  constexpr double Tiny = 1e-300, Eps = 1e-15;
+  double C = 1, D = 1 - (A + B) * X / (A + 1);
+  D = 1 / (std::fabs(D) < Tiny ? Tiny : D);
+  double H = D;
+  for (int M = 1; M <= 300; ++M) {
+    for (int Odd = 0; Odd < 2; ++Odd) {
+      double Num = Odd ? -(A + M) * (A + B + M) * X /
+                             ((A + 2 * M) * (A + 2 * M + 1))
+                       : M * (B - M) * X / ((A + 2 * M - 1) * (A + 2 * M));
+      D = 1 + Num * D;
+      D = 1 / (std::fabs(D) < Tiny ? Tiny : D);
+      C = 1 + Num / C;
+      C = std::fabs(C) < Tiny ? Tiny : C;
+      H *= D * C;
+      if (Odd && std::fabs(D * C - 1) < Eps)
+        return H;
+    }
+  }
+  return H;
 }
 
-double profile::runSpread(ArrayRef<double> BaseRuns, ArrayRef<double> NewRuns) {
+/// The regularized incomplete beta function I_X(A, B).
+static double incompleteBeta(double A, double B, double X) {
+  if (X <= 0)
+    return 0;
+  if (X >= 1)
+    return 1;
+  double Front = std::exp(std::lgamma(A + B) - std::lgamma(A) -
+                          std::lgamma(B) + A * std::log(X) +
+                          B * std::log1p(-X));
+  if (X < (A + 1) / (A + B + 2))
+    return Front * betaFraction(A, B, X) / A;
+  return 1 - Front * betaFraction(B, A, 1 - X) / B;
+}
+
+double profile::tQuantile975(double Df) {
+  // P(|T| > t) = I_{Df / (Df + t^2)}(Df / 2, 1 / 2), decreasing in t:
+  // bisect for 0.05 (on a log scale: t(1) is 12.7, t(inf) 1.96).
+  double Lo = 1, Hi = 1e7;
+  for (int I = 0; I < 200 && Hi - Lo > 1e-9 * Lo; ++I) {
+    double Mid = std::sqrt(Lo * Hi);
+    double Tail = incompleteBeta(Df / 2, 0.5, Df / (Df + Mid * Mid));
+    (Tail > 0.05 ? Lo : Hi) = Mid;
+  }
+  return (Lo + Hi) / 2;
+}
+
+/// The mean and the sample variance (n - 1) of \p V.
+static std::pair<double, double> meanAndVariance(ArrayRef<double> V) {
+  double Mean = 0;
+  for (double X : V)
+    Mean += X;
+  Mean /= double(V.size());
+  double Sum = 0;
+  for (double X : V)
+    Sum += (X - Mean) * (X - Mean);
+  return {Mean, Sum / double(V.size() - 1)};
+}
+
+double profile::welchSpread(ArrayRef<double> BaseRuns,
+                            ArrayRef<double> NewRuns) {
   if (BaseRuns.size() < 2 || NewRuns.size() < 2)
     return -1;
-  return std::max(range(BaseRuns), range(NewRuns));
+  double NB = double(BaseRuns.size()), NN = double(NewRuns.size());
+  double VB = meanAndVariance(BaseRuns).second / NB; // squared std. errors
+  double VN = meanAndVariance(NewRuns).second / NN;
+  double Var = VB + VN;
+  if (!(Var > 0))
+    return 0; // every run gave the same value on both sides
+  double Df = Var * Var / (VB * VB / (NB - 1) + VN * VN / (NN - 1));
+  return tQuantile975(Df) * std::sqrt(Var);
 }
 
 Mark profile::markDelta(double Delta, double Spread, const DiffOptions &O) {
@@ -268,7 +334,7 @@ DiffTime Differ::time(const Figures &B, const Figures &N, Has BH, Has NH,
   for (int S = 0; S < 2; ++S)
     if (States[S] == Has::Absent)
       PerRun[S]->assign(Runs[S].size(), 0.0);
-  D.Spread = runSpread(D.BaseRuns, D.NewRuns);
+  D.Spread = welchSpread(D.BaseRuns, D.NewRuns);
   D.M = markDelta(D.delta(), D.Spread, O);
   return D;
 }

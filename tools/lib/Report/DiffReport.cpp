@@ -272,9 +272,9 @@ void TextDiff::noiseLines() {
   if (V.R.SpreadKnown) {
     OS << "  noise:           a delta within "
        << shortNumber(O.Noise.NoiseFactor)
-       << " x the spread (the larger side's max - min of the per-run "
-          "values, --noise-factor) is marked ~ and not counted as a "
-          "change\n";
+       << " x its spread (+-95%: the 95% confidence half-width of the "
+          "difference of the per-run means, Welch's t; --noise-factor) is "
+          "marked ~ and not counted as a change\n";
   } else {
     size_t B = V.Sides[0]->Runs.size(), N = V.Sides[1]->Runs.size();
     OS << "  noise:           SPREAD UNKNOWN: "
@@ -395,7 +395,7 @@ void TextDiff::table(ArrayRef<DiffEntry> Entries, bool Paths) {
      << "| (" << Shown << " of " << Order.size() << "):\n";
   std::vector<std::vector<std::string>> Rows;
   std::vector<std::string> Head = {
-      "self base", "self new", "delta", "ratio", "spread", "change",
+      "self base", "self new", "delta", "ratio", "+-95%", "change",
       "active base", "active new", "delta", "calls base", "calls new",
       "delta"};
   if (Paths) {
@@ -596,7 +596,7 @@ void JsonDiff::print() {
     side(0);
     side(1);
     J.attributeObject("noise", [&] {
-      J.attribute("method", "range");
+      J.attribute("method", "welch-t-95");
       J.attribute("spread_known", V.R.SpreadKnown);
       J.attribute("factor", O.Noise.NoiseFactor);
       J.attribute("min_delta_ns", O.Noise.MinDeltaNs);

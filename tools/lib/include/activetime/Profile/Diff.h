@@ -4,7 +4,9 @@
 // profiles, possibly of different builds of a program, matched by name
 // (functions by linkage name, local ones also by module; call paths by the
 // names of their frames from the root), with each side's repeated runs
-// giving the spread a delta must exceed before it is called a change.
+// giving the noise a delta must exceed before it is called a change: the
+// 95% confidence half-width of the difference of the per-run means
+// (Welch's t), the "spread".
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +51,7 @@ struct DiffSide {
 };
 
 struct DiffOptions {
-  /// A delta is noise when |delta| <= NoiseFactor * spread.
+  /// A delta is noise when |delta| <= NoiseFactor * spread (welchSpread).
   double NoiseFactor = 1;
   /// Deltas smaller than this (ns) are below the floor whatever the spread.
   double MinDeltaNs = 0;
@@ -78,8 +80,8 @@ struct DiffTime {
   Has BaseHas = Has::Absent, NewHas = Has::Absent;
   double Base = 0, New = 0;              // ns per run; 0 when not Value
   std::vector<double> BaseRuns, NewRuns; // ns, each run (>= 2 runs only)
-  double Spread = -1; // ns, the larger side's max - min over its runs;
-                      // < 0: unknown (a side has one run)
+  double Spread = -1; // ns, welchSpread of the runs; < 0: unknown (a side
+                      // has one run)
   Mark M = Mark::Unknown;
   bool comparable() const {
     return BaseHas != Has::Unknown && NewHas != Has::Unknown;
@@ -140,10 +142,16 @@ struct DiffResult {
 DiffResult diffProfiles(const DiffSide &Base, const DiffSide &New,
                         const DiffOptions &O);
 
-/// The larger of the two sides' ranges (max - min) of per-run values; -1
-/// when a side has fewer than two runs.
-double runSpread(llvm::ArrayRef<double> BaseRuns,
-                 llvm::ArrayRef<double> NewRuns);
+/// The 95% confidence half-width of the difference of the two sides'
+/// means of per-run values (Welch's t: t(0.975, Welch-Satterthwaite
+/// degrees of freedom) x the standard error of the difference); 0 when
+/// every run on both sides gave the same value; -1 when a side has fewer
+/// than two runs.
+double welchSpread(llvm::ArrayRef<double> BaseRuns,
+                   llvm::ArrayRef<double> NewRuns);
+/// The 0.975 quantile of Student's t distribution with \p Df > 0 degrees
+/// of freedom (not necessarily an integer).
+double tQuantile975(double Df);
 /// How \p Delta stands against \p Spread (< 0: unknown) and the options.
 Mark markDelta(double Delta, double Spread, const DiffOptions &O);
 
