@@ -12,6 +12,7 @@
 #include "activetime/Report/DiffReport.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/ReportModel.h"
+#include "activetime/raw_format.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -34,6 +35,7 @@ struct Method {
   unsigned NoSwitchData = 0; // threads whose active time includes off-CPU
   unsigned EveryCallTimed = 0, ShortCallsCounted = 0; // processes
   unsigned WithCodeSamples = 0;                        // processes
+  unsigned Unstable = 0, SampleCostUnmeasured = 0;     // processes
   bool CountedCalls = false;
   static Method of(const DiffSideInfo &S) {
     Method M;
@@ -41,6 +43,10 @@ struct Method {
     for (const Process &Pr : S.P->Processes) {
       ++(Pr.TimingThreshold ? M.ShortCallsCounted : M.EveryCallTimed);
       M.WithCodeSamples += Pr.CodeSamplePeriodNs != 0;
+      M.Unstable +=
+          Pr.Overhead.Source == raw::OS_Calibrated && !Pr.Overhead.Stable;
+      M.SampleCostUnmeasured += Pr.CodeSamplePeriodNs &&
+                                (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured);
     }
     M.CountedCalls = S.A->How.CountedCalls != 0;
     return M;
@@ -622,6 +628,29 @@ void JsonDiff::print() {
 
 } // namespace
 
+/// A side whose probe cost or code-sample cost was not measured as usual:
+/// its times carry a less certain (or no) removal of that cost.
+static void calibrationNotes(const Method (&M)[2],
+                             std::vector<std::string> &Notes) {
+  for (int S = 0; S < 2; ++S) {
+    auto Procs = [](unsigned N) {
+      return utostr(N) + (N == 1 ? " process" : " processes");
+    };
+    if (M[S].Unstable)
+      Notes.push_back(std::string(SideNames[S]) +
+                      ": the probe cost calibration was UNSTABLE in " +
+                      Procs(M[S].Unstable) +
+                      ": the probe cost removed from its times is less "
+                      "certain");
+    if (M[S].SampleCostUnmeasured && !M[1 - S].SampleCostUnmeasured)
+      Notes.push_back(std::string(SideNames[S]) +
+                      ": the code samples' cost was NOT MEASURED in " +
+                      Procs(M[S].SampleCostUnmeasured) +
+                      " (a busy machine at start-up): their interrupts stay "
+                      "in its times, not in " + SideNames[1 - S] + "'s");
+  }
+}
+
 std::vector<std::string> report::methodDifferences(const DiffSideInfo &Base,
                                                    const DiffSideInfo &New) {
   std::vector<std::string> Notes;
@@ -647,6 +676,7 @@ std::vector<std::string> report::methodDifferences(const DiffSideInfo &Base,
                     ": short functions' times carry their probes' residual "
                     "cost where every call was timed, and are sampled "
                     "where counted");
+  calibrationNotes(M, Notes);
   bool Samples[2] = {M[0].WithCodeSamples != 0, M[1].WithCodeSamples != 0};
   if (Samples[0] != Samples[1] && (M[0].CountedCalls || M[1].CountedCalls)) {
     int Without = Samples[0] ? 1 : 0;
