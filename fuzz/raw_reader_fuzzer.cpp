@@ -4,8 +4,8 @@
 // with an error or parsed into a profile that the writer serializes and the
 // reader reads back identically (so a merged file, which is written by the
 // same writer, round-trips too); the report's aggregation, the OpenMP and
-// sample summaries and `diff`'s runs and matching then run on it. Anything else (a crash, a sanitizer
-// report, a failed round trip) is a bug.
+// sample summaries and `diff`'s runs and matching then run on it. Anything
+// else (a crash, a sanitizer report, a failed round trip) is a bug.
 //
 // The raw format's checksums (v8) would stop nearly every mutation at the
 // first section: the input is resealed (its checksums recomputed, as

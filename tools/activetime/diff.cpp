@@ -1,4 +1,4 @@
-//===- diff.cpp - `activetime diff` -----------------------------------------===//
+//===- diff.cpp - `activetime diff` ---------------------------------------===//
 //
 // Part of ActiveTime. Compares two profiles, typically of an old and a new
 // build: `diff BASE NEW`, or `diff --base A1 A2 ... --new B1 B2 ...` for
@@ -29,9 +29,9 @@ using namespace activetime::tool;
 static cl::SubCommand DiffCommand(
     "diff", "Compare two profiles (e.g. of an old and a new build)");
 
-static cl::list<std::string> Inputs(cl::Positional, cl::sub(DiffCommand),
-                                    cl::desc("BASE NEW | files of --base/--new"),
-                                    cl::cat(ToolCategory));
+static cl::list<std::string>
+    Inputs(cl::Positional, cl::sub(DiffCommand),
+           cl::desc("BASE NEW | files of --base/--new"), cl::cat(ToolCategory));
 static cl::list<std::string>
     BaseFiles("base", cl::sub(DiffCommand),
               cl::desc("Profiles of the base side (the files up to --new "

@@ -1,4 +1,4 @@
-//===- DiffTest.cpp - Comparing two profiles ---------------------------------===//
+//===- DiffTest.cpp - Comparing two profiles ------------------------------===//
 //
 // Part of ActiveTime. Runs are root processes with their descendants;
 // functions match across builds by linkage name (local ones by module too)

@@ -1,4 +1,4 @@
-//===- Diff.cpp - Comparing two profiles ------------------------------------===//
+//===- Diff.cpp - Comparing two profiles ----------------------------------===//
 //
 // Part of ActiveTime. See activetime/Profile/Diff.h. Both sides' functions
 // and call paths are interned into one set of ids (paths as a trie of

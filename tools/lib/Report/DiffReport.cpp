@@ -1,4 +1,4 @@
-//===- DiffReport.cpp - `activetime diff` as text, JSON and HTML ------------===//
+//===- DiffReport.cpp - `activetime diff` as text, JSON and HTML ----------===//
 //
 // Part of ActiveTime. See activetime/Report/DiffReport.h. Every figure is
 // per run (a side's total over its runs divided by their number), so sides
@@ -397,7 +397,8 @@ void TextDiff::table(ArrayRef<DiffEntry> Entries, bool Paths) {
   std::vector<uint32_t> Order = sortByDelta(Entries, O.Metric, Names);
   size_t Shown = O.Top ? std::min<size_t>(O.Top, Order.size()) : Order.size();
   OS << "\n"
-     << (Paths ? "call paths" : "functions") << " by |delta " << metricName(O.Metric)
+     << (Paths ? "call paths" : "functions") << " by |delta "
+     << metricName(O.Metric)
      << "| (" << Shown << " of " << Order.size() << "):\n";
   std::vector<std::vector<std::string>> Rows;
   std::vector<std::string> Head = {
