@@ -2,6 +2,7 @@
 
 #include "activetime_calltree.h"
 #include "activetime_counts.h"
+#include "activetime_flags.h"
 
 namespace __activetime {
 
@@ -11,6 +12,10 @@ void CallTree::Init() {
   Mask = NSlots - 1;
   Shift = 64 - kInitialSlotsLog;
   Used = 0;
+  LatCur = nullptr;
+  LatLeft = 0;
+  LatBlocks = nullptr;
+  LatSink = nullptr;
   DirCap = 16;
   Dir = (Node **)MmapOrDie(DirCap * sizeof(Node *), "ActiveTime call-tree dir");
   atomic_store(&DirPtr, uptr(Dir), memory_order_release);
@@ -51,6 +56,7 @@ u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn, uptr Site) {
   N->Min = ~0ull;
   N->NextCheck = kFirstTimingCheck;
   N->Counter = nullptr;
+  N->Hist = nullptr;
   atomic_store(&NumNodes, I + 1, memory_order_release);
   return I;
 }
@@ -96,7 +102,81 @@ void CallTree::ResetStats() {
     X->Vol = X->Invol = 0;
     X->Min = ~0ull;
     X->NextCheck = kFirstTimingCheck;
+    if (!X->Hist || X->Hist == LatSink)
+      continue;
+    for (u32 G = 0; G < kLatGroups; ++G)
+      if (X->Hist[G])
+        internal_memset(X->Hist[G], 0, kLatGroupBuckets * sizeof(u64));
   }
+}
+
+// Blocks of 64 KiB: a directory is 128 bytes, a group 256, so a block
+// serves a few hundred nodes and the arena costs one mmap per that many.
+static constexpr uptr kLatBlockBytes = 1 << 16;
+
+void *CallTree::LatAlloc(uptr Bytes) {
+  if (LatLeft < Bytes) {
+    char *B = (char *)MmapOrDie(kLatBlockBytes, "ActiveTime latency histograms");
+    *(void **)B = LatBlocks;
+    LatBlocks = B;
+    LatCur = B + 64; // the list link, then cache-line aligned pieces
+    LatLeft = kLatBlockBytes - 64;
+  }
+  void *P = LatCur; // mmap'd, never reused: already zero
+  LatCur += Bytes;
+  LatLeft -= Bytes;
+  return P;
+}
+
+u64 *CallTree::LatencySlotSlow(Node *N, u32 B) {
+  constexpr uptr kDirBytes = kLatGroups * sizeof(u64 *);
+  constexpr uptr kGroupBytes = kLatGroupBuckets * sizeof(u64);
+  if (!N->Hist && !flags()->latency) {
+    if (!LatSink) {
+      u64 **D = (u64 **)LatAlloc(kDirBytes);
+      u64 *G = (u64 *)LatAlloc(kGroupBytes);
+      for (u32 I = 0; I < kLatGroups; ++I)
+        D[I] = G;
+      LatSink = D;
+    }
+    N->Hist = LatSink;
+  }
+  // A writer on another thread reads the pointers under the thread's
+  // seqlock (it retries while the probe runs): plain stores suffice.
+  if (!N->Hist)
+    N->Hist = (u64 **)LatAlloc(kDirBytes);
+  u64 *&G = N->Hist[B >> kLatGroupShift];
+  if (!G)
+    G = (u64 *)LatAlloc(kGroupBytes);
+  return G + (B & (kLatGroupBuckets - 1));
+}
+
+bool CallTree::CopyLatency(const Node &N, u64 *Out) const {
+  u64 **D = *(u64 **volatile *)&N.Hist;
+  if (!D || D == *(u64 **volatile *)&LatSink)
+    return false;
+  for (u32 G = 0; G < kLatGroups; ++G) {
+    u64 *Src = *(u64 *volatile *)&D[G];
+    u64 *Dst = Out + G * kLatGroupBuckets;
+    u32 Num = activetime::latency::kLatencyBuckets - G * kLatGroupBuckets;
+    Num = Num < kLatGroupBuckets ? Num : kLatGroupBuckets;
+    if (Src)
+      internal_memcpy(Dst, Src, Num * sizeof(u64));
+    else
+      internal_memset(Dst, 0, Num * sizeof(u64));
+  }
+  return true;
+}
+
+void CallTree::ReleaseLatency() {
+  while (LatBlocks) {
+    void *Next = *(void **)LatBlocks;
+    UnmapOrDie(LatBlocks, kLatBlockBytes);
+    LatBlocks = Next;
+  }
+  LatCur = nullptr;
+  LatLeft = 0;
+  LatSink = nullptr;
 }
 
 void CallTree::Destroy() {
@@ -105,6 +185,7 @@ void CallTree::Destroy() {
   for (u32 C = 0; C * kChunkNodes < N; ++C)
     UnmapOrDie(Dir[C], kChunkNodes * sizeof(Node));
   UnmapOrDie(Dir, DirCap * sizeof(Node *));
+  ReleaseLatency();
   Dir = nullptr;
   atomic_store(&DirPtr, 0, memory_order_relaxed);
   atomic_store(&NumNodes, 0, memory_order_relaxed);

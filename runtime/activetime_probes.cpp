@@ -83,22 +83,50 @@ ALWAYS_INLINE static void ChargeProbe(ThreadTls &T, u64 Start, u64 Extra256,
   T.Ovh += Cost256;
 }
 
-// Completes frame I (>= 1) at Now and charges it to its parent frame.
-// Active ticks of the call = elapsed - overhead - off-CPU, where overhead is
-// what the thread's overhead counter grew by since the frame's entry snapshot
-// (own entry probe + every nested probe; the own exit probe is added to the
-// counter only after this) and off-CPU what the off-CPU counter grew by.
-ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now) {
-  Frame *F = &Stk[I];
+// Active ticks of frame F's call if it ended at Now = elapsed - overhead -
+// off-CPU, where overhead is what the thread's overhead counter grew by
+// since the frame's entry snapshot (own entry probe + every nested probe;
+// the own exit probe is added to the counter only after the frame closes)
+// and off-CPU what the off-CPU counter grew by. A thread-CPU-clock window
+// (switch_source=cpuclock) that straddles the entry, or ends at a tick read
+// after Now, can charge more than the call lasted: the rest was outside it
+// (its caller still has all of it).
+ALWAYS_INLINE static u64 ActiveTicks(const ThreadTls &T, const Frame *F,
+                                     u64 Now) {
   u64 El = Now - F->StartTick;
   u64 Ovh = T.Ovh - F->OvhAtEntry;
   u64 Off = T.Off - F->OffAtEntry;
-  // A thread-CPU-clock window (switch_source=cpuclock) that straddles the
-  // entry, or ends at a tick read after Now, can charge more than the call
-  // lasted: the rest was outside it (its caller still has all of it).
+  Off = Off < El ? Off : El;
+  s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
+  return Act > 0 ? u64(Act) : 0;
+}
+
+// The latency histogram counter of a call of N that lasted A active ticks,
+// made by the slow path the first time a call lands in a group of buckets
+// without storage.
+static NOINLINE u64 *LatencySlotSlow(ThreadTls &T, Node *N, u64 A) {
+  return T.Tree->LatencySlotSlow(N, activetime::latency::bucketOf(A));
+}
+
+// Completes frame I (>= 1) at Now and charges it to its parent frame.
+// Slot: the latency counter of the call's bucket, when the caller looked it
+// up already (ExitFast, which must not call out); else looked up here.
+ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
+                                     u64 *Slot = nullptr) {
+  Frame *F = &Stk[I];
+  u64 A = ActiveTicks(T, F, Now);
+  u64 El = Now - F->StartTick;
+  u64 Ovh = T.Ovh - F->OvhAtEntry;
+  u64 Off = T.Off - F->OffAtEntry;
   Off = Off < El ? Off : El;
   u64 Sw = T.Sw - F->SwAtEntry;
   Node *N = F->N;
+  if (!Slot) {
+    Slot = CallTree::LatencySlot(N, activetime::latency::bucketOf(A));
+    if (UNLIKELY(!Slot))
+      Slot = LatencySlotSlow(T, N, A);
+  }
+  ++*Slot;
   N->Calls++;
   N->Incl += El;
   N->Excl += El - F->ChildTicks;
@@ -106,8 +134,6 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now) {
   N->Off += Off;
   N->Vol += u32(Sw >> 32);
   N->Invol += u32(Sw);
-  s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
-  u64 A = Act > 0 ? u64(Act) : 0;
   if (A < N->Min)
     N->Min = A;
   if (A > N->Max)
@@ -471,13 +497,19 @@ ALWAYS_INLINE static void ExitFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
   AT_BARRIER();
   Frame *Stk = T.Stack;
   Frame *Top = &Stk[D - 1];
+  // A call whose histogram bucket has no storage yet goes the general way,
+  // which may allocate: this path stays a leaf (no call, no spills).
+  u64 *Slot;
   if (UNLIKELY(SwitchCheckDue(T, Now) || T.Trace || Top->Fn != Fn ||
-               Top->Addr != Addr)) {
+               Top->Addr != Addr ||
+               !(Slot = CallTree::LatencySlot(
+                     Top->N, activetime::latency::bucketOf(
+                                 ActiveTicks(T, Top, Now)))))) {
     AT_BARRIER();
     T.Seq = S;
     return ExitGeneral(Fn, Addr, Now);
   }
-  CloseFrame(T, Stk, D - 1, Now);
+  CloseFrame(T, Stk, D - 1, Now, Slot);
   T.Depth = D - 1;
   ChargeProbe(T, Now, T.Exit256);
   AT_BARRIER();
