@@ -57,6 +57,7 @@ u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn, uptr Site) {
   N->NextCheck = kFirstTimingCheck;
   N->Counter = nullptr;
   N->Hist = nullptr;
+  N->PendingA = kNoPending;
   atomic_store(&NumNodes, I + 1, memory_order_release);
   return I;
 }
@@ -102,6 +103,7 @@ void CallTree::ResetStats() {
     X->Vol = X->Invol = 0;
     X->Min = ~0ull;
     X->NextCheck = kFirstTimingCheck;
+    X->PendingA = kNoPending;
     if (!X->Hist || X->Hist == LatSink)
       continue;
     for (u32 G = 0; G < kLatGroups; ++G)
@@ -152,11 +154,11 @@ u64 *CallTree::LatencySlotSlow(Node *N, u32 B) {
 }
 
 bool CallTree::CopyLatency(const Node &N, u64 *Out) const {
-  u64 **D = *(u64 **volatile *)&N.Hist;
-  if (!D || D == *(u64 **volatile *)&LatSink)
+  if (!flags()->latency)
     return false;
+  u64 **D = *(u64 **volatile *)&N.Hist;
   for (u32 G = 0; G < kLatGroups; ++G) {
-    u64 *Src = *(u64 *volatile *)&D[G];
+    u64 *Src = D ? *(u64 *volatile *)&D[G] : nullptr;
     u64 *Dst = Out + G * kLatGroupBuckets;
     u32 Num = activetime::latency::kLatencyBuckets - G * kLatGroupBuckets;
     Num = Num < kLatGroupBuckets ? Num : kLatGroupBuckets;
@@ -165,6 +167,8 @@ bool CallTree::CopyLatency(const Node &N, u64 *Out) const {
     else
       internal_memset(Dst, 0, Num * sizeof(u64));
   }
+  if (N.PendingA != kNoPending)
+    Out[activetime::latency::bucketOf(N.PendingA)]++;
   return true;
 }
 

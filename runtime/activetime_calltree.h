@@ -15,7 +15,8 @@
 // Node 0 is the root sentinel (fn null).
 //
 // Latency histograms (raw format v9): each node counts its timed calls by
-// active inclusive ticks in the log-linear buckets of activetime/latency.h.
+// active inclusive ticks in the log-linear buckets of activetime/latency.h
+// (one call late: Node::PendingA).
 // The 496 counters are split into 16 groups of 32 (4 octaves, a 16x range
 // of durations); a node holds a pointer to a directory of the 16 group
 // pointers, and both the directory and a group are carved out of the tree's
@@ -53,8 +54,17 @@ struct Node {
   u64 NextCheck; // Calls at which CheckTiming looks at the node again
   u64 *Counter;  // the thread's call counter of Fn, once CheckTiming found it
   u64 **Hist;    // latency histogram directory (kLatGroups groups); null
-                 // until the node's first timed call completes
+                 // until the node's second timed call completes
+  // Active ticks of the node's latest call, not yet in Hist (kNoPending:
+  // none). Each exit counts the previous call and leaves its own here, so
+  // the bucket and the counter's address come from a value in memory, not
+  // from this probe's tick read: the work runs in the shadow of the read
+  // instead of after it (measured, docs/performance.md). The writer adds
+  // it to the histogram it writes.
+  u64 PendingA;
 };
+
+constexpr u64 kNoPending = ~0ull;
 
 class CallTree {
 public:
@@ -123,8 +133,9 @@ public:
   // Owner thread only.
   u64 *LatencySlotSlow(Node *N, u32 B);
   // N's histogram, all kLatencyBuckets counters, into Out (zeros where no
-  // group exists). False if N has none (no completed call, or latency=0).
-  // Any thread; the writer calls it inside its seqlock read.
+  // group exists), its pending call included: the counts sum to N.Calls.
+  // False with latency=0. Any thread; the writer calls it inside its
+  // seqlock read, on its copy of the node.
   bool CopyLatency(const Node &N, u64 *Out) const;
 
   // Zeroes every node's statistics (fork child).

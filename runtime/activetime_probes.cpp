@@ -108,11 +108,13 @@ static NOINLINE u64 *LatencySlotSlow(ThreadTls &T, Node *N, u64 A) {
   return T.Tree->LatencySlotSlow(N, activetime::latency::bucketOf(A));
 }
 
-// Completes frame I (>= 1) at Now and charges it to its parent frame.
-// Slot: the latency counter of the call's bucket, when the caller looked it
-// up already (ExitFast, which must not call out); else looked up here.
+// Completes frame I (>= 1) at Now and charges it to its parent frame. The
+// node's histogram counts its previous call (Node::PendingA) and keeps this
+// one pending. Looked: the caller (ExitFast, which must not call out)
+// looked up Slot, the counter of the pending call, already.
 ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
-                                     u64 *Slot = nullptr) {
+                                     u64 *Slot = nullptr,
+                                     bool Looked = false) {
   Frame *F = &Stk[I];
   u64 A = ActiveTicks(T, F, Now);
   u64 El = Now - F->StartTick;
@@ -121,12 +123,16 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
   Off = Off < El ? Off : El;
   u64 Sw = T.Sw - F->SwAtEntry;
   Node *N = F->N;
-  if (!Slot) {
-    Slot = CallTree::LatencySlot(N, activetime::latency::bucketOf(A));
-    if (UNLIKELY(!Slot))
-      Slot = LatencySlotSlow(T, N, A);
+  u64 Prev = N->PendingA;
+  if (Prev != kNoPending) {
+    if (!Looked) {
+      Slot = CallTree::LatencySlot(N, activetime::latency::bucketOf(Prev));
+      if (UNLIKELY(!Slot))
+        Slot = LatencySlotSlow(T, N, Prev);
+    }
+    ++*Slot;
   }
-  ++*Slot;
+  N->PendingA = A;
   N->Calls++;
   N->Incl += El;
   N->Excl += El - F->ChildTicks;
@@ -497,19 +503,27 @@ ALWAYS_INLINE static void ExitFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
   AT_BARRIER();
   Frame *Stk = T.Stack;
   Frame *Top = &Stk[D - 1];
-  // A call whose histogram bucket has no storage yet goes the general way,
-  // which may allocate: this path stays a leaf (no call, no spills).
-  u64 *Slot;
+  // The node's pending call (from its previous exit) is counted now: its
+  // counter is found from values in memory, independent of this probe's
+  // tick read. One without storage yet goes the general way, which may
+  // allocate: this path stays a leaf (no call).
+  u64 *Slot = nullptr;
   if (UNLIKELY(SwitchCheckDue(T, Now) || T.Trace || Top->Fn != Fn ||
-               Top->Addr != Addr ||
-               !(Slot = CallTree::LatencySlot(
-                     Top->N, activetime::latency::bucketOf(
-                                 ActiveTicks(T, Top, Now)))))) {
+               Top->Addr != Addr)) {
     AT_BARRIER();
     T.Seq = S;
     return ExitGeneral(Fn, Addr, Now);
   }
-  CloseFrame(T, Stk, D - 1, Now, Slot);
+  u64 Prev = Top->N->PendingA;
+  if (LIKELY(Prev != kNoPending)) {
+    Slot = CallTree::LatencySlot(Top->N, activetime::latency::bucketOf(Prev));
+    if (UNLIKELY(!Slot)) {
+      AT_BARRIER();
+      T.Seq = S;
+      return ExitGeneral(Fn, Addr, Now);
+    }
+  }
+  CloseFrame(T, Stk, D - 1, Now, Slot, /*Looked=*/true);
   T.Depth = D - 1;
   ChargeProbe(T, Now, T.Exit256);
   AT_BARRIER();

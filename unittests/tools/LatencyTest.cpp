@@ -12,6 +12,7 @@
 #include "activetime/latency.h"
 #include "activetime/raw_format.h"
 
+#include "ProfileTestUtil.h"
 #include "gtest/gtest.h"
 
 using namespace activetime;
@@ -122,9 +123,41 @@ TEST(LatencyPercentile, TickRateConvertsAndMergesKeepRatesApart) {
   EXPECT_EQ(Bins[1].Count, 3u);
 }
 
+Profile recursiveProfile(const uint64_t (&Ticks)[3]);
+
+// The writer (merge) writes what the reader read, and refuses a model whose
+// histograms the reader would refuse.
+TEST(LatencyIO, RoundTripAndRefusal) {
+  uint64_t Ticks[3] = {3000, 2000, 1000};
+  Profile P = recursiveProfile(Ticks);
+  P.Processes[0].Threads[0].Nodes[1].Latency = {{bucketOf(5), 1}};
+  P.Processes[0].Threads[0].Nodes[1].Calls = 1;
+  std::string Bytes = testutil::serialize(P);
+  llvm::Expected<Profile> Q = testutil::parse(Bytes);
+  ASSERT_TRUE(bool(Q)) << llvm::toString(Q.takeError());
+  const Thread &T = Q->Processes[0].Threads[0];
+  EXPECT_TRUE(T.Flags & raw::TF_Latency);
+  ASSERT_EQ(T.Nodes.size(), 3u);
+  for (uint32_t I = 0; I < 3; ++I) {
+    ASSERT_EQ(T.Nodes[I].Latency.size(), 1u);
+    EXPECT_EQ(T.Nodes[I].Latency[0].Count, 1u);
+  }
+  EXPECT_EQ(T.Nodes[1].Latency[0].Bucket, 5u);
+  EXPECT_EQ(testutil::serialize(*Q), Bytes);
+
+  // Counts that do not sum to the calls: refused before anything is written.
+  P.Processes[0].Threads[0].Nodes[2].Latency[0].Count = 2;
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  llvm::Error E = writeProfile(P, OS);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("inconsistent latency"),
+            std::string::npos);
+}
+
 // Recursion: f -> f -> f, each call a node of its own; the function's
 // distribution has all three calls, the tree nodes one each.
-TEST(LatencyTable, RecursionCountsEveryCallOnce) {
+Profile recursiveProfile(const uint64_t (&Ticks)[3]) {
   Profile P;
   Process Pr;
   Pr.TickRate = 1000000000;
@@ -136,7 +169,6 @@ TEST(LatencyTable, RecursionCountsEveryCallOnce) {
   Pr.Functions.push_back(F);
   Thread T;
   T.Flags = raw::TF_Latency;
-  uint64_t Ticks[3] = {3000, 2000, 1000};
   for (uint32_t I = 0; I < 3; ++I) {
     Node N;
     N.Parent = I ? I - 1 : raw::kNoParent;
@@ -149,6 +181,12 @@ TEST(LatencyTable, RecursionCountsEveryCallOnce) {
   }
   Pr.Threads.push_back(T);
   P.Processes.push_back(Pr);
+  return P;
+}
+
+TEST(LatencyTable, RecursionCountsEveryCallOnce) {
+  uint64_t Ticks[3] = {3000, 2000, 1000};
+  Profile P = recursiveProfile(Ticks);
   Aggregate A = aggregate(P);
   LatencyTable L = latencies(P, A);
   ASSERT_EQ(A.Flat.size(), 1u);
