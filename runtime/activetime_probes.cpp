@@ -83,24 +83,6 @@ ALWAYS_INLINE static void ChargeProbe(ThreadTls &T, u64 Start, u64 Extra256,
   T.Ovh += Cost256;
 }
 
-// Active ticks of frame F's call if it ended at Now = elapsed - overhead -
-// off-CPU, where overhead is what the thread's overhead counter grew by
-// since the frame's entry snapshot (own entry probe + every nested probe;
-// the own exit probe is added to the counter only after the frame closes)
-// and off-CPU what the off-CPU counter grew by. A thread-CPU-clock window
-// (switch_source=cpuclock) that straddles the entry, or ends at a tick read
-// after Now, can charge more than the call lasted: the rest was outside it
-// (its caller still has all of it).
-ALWAYS_INLINE static u64 ActiveTicks(const ThreadTls &T, const Frame *F,
-                                     u64 Now) {
-  u64 El = Now - F->StartTick;
-  u64 Ovh = T.Ovh - F->OvhAtEntry;
-  u64 Off = T.Off - F->OffAtEntry;
-  Off = Off < El ? Off : El;
-  s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
-  return Act > 0 ? u64(Act) : 0;
-}
-
 // The latency histogram counter of a call of N that lasted A active ticks,
 // made by the slow path the first time a call lands in a group of buckets
 // without storage.
@@ -108,19 +90,27 @@ static NOINLINE u64 *LatencySlotSlow(ThreadTls &T, Node *N, u64 A) {
   return T.Tree->LatencySlotSlow(N, activetime::latency::bucketOf(A));
 }
 
-// Completes frame I (>= 1) at Now and charges it to its parent frame. The
-// node's histogram counts its previous call (Node::PendingA) and keeps this
-// one pending. Looked: the caller (ExitFast, which must not call out)
+// Completes frame I (>= 1) at Now and charges it to its parent frame.
+// Active ticks of the call = elapsed - overhead - off-CPU, where overhead is
+// what the thread's overhead counter grew by since the frame's entry snapshot
+// (own entry probe + every nested probe; the own exit probe is added to the
+// counter only after this) and off-CPU what the off-CPU counter grew by.
+// The node's histogram counts its previous call (Node::PendingA) and keeps
+// this one pending. Looked: the caller (ExitFast, which must not call out)
 // looked up Slot, the counter of the pending call, already.
 ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
                                      u64 *Slot = nullptr,
                                      bool Looked = false) {
   Frame *F = &Stk[I];
-  u64 A = ActiveTicks(T, F, Now);
   u64 El = Now - F->StartTick;
   u64 Ovh = T.Ovh - F->OvhAtEntry;
   u64 Off = T.Off - F->OffAtEntry;
+  // A thread-CPU-clock window (switch_source=cpuclock) that straddles the
+  // entry, or ends at a tick read after Now, can charge more than the call
+  // lasted: the rest was outside it (its caller still has all of it).
   Off = Off < El ? Off : El;
+  s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
+  u64 A = Act > 0 ? u64(Act) : 0;
   u64 Sw = T.Sw - F->SwAtEntry;
   Node *N = F->N;
   u64 Prev = N->PendingA;
