@@ -153,23 +153,30 @@ u64 *CallTree::LatencySlotSlow(Node *N, u32 B) {
   return G + (B & (kLatGroupBuckets - 1));
 }
 
-bool CallTree::CopyLatency(const Node &N, u64 *Out) const {
+u32 CallTree::CopyLatency(const Node &N, u64 *Out) const {
+  static_assert(kLatGroups <= 32, "group mask");
+  constexpr uptr kGroupBytes = kLatGroupBuckets * sizeof(u64);
   if (!flags()->latency)
-    return false;
+    return 0;
+  u32 Mask = 0;
   u64 **D = *(u64 **volatile *)&N.Hist;
-  for (u32 G = 0; G < kLatGroups; ++G) {
-    u64 *Src = D ? *(u64 *volatile *)&D[G] : nullptr;
-    u64 *Dst = Out + G * kLatGroupBuckets;
-    u32 Num = activetime::latency::kLatencyBuckets - G * kLatGroupBuckets;
-    Num = Num < kLatGroupBuckets ? Num : kLatGroupBuckets;
-    if (Src)
-      internal_memcpy(Dst, Src, Num * sizeof(u64));
-    else
-      internal_memset(Dst, 0, Num * sizeof(u64));
+  for (u32 G = 0; D && G < kLatGroups; ++G) {
+    u64 *Src = *(u64 *volatile *)&D[G];
+    if (!Src)
+      continue;
+    // The last group is half beyond the last bucket: never counted there.
+    internal_memcpy(Out + G * kLatGroupBuckets, Src, kGroupBytes);
+    Mask |= 1u << G;
   }
-  if (N.PendingA != kNoPending)
-    Out[activetime::latency::bucketOf(N.PendingA)]++;
-  return true;
+  if (N.PendingA != kNoPending) {
+    u32 B = activetime::latency::bucketOf(N.PendingA);
+    u32 G = B >> kLatGroupShift;
+    if (!(Mask & (1u << G)))
+      internal_memset(Out + G * kLatGroupBuckets, 0, kGroupBytes);
+    Mask |= 1u << G;
+    Out[B]++;
+  }
+  return Mask;
 }
 
 void CallTree::ReleaseLatency() {

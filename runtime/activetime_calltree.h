@@ -132,11 +132,12 @@ public:
   // bucket B from the arena (or points N at the sink with latency=0).
   // Owner thread only.
   u64 *LatencySlotSlow(Node *N, u32 B);
-  // N's histogram, all kLatencyBuckets counters, into Out (zeros where no
-  // group exists), its pending call included: the counts sum to N.Calls.
-  // False with latency=0. Any thread; the writer calls it inside its
-  // seqlock read, on its copy of the node.
-  bool CopyLatency(const Node &N, u64 *Out) const;
+  // N's histogram into Out (kLatencyBuckets counters), its pending call
+  // included: the counts sum to N.Calls. Only the groups that have counts
+  // are written; returns their mask (bit G: counters G * kLatGroupBuckets
+  // on), 0 with latency=0 or no call. Any thread; the writer calls it
+  // inside its seqlock read, on its copy of the node.
+  u32 CopyLatency(const Node &N, u64 *Out) const;
 
   // Zeroes every node's statistics (fork child).
   void ResetStats();

@@ -314,14 +314,17 @@ raw::NodeRecord NodeRecordOf(const Node &X, u32 Parent, u32 Func) {
   return R;
 }
 
-// Node I's non-empty latency buckets (Hist, all of them) as records of
-// written node Out, appended to Lat.
-void AppendLatency(OutBuffer *Lat, u32 Out, const u64 *Hist) {
-  for (u32 Bk = 0; Bk < activetime::latency::kLatencyBuckets; ++Bk)
-    if (Hist[Bk]) {
-      raw::LatencyRecord R = {Out, Bk, Hist[Bk]};
-      Lat->Append(&R, sizeof(R));
-    }
+// A node's non-empty latency buckets (Hist, the groups in Mask: see
+// CallTree::CopyLatency) as records of written node Out, appended to Lat.
+void AppendLatency(OutBuffer *Lat, u32 Out, const u64 *Hist, u32 Mask) {
+  for (; Mask; Mask &= Mask - 1) {
+    u32 First = u32(__builtin_ctz(Mask)) * CallTree::kLatGroupBuckets;
+    for (u32 Bk = First; Bk < First + CallTree::kLatGroupBuckets; ++Bk)
+      if (Hist[Bk]) {
+        raw::LatencyRecord R = {Out, Bk, Hist[Bk]};
+        Lat->Append(&R, sizeof(R));
+      }
+  }
 }
 
 // The call-tree nodes 1..N-1 whose function and ancestors are known, in
@@ -336,10 +339,10 @@ u32 WriteNodes(OutBuffer *B, CallTree &Tree, u32 N, LiveReader &Live,
   for (u32 I = 1; I < N; ++I) {
     const Node *X = Tree.AtAcquire(I);
     Node Copy;
-    bool HasHist = false;
+    u32 HistMask = 0;
     auto Read = [&] {
       internal_memcpy(&Copy, X, sizeof(Copy));
-      HasHist = Lat && Tree.CopyLatency(Copy, Hist);
+      HistMask = Lat ? Tree.CopyLatency(Copy, Hist) : 0;
     };
     if (Live.T)
       Live.Run(Read);
@@ -355,8 +358,8 @@ u32 WriteNodes(OutBuffer *B, CallTree &Tree, u32 N, LiveReader &Live,
     }
     raw::NodeRecord R = NodeRecordOf(*X, P, Id);
     B->Append(&R, sizeof(R));
-    if (HasHist)
-      AppendLatency(Lat, Out, Hist);
+    if (HistMask)
+      AppendLatency(Lat, Out, Hist, HistMask);
     Map[I] = Out++;
   }
   return Out;
@@ -525,7 +528,8 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   // latency=0: no histograms (the nodes point at a sink).
   OutBuffer LatBuf = {};
   OutBuffer *Lat = flags()->latency ? &LatBuf : nullptr;
-  uptr HistBytes = RoundUpTo(activetime::latency::kLatencyBuckets * sizeof(u64),
+  uptr HistBytes = RoundUpTo(CallTree::kLatGroups * CallTree::kLatGroupBuckets *
+                                 sizeof(u64),
                              GetPageSizeCached());
   u64 *Hist = (u64 *)MmapOrDie(HistBytes, "ActiveTime writer histogram");
   u32 Out = WriteNodes(B, Tree, N, Live, Map, &Dropped, Lat, Hist);
