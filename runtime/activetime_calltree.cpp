@@ -2,6 +2,7 @@
 
 #include "activetime_calltree.h"
 #include "activetime_counts.h"
+#include "activetime_flags.h"
 
 namespace __activetime {
 
@@ -11,6 +12,10 @@ void CallTree::Init() {
   Mask = NSlots - 1;
   Shift = 64 - kInitialSlotsLog;
   Used = 0;
+  LatCur = nullptr;
+  LatLeft = 0;
+  LatBlocks = nullptr;
+  LatSink = nullptr;
   DirCap = 16;
   Dir = (Node **)MmapOrDie(DirCap * sizeof(Node *), "ActiveTime call-tree dir");
   atomic_store(&DirPtr, uptr(Dir), memory_order_release);
@@ -51,6 +56,8 @@ u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn, uptr Site) {
   N->Min = ~0ull;
   N->NextCheck = kFirstTimingCheck;
   N->Counter = nullptr;
+  N->Hist = nullptr;
+  N->PendingA = kNoPending;
   atomic_store(&NumNodes, I + 1, memory_order_release);
   return I;
 }
@@ -96,7 +103,91 @@ void CallTree::ResetStats() {
     X->Vol = X->Invol = 0;
     X->Min = ~0ull;
     X->NextCheck = kFirstTimingCheck;
+    X->PendingA = kNoPending;
+    if (!X->Hist || X->Hist == LatSink)
+      continue;
+    for (u32 G = 0; G < kLatGroups; ++G)
+      if (X->Hist[G])
+        internal_memset(X->Hist[G], 0, kLatGroupBuckets * sizeof(u64));
   }
+}
+
+// Blocks of 64 KiB: a directory is 128 bytes, a group 256, so a block
+// serves a few hundred nodes and the arena costs one mmap per that many.
+static constexpr uptr kLatBlockBytes = 1 << 16;
+
+void *CallTree::LatAlloc(uptr Bytes) {
+  if (LatLeft < Bytes) {
+    char *B = (char *)MmapOrDie(kLatBlockBytes, "ActiveTime latency histograms");
+    *(void **)B = LatBlocks;
+    LatBlocks = B;
+    LatCur = B + 64; // the list link, then cache-line aligned pieces
+    LatLeft = kLatBlockBytes - 64;
+  }
+  void *P = LatCur; // mmap'd, never reused: already zero
+  LatCur += Bytes;
+  LatLeft -= Bytes;
+  return P;
+}
+
+u64 *CallTree::LatencySlotSlow(Node *N, u32 B) {
+  constexpr uptr kDirBytes = kLatGroups * sizeof(u64 *);
+  constexpr uptr kGroupBytes = kLatGroupBuckets * sizeof(u64);
+  if (!N->Hist && !flags()->latency) {
+    if (!LatSink) {
+      u64 **D = (u64 **)LatAlloc(kDirBytes);
+      u64 *G = (u64 *)LatAlloc(kGroupBytes);
+      for (u32 I = 0; I < kLatGroups; ++I)
+        D[I] = G;
+      LatSink = D;
+    }
+    N->Hist = LatSink;
+  }
+  // A writer on another thread reads the pointers under the thread's
+  // seqlock (it retries while the probe runs): plain stores suffice.
+  if (!N->Hist)
+    N->Hist = (u64 **)LatAlloc(kDirBytes);
+  u64 *&G = N->Hist[B >> kLatGroupShift];
+  if (!G)
+    G = (u64 *)LatAlloc(kGroupBytes);
+  return G + (B & (kLatGroupBuckets - 1));
+}
+
+u32 CallTree::CopyLatency(const Node &N, u64 *Out) const {
+  static_assert(kLatGroups <= 32, "group mask");
+  constexpr uptr kGroupBytes = kLatGroupBuckets * sizeof(u64);
+  if (!flags()->latency)
+    return 0;
+  u32 Mask = 0;
+  u64 **D = *(u64 **volatile *)&N.Hist;
+  for (u32 G = 0; D && G < kLatGroups; ++G) {
+    u64 *Src = *(u64 *volatile *)&D[G];
+    if (!Src)
+      continue;
+    // The last group is half beyond the last bucket: never counted there.
+    internal_memcpy(Out + G * kLatGroupBuckets, Src, kGroupBytes);
+    Mask |= 1u << G;
+  }
+  if (N.PendingA != kNoPending) {
+    u32 B = activetime::latency::bucketOf(N.PendingA);
+    u32 G = B >> kLatGroupShift;
+    if (!(Mask & (1u << G)))
+      internal_memset(Out + G * kLatGroupBuckets, 0, kGroupBytes);
+    Mask |= 1u << G;
+    Out[B]++;
+  }
+  return Mask;
+}
+
+void CallTree::ReleaseLatency() {
+  while (LatBlocks) {
+    void *Next = *(void **)LatBlocks;
+    UnmapOrDie(LatBlocks, kLatBlockBytes);
+    LatBlocks = Next;
+  }
+  LatCur = nullptr;
+  LatLeft = 0;
+  LatSink = nullptr;
 }
 
 void CallTree::Destroy() {
@@ -105,6 +196,7 @@ void CallTree::Destroy() {
   for (u32 C = 0; C * kChunkNodes < N; ++C)
     UnmapOrDie(Dir[C], kChunkNodes * sizeof(Node));
   UnmapOrDie(Dir, DirCap * sizeof(Node *));
+  ReleaseLatency();
   Dir = nullptr;
   atomic_store(&DirPtr, 0, memory_order_relaxed);
   atomic_store(&NumNodes, 0, memory_order_relaxed);

@@ -14,11 +14,25 @@
 // when load exceeds 1/2.
 // Node 0 is the root sentinel (fn null).
 //
+// Latency histograms (raw format v9): each node counts its timed calls by
+// active inclusive ticks in the log-linear buckets of activetime/latency.h
+// (one call late: Node::PendingA).
+// The 496 counters are split into 16 groups of 32 (4 octaves, a 16x range
+// of durations); a node holds a pointer to a directory of the 16 group
+// pointers, and both the directory and a group are carved out of the tree's
+// histogram arena by the exit probe's slow path the first time a call falls
+// into a group without storage. A node whose calls span one group costs 128
+// + 256 bytes, at most 128 + 16 * 256; nodes that never complete a timed
+// call cost nothing. Like the nodes, the arena is never freed while a
+// writer may read it. With latency=0 every node points at one sink
+// directory (all groups one scratch group) so the probe never asks again.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ACTIVETIME_CALLTREE_H
 #define ACTIVETIME_CALLTREE_H
 
+#include "activetime/latency.h"
 #include "activetime_internal.h"
 
 namespace __activetime {
@@ -39,7 +53,18 @@ struct Node {
   u32 Invol; // involuntary switches inside the calls
   u64 NextCheck; // Calls at which CheckTiming looks at the node again
   u64 *Counter;  // the thread's call counter of Fn, once CheckTiming found it
+  u64 **Hist;    // latency histogram directory (kLatGroups groups); null
+                 // until the node's second timed call completes
+  // Active ticks of the node's latest call, not yet in Hist (kNoPending:
+  // none). Each exit counts the previous call and leaves its own here, so
+  // the bucket and the counter's address come from a value in memory, not
+  // from this probe's tick read: the work runs in the shadow of the read
+  // instead of after it (measured, docs/performance.md). The writer adds
+  // it to the histogram it writes.
+  u64 PendingA;
 };
+
+constexpr u64 kNoPending = ~0ull;
 
 class CallTree {
 public:
@@ -86,6 +111,34 @@ public:
   u32 Size() const { return atomic_load(&NumNodes, memory_order_relaxed); }
   u32 NumSlots() const { return Mask + 1; }
 
+  static constexpr u32 kLatGroupShift = 5;
+  static constexpr u32 kLatGroupBuckets = 1u << kLatGroupShift;
+  static constexpr u32 kLatGroups =
+      (activetime::latency::kLatencyBuckets + kLatGroupBuckets - 1) >>
+      kLatGroupShift;
+
+  // The counter of bucket B in N's histogram, or null when its storage does
+  // not exist yet (LatencySlotSlow makes it). Two dependent loads.
+  ALWAYS_INLINE static u64 *LatencySlot(const Node *N, u32 B) {
+    u64 **D = N->Hist;
+    if (UNLIKELY(!D))
+      return nullptr;
+    u64 *G = D[B >> kLatGroupShift];
+    if (UNLIKELY(!G))
+      return nullptr;
+    return G + (B & (kLatGroupBuckets - 1));
+  }
+  // Slow path of the exit probe: allocates N's directory and the group of
+  // bucket B from the arena (or points N at the sink with latency=0).
+  // Owner thread only.
+  u64 *LatencySlotSlow(Node *N, u32 B);
+  // N's histogram into Out (kLatencyBuckets counters), its pending call
+  // included: the counts sum to N.Calls. Only the groups that have counts
+  // are written; returns their mask (bit G: counters G * kLatGroupBuckets
+  // on), 0 with latency=0 or no call. Any thread; the writer calls it
+  // inside its seqlock read, on its copy of the node.
+  u32 CopyLatency(const Node &N, u64 *Out) const;
+
   // Zeroes every node's statistics (fork child).
   void ResetStats();
   // Unmaps everything (a tree nobody else can see: calibration scratch).
@@ -106,6 +159,8 @@ private:
   };
   void Grow();
   u32 NewNode(u32 Parent, const FuncDesc *Fn, uptr Site);
+  void *LatAlloc(uptr Bytes);
+  void ReleaseLatency();
 
   Slot *Slots;
   uptr Mask;
@@ -115,6 +170,12 @@ private:
   atomic_uintptr_t DirPtr; // == Dir, for readers
   u32 DirCap;
   atomic_uint32_t NumNodes;
+  // Histogram arena: the current block's unused bytes, and the blocks as a
+  // list through their first word (for Destroy).
+  char *LatCur;
+  uptr LatLeft;
+  void *LatBlocks;
+  u64 **LatSink; // latency=0: the directory every node points at
 };
 
 } // namespace __activetime

@@ -83,12 +83,24 @@ ALWAYS_INLINE static void ChargeProbe(ThreadTls &T, u64 Start, u64 Extra256,
   T.Ovh += Cost256;
 }
 
+// The latency histogram counter of a call of N that lasted A active ticks,
+// made by the slow path the first time a call lands in a group of buckets
+// without storage.
+static NOINLINE u64 *LatencySlotSlow(ThreadTls &T, Node *N, u64 A) {
+  return T.Tree->LatencySlotSlow(N, activetime::latency::bucketOf(A));
+}
+
 // Completes frame I (>= 1) at Now and charges it to its parent frame.
 // Active ticks of the call = elapsed - overhead - off-CPU, where overhead is
 // what the thread's overhead counter grew by since the frame's entry snapshot
 // (own entry probe + every nested probe; the own exit probe is added to the
 // counter only after this) and off-CPU what the off-CPU counter grew by.
-ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now) {
+// The node's histogram counts its previous call (Node::PendingA) and keeps
+// this one pending. Looked: the caller (ExitFast, which must not call out)
+// looked up Slot, the counter of the pending call, already.
+ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
+                                     u64 *Slot = nullptr,
+                                     bool Looked = false) {
   Frame *F = &Stk[I];
   u64 El = Now - F->StartTick;
   u64 Ovh = T.Ovh - F->OvhAtEntry;
@@ -97,8 +109,20 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now) {
   // entry, or ends at a tick read after Now, can charge more than the call
   // lasted: the rest was outside it (its caller still has all of it).
   Off = Off < El ? Off : El;
+  s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
+  u64 A = Act > 0 ? u64(Act) : 0;
   u64 Sw = T.Sw - F->SwAtEntry;
   Node *N = F->N;
+  u64 Prev = N->PendingA;
+  if (Prev != kNoPending) {
+    if (!Looked) {
+      Slot = CallTree::LatencySlot(N, activetime::latency::bucketOf(Prev));
+      if (UNLIKELY(!Slot))
+        Slot = LatencySlotSlow(T, N, Prev);
+    }
+    ++*Slot;
+  }
+  N->PendingA = A;
   N->Calls++;
   N->Incl += El;
   N->Excl += El - F->ChildTicks;
@@ -106,8 +130,6 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now) {
   N->Off += Off;
   N->Vol += u32(Sw >> 32);
   N->Invol += u32(Sw);
-  s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
-  u64 A = Act > 0 ? u64(Act) : 0;
   if (A < N->Min)
     N->Min = A;
   if (A > N->Max)
@@ -471,13 +493,27 @@ ALWAYS_INLINE static void ExitFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
   AT_BARRIER();
   Frame *Stk = T.Stack;
   Frame *Top = &Stk[D - 1];
+  // The node's pending call (from its previous exit) is counted now: its
+  // counter is found from values in memory, independent of this probe's
+  // tick read. One without storage yet goes the general way, which may
+  // allocate: this path stays a leaf (no call).
+  u64 *Slot = nullptr;
   if (UNLIKELY(SwitchCheckDue(T, Now) || T.Trace || Top->Fn != Fn ||
                Top->Addr != Addr)) {
     AT_BARRIER();
     T.Seq = S;
     return ExitGeneral(Fn, Addr, Now);
   }
-  CloseFrame(T, Stk, D - 1, Now);
+  u64 Prev = Top->N->PendingA;
+  if (LIKELY(Prev != kNoPending)) {
+    Slot = CallTree::LatencySlot(Top->N, activetime::latency::bucketOf(Prev));
+    if (UNLIKELY(!Slot)) {
+      AT_BARRIER();
+      T.Seq = S;
+      return ExitGeneral(Fn, Addr, Now);
+    }
+  }
+  CloseFrame(T, Stk, D - 1, Now, Slot, /*Looked=*/true);
   T.Depth = D - 1;
   ChargeProbe(T, Now, T.Exit256);
   AT_BARRIER();

@@ -207,17 +207,22 @@ constexpr u32 kMapDrop = 0xffffffffu;
 struct LiveReader {
   const ThreadTls *T; // null: the thread cannot run probes now
   bool Parked;
-  void Copy(void *Dst, const void *Src, uptr Size);
+  // Runs Read (copies of the thread's state) until it ran between two of
+  // the thread's probes.
+  template <class F> void Run(F Read);
+  void Copy(void *Dst, const void *Src, uptr Size) {
+    Run([&] { internal_memcpy(Dst, Src, Size); });
+  }
 };
 constexpr int kLiveCopyTries = 100;
 
-void LiveReader::Copy(void *Dst, const void *Src, uptr Size) {
+template <class F> void LiveReader::Run(F Read) {
   for (int Try = 0; T && !Parked && Try < kLiveCopyTries; ++Try) {
     AT_TSAN_IGNORE_READS_BEGIN();
     u32 S = __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE);
     bool Ok = false;
     if (!(S & 1)) {
-      internal_memcpy(Dst, Src, Size);
+      Read();
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
       Ok = __atomic_load_n(&T->Seq, __ATOMIC_RELAXED) == S;
     }
@@ -232,7 +237,7 @@ void LiveReader::Copy(void *Dst, const void *Src, uptr Size) {
   if (T)
     Parked = true;
   AT_TSAN_IGNORE_READS_BEGIN();
-  internal_memcpy(Dst, Src, Size);
+  Read();
   AT_TSAN_IGNORE_READS_END();
 }
 
@@ -309,21 +314,41 @@ raw::NodeRecord NodeRecordOf(const Node &X, u32 Parent, u32 Func) {
   return R;
 }
 
+// A node's non-empty latency buckets (Hist, the groups in Mask: see
+// CallTree::CopyLatency) as records of written node Out, appended to Lat.
+void AppendLatency(OutBuffer *Lat, u32 Out, const u64 *Hist, u32 Mask) {
+  for (; Mask; Mask &= Mask - 1) {
+    u32 First = u32(__builtin_ctz(Mask)) * CallTree::kLatGroupBuckets;
+    for (u32 Bk = First; Bk < First + CallTree::kLatGroupBuckets; ++Bk)
+      if (Hist[Bk]) {
+        raw::LatencyRecord R = {Out, Bk, Hist[Bk]};
+        Lat->Append(&R, sizeof(R));
+      }
+  }
+}
+
 // The call-tree nodes 1..N-1 whose function and ancestors are known, in
 // tree order; Map[I] becomes node I's written index, kMapRoot (the root)
 // or kMapDrop. Returns how many were written; *Dropped counts the calls of
-// those left out.
+// those left out. A node's latency histogram is copied with it (one probe
+// boundary: its counts sum to the copy's calls) into Lat, when Lat is set.
 u32 WriteNodes(OutBuffer *B, CallTree &Tree, u32 N, LiveReader &Live,
-               u32 *Map, u64 *Dropped) {
+               u32 *Map, u64 *Dropped, OutBuffer *Lat, u64 *Hist) {
   Map[0] = kMapRoot;
   u32 Out = 0;
   for (u32 I = 1; I < N; ++I) {
     const Node *X = Tree.AtAcquire(I);
     Node Copy;
-    if (Live.T) {
-      Live.Copy(&Copy, X, sizeof(Copy));
-      X = &Copy;
-    }
+    u32 HistMask = 0;
+    auto Read = [&] {
+      internal_memcpy(&Copy, X, sizeof(Copy));
+      HistMask = Lat ? Tree.CopyLatency(Copy, Hist) : 0;
+    };
+    if (Live.T)
+      Live.Run(Read);
+    else
+      Read();
+    X = &Copy;
     u32 P = X->Parent < I ? Map[X->Parent] : kMapDrop;
     u32 Id;
     if (P == kMapDrop || !LookupFuncId(X->Fn, &Id)) {
@@ -333,7 +358,34 @@ u32 WriteNodes(OutBuffer *B, CallTree &Tree, u32 N, LiveReader &Live,
     }
     raw::NodeRecord R = NodeRecordOf(*X, P, Id);
     B->Append(&R, sizeof(R));
+    if (HistMask)
+      AppendLatency(Lat, Out, Hist, HistMask);
     Map[I] = Out++;
+  }
+  return Out;
+}
+
+static bool LatencyLess(const raw::LatencyRecord &A,
+                        const raw::LatencyRecord &B) {
+  return A.Node != B.Node ? A.Node < B.Node : A.Bucket < B.Bucket;
+}
+
+// Appends the thread's latency records (Lat: the nodes' in order, then one
+// per open frame) to B, sorted by (node, bucket) with equal ones added up.
+// Returns their number.
+u32 WriteLatency(OutBuffer *B, OutBuffer *Lat, bool Unsorted) {
+  raw::LatencyRecord *R = (raw::LatencyRecord *)Lat->Data;
+  uptr Num = Lat->Size / sizeof(raw::LatencyRecord);
+  if (Unsorted)
+    Sort(R, Num, LatencyLess);
+  u32 Out = 0;
+  for (uptr I = 0; I < Num;) {
+    raw::LatencyRecord Sum = R[I];
+    for (++I; I < Num && R[I].Node == Sum.Node && R[I].Bucket == Sum.Bucket;
+         ++I)
+      Sum.Count += R[I].Count;
+    B->Append(&Sum, sizeof(Sum));
+    ++Out;
   }
   return Out;
 }
@@ -365,8 +417,9 @@ ThreadCounters ReadThreadCounters(const ThreadState *TS, const ThreadTls *T,
 
 // Adds an open frame F, timed up to EndTick with its callees' El as
 // Child, to its written node R: the same accounting as an exit at EndTick
-// (there was no exit probe). El: the frame's elapsed ticks.
-void AddOpenFrame(raw::NodeRecord *R, const Frame &F, u64 El, u64 Child,
+// (there was no exit probe). El: the frame's elapsed ticks. Returns the
+// call's active ticks (for its latency bucket).
+u64 AddOpenFrame(raw::NodeRecord *R, const Frame &F, u64 El, u64 Child,
                   const ThreadCounters &C) {
   u64 Ovh = C.Ovh > F.OvhAtEntry ? C.Ovh - F.OvhAtEntry : 0;
   u64 Off = C.Off > F.OffAtEntry ? C.Off - F.OffAtEntry : 0;
@@ -389,14 +442,16 @@ void AddOpenFrame(raw::NodeRecord *R, const Frame &F, u64 El, u64 Child,
     R->MinTicks = A;
   if (A > R->MaxTicks)
     R->MaxTicks = A;
+  return A;
 }
 
 // Accounts T's open frames up to EndTick in the written copy only (Recs,
 // through Map over the N tree nodes). Another live thread may be running:
-// best effort, bounded reads. Returns the number of frames added.
+// best effort, bounded reads. Returns the number of frames added. Each
+// adds a latency record of its node (in Lat, when set).
 u64 AddOpenFrames(raw::NodeRecord *Recs, const u32 *Map, u32 N,
                   const ThreadTls *T, LiveReader &Live, u64 EndTick,
-                  const ThreadCounters &C) {
+                  const ThreadCounters &C, OutBuffer *Lat) {
   AT_TSAN_IGNORE_READS_BEGIN();
   Frame *Stk = *(Frame *volatile *)&T->Stack;
   u32 Cap = *(volatile u32 *)&T->Capacity;
@@ -413,7 +468,12 @@ u64 AddOpenFrames(raw::NodeRecord *Recs, const u32 *Map, u32 N,
       F = Stk[I];
     u64 El = EndTick > F.StartTick ? EndTick - F.StartTick : 0;
     if (F.NodeIdx < N && Map[F.NodeIdx] < kMapRoot) {
-      AddOpenFrame(&Recs[Map[F.NodeIdx]], F, El, F.ChildTicks + Carry, C);
+      u32 Out = Map[F.NodeIdx];
+      u64 A = AddOpenFrame(&Recs[Out], F, El, F.ChildTicks + Carry, C);
+      if (Lat) {
+        raw::LatencyRecord R = {Out, activetime::latency::bucketOf(A), 1};
+        Lat->Append(&R, sizeof(R));
+      }
       ++Open;
     }
     Carry = El;
@@ -465,16 +525,26 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   uptr MapBytes = RoundUpTo(uptr(N) * sizeof(u32), GetPageSizeCached());
   u32 *Map = (u32 *)MmapOrDie(MapBytes, "ActiveTime writer map");
   u64 Dropped = 0;
-  u32 Out = WriteNodes(B, Tree, N, Live, Map, &Dropped);
+  // latency=0: no histograms (the nodes point at a sink).
+  OutBuffer LatBuf = {};
+  OutBuffer *Lat = flags()->latency ? &LatBuf : nullptr;
+  uptr HistBytes = RoundUpTo(CallTree::kLatGroups * CallTree::kLatGroupBuckets *
+                                 sizeof(u64),
+                             GetPageSizeCached());
+  u64 *Hist = (u64 *)MmapOrDie(HistBytes, "ActiveTime writer histogram");
+  u32 Out = WriteNodes(B, Tree, N, Live, Map, &Dropped, Lat, Hist);
+  UnmapOrDie(Hist, HistBytes);
 
   ThreadTls *T = TS->Finished ? nullptr : TS->Tls;
   ThreadCounters C = ReadThreadCounters(TS, T, Live);
   raw::NodeRecord *Recs = (raw::NodeRecord *)(B->Data + NodesOff);
-  u64 Open = T ? AddOpenFrames(Recs, Map, N, T, Live, EndTick, C) : 0;
+  u64 Open = T ? AddOpenFrames(Recs, Map, N, T, Live, EndTick, C, Lat) : 0;
   for (u32 I = 0; I < Out; ++I)
     Recs[I].OverheadTicks = (Recs[I].OverheadTicks + 128) >> 8;
   u32 NumCounts = WriteCounts(B, TS);
   u32 NumCode = WriteCodeSamples(B, TS, Map, N);
+  u32 NumLat = Lat ? WriteLatency(B, Lat, Open != 0) : 0;
+  LatBuf.Release();
   if (MapOut) {
     *MapOut = Map;
     *MapN = N;
@@ -489,6 +559,9 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   P->DroppedEvents = TS->DroppedEvents + Dropped;
   P->NumCounts = NumCounts;
   P->NumCodeSamples = NumCode;
+  P->NumLatency = NumLat;
+  if (Lat)
+    P->Flags |= raw::TF_Latency;
 }
 
 bool HasTrace(const ThreadState *TS) {

@@ -57,6 +57,11 @@
 // TraceRecord grew BufferTicks, BufferBytes and BufferFlags: what making the
 // trace buffers' memory ready cost each traced thread while it ran
 // (mode=trace's own perturbation, removed as probe cost).
+// Version 9: latency histograms. With TF_Latency a thread section carries,
+// after its code samples, ThreadRecord::NumLatency (formerly Reserved)
+// LatencyRecords: per node, the timed calls counted by their active
+// inclusive ticks in the log-linear buckets of activetime/latency.h, only
+// the non-empty ones; a node's counts sum to its Calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,7 +76,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 8;
+constexpr uint32_t kVersion = 9;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -233,7 +238,10 @@ enum ThreadFlags : uint32_t {
   // not be opened (the perf_event_mlock_kb / RLIMIT_MEMLOCK budget of locked
   // ring pages ran out): its counted callees' time stays in its timed frames.
   TF_NotSampled = 1u << 1,
-  TF_Known = TF_Running | TF_NotSampled,
+  // v9: the thread's nodes carry latency histograms (LatencyRecords); off
+  // with ACTIVETIME_OPTIONS=latency=0.
+  TF_Latency = 1u << 2,
+  TF_Known = TF_Running | TF_NotSampled | TF_Latency,
 };
 
 // Where a thread's switched-out intervals came from.
@@ -247,7 +255,8 @@ enum SwitchSource : uint32_t {
 constexpr uint32_t kNoParent = 0xffffffffu;
 
 // Payload of SK_Thread: ThreadRecord followed by NumNodes NodeRecords, then
-// NumCounts CountRecords (v6) and NumCodeSamples CodeSampleRecords (v6).
+// NumCounts CountRecords (v6), NumCodeSamples CodeSampleRecords (v6) and
+// NumLatency LatencyRecords (v9).
 struct ThreadRecord {    // 144 bytes
   uint64_t Tid;
   uint64_t StartTick;    // first probe of the thread
@@ -269,7 +278,7 @@ struct ThreadRecord {    // 144 bytes
   // v6: code samples recorded (CodeSampleRecords, with their counts) and
   // those the kernel dropped (ring full between two timed probes).
   uint32_t NumCodeSamples;
-  uint32_t Reserved;       // 0
+  uint32_t NumLatency;     // v9: LatencyRecords (was Reserved, 0)
   uint64_t LostCodeSamples;
 };
 
@@ -337,6 +346,17 @@ struct CodeSampleRecord { // 32 bytes
   // frame it was in (one unwinding step: where the sampled function was
   // called from); 0 when the unwind tables did not give it.
   uint64_t Caller;
+};
+
+// Latency histograms (v9, TF_Latency): one record per non-empty bucket of a
+// node, ascending by (Node, Bucket). Bucket is an index of the log-linear
+// layout of activetime/latency.h (< kLatencyBuckets) over the calls' active
+// inclusive ticks (the per-call figure of MinTicks/MaxTicks); Count > 0. A
+// node's counts sum to its Calls (every timed call, open ones included).
+struct LatencyRecord {   // 16 bytes
+  uint32_t Node;         // index of the node in the thread section
+  uint32_t Bucket;
+  uint64_t Count;
 };
 
 // mode=trace: the three inputs of the offline active-time computation
@@ -554,6 +574,7 @@ static_assert(sizeof(OverheadRecord) == 56, "layout");
 static_assert(sizeof(ProcessRecord) == 160, "layout");
 static_assert(sizeof(CountRecord) == 16, "layout");
 static_assert(sizeof(CodeSampleRecord) == 32, "layout");
+static_assert(sizeof(LatencyRecord) == 16, "layout");
 static_assert(sizeof(ModuleRecord) == 32, "layout");
 static_assert(sizeof(FuncRecord) == 24, "layout");
 static_assert(sizeof(ThreadRecord) == 144, "layout");

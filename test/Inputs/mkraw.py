@@ -48,7 +48,11 @@ JSON description (all fields optional except where noted):
                    "code_samples": [{"node": 0, "flags": ["caller",
                                      "kernel", "counting"] or int,
                                      "addr": 0 or "func" or "func+N",
-                                     "count": 1, "caller": 0 or "func+N"}]}],
+                                     "count": 1, "caller": 0 or "func+N"}],
+                   "latency": [[node, bucket, count] or
+                               {"node": 0, "ticks": T or "bucket": B,
+                                "count": 1}] or "auto",     # version 9
+                   "num_latency": N, "latency_sorted": true}],
       "traces": [{"tid": 1, "dropped_events": 0, "dropped_switches": 0,
                   "buffer_ticks": 0, "buffer_bytes": 0,         # version 8
                   "buffer_flags": 0, "reserved": 0,
@@ -125,6 +129,17 @@ The v8 trace fields: a trace's "buffer_ticks", "buffer_bytes" and
 out of memory) say what making its buffers ready cost; "reserved" is
 TraceRecord::Reserved. All default to 0.
 
+Version 9 (the version written): latency histograms. A thread's "latency"
+lists LatencyRecords: [node, bucket, count] or an object whose "ticks"
+names the bucket by a value (the log-linear layout of
+include/activetime/latency.h, 8 sub-buckets per power of two, reimplemented
+here as bucket_of); "auto" gives every node with calls one call in the
+bucket of its min, one in that of its max and the rest in that of its mean.
+A thread with "latency" gets the TF_Latency flag (4) unless "flags" is
+given. The records are sorted by (node, bucket) unless "latency_sorted" is
+false; "num_latency" overrides their count (ThreadRecord::NumLatency, the
+former Reserved; "reserved" still sets the same field).
+
 """
 
 import argparse
@@ -148,11 +163,12 @@ except ImportError:
              "package python3-xxhash; scripts/install-deps.sh installs it)")
 
 MAGIC = b"\x7fATPROF\n"
-VERSION = 8
+VERSION = 9
 HEADER_SIZE = 40
 HEADER_CHECKSUMMED = 32  # the header bytes before its checksum
 SECTION_HEADER_SIZE = 16
 NO_PARENT = 0xFFFFFFFF
+TF_LATENCY = 4
 SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE, SK_STRIDES = 1, 2, 3, 4, 5
 SK_SAMPLES = 6
 NO_NODE = 0xFFFFFFFF
@@ -245,6 +261,42 @@ def thread_code_samples(proc, t):
     return out
 
 
+def bucket_of(v):
+    """The latency bucket of v ticks (include/activetime/latency.h)."""
+    shift = (v | 8).bit_length() - 1 - 3
+    return (shift << 3) + (v >> shift)
+
+
+def thread_latency(proc, t, nodes):
+    spec = t.get("latency")
+    if spec is None:
+        return []
+    recs = []
+    if spec == "auto":
+        for i, n in enumerate(nodes):
+            calls, incl, mn, mx, oh, off = struct.unpack_from("<8xQQ8xQQQQ", n)
+            if not calls:
+                continue
+            mean = max(incl - oh - off, 0) // calls
+            parts = [(mn, 1), (mx, 1), (mean, calls - 2)] if calls > 1 \
+                else [(mn, 1)]
+            for v, c in parts:
+                if c:
+                    recs.append([i, bucket_of(v), c])
+    else:
+        for r in spec:
+            if isinstance(r, dict):
+                b = bucket_of(r["ticks"]) if "ticks" in r else r["bucket"]
+                r = [r["node"], b, r.get("count", 1)]
+            recs.append(list(r))
+    if t.get("latency_sorted", True):
+        merged = {}
+        for node, b, c in recs:
+            merged[(node, b)] = merged.get((node, b), 0) + c
+        recs = [[n, b, c] for (n, b), c in sorted(merged.items())]
+    return [struct.pack("<IIQ", n, b, c) for n, b, c in recs]
+
+
 def node_bytes(n):
     parent, func, calls, incl, excl, mn, mx, oh, off, vol, inv, site = n
     return struct.pack("<IIQQQQQQQIIQ", parent & 0xFFFFFFFF, func, calls, incl,
@@ -335,10 +387,12 @@ def build_sections(desc):
             nodes = thread_nodes(p, t)
             counts = thread_counts(p, t)
             code = thread_code_samples(p, t)
+            lat = thread_latency(p, t, nodes)
             name = t.get("name", "").encode()[:16].ljust(16, b"\0")
+            tflags = t.get("flags", TF_LATENCY if "latency" in t else 0)
             b = struct.pack("<QQQIIQQQQ", t.get("tid", 1),
                             t.get("start_tick", 0), t.get("end_tick", 0),
-                            t.get("num_nodes", len(nodes)), t.get("flags", 0),
+                            t.get("num_nodes", len(nodes)), tflags,
                             t.get("open_frames", 0),
                             t.get("unmatched_exits", 0),
                             t.get("unwound_frames", 0),
@@ -350,9 +404,10 @@ def build_sections(desc):
                              t.get("involuntary", 0),
                              t.get("lost_switch_records", 0))
             b += struct.pack("<IIQ", t.get("num_code_samples", len(code)),
-                             t.get("reserved", 0),
+                             t.get("num_latency", t.get("reserved", len(lat))),
                              t.get("lost_code_samples", 0))
-            sections.append((SK_THREAD, b + b"".join(nodes + counts + code)))
+            sections.append((SK_THREAD,
+                             b + b"".join(nodes + counts + code + lat)))
         for t in traces:
             evs, sws = t.get("events", []), t.get("switches", [])
             b = struct.pack("<QQQQQQQII", t.get("tid", 1),

@@ -193,6 +193,7 @@ def make_report(args):
                    ["_Z3fibi", 7]]
     t["code_samples"] = [{"node": 1, "addr": "_Z7computei+8", "count": 30},
                          {"node": 1, "addr": "_ZL6helperv+8", "count": 10}]
+    t["latency"] = "auto"  # issue 20: each node's calls at its min, max, mean
     spec_path = os.path.join(args.out, "browser.json")
     with open(spec_path, "w") as f:
         json.dump(spec, f)
@@ -323,6 +324,23 @@ def main():
             b.eval("document.querySelector('#functions-table th[data-key=calls]').click()")
             first = b.eval("document.querySelector('#functions-table tbody tr td').textContent")
             check(first == "helper()", "sorting by calls puts helper() first (%s)" % first)
+
+            # Latency (issue 20): the section's table, and a click on a
+            # function draws its histogram.
+            lrows = b.eval("document.querySelectorAll('#latency-table tbody tr').length")
+            check(lrows == 4, "latency table has 4 rows (%s)" % lrows)
+            # helper(): 10 timed calls of its 1000 (the rest counted) make
+            # its distribution.
+            hcalls = b.eval("""Array.from(document.querySelectorAll('#latency-table tbody tr'))
+                .filter(function (tr) { return tr.children[6].textContent === 'helper()'; })
+                .map(function (tr) { return tr.children[0].textContent; })[0]""")
+            check(hcalls == "10", "a function's latency row counts its timed calls only (%s)" % hcalls)
+            b.eval("""Array.from(document.querySelectorAll('#latency-table tbody tr'))
+                .filter(function (tr) { return tr.children[6].textContent === 'compute(int)'; })[0].click()""")
+            bars = b.eval("document.querySelectorAll('#latency-histogram .bar').length")
+            title = b.eval("(document.querySelector('#latency-histogram h3') || {}).textContent")
+            check(bars and bars >= 1 and title == "compute(int): 2 timed calls",
+                  "a click on a latency row draws its histogram (%s bars, %s)" % (bars, title))
 
             b.eval("window.scrollTo(0, 0)")
             shot = b.call("Page.captureScreenshot", format="png",

@@ -54,6 +54,12 @@ static cl::opt<bool> ShowCallSites(
     cl::desc("Print each function's call sites (caller, source line, calls; "
              "the targets of indirect calls); with --json, a call_sites array"),
     cl::cat(ToolCategory));
+static cl::opt<bool> ShowLatency(
+    "latency", cl::sub(ReportCommand),
+    cl::desc("Print each function's latency distribution instead of the "
+             "time report: timed calls, min, p50, p90, p99, max of the "
+             "active time per call, and the histograms"),
+    cl::cat(ToolCategory));
 static cl::opt<bool> ShowThreads("threads", cl::sub(ReportCommand),
                                  cl::desc("Print a section per thread"),
                                  cl::cat(ToolCategory));
@@ -192,6 +198,11 @@ int runStrideReport(const Profile &P) {
   return 0;
 }
 
+int runLatencyReport(const Profile &P) {
+  printLatencyReport(P, aggregate(P), outs(), !NoDemangle, Top);
+  return 0;
+}
+
 int runHtmlReport(const Profile &P) {
   Progress Prog("report --html", ProgressOpt);
   if (Error E = writeHtmlReport(P, HtmlOutput, !NoDemangle, Prog))
@@ -215,6 +226,12 @@ std::vector<ReportMode> reportModes() {
         &MinFruitless},
        nullptr,
        runParallelReport},
+      {"--latency",
+       &ShowLatency,
+       {&Top, &NoDemangle},
+       "the time report's JSON ('report --json') has a \"latency\" object "
+       "per function",
+       runLatencyReport},
       {"--html",
        &HtmlOutput,
        {&NoDemangle, &ProgressOpt},

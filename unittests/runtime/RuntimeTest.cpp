@@ -486,7 +486,7 @@ TEST_F(RuntimeTest, WriterLayoutAndCounts) {
 
   // Threads in creation order: this one first (live).
   const raw::ThreadRecord &T0 = P.Threads[0];
-  EXPECT_EQ(T0.Flags, (uint32_t)raw::TF_Running);
+  EXPECT_EQ(T0.Flags, uint32_t(raw::TF_Running | raw::TF_Latency));
   EXPECT_EQ(T0.OpenFrames, 2u);
   EXPECT_EQ(T0.EndTick, 200u);
   EXPECT_EQ(T0.StartTick, 100u);
@@ -506,11 +506,27 @@ TEST_F(RuntimeTest, WriterLayoutAndCounts) {
   EXPECT_EQ(N0[2].Func, 2u);
   EXPECT_EQ(N0[2].Calls, 1u);
   EXPECT_EQ(N0[2].InclTicks, 30u);
+  // Latency histograms (v9): A>B's two calls, 10 and 30 active ticks, one
+  // each in their buckets; the open frames A and C one call each, added by
+  // the writer (ParseImage checked that every node's counts sum to its
+  // calls).
+  {
+    const auto &L0 = P.Latency[0];
+    std::vector<std::pair<uint32_t, uint32_t>> B;
+    for (const raw::LatencyRecord &L : L0)
+      if (L.Node == 1)
+        B.push_back({L.Bucket, uint32_t(L.Count)});
+    using activetime::latency::bucketOf;
+    std::vector<std::pair<uint32_t, uint32_t>> Want = {{bucketOf(10), 1},
+                                                       {bucketOf(30), 1}};
+    EXPECT_EQ(B, Want);
+    EXPECT_EQ(T0.NumLatency, 4u);
+  }
   // The in-memory statistics were not changed by the write.
   EXPECT_EQ(NodeOf(ChildOf(0, A))->Calls, 0u);
 
   const raw::ThreadRecord &T1 = P.Threads[1];
-  EXPECT_EQ(T1.Flags, 0u);
+  EXPECT_EQ(T1.Flags, uint32_t(raw::TF_Latency));
   EXPECT_EQ(T1.OpenFrames, 0u);
   EXPECT_EQ(T1.UnwoundFrames, 1u);
   ASSERT_EQ(T1.NumNodes, 2u);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "activetime/latency.h"
 #include "activetime/raw_format.h"
 #include "activetime_calltree.h"
 #include "activetime_checksum.h"
@@ -117,7 +118,8 @@ struct Parsed {
   std::vector<raw::ThreadRecord> Threads;
   std::vector<std::vector<raw::NodeRecord>> Nodes;
   std::vector<std::vector<raw::CountRecord>> Counts;            // per thread
-  std::vector<std::vector<raw::CodeSampleRecord>> CodeSamples;  // per thread
+  std::vector<std::vector<raw::CodeSampleRecord>> CodeSamples;
+  std::vector<std::vector<raw::LatencyRecord>> Latency;      // per thread
   std::vector<raw::TraceRecord> Traces;
   std::vector<std::vector<raw::TraceEvent>> TraceEvents;
   std::vector<std::vector<raw::SwitchEvent>> TraceSwitches;
@@ -182,10 +184,12 @@ inline ::testing::AssertionResult Parse(const char *Data, size_t Size, Parsed &O
       size_t NodesBytes = size_t(TR.NumNodes) * sizeof(raw::NodeRecord);
       size_t CountsBytes = size_t(TR.NumCounts) * sizeof(raw::CountRecord);
       size_t CodeBytes = size_t(TR.NumCodeSamples) * sizeof(raw::CodeSampleRecord);
-      if (sizeof(TR) + NodesBytes + CountsBytes + CodeBytes != SH.Size)
+      size_t LatBytes = size_t(TR.NumLatency) * sizeof(raw::LatencyRecord);
+      if (sizeof(TR) + NodesBytes + CountsBytes + CodeBytes + LatBytes !=
+          SH.Size)
         return ::testing::AssertionFailure() << "thread size";
-      if (TR.Reserved)
-        return ::testing::AssertionFailure() << "thread reserved";
+      if (TR.NumLatency && !(TR.Flags & raw::TF_Latency))
+        return ::testing::AssertionFailure() << "latency without its flag";
       std::vector<raw::NodeRecord> Ns(TR.NumNodes);
       if (TR.NumNodes)
         std::memcpy(Ns.data(), P + sizeof(TR), NodesBytes);
@@ -211,6 +215,29 @@ inline ::testing::AssertionResult Parse(const char *Data, size_t Size, Parsed &O
             (Ss[I].Node != raw::kNoNode && Ss[I].Node >= TR.NumNodes))
           return ::testing::AssertionFailure() << "code sample record " << I;
       Out.CodeSamples.push_back(Ss);
+      // Latency (v9): ascending (node, bucket); each node's counts sum to
+      // its calls.
+      std::vector<raw::LatencyRecord> Ls(TR.NumLatency);
+      if (TR.NumLatency)
+        std::memcpy(Ls.data(),
+                    P + sizeof(TR) + NodesBytes + CountsBytes + CodeBytes,
+                    LatBytes);
+      std::vector<uint64_t> Sums(TR.NumNodes);
+      for (uint32_t I = 0; I < TR.NumLatency; ++I) {
+        const raw::LatencyRecord &L = Ls[I];
+        if (L.Node >= TR.NumNodes || !L.Count ||
+            L.Bucket >= activetime::latency::kLatencyBuckets ||
+            (I && (L.Node < Ls[I - 1].Node ||
+                   (L.Node == Ls[I - 1].Node && L.Bucket <= Ls[I - 1].Bucket))))
+          return ::testing::AssertionFailure() << "latency record " << I;
+        Sums[L.Node] += L.Count;
+      }
+      for (uint32_t I = 0; (TR.Flags & raw::TF_Latency) && I < TR.NumNodes; ++I)
+        if (Sums[I] != Ns[I].Calls)
+          return ::testing::AssertionFailure()
+                 << "node " << I << ": latency counts " << Sums[I] << " != calls "
+                 << Ns[I].Calls;
+      Out.Latency.push_back(Ls);
     } else if (SH.Kind == raw::SK_Trace) {
       if (Out.Threads.size() != Out.P.NumThreads)
         return ::testing::AssertionFailure() << "trace before the last thread";

@@ -296,7 +296,7 @@ constexpr size_t kEvent0 = kPayload + sizeof(raw::TraceRecord);
 constexpr size_t kThreadSwitchSource = kPayload + 80;
 constexpr size_t kThreadNumCounts = kPayload + 84;
 constexpr size_t kThreadNumCode = kPayload + 128;
-constexpr size_t kThreadReserved = kPayload + 132;
+constexpr size_t kThreadNumLatency = kPayload + 132;
 constexpr size_t kProcOverhead = kPayload + 64;
 constexpr size_t kProcTickStep = kPayload + 120;
 constexpr size_t kProcCodeFlags = kPayload + 152;
@@ -409,24 +409,30 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 9); },
-     "format version 9 is newer than supported (this activetime reads "
-     "version 8)"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, 8, 10); },
+     "format version 10 is newer than supported (this activetime reads "
+     "version 9)"},
+    // Version 8 had no latency histograms (ThreadRecord::NumLatency was a
+    // reserved 0): same layout otherwise, still refused as older.
+    {"Version8", [](std::string &S, Secs) { put32(S, 8, 8); },
+     "format version 8 is older than supported (this activetime reads "
+     "version 9; re-profile with the current runtime)",
+     false},
     // Version 7 had no checksums and shorter trace records: refused as
     // older, not called corrupt (the version is checked before the
     // checksum; no reseal).
     {"Version7", [](std::string &S, Secs) { put32(S, 8, 7); },
      "format version 7 is older than supported (this activetime reads "
-     "version 8; re-profile with the current runtime)",
+     "version 9; re-profile with the current runtime)",
      false},
     // Version 6 had no call sites: its nodes are 8 bytes shorter.
     {"Version6", [](std::string &S, Secs) { put32(S, 8, 6); },
      "format version 6 is older than supported (this activetime reads "
-     "version 8; re-profile with the current runtime)"},
+     "version 9; re-profile with the current runtime)"},
     // Version 5 had no call counts or code samples: refused, not misread.
     {"Version5", [](std::string &S, Secs) { put32(S, 8, 5); },
      "format version 5 is older than supported (this activetime reads "
-     "version 8; re-profile with the current runtime)"},
+     "version 9; re-profile with the current runtime)"},
     {"Version4", [](std::string &S, Secs) { put32(S, 8, 4); },
      "format version 4 is older than supported"},
     {"Version3", [](std::string &S, Secs) { put32(S, 8, 3); },
@@ -435,11 +441,11 @@ const Corruption Corruptions[] = {
      "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, 8, 1); },
      "format version 1 is older than supported (this activetime reads "
-     "version 8; re-profile with the current runtime)"},
+     "version 9; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, 8, 0); },
      "format version 0 is older than supported"},
     {"HeaderSize", [](std::string &S, Secs) { put32(S, 12, 32); },
-     "bad header size 32 (version 8 has 40)"},
+     "bad header size 32 (version 9 has 40)"},
     {"Truncated", [](std::string &S, Secs) { S.resize(S.size() - 8); },
      "truncated: header says"},
     {"TrailingGarbage", [](std::string &S, Secs) { S += "garbage!"; },
@@ -560,18 +566,19 @@ const Corruption Corruptions[] = {
     {"SwitchSource",
      [](std::string &S, Secs X) { put32(S, X[3] + kThreadSwitchSource, 3); },
      "thread 0 (tid 42): unknown switch source 3"},
-    {"ThreadReserved",
-     [](std::string &S, Secs X) { put32(S, X[3] + kThreadReserved, 9); },
-     "thread 0 (tid 42): reserved field is 9, not 0"},
+    // Where v8 had a reserved 0, v9 counts the LatencyRecords.
+    {"LatencyWithoutFlag",
+     [](std::string &S, Secs X) { put32(S, X[3] + kThreadNumLatency, 9); },
+     "thread 0 (tid 42): 9 latency buckets without the latency flag"},
     // Where v5 had a reserved 0, v6 counts the CountRecords.
     {"NumCountsMismatch",
      [](std::string &S, Secs X) { put32(S, X[3] + kThreadNumCounts, 9); },
-     "thread 0 (tid 42): 4 nodes, 9 call counts and 3 code samples need 560 "
-     "bytes, the section has 464"},
+     "thread 0 (tid 42): 4 nodes, 9 call counts, 3 code samples and 0 latency "
+     "buckets need 560 bytes, the section has 464"},
     {"NumCodeSamplesMismatch",
      [](std::string &S, Secs X) { put32(S, X[3] + kThreadNumCode, 1); },
-     "thread 0 (tid 42): 4 nodes, 3 call counts and 1 code samples need 400 "
-     "bytes, the section has 464"},
+     "thread 0 (tid 42): 4 nodes, 3 call counts, 1 code samples and 0 latency "
+     "buckets need 400 bytes, the section has 464"},
     {"CountFuncOutOfRange",
      [](std::string &S, Secs X) { put32(S, X[3] + kCount0 + 2 * kCountSize, 3); },
      "thread 0 (tid 42): call count 2: function id 3 out of range"},
@@ -656,8 +663,8 @@ const Corruption Corruptions[] = {
      "function 0: name"},
     {"NodeCountMismatch",
      [](std::string &S, Secs X) { put32(S, X[3] + kPayload + 24, 5); },
-     "5 nodes, 3 call counts and 3 code samples need 544 bytes, the section "
-     "has 464"},
+     "5 nodes, 3 call counts, 3 code samples and 0 latency buckets need 544 "
+     "bytes, the section has 464"},
     {"ParentNotBefore",
      [](std::string &S, Secs X) { put32(S, X[3] + kNode0 + kNodeSize * 2, 2); },
      "node 2: parent 2 does not precede it"},
@@ -917,10 +924,11 @@ TEST(RawMapping, EveryRecordFieldMappedOrOwned) {
             "");
   EXPECT_EQ((coverage<ModuleRecord, Module>(&ModuleRecord::NumFuncs)), "");
   EXPECT_EQ((coverage<FuncRecord, Function>()), "");
-  EXPECT_EQ((coverage<ThreadRecord, Thread>(&ThreadRecord::Reserved)), "");
+  EXPECT_EQ((coverage<ThreadRecord, Thread>(&ThreadRecord::NumLatency)), "");
   EXPECT_EQ((coverage<NodeRecord, Node>()), "");
   EXPECT_EQ((coverage<CountRecord, CallCount>()), "");
   EXPECT_EQ((coverage<CodeSampleRecord, CodeSample>()), "");
+  EXPECT_EQ((coverage<LatencyRecord, LatencyCount>(&LatencyRecord::Node)), "");
   EXPECT_EQ((coverage<TraceRecord, Trace>(&TraceRecord::Reserved)), "");
   EXPECT_EQ((coverage<raw::TraceEvent, profile::TraceEvent>(
                 &raw::TraceEvent::Reserved)),

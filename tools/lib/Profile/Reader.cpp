@@ -14,6 +14,7 @@
 #include "activetime/Profile/Profile.h"
 #include "activetime/Profile/RawMapping.h"
 #include "activetime/abi.h"
+#include "activetime/latency.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -111,12 +112,14 @@ private:
                        const std::string &What);
   Error parseThread(Cursor C);
   Error checkThreadOrder();
-  Error checkThreadRecord(const Thread &T, uint32_t Reserved,
+  Error checkThreadRecord(const Thread &T, uint32_t NumLatency,
                           const std::string &What);
   Error parseNodes(Cursor &C, Thread &T, uint32_t Num, const std::string &What);
   Error checkNode(const Node &N, uint32_t I, const std::string &What);
   Error parseCounts(Cursor &C, Thread &T, uint32_t Num,
                     const std::string &What);
+  Error parseLatency(Cursor &C, Thread &T, uint32_t Num,
+                     const std::string &What);
   Error parseCodeSamples(Cursor &C, Thread &T, uint32_t Num,
                          const std::string &What);
   Error parseTrace(Cursor C);
@@ -369,16 +372,19 @@ Error Parser::parseThread(Cursor C) {
   uint32_t NumNodes = In.get(&R::NumNodes);
   uint32_t NumCounts = In.get(&R::NumCounts);
   uint32_t NumCode = In.get(&R::NumCodeSamples);
+  uint32_t NumLatency = In.get(&R::NumLatency);
   std::string What = formatv("thread {0} (tid {1})", ThreadIdx, T.Tid);
-  if (Error E = checkThreadRecord(T, In.get(&R::Reserved), What))
+  if (Error E = checkThreadRecord(T, NumLatency, What))
     return E;
   uint64_t Need = uint64_t(NumNodes) * sizeof(raw::NodeRecord) +
                   uint64_t(NumCounts) * sizeof(raw::CountRecord) +
-                  uint64_t(NumCode) * sizeof(raw::CodeSampleRecord);
+                  uint64_t(NumCode) * sizeof(raw::CodeSampleRecord) +
+                  uint64_t(NumLatency) * sizeof(raw::LatencyRecord);
   if (Need != C.remaining())
-    return fail(formatv("{0}: {1} nodes, {2} call counts and {3} code samples "
-                        "need {4} bytes, the section has {5}",
-                        What, NumNodes, NumCounts, NumCode, Need,
+    return fail(formatv("{0}: {1} nodes, {2} call counts, {3} code samples "
+                        "and {4} latency buckets need {5} bytes, the section "
+                        "has {6}",
+                        What, NumNodes, NumCounts, NumCode, NumLatency, Need,
                         C.remaining()));
   if (Error E = parseNodes(C, T, NumNodes, What))
     return E;
@@ -386,11 +392,13 @@ Error Parser::parseThread(Cursor C) {
     return E;
   if (Error E = parseCodeSamples(C, T, NumCode, What))
     return E;
+  if (Error E = parseLatency(C, T, NumLatency, What))
+    return E;
   Cur->Threads.push_back(std::move(T));
   return Error::success();
 }
 
-Error Parser::checkThreadRecord(const Thread &T, uint32_t Reserved,
+Error Parser::checkThreadRecord(const Thread &T, uint32_t NumLatency,
                                 const std::string &What) {
   if (T.Flags & ~uint32_t(raw::TF_Known))
     return fail(formatv("{0}: unknown thread flags {1:x}", What, T.Flags));
@@ -401,8 +409,9 @@ Error Parser::checkThreadRecord(const Thread &T, uint32_t Reserved,
       T.SwitchSource != raw::SS_CpuClock)
     return fail(formatv("{0}: unknown switch source {1}", What,
                         T.SwitchSource));
-  if (Reserved != 0)
-    return fail(formatv("{0}: reserved field is {1}, not 0", What, Reserved));
+  if (NumLatency && !(T.Flags & raw::TF_Latency))
+    return fail(formatv("{0}: {1} latency buckets without the latency flag",
+                        What, NumLatency));
   return Error::success();
 }
 
@@ -476,6 +485,51 @@ Error Parser::parseCounts(Cursor &C, Thread &T, uint32_t Num,
     if (I && CC.Func <= T.Counts[I - 1].Func)
       return fail(formatv("{0}: call count {1}: function ids not ascending",
                           What, I));
+  }
+  return Error::success();
+}
+
+/// Latency records (v9): ascending by (node, bucket), each bucket in the
+/// layout, each count positive; with TF_Latency every node's counts sum to
+/// its calls (checked once all records are in).
+Error Parser::parseLatency(Cursor &C, Thread &T, uint32_t Num,
+                           const std::string &What) {
+  uint32_t PrevNode = 0, PrevBucket = 0;
+  for (uint32_t I = 0; I < Num; ++I) {
+    LatencyCount L;
+    RecordIn<raw::LatencyRecord> In = C.record<raw::LatencyRecord>();
+    In.map(L);
+    uint32_t NodeIdx = In.get(&raw::LatencyRecord::Node);
+    if (NodeIdx >= T.Nodes.size())
+      return fail(formatv("{0}: latency bucket {1}: node {2} out of range",
+                          What, I, NodeIdx));
+    if (L.Bucket >= activetime::latency::kLatencyBuckets)
+      return fail(formatv("{0}: latency bucket {1}: bucket index {2} out of "
+                          "range (there are {3})",
+                          What, I, L.Bucket,
+                          activetime::latency::kLatencyBuckets));
+    if (L.Count == 0 || L.Count > kMaxTicks)
+      return fail(formatv("{0}: latency bucket {1}: implausible count {2}",
+                          What, I, L.Count));
+    if (I && (NodeIdx < PrevNode ||
+              (NodeIdx == PrevNode && L.Bucket <= PrevBucket)))
+      return fail(formatv("{0}: latency bucket {1}: not ascending by node "
+                          "and bucket",
+                          What, I));
+    PrevNode = NodeIdx;
+    PrevBucket = L.Bucket;
+    T.Nodes[NodeIdx].Latency.push_back(L);
+  }
+  if (!(T.Flags & raw::TF_Latency))
+    return Error::success();
+  for (size_t I = 0; I < T.Nodes.size(); ++I) {
+    uint64_t Sum = 0;
+    for (const LatencyCount &L : T.Nodes[I].Latency)
+      Sum += L.Count; // each <= 2^60, at most 496 of them: no overflow
+    if (Sum != T.Nodes[I].Calls)
+      return fail(formatv("{0}: node {1}: latency counts sum to {2}, the "
+                          "node has {3} calls",
+                          What, I, Sum, T.Nodes[I].Calls));
   }
   return Error::success();
 }

@@ -10,6 +10,7 @@
 #include "activetime/Profile/Checksum.h"
 #include "activetime/Profile/Profile.h"
 #include "activetime/Profile/RawMapping.h"
+#include "activetime/latency.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -64,7 +65,38 @@ Error checkFunctions(const Process &P, size_t Idx) {
   return Error::success();
 }
 
+size_t numLatencyRecords(const Thread &T) {
+  size_t N = 0;
+  for (const Node &Nd : T.Nodes)
+    N += Nd.Latency.size();
+  return N;
+}
+
+/// A histogram the reader would refuse (the model was built by code, not
+/// read): buckets in range and ascending, counts summing to the calls, and
+/// present on every node with calls exactly when the thread says so.
+bool latencyConsistent(const Thread &T) {
+  bool Has = T.Flags & raw::TF_Latency;
+  for (const Node &N : T.Nodes) {
+    uint64_t Sum = 0;
+    for (size_t I = 0; I < N.Latency.size(); ++I) {
+      const LatencyCount &L = N.Latency[I];
+      if (!Has || L.Bucket >= activetime::latency::kLatencyBuckets || !L.Count ||
+          (I && L.Bucket <= N.Latency[I - 1].Bucket))
+        return false;
+      Sum += L.Count;
+    }
+    if (Has && Sum != N.Calls)
+      return false;
+  }
+  return true;
+}
+
 Error checkThread(const Process &P, size_t Idx, const Thread &T) {
+  if (!fits32(numLatencyRecords(T)) || !latencyConsistent(T))
+    return fail(formatv("process {0}, thread {1}: inconsistent latency "
+                        "histograms",
+                        Idx, T.Tid));
   if (!fits32(T.Nodes.size()) || !fits32(T.Counts.size()) ||
       !fits32(T.CodeSamples.size()))
     return fail(formatv("process {0}: too many nodes", Idx));
@@ -261,13 +293,21 @@ void ProfileWriter::writeModule(const Process &P, uint32_t ModIdx,
 
 void ProfileWriter::writeThread(const Thread &T) {
   SectionBuilder B;
-  B.add<raw::ThreadRecord>(T);
+  RecordOut<raw::ThreadRecord> R(T);
+  R.set(&raw::ThreadRecord::NumLatency, numLatencyRecords(T));
+  B.record(R);
   for (const Node &N : T.Nodes)
     B.add<raw::NodeRecord>(N);
   for (const CallCount &CC : T.Counts)
     B.add<raw::CountRecord>(CC);
   for (const CodeSample &S : T.CodeSamples)
     B.add<raw::CodeSampleRecord>(S);
+  for (size_t I = 0; I < T.Nodes.size(); ++I)
+    for (const LatencyCount &L : T.Nodes[I].Latency) {
+      RecordOut<raw::LatencyRecord> R(L);
+      R.set(&raw::LatencyRecord::Node, I);
+      B.record(R);
+    }
   add(raw::SK_Thread, B);
 }
 

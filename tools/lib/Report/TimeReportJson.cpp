@@ -28,7 +28,7 @@ public:
   JsonReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
              raw_ostream &OS)
       : P(P), A(A), O(O), J(OS, 2), M(P, A, O.Demangle),
-        JsonId(A.Functions.size(), UINT32_MAX) {
+        JsonId(A.Functions.size(), UINT32_MAX), Lat(latencies(P, A)) {
     for (size_t I = 0; I < A.Flat.size(); ++I)
       JsonId[A.Flat[I].Func] = I;
   }
@@ -54,6 +54,7 @@ private:
   json::OStream J;
   ReportModel M;
   std::vector<uint32_t> JsonId;
+  LatencyTable Lat; // issue 20: "latency" of functions and tree nodes
 };
 
 } // namespace
@@ -251,6 +252,10 @@ void JsonReport::functions() {
         J.attribute("line", int64_t(Info.Line));
         stats(F.S);
         J.attribute("self_active_share", F.Share);
+        const LatencyHistogram &H = Lat.ByFunction[F.Func];
+        latencyJson(J, H, F.S,
+                    latencyState(H, F.S, Lat.UncoveredByFunction[F.Func]),
+                    /*Buckets=*/true);
       });
     }
   });
@@ -285,6 +290,12 @@ void JsonReport::treeNode(uint32_t I, uint32_t Id, uint32_t Parent,
     J.attribute("depth", int64_t(N.Depth));
     J.attribute("function", int64_t(JsonId[N.Func]));
     stats(N.S, N.Counted);
+    if (!N.Counted) {
+      const LatencyHistogram &H = Lat.ByTreeNode[I];
+      latencyJson(J, H, N.S,
+                  latencyState(H, N.S, N.S.Calls - std::min(N.S.Calls, H.total())),
+                  /*Buckets=*/false);
+    }
     if (Cut)
       J.attribute("truncated_levels", int64_t(Height));
   });

@@ -307,5 +307,66 @@
         ", tasks/s/thread " + (r.task_rate === null ? "-" : r.task_rate.toFixed(0)));
     });
   }
+  latencySection();
   document.body.setAttribute("data-rendered", "1");
+
+  // ---- latency distributions (issue 20) ----
+  // Per function the percentiles of its timed calls' active time; a click
+  // on a row draws that function's histogram (one bar per non-empty
+  // bucket, as wide as its share of the most populated one).
+  function latencySection() {
+    var ls = section("latency", "Latency per call");
+    var fns = (rep.functions || []).filter(function (f) { return f.latency; });
+    if (!fns.length) {
+      add(ls, "p", { "class": "empty" }, "No functions.");
+      return;
+    }
+    add(ls, "p", { "class": "note" }, "Active time of one timed call. p50/p90/p99: the upper bound of " +
+      "the histogram bucket holding that rank (8 buckets per power of two), never below the true " +
+      "percentile and less than 12.5% above it, clamped to min..max. Counted calls have no per-call time. " +
+      "Click a function for its histogram.");
+    var rows = fns.map(function (f) {
+      var l = f.latency;
+      return { name: f.name, calls: l.timed_calls, min: l.p50 === null ? null : f.min_active_ns,
+               p50: l.p50, p90: l.p90, p99: l.p99, max: l.max,
+               why: l.missing || "", f: f };
+    });
+    var t = table(ls, "latency-table", [
+      { key: "calls", title: "timed calls" }, { key: "min", title: "min", fmt: fmtNs },
+      { key: "p50", title: "p50", fmt: fmtNs }, { key: "p90", title: "p90", fmt: fmtNs },
+      { key: "p99", title: "p99", fmt: fmtNs }, { key: "max", title: "max", fmt: fmtNs },
+      { key: "name", title: "function", text: true },
+      { key: "why", title: "", text: true }
+    ], rows, true);
+    var out = add(ls, "div", { id: "latency-histogram", "class": "latency-hist" });
+    t.addEventListener("click", function (ev) {
+      var tr = ev.target.closest("tbody tr");
+      if (!tr) return;
+      var name = tr.children[6].textContent;
+      var r = rows.filter(function (x) { return x.name === name; })[0];
+      if (r) latencyHistogram(out, r.f);
+    });
+  }
+
+  function latencyHistogram(out, f) {
+    out.textContent = "";
+    var l = f.latency, b = l.buckets || [];
+    add(out, "h3", {}, f.name + ": " + l.timed_calls + " timed calls");
+    if (!b.length) {
+      add(out, "p", { "class": "empty" }, l.missing || "No histogram.");
+      return;
+    }
+    var most = Math.max.apply(null, b.map(function (x) { return x[2]; }));
+    var below = 0;
+    var tb = add(out, "table", { "class": "latency-bars" });
+    b.forEach(function (x) {
+      below += x[2];
+      var tr = add(tb, "tr");
+      add(tr, "td", {}, fmtNs(x[0]) + " .. " + fmtNs(x[1]));
+      add(tr, "td", {}, String(x[2]));
+      add(tr, "td", {}, (100 * below / l.timed_calls).toFixed(1) + "%");
+      var bar = add(add(tr, "td", { "class": "text" }), "div", { "class": "bar" });
+      bar.style.width = Math.max(1, Math.round(300 * x[2] / most)) + "px";
+    });
+  }
 })();

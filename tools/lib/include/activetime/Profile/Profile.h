@@ -58,6 +58,14 @@ struct CallerCode {
   uint64_t LinkAddr = 0;   // return address, link-time
 };
 
+/// A non-empty bucket of a node's latency histogram (raw::LatencyRecord,
+/// v9): Count timed calls whose active inclusive ticks lie in bucket
+/// Bucket of activetime/latency.h.
+struct LatencyCount {
+  uint32_t Bucket = 0;
+  uint64_t Count = 0;
+};
+
 struct Node {
   uint32_t Parent = 0;  // raw::kNoParent for a root
   uint32_t Func = 0;
@@ -75,6 +83,9 @@ struct Node {
   uint64_t CallSite = 0;
   /// Filled by resolveCodeSamples, not stored in the raw format.
   CallerCode Site;
+  /// The timed calls by duration, buckets ascending, counts summing to
+  /// Calls; empty when the thread has no histograms (no raw::TF_Latency).
+  std::vector<LatencyCount> Latency;
 
   /// Active inclusive ticks: elapsed - overhead - off-CPU. Signed: the
   /// overhead estimate may exceed a tiny frame's elapsed time.

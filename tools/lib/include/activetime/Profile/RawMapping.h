@@ -273,7 +273,7 @@ template <> struct RawMapping<raw::FuncRecord> {
   }
 };
 
-/// Section code: Reserved.
+/// Section code: NumLatency (records of the nodes' histograms).
 template <> struct RawMapping<raw::ThreadRecord> {
   using R = raw::ThreadRecord;
   template <class IO, class M> static void map(IO &io, M &T) {
@@ -327,6 +327,16 @@ template <> struct RawMapping<raw::CountRecord> {
     io.field(&R::Func, CC.Func);
     io.flag(&R::Flags, raw::CR_Counted, CC.Counted);
     io.field(&R::Calls, CC.Calls);
+  }
+};
+
+/// Section code: Node (the record's place in its thread's nodes).
+template <> struct RawMapping<raw::LatencyRecord> {
+  using R = raw::LatencyRecord;
+  template <class IO, class M> static void map(IO &io, M &L) {
+    static_assert(kIsModel<M, LatencyCount>);
+    io.field(&R::Bucket, L.Bucket);
+    io.field(&R::Count, L.Count);
   }
 };
 

@@ -10,6 +10,7 @@
 #define ACTIVETIME_REPORT_REPORTS_H
 
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Latency.h"
 #include "activetime/Profile/Parallel.h"
 #include "activetime/Profile/Profile.h"
 #include "activetime/Profile/TraceActiveTime.h"
@@ -61,6 +62,25 @@ void printParallelReport(const profile::Profile &P,
 /// speedscope carry the samples).
 llvm::Error printSampleReport(const profile::Profile &P, llvm::raw_ostream &OS,
                               bool Demangle, unsigned Top);
+
+/// Latency distributions (activetime/Profile/Latency.h). The note printed
+/// with them: what the percentiles are and their error bound.
+extern const char LatencyNote[];
+/// Whether a row has percentiles, and if not why.
+enum class LatencyState { Ok, CountedOnly, NotCollected, Partial };
+LatencyState latencyState(const profile::LatencyHistogram &H,
+                          const profile::Stats &S, uint64_t Uncovered);
+const char *latencyReason(LatencyState St);
+/// The "latency" object of a function (with its buckets) or tree node: its
+/// timed calls, p50, p90, p99 and max in ns (null, with "missing" saying
+/// why, when the row has no percentiles).
+void latencyJson(llvm::json::OStream &J, const profile::LatencyHistogram &H,
+                 const profile::Stats &S, LatencyState St, bool Buckets);
+/// `report --latency`: per function timed calls, min, p50, p90, p99, max
+/// (the first Top rows of the flat order; 0 = all), then their histograms.
+void printLatencyReport(const profile::Profile &P,
+                        const profile::Aggregate &A, llvm::raw_ostream &OS,
+                        bool Demangle, unsigned Top);
 
 /// The memory access sites of stride profiling, dynamic ones first.
 void printStrideReport(const profile::Profile &P, llvm::raw_ostream &OS,

@@ -1,0 +1,166 @@
+//===- LatencyReport.cpp - Latency percentiles and histograms ---------------===//
+//
+// Part of ActiveTime. `activetime report --latency`: per function the
+// distribution of its timed calls' active time, as `llvm-xray account`
+// prints it (min, p50, p90, p99, max), then each listed function's
+// histogram; and the "latency" objects of the JSON documents.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Latency.h"
+#include "activetime/Report/Format.h"
+#include "activetime/Report/ReportModel.h"
+#include "activetime/Report/Reports.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::report;
+
+const char report::LatencyNote[] =
+    "latency = active time of one timed call (as min/max); p50/p90/p99 = "
+    "the upper bound of the histogram bucket holding that rank (8 buckets "
+    "per power of two): never below the true percentile, less than 12.5% "
+    "above it, clamped to min..max; counted calls have no per-call time";
+
+LatencyState report::latencyState(const LatencyHistogram &H, const Stats &S,
+                                  uint64_t Uncovered) {
+  uint64_t Timed = S.Calls - std::min(S.Calls, S.CountedCalls);
+  if (!Timed)
+    return LatencyState::CountedOnly;
+  if (Uncovered)
+    return H.total() ? LatencyState::Partial : LatencyState::NotCollected;
+  return LatencyState::Ok;
+}
+
+const char *report::latencyReason(LatencyState St) {
+  switch (St) {
+  case LatencyState::Ok:
+    return "";
+  case LatencyState::CountedOnly:
+    return "only counted calls: no per-call time";
+  case LatencyState::NotCollected:
+    return "not collected (ACTIVETIME_OPTIONS=latency=0)";
+  case LatencyState::Partial:
+    return "collected for only some of the timed calls (latency=0 in some "
+           "processes)";
+  }
+  return "";
+}
+
+void report::latencyJson(json::OStream &J, const LatencyHistogram &H,
+                         const Stats &S, LatencyState St, bool Buckets) {
+  J.attributeObject("latency", [&] {
+    J.attribute("timed_calls", int64_t(H.total()));
+    for (auto [Key, P] : {std::pair<const char *, double>{"p50", 50},
+                          {"p90", 90}, {"p99", 99}}) {
+      if (St == LatencyState::Ok)
+        J.attribute(Key, H.percentile(P, S.Min, S.Max));
+      else
+        J.attribute(Key, nullptr);
+    }
+    if (St == LatencyState::Ok)
+      J.attribute("max", S.Max);
+    else
+      J.attribute("max", nullptr);
+    if (St != LatencyState::Ok)
+      J.attribute("missing", latencyReason(St));
+    if (!Buckets)
+      return;
+    J.attributeArray("buckets", [&] {
+      if (St != LatencyState::Ok)
+        return;
+      for (const LatencyBin &B : H.bins())
+        J.array([&] {
+          J.value(B.LowerNs);
+          J.value(B.UpperNs);
+          J.value(int64_t(B.Count));
+        });
+    });
+  });
+}
+
+/// One function's histogram: a line per non-empty bucket with a bar.
+static void printHistogram(const LatencyHistogram &H, raw_ostream &OS) {
+  std::vector<LatencyBin> Bins = H.bins();
+  uint64_t Most = 0;
+  for (const LatencyBin &B : Bins)
+    Most = std::max(Most, B.Count);
+  uint64_t Below = 0;
+  for (const LatencyBin &B : Bins) {
+    Below += B.Count;
+    size_t Bar = Most ? size_t((B.Count * 40 + Most - 1) / Most) : 0;
+    OS << formatv("    {0,10} .. {1,10} {2,10} {3,6} {4}\n", formatTime(B.LowerNs),
+                  formatTime(B.UpperNs), B.Count,
+                  formatv("{0:F1}%", 100.0 * double(Below) / double(H.total())),
+                  std::string(Bar, '#'));
+  }
+}
+
+static std::vector<std::string> latencyCells(const LatencyHistogram &H,
+                                             const Stats &S, LatencyState St,
+                                             const std::string &Name) {
+  if (St != LatencyState::Ok)
+    return {utostr(S.Calls - std::min(S.Calls, S.CountedCalls)), "-", "-",
+            "-", "-", "-", Name + "  (" + latencyReason(St) + ")"};
+  return {utostr(H.total()),
+          formatTime(S.Min),
+          formatTime(H.percentile(50, S.Min, S.Max)),
+          formatTime(H.percentile(90, S.Min, S.Max)),
+          formatTime(H.percentile(99, S.Min, S.Max)),
+          formatTime(S.Max),
+          Name};
+}
+
+static void printRows(const std::vector<std::vector<std::string>> &Rows,
+                      raw_ostream &OS) {
+  std::vector<size_t> Width(Rows[0].size(), 0);
+  for (const auto &R : Rows)
+    for (size_t I = 0; I < R.size(); ++I)
+      Width[I] = std::max(Width[I], R[I].size());
+  for (const auto &R : Rows) {
+    std::string Line;
+    raw_string_ostream L(Line);
+    for (size_t I = 0; I + 1 < R.size(); ++I)
+      L << right_justify(R[I], Width[I] + 2);
+    L << "  " << R.back();
+    OS << StringRef(Line).rtrim() << "\n";
+  }
+}
+
+void report::printLatencyReport(const Profile &P, const Aggregate &A,
+                                raw_ostream &OS, bool Demangle, unsigned Top) {
+  LatencyTable L = latencies(P, A);
+  ReportModel M(P, A, Demangle);
+  OS << "note: " << LatencyNote << "\n\n";
+  std::vector<std::vector<std::string>> Rows = {
+      {"timed calls", "min", "p50", "p90", "p99", "max", "function"}};
+  std::vector<uint32_t> Listed;
+  for (const FunctionStats &F : A.Flat) {
+    if (Top && Listed.size() == Top)
+      break;
+    LatencyState St =
+        latencyState(L.ByFunction[F.Func], F.S, L.UncoveredByFunction[F.Func]);
+    Rows.push_back(latencyCells(L.ByFunction[F.Func], F.S, St, M.name(F.Func)));
+    Listed.push_back(F.Func);
+  }
+  printRows(Rows, OS);
+  for (size_t I = 0; I < Listed.size(); ++I) {
+    const FunctionStats &F = A.Flat[I];
+    const LatencyHistogram &H = L.ByFunction[F.Func];
+    if (latencyState(H, F.S, L.UncoveredByFunction[F.Func]) !=
+        LatencyState::Ok)
+      continue;
+    OS << formatv("\nhistogram of {0}: {1} timed calls (bucket, calls, "
+                  "calls up to here)\n",
+                  M.name(F.Func), H.total());
+    printHistogram(H, OS);
+  }
+}
