@@ -85,6 +85,11 @@ void JsonReport::print() {
     tree();
     if (O.CallSites)
       callSitesJson(P, A, J, O.Demangle);
+    if (O.Callers)
+      callGraphJson(P, A, J, O.Demangle);
+    if (O.BottomUp)
+      bottomUpJson(A, J, O.MaxDepth);
+    filtersJson(O.Filters, J);
     J.attributeArray("threads", [&] {
       for (const ThreadSummary &T : A.Threads)
         thread(T);

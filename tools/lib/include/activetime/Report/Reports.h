@@ -10,6 +10,7 @@
 #define ACTIVETIME_REPORT_REPORTS_H
 
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Filter.h"
 #include "activetime/Profile/Parallel.h"
 #include "activetime/Profile/Profile.h"
 #include "activetime/Profile/TraceActiveTime.h"
@@ -32,6 +33,10 @@ struct TimeReportOptions {
   bool Tree = false;
   bool Threads = false;
   bool CallSites = false;
+  bool Callers = false;   // callers and callees (CallGraphReport.cpp)
+  bool BottomUp = false;  // the inverted tree (BottomUpReport.cpp)
+  /// The filters applied to the profile (header line, "filters" in JSON).
+  const profile::FilterSummary *Filters = nullptr;
 };
 
 /// The time report as text: header, flat table, and the optional call tree,
@@ -49,6 +54,26 @@ void printCallSites(const profile::Profile &P, const profile::Aggregate &A,
                     llvm::raw_ostream &OS, bool Demangle, unsigned Top);
 void callSitesJson(const profile::Profile &P, const profile::Aggregate &A,
                    llvm::json::OStream &J, bool Demangle);
+
+/// Each function's callers and callees (calls, call-site lines, active time
+/// on each arc): a text section for the top \p Top functions, or the
+/// "call_graph" array of the JSON document.
+void printCallGraph(const profile::Profile &P, const profile::Aggregate &A,
+                    llvm::raw_ostream &OS, bool Demangle, unsigned Top);
+void callGraphJson(const profile::Profile &P, const profile::Aggregate &A,
+                   llvm::json::OStream &J, bool Demangle);
+
+/// The inverted (bottom-up) tree: a text section (top \p Top functions,
+/// \p MaxDepth levels; 0 = all) or the "bottom_up" object of the JSON
+/// document.
+void printBottomUp(const profile::Aggregate &A, llvm::raw_ostream &OS,
+                   bool Demangle, unsigned Top, unsigned MaxDepth);
+void bottomUpJson(const profile::Aggregate &A, llvm::json::OStream &J,
+                  unsigned MaxDepth);
+
+/// The filters applied to a profile as the "filters" object of a JSON
+/// document (nothing when none were).
+void filtersJson(const profile::FilterSummary *F, llvm::json::OStream &J);
 
 /// The OpenMP worker-state report: per parallel region the time in each
 /// state, the takes, the transitions and the diagnosis.
@@ -73,7 +98,8 @@ void strideSitesJson(const profile::Profile &P, llvm::json::OStream &J,
 
 /// One self-contained HTML file (flame graphs, tables, header) at \p Path.
 llvm::Error writeHtmlReport(const profile::Profile &P, llvm::StringRef Path,
-                            bool Demangle, Progress &Prog);
+                            bool Demangle, Progress &Prog,
+                            const profile::FilterSummary *Filters = nullptr);
 
 /// One result of the offline active-time computation over a trace: a thread
 /// and code portion of one input.
