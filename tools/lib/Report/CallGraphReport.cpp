@@ -29,7 +29,10 @@ namespace {
 class CallGraphView {
 public:
   CallGraphView(const Profile &P, const Aggregate &A, bool Demangle)
-      : A(A), Demangle(Demangle), G(buildCallArcs(P, A)) {
+      : A(A), Demangle(Demangle), G(buildCallArcs(P, A)),
+        JsonId(A.Functions.size(), UINT32_MAX) {
+    for (size_t I = 0; I < A.Flat.size(); ++I)
+      JsonId[A.Flat[I].Func] = I;
     symbolize::LLVMSymbolizer::Options SO;
     SO.Demangle = false;
     Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
@@ -56,6 +59,7 @@ private:
   CallArcs G;
   std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
   std::map<uint32_t, Line> Lines; // by arc, symbolized once
+  std::vector<uint32_t> JsonId;   // positions in the flat order
 };
 
 const CallGraphView::Line &CallGraphView::line(uint32_t Arc) {
@@ -109,6 +113,8 @@ void CallGraphView::text(raw_ostream &OS, unsigned Top) {
         "on that arc, a recursive call's time counted once, in the "
         "outermost call; rec: calls made inside an outer call of the same "
         "function):\n";
+  OS << "      " << right_justify("calls", 18) << ' '
+     << right_justify("active", 11) << "  function  call site\n";
   unsigned Shown = 0;
   for (const FunctionStats &FS : A.Flat) {
     if (Top && Shown++ == Top) {
@@ -136,6 +142,9 @@ void CallGraphView::arcsJson(json::OStream &J, ArrayRef<uint32_t> Arcs,
       const CallArc &X = G.Arcs[I];
       uint32_t F = Callers ? X.Caller : X.Callee;
       J.object([&] {
+        // null: a thread's root call (callers only).
+        J.attribute("function", F == kNoFunc ? json::Value(nullptr)
+                                             : json::Value(JsonId[F]));
         J.attribute("name", F == kNoFunc ? json::Value(nullptr)
                                          : json::Value(name(F)));
         const Line &L = X.ReturnAddr ? line(I) : Line();
@@ -157,6 +166,7 @@ void CallGraphView::json(json::OStream &J) {
   J.attributeArray("call_graph", [&] {
     for (const FunctionStats &FS : A.Flat)
       J.object([&] {
+        J.attribute("function", int64_t(JsonId[FS.Func]));
         J.attribute("name", name(FS.Func));
         J.attribute("calls", int64_t(FS.S.Calls));
         J.attribute("counted_calls", int64_t(FS.S.CountedCalls));
