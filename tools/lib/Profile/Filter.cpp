@@ -113,7 +113,8 @@ private:
   void keepThreads(Process &Pr);
   std::vector<uint32_t> filterNodes(const Process &Pr, Thread &T,
                                     const ProcessMatches &M);
-  void filterCounts(Thread &T, const DenseMap<uint32_t, uint64_t> &Before,
+  void filterCounts(Thread &T, const ProcessMatches &M,
+                    const DenseMap<uint32_t, uint64_t> &Before,
                     const DenseMap<uint32_t, uint64_t> &After);
   void remapSamples(Process &Pr, ArrayRef<std::vector<uint32_t>> NewIdx);
   void filterTraceCalls(Trace &Tr, const ProcessMatches &M);
@@ -305,14 +306,14 @@ std::vector<uint32_t> Filterer::filterNodes(const Process &Pr, Thread &T,
     Code.push_back(S);
   }
   T.CodeSamples = std::move(Code);
-  filterCounts(T, TimedBefore, TimedAfter);
+  filterCounts(T, M, TimedBefore, TimedAfter);
   return NewIdx;
 }
 
 /// A count record holds a thread's timed and counted calls of a function.
 /// The counted ones have no calling context: they are kept whole, beside
 /// the timed calls the filter kept.
-void Filterer::filterCounts(Thread &T,
+void Filterer::filterCounts(Thread &T, const ProcessMatches &M,
                             const DenseMap<uint32_t, uint64_t> &Before,
                             const DenseMap<uint32_t, uint64_t> &After) {
   std::vector<CallCount> Counts;
@@ -321,6 +322,8 @@ void Filterer::filterCounts(Thread &T,
     uint64_t Counted = C.Calls > Timed ? C.Calls - Timed : 0;
     C.Calls = After.lookup(C.Func) + Counted;
     Sum.CountedCallsKeptWhole += Counted;
+    if (M.Ignore[C.Func])
+      Sum.CountedCallsIgnoredKept += Counted;
     if (C.Calls)
       Counts.push_back(C);
   }
@@ -486,6 +489,11 @@ std::string FilterSummary::describe() const {
   if (CountedCallsKeptWhole)
     L += formatv("; {0} counted calls kept whole (no calling context)",
                  CountedCallsKeptWhole)
+             .str();
+  if (CountedCallsIgnoredKept)
+    L += formatv(", of them {0} of ignored functions: they and their "
+                 "sampled time stay",
+                 CountedCallsIgnoredKept)
              .str();
   if (EventsDropped || CallsClipped || SwitchesDropped)
     L += formatv("; trace: {0} events and {1} switches outside the range "

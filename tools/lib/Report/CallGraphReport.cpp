@@ -128,7 +128,8 @@ void CallGraphView::text(raw_ostream &OS, unsigned Top) {
        << ")";
     if (S.CountedCalls)
       OS << "  [" << S.CountedCalls
-         << " counted calls: no arcs, their callers are not recorded]";
+         << " counted calls: not in these arcs (no probe, no node); "
+            "--call-sites places them by code samples]";
     OS << "\n";
     arcsText(OS, G.Callers[FS.Func], true);
     arcsText(OS, G.Callees[FS.Func], false);

@@ -29,6 +29,8 @@ void report::filtersJson(const FilterSummary *F, json::OStream &J) {
     J.attribute("ignored_calls", int64_t(F->IgnoredCalls));
     J.attribute("ignored_active_ns", F->IgnoredActiveNs);
     J.attribute("counted_calls_kept_whole", int64_t(F->CountedCallsKeptWhole));
+    J.attribute("counted_calls_of_ignored_kept",
+                int64_t(F->CountedCallsIgnoredKept));
     J.attribute("trace_events_dropped", int64_t(F->EventsDropped));
     J.attribute("trace_switches_dropped", int64_t(F->SwitchesDropped));
     J.attribute("trace_calls_clipped", int64_t(F->CallsClipped));

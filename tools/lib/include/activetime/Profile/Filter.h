@@ -56,6 +56,9 @@ struct FilterSummary {
   /// --ignore keep them whole (with the time code samples gave them inside
   /// kept calls). How many such calls the filtered profile holds.
   uint64_t CountedCallsKeptWhole = 0;
+  /// Of those, the calls of ignored functions: with no node to drop, they
+  /// and the time code samples gave them stay.
+  uint64_t CountedCallsIgnoredKept = 0;
   /// --from/--to: trace events dropped, calls clipped at a bound.
   uint64_t EventsDropped = 0, CallsClipped = 0, SwitchesDropped = 0;
 
