@@ -34,28 +34,27 @@ static cl::list<std::string> Focus(
     cl::desc("Keep only the calls of FUNC and their subtrees, each call a "
              "root (linkage or demangled name, glob pattern; may repeat)"),
     cl::value_desc("func"), cl::cat(ToolCategory));
-static cl::list<std::string> Ignore(
-    "ignore", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
-    cl::desc("Drop the calls of FUNC and their subtrees (linkage or "
-             "demangled name, glob pattern; may repeat)"),
-    cl::value_desc("func"), cl::cat(ToolCategory));
+static cl::list<std::string>
+    Ignore("ignore", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
+           cl::desc("Drop the calls of FUNC and their subtrees (linkage or "
+                    "demangled name, glob pattern; may repeat)"),
+           cl::value_desc("func"), cl::cat(ToolCategory));
 static cl::opt<std::string> From(
     "from", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
     cl::desc("mode=trace: drop trace events before T since the process "
              "start (unit ns, us, ms or s; default s); calls open at T are "
              "clipped to start there"),
     cl::value_desc("T"), cl::cat(ToolCategory));
-static cl::opt<std::string> To(
-    "to", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
-    cl::desc("mode=trace: drop trace events after T since the process "
-             "start; calls open at T are clipped to end there"),
-    cl::value_desc("T"), cl::cat(ToolCategory));
+static cl::opt<std::string>
+    To("to", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
+       cl::desc("mode=trace: drop trace events after T since the process "
+                "start; calls open at T are clipped to end there"),
+       cl::value_desc("T"), cl::cat(ToolCategory));
 
 Error tool::refuseFilters(const FilterUse &Use, StringRef Mode) {
   // cl::list's operator& gives its vector.
-  const cl::Option *CallOptions[] = {std::addressof(Tids),
-                                     std::addressof(Focus),
-                                     std::addressof(Ignore)};
+  const cl::Option *CallOptions[] = {
+      std::addressof(Tids), std::addressof(Focus), std::addressof(Ignore)};
   const cl::Option *TimeOptions[] = {&From, &To};
   if (!Use.Calls)
     if (Error E = refuseOptions(CallOptions, Mode))

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/CallerCallee.h"
+#include "activetime/Profile/Aggregate.h"
 #include "activetime/raw_format.h"
 
 #include "gtest/gtest.h"
@@ -125,9 +125,10 @@ TEST(InvertTree, PathsCarryTheSelfTime) {
   std::vector<std::pair<uint32_t, double>> Got;
   for (uint32_t C : Leaf.Children)
     Got.emplace_back(Inv[C].Func, Inv[C].SelfActiveNs);
-  std::vector<std::pair<uint32_t, double>> Want = {
-      {idOf(A, "x"), 500}, {idOf(A, "other"), 200},
-      {idOf(A, "leaf"), 100}, {idOf(A, "y"), 100}};
+  std::vector<std::pair<uint32_t, double>> Want = {{idOf(A, "x"), 500},
+                                                   {idOf(A, "other"), 200},
+                                                   {idOf(A, "leaf"), 100},
+                                                   {idOf(A, "y"), 100}};
   EXPECT_EQ(Got, Want);
 }
 
@@ -140,7 +141,7 @@ TEST(InvertTree, DepthLimitCutsAndSaysSo) {
     EXPECT_LE(N.Depth, 2u);
   const InvertedNode &Leaf = Inv[Inv[0].Children[0]];
   const InvertedNode &ViaX = Inv[Leaf.Children[0]];
-  EXPECT_TRUE(ViaX.Truncated); // main above x was cut
+  EXPECT_TRUE(ViaX.Truncated);                   // main above x was cut
   EXPECT_FALSE(Inv[Leaf.Children[1]].Truncated); // other is a root
 }
 
@@ -148,8 +149,7 @@ TEST(InvertTree, DeepChainWithoutRecursion) {
   constexpr uint32_t Depth = 100000;
   std::vector<Node> Nodes;
   for (uint32_t I = 0; I < Depth; ++I)
-    Nodes.push_back({I ? I - 1 : Root, I % 2, 1,
-                     uint64_t(Depth - I) * 10, 10});
+    Nodes.push_back({I ? I - 1 : Root, I % 2, 1, uint64_t(Depth - I) * 10, 10});
   Profile P = makeProfile({"f", "g"}, {std::move(Nodes)});
   Aggregate A = aggregate(P);
   // The limit bounds the work: every path followed 64 levels at most.

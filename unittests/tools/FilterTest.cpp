@@ -1,4 +1,5 @@
-//===- FilterTest.cpp - Profile filter tests --------------------------------===//
+//===- FilterTest.cpp - Profile filter tests
+//--------------------------------===//
 //
 // Part of ActiveTime. The filters as a Profile -> Profile transformation:
 // what each keeps (exact figures by hand), that the result passes the
@@ -45,12 +46,11 @@ Thread makeThread(uint64_t Tid, std::vector<Node> Nodes) {
 /// main(0) -> a(1) -> b(2); main -> b; b -> a(3 calls).
 Profile smallProfile() {
   Process P = makeProcess({"main", "a", "b", "_Z1cv"});
-  P.Threads.push_back(makeThread(
-      7, {{Root, 0, 1, 1000, 100, 1000, 1000},
-          {0, 1, 2, 600, 200, 250, 350},
-          {1, 2, 4, 400, 400, 50, 150},
-          {0, 2, 1, 300, 200, 300, 300},
-          {3, 1, 3, 100, 100, 20, 40}}));
+  P.Threads.push_back(makeThread(7, {{Root, 0, 1, 1000, 100, 1000, 1000},
+                                     {0, 1, 2, 600, 200, 250, 350},
+                                     {1, 2, 4, 400, 400, 50, 150},
+                                     {0, 2, 1, 300, 200, 300, 300},
+                                     {3, 1, 3, 100, 100, 20, 40}}));
   Profile Prof;
   Prof.Processes.push_back(std::move(P));
   return Prof;
@@ -97,13 +97,13 @@ TEST(Filter, IgnoreRemovesTheTimeFromTheCallers) {
   S.Ignore = {"a"};
   FilterSummary Sum = apply(P, S);
   const auto &N = P.Processes[0].Threads[0].Nodes;
-  ASSERT_EQ(N.size(), 2u); // main, b under main
-  EXPECT_EQ(N[0].Incl, 300u);  // lost a's 600 and b -> a's 100
-  EXPECT_EQ(N[0].Excl, 100u);  // its own code: unchanged
-  EXPECT_EQ(N[0].Min, 300u);   // one call: exact
+  ASSERT_EQ(N.size(), 2u);    // main, b under main
+  EXPECT_EQ(N[0].Incl, 300u); // lost a's 600 and b -> a's 100
+  EXPECT_EQ(N[0].Excl, 100u); // its own code: unchanged
+  EXPECT_EQ(N[0].Min, 300u);  // one call: exact
   EXPECT_EQ(N[0].Max, 300u);
   EXPECT_EQ(N[1].Incl, 200u);
-  EXPECT_EQ(N[1].Max, 200u);   // clamped to what the call kept
+  EXPECT_EQ(N[1].Max, 200u); // clamped to what the call kept
   EXPECT_EQ(Sum.IgnoredCalls, 5u);
   EXPECT_EQ(Sum.IgnoredActiveNs, 700);
   Aggregate A = aggregate(P);
@@ -156,8 +156,10 @@ TEST(Filter, ReferencesFollowTheKeptNodesAndThreads) {
   T.Counts = {{0, false, 1}, {1, false, 5}, {2, true, 7}};
   P.HasSamples = true;
   P.Samples.IntervalTicks = 10;
-  P.Samples.Samples = {{10, 1, 0, 4, 0, 3}, {20, 1, 0, 1, 0, 2},
-                       {30, 1, 1, 0, 0, 1}, {40, 1, 0, raw::kNoNode, 0, 0}};
+  P.Samples.Samples = {{10, 1, 0, 4, 0, 3},
+                       {20, 1, 0, 1, 0, 2},
+                       {30, 1, 1, 0, 0, 1},
+                       {40, 1, 0, raw::kNoNode, 0, 0}};
   FilterSpec S;
   S.Tids = {7};
   S.Focus = {"b"};
@@ -199,9 +201,8 @@ TEST(Filter, TraceClippedToTheRange) {
   for (const TraceEvent &X : E)
     Got.emplace_back(X.Tick, X.Func, X.Kind);
   std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> Want = {
-      {250, 0, raw::TE_Enter}, {250, 1, raw::TE_Enter},
-      {300, 1, raw::TE_Exit},  {400, 2, raw::TE_Enter},
-      {450, 2, raw::TE_Exit},  {450, 0, raw::TE_Exit}};
+      {250, 0, raw::TE_Enter}, {250, 1, raw::TE_Enter}, {300, 1, raw::TE_Exit},
+      {400, 2, raw::TE_Enter}, {450, 2, raw::TE_Exit},  {450, 0, raw::TE_Exit}};
   EXPECT_EQ(Got, Want);
   EXPECT_EQ(Sum.CallsClipped, 4u);
   EXPECT_EQ(Sum.EventsDropped, 4u); // at 100, 200, 500 and 600

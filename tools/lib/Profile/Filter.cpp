@@ -1,4 +1,5 @@
-//===- Filter.cpp - Profile filters -----------------------------------------===//
+//===- Filter.cpp - Profile filters
+//-----------------------------------------===//
 //
 // Part of ActiveTime. See Filter.h. Each filter is one forward pass: a
 // thread's nodes list parents before children, so whether a node is kept
@@ -138,7 +139,8 @@ Error Filterer::check() {
   for (uint64_t Tid : Spec.Tids) {
     bool Found = false;
     for (const Process &Pr : Prof.Processes)
-      Found |= any_of(Pr.Threads, [&](const Thread &T) { return T.Tid == Tid; });
+      Found |=
+          any_of(Pr.Threads, [&](const Thread &T) { return T.Tid == Tid; });
     if (!Found)
       return filterError("--tid=" + utostr(Tid) +
                          ": no thread of the profile has this id");
@@ -457,8 +459,7 @@ Expected<FilterSummary> Filterer::run() {
   return std::move(Sum);
 }
 
-Expected<FilterSummary> profile::applyFilters(Profile &P,
-                                              const FilterSpec &S) {
+Expected<FilterSummary> profile::applyFilters(Profile &P, const FilterSpec &S) {
   return Filterer(P, S).run();
 }
 

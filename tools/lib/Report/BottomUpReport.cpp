@@ -1,4 +1,5 @@
-//===- BottomUpReport.cpp - `report --bottom-up` ---------------------------===//
+//===- BottomUpReport.cpp - `report --bottom-up`
+//---------------------------===//
 //
 // Part of ActiveTime. The inverted call tree: functions by self-active
 // time, each expanded into the call paths that led to it with the share of

@@ -1,4 +1,5 @@
-//===- CallGraphReport.cpp - `report --callers` ----------------------------===//
+//===- CallGraphReport.cpp - `report --callers`
+//----------------------------===//
 //
 // Part of ActiveTime. gprof's call graph with call sites: for each function
 // of the flat table its callers (caller, source line of the call, calls,
@@ -67,8 +68,7 @@ const CallGraphView::Line &CallGraphView::line(uint32_t Arc) {
   if (New) {
     DIInliningInfo Frames = symbolizeCall(*Sym, G.Arcs[Arc].edge());
     if (Frames.getNumberOfFrames() && Frames.getFrame(0).Line) {
-      It->second.File =
-          sys::path::filename(Frames.getFrame(0).FileName).str();
+      It->second.File = sys::path::filename(Frames.getFrame(0).FileName).str();
       It->second.Line = Frames.getFrame(0).Line;
     }
   }
@@ -146,8 +146,8 @@ void CallGraphView::arcsJson(json::OStream &J, ArrayRef<uint32_t> Arcs,
         // null: a thread's root call (callers only).
         J.attribute("function", F == kNoFunc ? json::Value(nullptr)
                                              : json::Value(JsonId[F]));
-        J.attribute("name", F == kNoFunc ? json::Value(nullptr)
-                                         : json::Value(name(F)));
+        J.attribute("name",
+                    F == kNoFunc ? json::Value(nullptr) : json::Value(name(F)));
         const Line &L = X.ReturnAddr ? line(I) : Line();
         J.attribute("file", L.File);
         J.attribute("line", int64_t(L.Line));

@@ -1,4 +1,5 @@
-//===- activetime/Profile/CallerCallee.h - Callers and bottom-up -*- C++ -*-===//
+//===- activetime/Profile/CallerCallee.h - Callers and bottom-up -*- C++
+//-*-===//
 //
 // Part of ActiveTime. Two views of who calls what, both from the timed
 // calling-context trees:
@@ -30,11 +31,11 @@ namespace profile {
 struct CallArc {
   uint32_t Caller = kNoFunc; // Aggregate id; kNoFunc: a thread's root call
   uint32_t Callee = 0;
-  std::string Object;        // ELF file holding the call (may be empty)
-  uint64_t ReturnAddr = 0;   // link-time return address in Object; 0 unknown
+  std::string Object;      // ELF file holding the call (may be empty)
+  uint64_t ReturnAddr = 0; // link-time return address in Object; 0 unknown
   uint64_t Calls = 0;
   uint64_t RecursiveCalls = 0;
-  double ActiveNs = 0;       // active inclusive time of the outermost calls
+  double ActiveNs = 0; // active inclusive time of the outermost calls
   /// The arc as CallSites.h's edge, for symbolizeCall.
   CallEdge edge() const;
 };

@@ -27,16 +27,15 @@ namespace profile {
 /// *, ?, [...], \ escapes) matched against the whole linkage name and the
 /// whole demangled name; a name without metacharacters matches itself only.
 struct FilterSpec {
-  std::vector<uint64_t> Tids;        // keep these threads (empty: all)
-  std::vector<std::string> Focus;    // keep only subtrees rooted at these
-  std::vector<std::string> Ignore;   // drop these calls and their subtrees
+  std::vector<uint64_t> Tids;      // keep these threads (empty: all)
+  std::vector<std::string> Focus;  // keep only subtrees rooted at these
+  std::vector<std::string> Ignore; // drop these calls and their subtrees
   /// mode=trace: keep trace events in [From, To], ns since each process's
   /// start; calls crossing a bound are clipped to it.
   std::optional<uint64_t> FromNs, ToNs;
 
   bool empty() const {
-    return Tids.empty() && Focus.empty() && Ignore.empty() && !FromNs &&
-           !ToNs;
+    return Tids.empty() && Focus.empty() && Ignore.empty() && !FromNs && !ToNs;
   }
   bool timeRange() const { return FromNs || ToNs; }
 };
