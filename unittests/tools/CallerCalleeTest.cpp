@@ -93,6 +93,30 @@ TEST(CallArcs, RecursionCountedOnce) {
   EXPECT_EQ(G.Arcs[G.Callers[idOf(A, "main")][0]].Caller, kNoFunc);
 }
 
+TEST(CallArcs, OneArcPerCallInstruction) {
+  // leaf called from two lines of main: two arcs with their own calls; the
+  // object is the caller's module's file, the address its link-time one.
+  Profile P = makeProfile({"main", "leaf"}, {{{Root, 0, 1, 1000, 400},
+                                              {0, 1, 5, 500, 500},
+                                              {0, 1, 1, 100, 100}}});
+  auto &N = P.Processes[0].Threads[0].Nodes;
+  N[1].Site = {0, 0x1234};
+  N[2].Site = {0, 0x1250};
+  Aggregate A = aggregate(P);
+  CallArcs G = buildCallArcs(P, A);
+  uint32_t Leaf = idOf(A, "leaf");
+  ASSERT_EQ(G.Callers[Leaf].size(), 2u);
+  const CallArc &First = G.Arcs[G.Callers[Leaf][0]];
+  const CallArc &Second = G.Arcs[G.Callers[Leaf][1]];
+  EXPECT_EQ(First.ReturnAddr, 0x1234u);
+  EXPECT_EQ(First.Calls, 5u);
+  EXPECT_EQ(First.ActiveNs, 500);
+  EXPECT_EQ(First.Object, "/bin/app");
+  EXPECT_EQ(Second.ReturnAddr, 0x1250u);
+  EXPECT_EQ(Second.Calls, 1u);
+  EXPECT_EQ(G.Callees[idOf(A, "main")].size(), 2u);
+}
+
 /// Every node's children plus the paths ending there sum to its time.
 void expectConsistent(const std::vector<InvertedNode> &Inv) {
   for (uint32_t I = 1; I < Inv.size(); ++I) {
