@@ -18,11 +18,16 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/GlobPattern.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
+
+static uint64_t satAdd(uint64_t A, uint64_t B) {
+  return A > UINT64_MAX - B ? UINT64_MAX : A + B;
+}
 
 static Error filterError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
@@ -266,7 +271,7 @@ std::vector<uint32_t> Filterer::filterNodes(const Process &Pr, Thread &T,
     bool Root = Nd.Parent == raw::kNoParent;
     if (Root)
       Sum.RootActiveBeforeNs += signedTicksToNs(Pr, Nd.active());
-    TimedBefore[Nd.Func] += Nd.Calls;
+    TimedBefore[Nd.Func] = satAdd(TimedBefore[Nd.Func], Nd.Calls);
     InFocus[I] = !HasFocus || M.Focus[Nd.Func] || (!Root && InFocus[Nd.Parent]);
     bool ParentIgnored = !Root && Ignored[Nd.Parent];
     Ignored[I] = M.Ignore[Nd.Func] || ParentIgnored;
@@ -294,7 +299,7 @@ std::vector<uint32_t> Filterer::filterNodes(const Process &Pr, Thread &T,
     K.Parent = Root ? raw::kNoParent : NewIdx[K.Parent];
     if (Root)
       Sum.RootActiveAfterNs += signedTicksToNs(Pr, K.active());
-    TimedAfter[K.Func] += K.Calls;
+    TimedAfter[K.Func] = satAdd(TimedAfter[K.Func], K.Calls);
     NewIdx[I] = Kept.size();
     Kept.push_back(K);
   }
@@ -322,7 +327,8 @@ void Filterer::filterCounts(Thread &T, const ProcessMatches &M,
   for (CallCount C : T.Counts) {
     uint64_t Timed = Before.lookup(C.Func);
     uint64_t Counted = C.Calls > Timed ? C.Calls - Timed : 0;
-    C.Calls = After.lookup(C.Func) + Counted;
+    // Never more than before (the sums saturate on crafted inputs).
+    C.Calls = std::min(C.Calls, satAdd(After.lookup(C.Func), Counted));
     Sum.CountedCallsKeptWhole += Counted;
     if (M.Ignore[C.Func])
       Sum.CountedCallsIgnoredKept += Counted;
@@ -390,9 +396,12 @@ void Filterer::filterTraceCalls(Trace &Tr, const ProcessMatches &M) {
 /// to the range, in stack order), so every kept call is whole. Switch
 /// events outside the range go.
 void Filterer::clipTrace(const Process &Pr, Trace &Tr) {
+  // Saturating: a bound past the tick counter's range keeps everything.
   auto ToTick = [&](uint64_t Ns) {
-    return Pr.StartTick +
-           uint64_t(std::llround(double(Ns) * double(Pr.TickRate) / 1e9));
+    double Ticks = double(Ns) * double(Pr.TickRate) / 1e9;
+    if (Ticks >= 1.8e19 || Pr.StartTick > UINT64_MAX - uint64_t(Ticks))
+      return UINT64_MAX;
+    return Pr.StartTick + uint64_t(std::llround(Ticks));
   };
   uint64_t From = Spec.FromNs ? ToTick(*Spec.FromNs) : 0;
   uint64_t To = Spec.ToNs ? ToTick(*Spec.ToNs) : UINT64_MAX;
