@@ -13,10 +13,12 @@
 #include "Inputs.h"
 
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/CallerCallee.h"
 #include "activetime/Profile/Parallel.h"
 #include "activetime/Report/Reports.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -174,6 +176,16 @@ int runTimeReport(const Profile &P) {
   O.BottomUp = ShowBottomUp;
   O.Filters = &Filtered;
   Aggregate A = aggregate(P);
+  // The inverted tree of a deep chain grows with the square of its depth.
+  constexpr uint64_t kMaxBottomUpSteps = 100000000;
+  if (ShowBottomUp && invertTreeSteps(A, MaxDepth) > kMaxBottomUpSteps)
+    return reportError(createStringError(
+        inconvertibleErrorCode(),
+        "--bottom-up: following every call path %s takes %llu steps (over "
+        "%llu); give a smaller --max-depth",
+        MaxDepth ? ("to depth " + utostr(MaxDepth)).c_str() : "to its root",
+        (unsigned long long)invertTreeSteps(A, MaxDepth),
+        (unsigned long long)kMaxBottomUpSteps));
   if (Json)
     printTimeReportJson(P, A, O, outs());
   else

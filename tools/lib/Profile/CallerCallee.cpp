@@ -8,8 +8,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 
-#include <map>
 #include <tuple>
 
 using namespace llvm;
@@ -67,43 +67,60 @@ static std::vector<bool> outermostNodes(const Thread &T) {
 }
 
 namespace {
-using ArcKey = std::tuple<uint32_t, uint32_t, std::string, uint64_t>;
+/// Arcs by (caller, callee, object, return address), the object interned:
+/// a node is one hash lookup, with no string built per node.
+struct ArcIndex {
+  DenseMap<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t>, uint32_t> Map;
+  StringMap<uint32_t> Objects; // ELF path -> id (0: none)
+  uint32_t objectId(StringRef Path) {
+    if (Path.empty())
+      return 0;
+    return Objects.try_emplace(Path, Objects.size() + 1).first->second;
+  }
+};
 } // namespace
+
+/// One thread's nodes added to the arcs of \p Out.
+static void addThreadArcs(const Process &Pr, ArrayRef<uint32_t> G,
+                          const Thread &T, ArcIndex &Index, CallArcs &Out) {
+  std::vector<bool> Outermost = outermostNodes(T);
+  for (size_t I = 0; I < T.Nodes.size(); ++I) {
+    const Node &Nd = T.Nodes[I];
+    if (!Nd.Calls)
+      continue;
+    uint32_t Caller =
+        Nd.Parent == raw::kNoParent ? kNoFunc : G[T.Nodes[Nd.Parent].Func];
+    StringRef Object;
+    uint64_t Ret = 0;
+    if (Nd.Site.Func != kNoFunc) {
+      Object = Pr.Modules[Pr.Functions[Nd.Site.Func].Module].Path;
+      Ret = Nd.Site.LinkAddr;
+    }
+    auto [It, New] = Index.Map.try_emplace(
+        {Caller, G[Nd.Func], Index.objectId(Object), Ret}, Out.Arcs.size());
+    if (New) {
+      CallArc Arc;
+      Arc.Caller = Caller;
+      Arc.Callee = G[Nd.Func];
+      Arc.Object = Object.str();
+      Arc.ReturnAddr = Ret;
+      Out.Arcs.push_back(std::move(Arc));
+    }
+    CallArc &X = Out.Arcs[It->second];
+    X.Calls += Nd.Calls;
+    if (Outermost[I])
+      X.ActiveNs += signedTicksToNs(Pr, Nd.active());
+    else
+      X.RecursiveCalls += Nd.Calls;
+  }
+}
 
 CallArcs profile::buildCallArcs(const Profile &P, const Aggregate &A) {
   CallArcs Out;
-  std::map<ArcKey, uint32_t> Index;
-  for (size_t PI = 0; PI < P.Processes.size(); ++PI) {
-    const Process &Pr = P.Processes[PI];
-    ArrayRef<uint32_t> G = A.FunctionIds[PI];
-    for (const Thread &T : Pr.Threads) {
-      std::vector<bool> Outermost = outermostNodes(T);
-      for (size_t I = 0; I < T.Nodes.size(); ++I) {
-        const Node &Nd = T.Nodes[I];
-        if (!Nd.Calls)
-          continue;
-        CallArc Arc;
-        Arc.Callee = G[Nd.Func];
-        if (Nd.Parent != raw::kNoParent)
-          Arc.Caller = G[T.Nodes[Nd.Parent].Func];
-        if (Nd.Site.Func != kNoFunc) {
-          Arc.Object = Pr.Modules[Pr.Functions[Nd.Site.Func].Module].Path;
-          Arc.ReturnAddr = Nd.Site.LinkAddr;
-        }
-        auto [It, New] = Index.try_emplace(
-            ArcKey(Arc.Caller, Arc.Callee, Arc.Object, Arc.ReturnAddr),
-            Out.Arcs.size());
-        if (New)
-          Out.Arcs.push_back(std::move(Arc));
-        CallArc &X = Out.Arcs[It->second];
-        X.Calls += Nd.Calls;
-        if (Outermost[I])
-          X.ActiveNs += signedTicksToNs(Pr, Nd.active());
-        else
-          X.RecursiveCalls += Nd.Calls;
-      }
-    }
-  }
+  ArcIndex Index;
+  for (size_t PI = 0; PI < P.Processes.size(); ++PI)
+    for (const Thread &T : P.Processes[PI].Threads)
+      addThreadArcs(P.Processes[PI], A.FunctionIds[PI], T, Index, Out);
   Out.Callers.resize(A.Functions.size());
   Out.Callees.resize(A.Functions.size());
   for (uint32_t I = 0; I < Out.Arcs.size(); ++I) {
@@ -174,4 +191,12 @@ std::vector<InvertedNode> profile::invertTree(const Aggregate &A,
       return X < Y;
     });
   return Inv;
+}
+
+uint64_t profile::invertTreeSteps(const Aggregate &A, unsigned MaxDepth) {
+  uint64_t Steps = 0;
+  for (uint32_t I = 1; I < A.Tree.size(); ++I)
+    if (A.Tree[I].S.SelfActive != 0)
+      Steps += MaxDepth ? std::min(A.Tree[I].Depth, MaxDepth) : A.Tree[I].Depth;
+  return Steps;
 }

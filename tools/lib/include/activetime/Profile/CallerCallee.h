@@ -74,6 +74,11 @@ struct InvertedNode {
 /// the depth followed). Iterative. A node's index exceeds its parent's.
 std::vector<InvertedNode> invertTree(const Aggregate &A, unsigned MaxDepth);
 
+/// The work invertTree(A, MaxDepth) does: the levels followed over all
+/// paths (an upper bound of the inverted tree's size), so a caller can
+/// refuse a limit that would take too long.
+uint64_t invertTreeSteps(const Aggregate &A, unsigned MaxDepth);
+
 } // namespace profile
 } // namespace activetime
 
