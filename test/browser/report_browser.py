@@ -320,6 +320,19 @@ def main():
             check(b.eval("document.getElementById('flame-tree').getAttribute('data-mode')") == "elapsed",
                   "the active/elapsed switch changes the flame graph")
 
+            # Callers and callees: the first function's tables; choosing
+            # fib(int) shows main and its recursive calls as callers.
+            check(b.eval("!!document.querySelector('#callers #callers-table')"),
+                  "callers table present")
+            b.eval("""(function () { var s = document.getElementById('callers-function');
+                s.value = Array.from(s.options).find(function (o) { return o.text === 'fib(int)'; }).value;
+                s.dispatchEvent(new Event('change')); })()""")
+            callers = b.eval("Array.from(document.querySelectorAll('#callers-table tbody tr td:first-child'))"
+                             ".map(function (t) { return t.textContent; }).sort().join(',')")
+            check(callers == "fib(int),main", "fib(int)'s callers are main and fib(int) (%s)" % callers)
+            bu = b.eval("document.querySelectorAll('#flame-bottom-up svg g').length")
+            check(bu and bu >= 6, "bottom-up icicle has frames (%s)" % bu)
+
             # Sort the functions table by calls.
             b.eval("document.querySelector('#functions-table th[data-key=calls]').click()")
             first = b.eval("document.querySelector('#functions-table tbody tr td').textContent")

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
+#include "Filters.h"
 #include "Inputs.h"
 
 #include "activetime/Report/Export.h"
@@ -23,8 +24,8 @@ using namespace activetime;
 using namespace activetime::report;
 using namespace activetime::tool;
 
-static cl::SubCommand ExportCommand("export",
-                                    "Export a profile in another format");
+// Created in Filters.cpp: the filter options are shared with `report`.
+static cl::SubCommand &ExportCommand = exportSubcommand();
 
 static cl::list<std::string> Inputs(cl::Positional, cl::sub(ExportCommand),
                                     cl::desc("<profile>..."),
@@ -136,6 +137,20 @@ static Error refuseOtherOptions(const ExportFormat &F) {
   return refuseOptions(Others, std::string("--format=") + F.Name);
 }
 
+/// Which filters \p F can apply: the stride sites (prefetch) belong to no
+/// thread or call; only the formats that write trace events have times.
+static FilterUse filterUse(const ExportFormat &F) {
+  FilterUse U;
+  StringRef Name = F.Name;
+  U.Calls = Name != "prefetch";
+  U.Time = Name == "chrome" ||
+           (Name == "speedscope" && Source != SpeedscopeSource::Samples &&
+            Source != SpeedscopeSource::Tree);
+  U.TimeHint = "only the trace formats (chrome, speedscope with "
+               "--source=trace or auto) have times";
+  return U;
+}
+
 static ExportOptions exportOptions() {
   ExportOptions O;
   O.Demangle = !NoDemangle;
@@ -157,14 +172,21 @@ static int exportMain() {
     return reportError(std::move(E));
   if (Error E = checkOutputIsNoInput(Inputs, Output))
     return reportError(std::move(E));
+  std::string Mode = std::string("--format=") + F->Name;
+  if (Error E = refuseFilters(filterUse(*F), Mode))
+    return reportError(std::move(E));
   Progress Prog(std::string("export --format=") + F->Name, ProgressOpt);
   Expected<profile::Profile> P = readInputs(Inputs, &Prog);
   if (!P)
     return reportError(P.takeError());
+  Expected<profile::FilterSummary> Filtered = applyFilterOptions(*P);
+  if (!Filtered)
+    return reportError(Filtered.takeError());
   // writeOutputFile streams into a temporary file beside OUT and renames it
   // only if the writer succeeds: a failure leaves OUT as it was.
   Prog.phase("writing");
   ExportOptions Opts = exportOptions();
+  Opts.Filters = &*Filtered;
   if (Error E = writeOutputFile(Output, [&](raw_ostream &OS) {
         return F->Write(*P, OS, Opts, Prog);
       }))

@@ -9,13 +9,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
+#include "Filters.h"
 #include "Inputs.h"
 
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/CallerCallee.h"
 #include "activetime/Profile/Parallel.h"
 #include "activetime/Report/Reports.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -26,7 +29,8 @@ using namespace activetime::profile;
 using namespace activetime::report;
 using namespace activetime::tool;
 
-static cl::SubCommand ReportCommand("report", "Show a profile");
+// Created in Filters.cpp: the filter options are shared with `export`.
+static cl::SubCommand &ReportCommand = reportSubcommand();
 
 static cl::list<std::string> Inputs(cl::Positional, cl::sub(ReportCommand),
                                     cl::desc("<profile>..."),
@@ -59,6 +63,18 @@ static cl::opt<bool> ShowLatency(
     cl::desc("Print each function's latency distribution instead of the "
              "time report: timed calls, min, p50, p90, p99, max of the "
              "active time per call, and the histograms"),
+    cl::cat(ToolCategory));
+static cl::opt<bool> ShowCallers(
+    "callers", cl::sub(ReportCommand),
+    cl::desc("Print each function's callers and callees (calls, call-site "
+             "line, active time on each arc); with --json, a call_graph "
+             "array"),
+    cl::cat(ToolCategory));
+static cl::opt<bool> ShowBottomUp(
+    "bottom-up", cl::sub(ReportCommand),
+    cl::desc("Print the inverted call tree: functions by self-active time, "
+             "each with the call paths that led to it (--max-depth levels); "
+             "with --json, a bottom_up object"),
     cl::cat(ToolCategory));
 static cl::opt<bool> ShowThreads("threads", cl::sub(ReportCommand),
                                  cl::desc("Print a section per thread"),
@@ -149,6 +165,9 @@ struct ReportMode {
   int (*Run)(const Profile &P);
 };
 
+/// The filters applied to the profile, for the views' headers.
+FilterSummary Filtered;
+
 int runTimeReport(const Profile &P) {
   TimeReportOptions O;
   O.Demangle = !NoDemangle;
@@ -159,7 +178,20 @@ int runTimeReport(const Profile &P) {
   O.Tree = ShowTree;
   O.Threads = ShowThreads;
   O.CallSites = ShowCallSites;
+  O.Callers = ShowCallers;
+  O.BottomUp = ShowBottomUp;
+  O.Filters = &Filtered;
   Aggregate A = aggregate(P);
+  // The inverted tree of a deep chain grows with the square of its depth.
+  constexpr uint64_t kMaxBottomUpSteps = 100000000;
+  if (ShowBottomUp && invertTreeSteps(A, MaxDepth) > kMaxBottomUpSteps)
+    return reportError(createStringError(
+        inconvertibleErrorCode(),
+        "--bottom-up: following every call path %s takes %llu steps (over "
+        "%llu); give a smaller --max-depth",
+        MaxDepth ? ("to depth " + utostr(MaxDepth)).c_str() : "to its root",
+        (unsigned long long)invertTreeSteps(A, MaxDepth),
+        (unsigned long long)kMaxBottomUpSteps));
   if (Json)
     printTimeReportJson(P, A, O, outs());
   else
@@ -185,6 +217,8 @@ int runParallelReport(const Profile &P) {
 }
 
 int runSampleReport(const Profile &P) {
+  if (!Filtered.empty())
+    outs() << "filters: " << Filtered.describe() << "\n";
   if (Error E = printSampleReport(P, outs(), !NoDemangle, Top))
     return reportError(std::move(E));
   return 0;
@@ -199,13 +233,15 @@ int runStrideReport(const Profile &P) {
 }
 
 int runLatencyReport(const Profile &P) {
+  if (!Filtered.empty())
+    outs() << "filters: " << Filtered.describe() << "\n";
   printLatencyReport(P, aggregate(P), outs(), !NoDemangle, Top);
   return 0;
 }
 
 int runHtmlReport(const Profile &P) {
   Progress Prog("report --html", ProgressOpt);
-  if (Error E = writeHtmlReport(P, HtmlOutput, !NoDemangle, Prog))
+  if (Error E = writeHtmlReport(P, HtmlOutput, !NoDemangle, Prog, &Filtered))
     return reportError(std::move(E));
   return 0;
 }
@@ -242,7 +278,7 @@ std::vector<ReportMode> reportModes() {
       {"the time report",
        nullptr,
        {&Top, &Sort, &ShowTree, &MaxDepth, &ShowThreads, &Json, &NoDemangle,
-        &ShowCallSites},
+        &ShowCallSites, &ShowCallers, &ShowBottomUp},
        nullptr,
        runTimeReport},
   };
@@ -283,9 +319,22 @@ int reportMain() {
   if (!HtmlOutput.empty() && HtmlOutput != "-")
     if (Error E = checkOutputIsNoInput(Inputs, HtmlOutput))
       return reportError(std::move(E));
+  // Report views are built from the call tree and its counts, which have
+  // no times: --from/--to can only cut traces.
+  FilterUse Use;
+  Use.Calls = Mode->Selector != &ShowStrides && Mode->Selector != &ShowParallel;
+  Use.TimeHint = "report's views are built from the call tree, which has no "
+                 "times; use 'activetime export --format=chrome' or "
+                 "'--format=speedscope' on a mode=trace profile";
+  if (Error E = refuseFilters(Use, Mode->Name))
+    return reportError(std::move(E));
   Expected<Profile> P = readInputs(Inputs);
   if (!P)
     return reportError(P.takeError());
+  Expected<FilterSummary> F = applyFilterOptions(*P);
+  if (!F)
+    return reportError(F.takeError());
+  Filtered = std::move(*F);
   int RC = Mode->Run(*P);
   outs().flush();
   return RC;

@@ -91,6 +91,7 @@ static void addThread(LatencyTable &L, const Process &P, const Thread &T,
   constexpr uint32_t kSkipped = UINT32_MAX;
   bool Has = T.Flags & raw::TF_Latency;
   L.Any |= Has;
+  L.AnyDropped |= T.LatencyDropped;
   std::vector<uint32_t> TreeIdx(T.Nodes.size(), kSkipped);
   for (size_t I = 0; I < T.Nodes.size(); ++I) {
     const Node &Nd = T.Nodes[I];
@@ -99,6 +100,8 @@ static void addThread(LatencyTable &L, const Process &P, const Thread &T,
     uint32_t G = Global[Nd.Func];
     if (!Has) {
       L.UncoveredByFunction[G] += Nd.Calls;
+      if (T.LatencyDropped)
+        L.DroppedByFunction[G] += Nd.Calls;
       continue;
     }
     L.ByFunction[G].add(P.TickRate, Nd.Latency);
@@ -117,6 +120,7 @@ LatencyTable profile::latencies(const Profile &P, const Aggregate &A) {
   LatencyTable L;
   L.ByFunction.resize(A.Functions.size());
   L.UncoveredByFunction.resize(A.Functions.size());
+  L.DroppedByFunction.resize(A.Functions.size());
   L.ByTreeNode.resize(A.Tree.size());
   ChildIndex Idx = childIndex(A);
   for (size_t PI = 0; PI < P.Processes.size(); ++PI)

@@ -81,6 +81,9 @@ static void traceLossesJson(const Profile &P, json::OStream &J) {
   });
 }
 
+/// Levels of the exported inverted tree.
+static constexpr unsigned kExportBottomUpDepth = 64;
+
 Error report::writeExportJson(const Profile &P, raw_ostream &OS,
                               const ExportOptions &O, Progress &Prog) {
   bool Demangle = O.Demangle;
@@ -98,9 +101,15 @@ Error report::writeExportJson(const Profile &P, raw_ostream &OS,
       TimeReportOptions TO;
       TO.Demangle = Demangle;
       TO.MaxDepth = 0; // the complete tree
+      TO.Callers = true;
+      TO.Filters = O.Filters;
       printTimeReportJson(P, A, TO, R);
     });
     J.attributeEnd();
+    // The inverted tree, for the HTML report's bottom-up view; its size
+    // grows with the depth followed, hence a bound.
+    Prog.phase("bottom-up tree");
+    bottomUpJson(A, J, kExportBottomUpDepth);
     Prog.phase("parallel regions");
     J.attributeBegin("parallel");
     J.rawValue([&](raw_ostream &R) {

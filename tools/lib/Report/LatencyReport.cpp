@@ -31,10 +31,12 @@ const char report::LatencyNote[] =
     "above it, clamped to min..max; counted calls have no per-call time";
 
 LatencyState report::latencyState(const LatencyHistogram &H, const Stats &S,
-                                  uint64_t Uncovered) {
+                                  uint64_t Uncovered, uint64_t Dropped) {
   uint64_t Timed = S.Calls - std::min(S.Calls, S.CountedCalls);
   if (!Timed)
     return LatencyState::CountedOnly;
+  if (Dropped && !H.total())
+    return LatencyState::Dropped;
   if (Uncovered)
     return H.total() ? LatencyState::Partial : LatencyState::NotCollected;
   return LatencyState::Ok;
@@ -51,6 +53,9 @@ const char *report::latencyReason(LatencyState St) {
   case LatencyState::Partial:
     return "collected for only some of the timed calls (latency=0 in some "
            "processes)";
+  case LatencyState::Dropped:
+    return "dropped: --ignore took time out of these calls, and a histogram "
+           "of whole calls cannot be split";
   }
   return "";
 }
@@ -147,7 +152,8 @@ void report::printLatencyReport(const Profile &P, const Aggregate &A,
     if (Top && Listed.size() == Top)
       break;
     LatencyState St =
-        latencyState(L.ByFunction[F.Func], F.S, L.UncoveredByFunction[F.Func]);
+        latencyState(L.ByFunction[F.Func], F.S, L.UncoveredByFunction[F.Func],
+                     L.DroppedByFunction[F.Func]);
     Rows.push_back(latencyCells(L.ByFunction[F.Func], F.S, St, M.name(F.Func)));
     Listed.push_back(F.Func);
   }
@@ -155,7 +161,8 @@ void report::printLatencyReport(const Profile &P, const Aggregate &A,
   for (size_t I = 0; I < Listed.size(); ++I) {
     const FunctionStats &F = A.Flat[I];
     const LatencyHistogram &H = L.ByFunction[F.Func];
-    if (latencyState(H, F.S, L.UncoveredByFunction[F.Func]) !=
+    if (latencyState(H, F.S, L.UncoveredByFunction[F.Func],
+                     L.DroppedByFunction[F.Func]) !=
         LatencyState::Ok)
       continue;
     OS << formatv("\nhistogram of {0}: {1} timed calls (bucket, calls, "

@@ -262,6 +262,8 @@ void TextReport::header() {
   else
     processesSummary(NumThreads, All);
   provenanceLines();
+  if (O.Filters && !O.Filters->empty())
+    OS << "filters:          " << O.Filters->describe() << "\n";
   notes(All);
 }
 
@@ -493,6 +495,10 @@ void TextReport::print() {
     tree();
   if (O.CallSites)
     printCallSites(P, A, OS, O.Demangle, O.Top);
+  if (O.Callers)
+    printCallGraph(P, A, OS, O.Demangle, O.Top);
+  if (O.BottomUp)
+    printBottomUp(A, OS, O.Demangle, O.Top, O.MaxDepth);
   if (O.Threads)
     for (const ThreadSummary &T : A.Threads)
       threadSection(T);

@@ -86,6 +86,11 @@ void JsonReport::print() {
     tree();
     if (O.CallSites)
       callSitesJson(P, A, J, O.Demangle);
+    if (O.Callers)
+      callGraphJson(P, A, J, O.Demangle);
+    if (O.BottomUp)
+      bottomUpJson(A, J, O.MaxDepth);
+    filtersJson(O.Filters, J);
     J.attributeArray("threads", [&] {
       for (const ThreadSummary &T : A.Threads)
         thread(T);
@@ -254,7 +259,8 @@ void JsonReport::functions() {
         J.attribute("self_active_share", F.Share);
         const LatencyHistogram &H = Lat.ByFunction[F.Func];
         latencyJson(J, H, F.S,
-                    latencyState(H, F.S, Lat.UncoveredByFunction[F.Func]),
+                    latencyState(H, F.S, Lat.UncoveredByFunction[F.Func],
+                                 Lat.DroppedByFunction[F.Func]),
                     /*Buckets=*/true);
       });
     }
@@ -292,8 +298,10 @@ void JsonReport::treeNode(uint32_t I, uint32_t Id, uint32_t Parent,
     stats(N.S, N.Counted);
     if (!N.Counted) {
       const LatencyHistogram &H = Lat.ByTreeNode[I];
+      uint64_t Uncovered = N.S.Calls - std::min(N.S.Calls, H.total());
       latencyJson(J, H, N.S,
-                  latencyState(H, N.S, N.S.Calls - std::min(N.S.Calls, H.total())),
+                  latencyState(H, N.S, Uncovered,
+                               Lat.AnyDropped ? Uncovered : 0),
                   /*Buckets=*/false);
     }
     if (Cut)

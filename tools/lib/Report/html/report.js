@@ -308,6 +308,85 @@
     });
   }
   latencySection();
+  // ---- views: filters, callers and callees, bottom-up (icicle) ----
+  // The filters applied to the profile, in the measurement header.
+  function filtersNote() {
+    if (!rep.filters) return;
+    add(document.getElementById("header"), "p", { id: "filters", "class": "warn" },
+      "Filtered: " + rep.filters.description + ".");
+  }
+  // One table of arcs: callers (who called the function, from which line)
+  // or callees (what it called).
+  function arcsTable(parent, id, arcs, who) {
+    if (!arcs.length) { add(parent, "p", { "class": "empty" }, "No " + who + "."); return; }
+    table(parent, id, [
+      { key: "who", title: who === "callers" ? "caller" : "callee", text: true },
+      { key: "site", title: "call site", text: true },
+      { key: "calls", title: "calls" },
+      { key: "recursive_calls", title: "recursive" },
+      { key: "active_ns", title: "active", fmt: fmtNs }
+    ], arcs.map(function (a) {
+      return Object.assign({ who: a.name === null ? "<thread root>" : a.name,
+        site: a.line ? a.file + ":" + a.line : (a.return_address ? "0x" + a.return_address : "") }, a);
+    }), true);
+  }
+  function callersView() {
+    var sec = section("callers", "Callers and callees");
+    var graph = rep.call_graph || [];
+    if (!graph.length) { add(sec, "p", { "class": "empty" }, "No calls were recorded."); return; }
+    add(sec, "p", { "class": "note" }, "Timed calls per arc; active: the callee's time on the arc, a recursive " +
+      "call's time counted once, in the outermost call.");
+    var pick = add(sec, "select", { id: "callers-function" });
+    graph.forEach(function (g, i) { add(pick, "option", { value: String(i) }, g.name); });
+    var box = add(sec, "div", { id: "callers-tables" });
+    function show(i) {
+      var g = graph[i];
+      box.textContent = "";
+      add(box, "p", {}, g.name + ": calls " + g.calls + ", active " + fmtNs(g.active_ns) + ", self-active " +
+        fmtNs(g.self_active_ns) + (g.counted_calls ? " (" + g.counted_calls + " counted calls: no arcs)" : ""));
+      add(box, "h3", {}, "Callers");
+      arcsTable(box, "callers-table", g.callers, "callers");
+      add(box, "h3", {}, "Callees");
+      arcsTable(box, "callees-table", g.callees, "callees");
+    }
+    pick.addEventListener("change", function () { show(Number(pick.value)); });
+    show(0);
+  }
+  // The inverted tree as an icicle: a function's frame spans its self time,
+  // the frames below it the callers on the paths to it.
+  function bottomUpView() {
+    var sec = section("bottom-up", "Bottom-up (inverted call tree)");
+    var bu = doc.bottom_up;
+    if (!bu || !bu.nodes.length) { add(sec, "p", { "class": "empty" }, "No self time was recorded."); return; }
+    add(sec, "p", { "class": "note" }, "Functions by self-active time; below each, the callers on the paths to it, " +
+      "with the part of its self time each path carries (paths followed " + bu.max_depth + " levels).");
+    var root = { name: "all functions", value: 0, children: [], fig: null };
+    var byId = [];
+    bu.nodes.forEach(function (n) {
+      var node = { name: rep.functions[n["function"]].name, value: Math.max(n.self_active_ns, 0), children: [], bu: n };
+      byId[n.id] = node;
+      (n.parent === null ? root : byId[n.parent]).children.push(node);
+    });
+    fit(root);
+    var box = add(sec, "div", { id: "flame-bottom-up", "class": "flame" });
+    var det = add(sec, "div", { id: "flame-bottom-up-details", "class": "details" });
+    function label(d) {
+      var n = d.data.bu;
+      if (!n) return d.data.name + ": " + fmtNs(d.value);
+      return d.data.name + ": " + fmtNs(n.self_active_ns) + " (" + pct(n.share) + " of the self time of the function above)" +
+        (n.truncated ? ", path cut at the depth limit" : "");
+    }
+    var width = Math.max(600, (app.clientWidth || 1000) - 20);
+    var chart = flamegraph.default().width(width).cellHeight(18).minFrameSize(1)
+      .transitionDuration(300).sort(false).inverted(true)
+      .setDetailsElement(det).label(label)
+      .onHover(function (d) { det.textContent = label(d); });
+    d3.select(box).datum(root).call(chart);
+  }
+  filtersNote();
+  callersView();
+  bottomUpView();
+
   document.body.setAttribute("data-rendered", "1");
 
   // ---- latency distributions (issue 20) ----

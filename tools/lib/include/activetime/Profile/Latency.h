@@ -71,6 +71,10 @@ struct LatencyTable {
   /// Timed calls in threads without histograms (ACTIVETIME_OPTIONS=
   /// latency=0), per function: their distribution is incomplete.
   std::vector<uint64_t> UncoveredByFunction;
+  /// Of those, the calls whose histograms a filter dropped (--ignore took
+  /// time out of them: Thread::LatencyDropped).
+  std::vector<uint64_t> DroppedByFunction;
+  bool AnyDropped = false;
   /// Some thread has histograms.
   bool Any = false;
 };

@@ -204,6 +204,9 @@ struct Thread {
   uint64_t Tid = 0;
   std::string Name;
   uint32_t Flags = 0;   // raw::ThreadFlags
+  /// Not stored: --ignore took time out of some of the thread's calls, so
+  /// their histograms (of whole calls) were dropped with raw::TF_Latency.
+  bool LatencyDropped = false;
   uint64_t StartTick = 0;
   uint64_t EndTick = 0;
   uint64_t OpenFrames = 0;

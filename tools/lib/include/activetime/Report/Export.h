@@ -10,6 +10,7 @@
 #ifndef ACTIVETIME_REPORT_EXPORT_H
 #define ACTIVETIME_REPORT_EXPORT_H
 
+#include "activetime/Profile/Filter.h"
 #include "activetime/Profile/Profile.h"
 #include "activetime/Report/Progress.h"
 
@@ -43,6 +44,8 @@ struct ExportOptions {
   SpeedscopeSource Source = SpeedscopeSource::Auto;
   SymbolOrderKey OrderBy = SymbolOrderKey::SelfActive;
   SampleProfileEncoding Encoding = SampleProfileEncoding::ExtBinary;
+  /// The filters applied to the profile (json: the report's "filters").
+  const profile::FilterSummary *Filters = nullptr;
 };
 
 using ExportWriter = llvm::Error (*)(const profile::Profile &,

@@ -11,6 +11,7 @@
 
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Latency.h"
+#include "activetime/Profile/Filter.h"
 #include "activetime/Profile/Parallel.h"
 #include "activetime/Profile/Profile.h"
 #include "activetime/Profile/TraceActiveTime.h"
@@ -33,6 +34,10 @@ struct TimeReportOptions {
   bool Tree = false;
   bool Threads = false;
   bool CallSites = false;
+  bool Callers = false;   // callers and callees (CallGraphReport.cpp)
+  bool BottomUp = false;  // the inverted tree (BottomUpReport.cpp)
+  /// The filters applied to the profile (header line, "filters" in JSON).
+  const profile::FilterSummary *Filters = nullptr;
 };
 
 /// The time report as text: header, flat table, and the optional call tree,
@@ -51,6 +56,26 @@ void printCallSites(const profile::Profile &P, const profile::Aggregate &A,
 void callSitesJson(const profile::Profile &P, const profile::Aggregate &A,
                    llvm::json::OStream &J, bool Demangle);
 
+/// Each function's callers and callees (calls, call-site lines, active time
+/// on each arc): a text section for the top \p Top functions, or the
+/// "call_graph" array of the JSON document.
+void printCallGraph(const profile::Profile &P, const profile::Aggregate &A,
+                    llvm::raw_ostream &OS, bool Demangle, unsigned Top);
+void callGraphJson(const profile::Profile &P, const profile::Aggregate &A,
+                   llvm::json::OStream &J, bool Demangle);
+
+/// The inverted (bottom-up) tree: a text section (top \p Top functions,
+/// \p MaxDepth levels; 0 = all) or the "bottom_up" object of the JSON
+/// document.
+void printBottomUp(const profile::Aggregate &A, llvm::raw_ostream &OS,
+                   bool Demangle, unsigned Top, unsigned MaxDepth);
+void bottomUpJson(const profile::Aggregate &A, llvm::json::OStream &J,
+                  unsigned MaxDepth);
+
+/// The filters applied to a profile as the "filters" object of a JSON
+/// document (nothing when none were).
+void filtersJson(const profile::FilterSummary *F, llvm::json::OStream &J);
+
 /// The OpenMP worker-state report: per parallel region the time in each
 /// state, the takes, the transitions and the diagnosis.
 void printParallelReport(const profile::Profile &P,
@@ -67,9 +92,12 @@ llvm::Error printSampleReport(const profile::Profile &P, llvm::raw_ostream &OS,
 /// with them: what the percentiles are and their error bound.
 extern const char LatencyNote[];
 /// Whether a row has percentiles, and if not why.
-enum class LatencyState { Ok, CountedOnly, NotCollected, Partial };
+enum class LatencyState { Ok, CountedOnly, NotCollected, Partial, Dropped };
+/// \p Uncovered: timed calls without histograms; \p Dropped: of them, the
+/// ones whose histograms --ignore dropped (profile::Thread::LatencyDropped).
 LatencyState latencyState(const profile::LatencyHistogram &H,
-                          const profile::Stats &S, uint64_t Uncovered);
+                          const profile::Stats &S, uint64_t Uncovered,
+                          uint64_t Dropped = 0);
 const char *latencyReason(LatencyState St);
 /// The "latency" object of a function (with its buckets) or tree node: its
 /// timed calls, p50, p90, p99 and max in ns (null, with "missing" saying
@@ -93,7 +121,8 @@ void strideSitesJson(const profile::Profile &P, llvm::json::OStream &J,
 
 /// One self-contained HTML file (flame graphs, tables, header) at \p Path.
 llvm::Error writeHtmlReport(const profile::Profile &P, llvm::StringRef Path,
-                            bool Demangle, Progress &Prog);
+                            bool Demangle, Progress &Prog,
+                            const profile::FilterSummary *Filters = nullptr);
 
 /// One result of the offline active-time computation over a trace: a thread
 /// and code portion of one input.

@@ -1,0 +1,96 @@
+//===- Filters.cpp - Filter options of report and export ------------------===//
+//
+// Part of ActiveTime. See Filters.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Filters.h"
+#include "Command.h"
+
+#include <memory>
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::tool;
+
+cl::SubCommand &tool::reportSubcommand() {
+  static cl::SubCommand SC("report", "Show a profile");
+  return SC;
+}
+
+cl::SubCommand &tool::exportSubcommand() {
+  static cl::SubCommand SC("export", "Export a profile in another format");
+  return SC;
+}
+
+static cl::list<uint64_t>
+    Tids("tid", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
+         cl::CommaSeparated,
+         cl::desc("Keep only these threads (comma-separated ids; may repeat)"),
+         cl::value_desc("tid,..."), cl::cat(ToolCategory));
+static cl::list<std::string> Focus(
+    "focus", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
+    cl::desc("Keep only the calls of FUNC and their subtrees, each call a "
+             "root (linkage or demangled name, glob pattern; may repeat)"),
+    cl::value_desc("func"), cl::cat(ToolCategory));
+static cl::list<std::string>
+    Ignore("ignore", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
+           cl::desc("Drop the calls of FUNC and their subtrees (linkage or "
+                    "demangled name, glob pattern; may repeat)"),
+           cl::value_desc("func"), cl::cat(ToolCategory));
+static cl::opt<std::string> From(
+    "from", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
+    cl::desc("mode=trace: drop trace events before T since the process "
+             "start (unit ns, us, ms or s; default s); calls open at T are "
+             "clipped to start there"),
+    cl::value_desc("T"), cl::cat(ToolCategory));
+static cl::opt<std::string>
+    To("to", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
+       cl::desc("mode=trace: drop trace events after T since the process "
+                "start; calls open at T are clipped to end there"),
+       cl::value_desc("T"), cl::cat(ToolCategory));
+
+Error tool::refuseFilters(const FilterUse &Use, StringRef Mode) {
+  // cl::list's operator& gives its vector.
+  const cl::Option *CallOptions[] = {
+      std::addressof(Tids), std::addressof(Focus), std::addressof(Ignore)};
+  const cl::Option *TimeOptions[] = {&From, &To};
+  if (!Use.Calls)
+    if (Error E = refuseOptions(CallOptions, Mode))
+      return std::move(E);
+  if (!Use.Time)
+    for (const cl::Option *O : TimeOptions)
+      if (O->getNumOccurrences())
+        return createStringError(
+            inconvertibleErrorCode(),
+            "--" + O->ArgStr + " has no effect with " + Mode +
+                (Use.TimeHint ? std::string(": ") + Use.TimeHint : ""));
+  return Error::success();
+}
+
+static Error timeOption(const cl::opt<std::string> &O,
+                        std::optional<uint64_t> &Out) {
+  if (!O.getNumOccurrences())
+    return Error::success();
+  Expected<uint64_t> Ns = parseTimeSinceStart(O);
+  if (!Ns)
+    return createStringError(inconvertibleErrorCode(),
+                             "--" + O.ArgStr + ": " + toString(Ns.takeError()));
+  Out = *Ns;
+  return Error::success();
+}
+
+Expected<FilterSummary> tool::applyFilterOptions(Profile &P) {
+  FilterSpec S;
+  S.Tids.assign(Tids.begin(), Tids.end());
+  S.Focus.assign(Focus.begin(), Focus.end());
+  S.Ignore.assign(Ignore.begin(), Ignore.end());
+  if (Error E = timeOption(From, S.FromNs))
+    return std::move(E);
+  if (Error E = timeOption(To, S.ToNs))
+    return std::move(E);
+  if (S.empty())
+    return FilterSummary();
+  return applyFilters(P, S);
+}
