@@ -97,6 +97,7 @@ Error report::writeExportJson(const Profile &P, raw_ostream &OS,
     J.rawValue([&](raw_ostream &R) {
       TimeReportOptions TO;
       TO.Demangle = Demangle;
+      TO.FullNames = O.FullNames;
       TO.MaxDepth = 0; // the complete tree
       printTimeReportJson(P, A, TO, R);
     });

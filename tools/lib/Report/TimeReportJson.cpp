@@ -27,7 +27,7 @@ class JsonReport {
 public:
   JsonReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
              raw_ostream &OS)
-      : P(P), A(A), O(O), J(OS, 2), M(P, A, O.Demangle),
+      : P(P), A(A), O(O), J(OS, 2), M(P, A, O.Demangle, O.FullNames),
         JsonId(A.Functions.size(), UINT32_MAX) {
     for (size_t I = 0; I < A.Flat.size(); ++I)
       JsonId[A.Flat[I].Func] = I;
@@ -70,6 +70,10 @@ void JsonReport::print() {
     // Threads whose "active" still includes switched-out time.
     J.attribute("threads_without_switch_data",
                 int64_t(SwitchSummary::of(P).None));
+    // Which name the reports print: "short" (short_name), "full" (name,
+    // --full-names) or "linkage" (--no-demangle: both are linkage names).
+    J.attribute("names",
+                !O.Demangle ? "linkage" : O.FullNames ? "full" : "short");
     Counters Total;
     J.attributeArray("processes", [&] {
       for (const Process &Pr : P.Processes) {
@@ -242,7 +246,7 @@ void JsonReport::functions() {
       const FunctionInfo &Info = A.Functions[F.Func];
       J.object([&] {
         J.attribute("id", int64_t(JsonId[F.Func]));
-        J.attribute("name", M.name(F.Func));
+        J.attribute("name", M.fullName(F.Func));
         J.attribute("linkage_name", Info.Name);
         J.attribute("local", Info.Local);
         if (Info.Local)
@@ -251,6 +255,8 @@ void JsonReport::functions() {
         J.attribute("line", int64_t(Info.Line));
         stats(F.S);
         J.attribute("self_active_share", F.Share);
+        // What the text report prints by default (ShortNames.h).
+        J.attribute("short_name", M.shortName(F.Func));
       });
     }
   });
@@ -285,6 +291,10 @@ void JsonReport::treeNode(uint32_t I, uint32_t Id, uint32_t Parent,
     J.attribute("depth", int64_t(N.Depth));
     J.attribute("function", int64_t(JsonId[N.Func]));
     stats(N.S, N.Counted);
+    // Inclusive active time as a share of the total (the tree's "%").
+    J.attribute("active_share", A.TotalSelfActive > 0
+                                    ? N.S.Active / A.TotalSelfActive
+                                    : 0.0);
     if (Cut)
       J.attribute("truncated_levels", int64_t(Height));
   });

@@ -156,6 +156,11 @@
     n.value = Math.max(n.value, 0, sum);
     return n.value;
   }
+  // The short name (template arguments and parameters elided) unless the
+  // document asks for full names; older documents have no short_name.
+  function label(f) {
+    return rep.names === "short" && f.short_name !== undefined ? f.short_name : f.name;
+  }
   function callTree(kind) {
     var root = { name: "all threads", value: 0, children: [], fig: null };
     var byId = [];
@@ -163,7 +168,7 @@
       var f = rep.functions[n.function];
       // A counted node has no elapsed time of its own: its active time then.
       var v = kind === "active" || n.elapsed_ns === null ? n.active_ns : n.elapsed_ns;
-      var node = { name: f.name, value: v, children: [], fig: n };
+      var node = { name: label(f), value: v, children: [], fig: n };
       byId[n.id] = node;
       (n.parent === null ? root : byId[n.parent]).children.push(node);
     });
@@ -220,7 +225,7 @@
   // ---- top functions ----
   var fs = section("functions", "Functions");
   table(fs, "functions-table", [
-    { key: "name", title: "function", text: true },
+    { key: "label", title: "function", text: true },
     { key: "how", title: "how", text: true },
     { key: "calls", title: "calls", fmt: fmtCalls },
     { key: "self_active_ns", title: "self-active", fmt: function (v, r) { return fmtSelf(v, r); } },
@@ -234,7 +239,8 @@
     { key: "self_active_share", title: "share", fmt: pct },
     { key: "loc", title: "location", text: true }
   ], rep.functions.map(function (f) {
-    return Object.assign({ loc: f.file ? f.file.split("/").pop() + (f.line ? ":" + f.line : "") : "" }, f);
+    return Object.assign({ loc: f.file ? f.file.split("/").pop() + (f.line ? ":" + f.line : "") : "",
+                           label: label(f) }, f);
   }), true);
   add(fs, "p", { id: "how-note", "class": "note" }, rep.how_note);
 
