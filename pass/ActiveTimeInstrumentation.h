@@ -31,6 +31,25 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// Whether -activetime-before-inlining asks for the function probes at the
+/// start of the pipeline (PassPlugin.cpp schedules the pass there).
+bool instrumentBeforeInlining();
+
+/// The census of the functions the source defined (Census.cpp), taken at the
+/// start of the optimization pipeline into the module's named metadata
+/// "activetime.census", so that the instrumentation after inlining can tell
+/// which of them the optimizer inlined away.
+class ActiveTimeCensusPass : public llvm::PassInfoMixin<ActiveTimeCensusPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  static bool isRequired() { return true; }
+};
+
+/// Moves the census entries whose function has no definition left into the
+/// named metadata "activetime.inlined_away" (and prints them with
+/// -activetime-print-decisions); returns whether the module changed.
+bool recordInlinedAway(llvm::Module &M);
+
 } // namespace activetime
 
 #endif // ACTIVETIME_PASS_ACTIVETIMEINSTRUMENTATION_H

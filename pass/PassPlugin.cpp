@@ -49,6 +49,10 @@ static void registerActiveTimeCallbacks(PassBuilder &PB) {
           addActiveTimePass(MPM);
           return true;
         }
+        if (Name == "activetime-census") {
+          MPM.addPass(ActiveTimeCensusPass());
+          return true;
+        }
         if (Name == "activetime-prefetch-use") {
           MPM.addPass(ActiveTimePrefetchUsePass(getPrefetchUseFile()));
           return true;
@@ -63,6 +67,22 @@ static void registerActiveTimeCallbacks(PassBuilder &PB) {
   // -flto compile is instrumented before the bitcode is written and the link
   // step needs no plugin. If the plugin is loaded into the LTO backend as
   // well, the module flag set by the first run turns the second into a no-op.
+  // The start of the pipeline: the census of the source's functions (the
+  // instrumentation after inlining names those that were inlined away), or,
+  // with -activetime-before-inlining, the instrumentation itself. The run at
+  // OptimizerLast then finds the module flag and does nothing, so the tables
+  // and the constructor are emitted once and no function is instrumented
+  // twice.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        if (!getPrefetchUseFile().empty())
+          return;
+        if (instrumentBeforeInlining())
+          MPM.addPass(ActiveTimePass());
+        else
+          MPM.addPass(ActiveTimeCensusPass());
+      });
+
   activetime::compat::registerOptimizerLastEP(
       PB, [](ModulePassManager &MPM, OptimizationLevel) {
         addActiveTimePass(MPM);
