@@ -103,6 +103,7 @@ private:
   Constant *createString(StringRef Str, const Twine &Name);
   GlobalVariable *createTables(ArrayRef<Function *> Fns);
   Constant *createSiteTable();
+  std::pair<Constant *, unsigned> createInlinedAwayTable();
   void insertMemProbes(GlobalVariable *ModuleDesc);
   void createCtorAndDtor(GlobalVariable *ModuleDesc);
   void createCounters(unsigned NumFuncs);
@@ -166,7 +167,7 @@ ActiveTimeInstrumenter::ActiveTimeInstrumenter(
   FuncDescTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
   ModuleDescTy = StructType::get(
       Ctx, {Int32Ty, Int32Ty, PtrTy, PtrTy, Int64Ty, PtrTy, Int32Ty, Int32Ty,
-            PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy});
+            PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
   MemSiteDescTy =
       StructType::get(Ctx, {PtrTy, PtrTy, Int32Ty, Int32Ty, Int64Ty, Int64Ty,
                             Int32Ty, Int32Ty, Int32Ty, Int32Ty});
@@ -257,6 +258,7 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
                      ConstantInt::get(Int32Ty, Flags)}));
   }
 
+  std::pair<Constant *, unsigned> InlinedAway = createInlinedAwayTable();
   ArrayType *TableTy = ArrayType::get(FuncDescTy, Descs.size());
   // Internal and comdat-free: every module and shared library carries its own
   // table, and the runtime only ever finds it through the descriptor.
@@ -276,11 +278,45 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
        ConstantInt::get(Int32Ty, 0),
        ConstantInt::get(Int32Ty, SharedCounts ? abi::MDF_SharedCounts : 0),
        ConstantPointerNull::get(PtrTy),
-       Bootstrap ? (Constant *)Bootstrap : ConstantPointerNull::get(PtrTy)});
+       Bootstrap ? (Constant *)Bootstrap : ConstantPointerNull::get(PtrTy),
+       InlinedAway.first, ConstantInt::get(Int32Ty, InlinedAway.second),
+       ConstantInt::get(Int32Ty, 0)});
   // Writable: the runtime keeps its per-module state in RuntimeData.
   return new GlobalVariable(M, ModuleDescTy, /*isConstant=*/false,
                             GlobalValue::InternalLinkage, ModuleDescInit,
                             abi::kModuleDescName);
+}
+
+/// Emits __activetime_inlined_away, a FuncDesc per function of the
+/// census that was inlined away (recordInlinedAway, Census.cpp), with a null
+/// address; returns it (or null) and its length.
+std::pair<Constant *, unsigned>
+ActiveTimeInstrumenter::createInlinedAwayTable() {
+  SmallVector<Constant *, 16> Descs;
+  for (const InlinedAwayFunction &F : readInlinedAway(M)) {
+    Constant *File = ConstantPointerNull::get(PtrTy);
+    if (!F.File.empty()) {
+      Constant *&Str = FileStrings[F.File];
+      if (!Str)
+        Str = createString(F.File, "__activetime_file");
+      File = Str;
+    }
+    Descs.push_back(ConstantStruct::get(
+        FuncDescTy,
+        {ConstantPointerNull::get(PtrTy),
+         createString(GlobalValue::dropLLVMManglingEscape(F.Name),
+                      "__activetime_name"),
+         File, ConstantInt::get(Int32Ty, F.Line),
+         ConstantInt::get(Int32Ty, F.Local ? abi::FF_LocalLinkage : 0)}));
+  }
+  if (Descs.empty())
+    return {ConstantPointerNull::get(PtrTy), 0};
+  ArrayType *TableTy = ArrayType::get(FuncDescTy, Descs.size());
+  auto *GV = new GlobalVariable(M, TableTy, /*isConstant=*/true,
+                                GlobalValue::InternalLinkage,
+                                ConstantArray::get(TableTy, Descs),
+                                "__activetime_inlined_away");
+  return {GV, unsigned(Descs.size())};
 }
 
 /// Emits __activetime_sites (one MemSiteDesc per entry of Sites) and returns

@@ -18,6 +18,9 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include <string>
+#include <vector>
+
 namespace activetime {
 
 /// Module pass inserting ActiveTime probes, tables and registration code.
@@ -49,6 +52,15 @@ public:
 /// named metadata "activetime.inlined_away" (and prints them with
 /// -activetime-print-decisions); returns whether the module changed.
 bool recordInlinedAway(llvm::Module &M);
+
+/// An entry of !activetime.inlined_away.
+struct InlinedAwayFunction {
+  std::string Name; // linkage name
+  std::string File; // "dir/file", or empty without debug info
+  unsigned Line = 0;
+  bool Local = false; // internal or private linkage
+};
+std::vector<InlinedAwayFunction> readInlinedAway(const llvm::Module &M);
 
 } // namespace activetime
 

@@ -11,7 +11,7 @@
 // metadata:
 //
 //   !activetime.census = !{!0, ...}
-//   !0 = !{!"linkage name", !"dir/file", i32 line}
+//   !0 = !{!"linkage name", !"dir/file", i32 line, i1 local linkage}
 //
 // and the instrumentation, after inlining, keeps the entries whose function
 // has no definition left as !activetime.inlined_away (same shape). A
@@ -63,7 +63,9 @@ PreservedAnalyses ActiveTimeCensusPass::run(Module &M,
         MDString::get(Ctx, F.getName()),
         MDString::get(Ctx, getSourceFile(F)),
         ConstantAsMetadata::get(
-            ConstantInt::get(Int32Ty, SP ? SP->getLine() : 0))};
+            ConstantInt::get(Int32Ty, SP ? SP->getLine() : 0)),
+        ConstantAsMetadata::get(
+            ConstantInt::get(Type::getInt1Ty(Ctx), F.hasLocalLinkage()))};
     Census->addOperand(MDNode::get(Ctx, Ops));
   }
   // Named metadata invalidates no analysis.
@@ -88,7 +90,7 @@ bool activetime::recordInlinedAway(Module &M) {
   }
   NamedMDNode *Away = M.getOrInsertNamedMetadata(kInlinedAwayMD);
   for (const MDNode *Entry : Census->operands()) {
-    if (Entry->getNumOperands() != 3)
+    if (Entry->getNumOperands() != 4)
       continue;
     auto *Name = dyn_cast<MDString>(Entry->getOperand(0));
     if (!Name)
@@ -108,7 +110,37 @@ bool activetime::recordInlinedAway(Module &M) {
     }
   }
   Census->eraseFromParent();
+  // Sorted by name: the table (and the profile) does not depend on the
+  // order functions had in the module.
+  SmallVector<MDNode *, 16> Sorted(Away->operands());
+  llvm::sort(Sorted, [](const MDNode *A, const MDNode *B) {
+    return cast<MDString>(A->getOperand(0))->getString() <
+           cast<MDString>(B->getOperand(0))->getString();
+  });
+  Away->clearOperands();
+  for (MDNode *N : Sorted)
+    Away->addOperand(N);
   if (Away->getNumOperands() == 0)
     Away->eraseFromParent();
   return true;
+}
+
+std::vector<InlinedAwayFunction> activetime::readInlinedAway(const Module &M) {
+  std::vector<InlinedAwayFunction> Out;
+  const NamedMDNode *Away = M.getNamedMetadata(kInlinedAwayMD);
+  if (!Away)
+    return Out;
+  for (const MDNode *Entry : Away->operands()) {
+    if (Entry->getNumOperands() != 4)
+      continue;
+    auto *Name = dyn_cast<MDString>(Entry->getOperand(0));
+    auto *File = dyn_cast<MDString>(Entry->getOperand(1));
+    auto *Line = mdconst::dyn_extract<ConstantInt>(Entry->getOperand(2));
+    auto *Local = mdconst::dyn_extract<ConstantInt>(Entry->getOperand(3));
+    if (!Name || !File || !Line || !Local)
+      continue;
+    Out.push_back({Name->getString().str(), File->getString().str(),
+                   unsigned(Line->getZExtValue()), !Local->isZero()});
+  }
+  return Out;
 }

@@ -57,6 +57,10 @@
 // TraceRecord grew BufferTicks, BufferBytes and BufferFlags: what making the
 // trace buffers' memory ready cost each traced thread while it ran
 // (mode=trace's own perturbation, removed as probe cost).
+// Version 9: ModuleRecord grew NumInlinedAway (and a reserved 0): after the
+// module's functions, that many more FuncRecords (Addr 0) name the functions
+// the source defined that were inlined or removed before instrumentation
+// (abi::ModuleDesc::InlinedAway): they have no figures of their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,7 +75,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 8;
+constexpr uint32_t kVersion = 9;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -207,16 +211,20 @@ enum ModuleFlags : uint32_t {
 // Payload of SK_Module: ModuleRecord, Name[NameLen] (the module's source
 // file), Path[PathLen] (the ELF object it was loaded from), then NumFuncs
 // function records, each a FuncRecord followed by Name[NameLen] (linkage
-// name) and File[FileLen] (source file, may be empty); then zero padding to 8.
+// name) and File[FileLen] (source file, may be empty); then NumInlinedAway
+// more (v9) of the functions inlined away, Addr 0, not numbered; then zero
+// padding to 8.
 // Function ids in thread sections are process-wide: the functions of the
 // block's modules numbered consecutively in section order.
-struct ModuleRecord {    // 32 bytes
+struct ModuleRecord {    // 40 bytes
   uint64_t Hash;         // ModuleDesc::Hash
   uint64_t LoadBase;     // load address of the ELF object (for symbolization)
   uint32_t NumFuncs;
   uint32_t NameLen;
   uint32_t PathLen;
   uint32_t Flags;        // ModuleFlags
+  uint32_t NumInlinedAway; // v9: FuncRecords after the functions, Addr 0
+  uint32_t Reserved;     // 0
 };
 
 struct FuncRecord {      // 24 bytes
@@ -554,7 +562,7 @@ static_assert(sizeof(OverheadRecord) == 56, "layout");
 static_assert(sizeof(ProcessRecord) == 160, "layout");
 static_assert(sizeof(CountRecord) == 16, "layout");
 static_assert(sizeof(CodeSampleRecord) == 32, "layout");
-static_assert(sizeof(ModuleRecord) == 32, "layout");
+static_assert(sizeof(ModuleRecord) == 40, "layout");
 static_assert(sizeof(FuncRecord) == 24, "layout");
 static_assert(sizeof(ThreadRecord) == 144, "layout");
 static_assert(sizeof(NodeRecord) == 80, "layout");

@@ -27,13 +27,17 @@
 ; RUN: not %opt_at -passes='default<O2>' -activetime-before-inlining -activetime-strides \
 ; RUN:   -disable-output %s 2>&1 | FileCheck %s --check-prefix=STRIDES
 
+; The census's inlined-away entries become a FuncDesc table with null
+; addresses (ABI v4), at the end of the module descriptor.
+; AFTER:      @__activetime_inlined_away = internal constant [1 x { ptr, ptr, ptr, i32, i32 }] [{ ptr, ptr, ptr, i32, i32 } { ptr null, ptr @__activetime_name{{[.0-9]*}}, ptr null, i32 0, i32 1 }]
 ; AFTER:      @__activetime_funcs = internal constant [2 x
 ; AFTER-NOT:  @__activetime_funcs.
+; AFTER:      @__activetime_module = {{.*}}, ptr @__activetime_inlined_away, i32 1, i32 0 }
 ; AFTER:      @llvm.global_ctors = appending global [1 x
 ; AFTER:      define {{.*}}i32 @sum(
 ; AFTER:      call void @__activetime_func_enter(ptr {{.*}}@__activetime_funcs
 ; AFTER:      !activetime.inlined_away = !{![[SQ:[0-9]+]]}
-; AFTER:      ![[SQ]] = !{!"square", !"", i32 0}
+; AFTER:      ![[SQ]] = !{!"square", !"", i32 0, i1 true}
 
 ; DECISIONS: activetime: instrument sum
 ; DECISIONS: activetime: instrument main

@@ -9,7 +9,7 @@
 // RUN: %at_cc -O2 -g -mllvm -activetime-before-inlining -S -emit-llvm %s -o - | FileCheck %s --check-prefix=BEFORE
 
 // O2: !activetime.inlined_away = !{![[E:[0-9]+]]}
-// O2: ![[E]] = !{!"square", !"{{.*}}clang-census.c", i32 [[@LINE+4]]}
+// O2: ![[E]] = !{!"square", !"{{.*}}clang-census.c", i32 [[@LINE+4]], i1 true}
 // O0-NOT: !activetime.inlined_away
 // BEFORE: @__activetime_funcs = internal constant [3 x
 // BEFORE-NOT: !activetime.inlined_away

@@ -9,6 +9,7 @@
 
 #include "Common.h"
 #include "activetime/Report/Format.h"
+#include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
 #include "activetime/raw_format.h"
@@ -262,6 +263,11 @@ void TextReport::header() {
   else
     processesSummary(NumThreads, All);
   provenanceLines();
+  // Functions with no figures because they were inlined before the probes
+  // went in (InlinedAway.h).
+  std::string Away = inlinedAwayLine(InlinedAwaySummary::of(P), O.Demangle);
+  if (!Away.empty())
+    OS << "inlined away: " << Away << "\n";
   notes(All);
 }
 

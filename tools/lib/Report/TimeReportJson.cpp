@@ -9,7 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/Report/Format.h"
+#include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
+#include "activetime/Report/ShortNames.h"
+#include "activetime/abi.h"
 #include "activetime/Report/Reports.h"
 #include "activetime/raw_format.h"
 
@@ -43,6 +47,7 @@ private:
   void codeSamples(const Process &Pr);
   void trace(const TraceSummary &S);
   void functions();
+  void inlinedAway();
   void tree();
   void treeNode(uint32_t I, uint32_t Id, uint32_t Parent, uint32_t Height,
                 bool Cut);
@@ -87,6 +92,7 @@ void JsonReport::print() {
     J.attribute("total_self_elapsed_ns", A.TotalSelfElapsed);
     functions();
     tree();
+    inlinedAway();
     if (O.CallSites)
       callSitesJson(P, A, J, O.Demangle);
     J.attributeArray("threads", [&] {
@@ -237,6 +243,31 @@ void JsonReport::codeSamples(const Process &Pr) {
     J.attribute("kernel", !(Pr.CodeSampleFlags & raw::CSF_UserOnly));
     J.attribute("callers", bool(Pr.CodeSampleFlags & raw::CSF_Stacks));
     J.attribute("nearest_symbol", Pr.CodeResolvedByNearest);
+  });
+}
+
+/// The functions inlined away before instrumentation (InlinedAway.h).
+void JsonReport::inlinedAway() {
+  InlinedAwaySummary S = InlinedAwaySummary::of(P);
+  J.attributeObject("inlined_away", [&] {
+    J.attribute("functions", int64_t(S.Functions.size()));
+    J.attribute("program_functions", int64_t(S.ProgramFunctions));
+    J.attributeArray("list", [&] {
+      for (size_t I = 0; I < S.Functions.size(); ++I) {
+        const Function &F = *S.Functions[I];
+        J.object([&] {
+          J.attribute("name", displayName(F.Name, O.Demangle));
+          J.attribute("short_name",
+                      O.Demangle ? shortName(F.Name).Short : F.Name);
+          J.attribute("linkage_name", F.Name);
+          J.attribute("local", bool(F.Flags & abi::FF_LocalLinkage));
+          if (F.Flags & abi::FF_LocalLinkage)
+            J.attribute("module", S.Modules[I]);
+          J.attribute("file", F.File);
+          J.attribute("line", int64_t(F.Line));
+        });
+      }
+    });
   });
 }
 

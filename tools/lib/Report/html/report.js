@@ -112,6 +112,14 @@
     " timed calls (probes' residual at most " + fmtNs(how.timed_uncertainty_ns) + "); " +
     fmtNs(how.counted_self_active_ns) + " in " + how.counted_calls + " counted calls, split off their timed callers by " +
     how.code_samples + " code samples (\u00b1 " + fmtNs(how.counted_uncertainty_ns) + ", 95%).");
+  var away = rep.inlined_away;
+  if (away && away.functions > 0)
+    add(hdr, "p", { id: "inlined-away", "class": "note" },
+      away.functions + " of the program's " + away.program_functions +
+      " functions were inlined away at compile time and have no figures of their own (their time is in their callers'): " +
+      away.list.slice(0, 20).map(function (f) { return f.short_name; }).join(", ") +
+      (away.functions > 20 ? ", ..." : "") +
+      "; rebuild with -mllvm -activetime-before-inlining to count them.");
   add(hdr, "h3", {}, "Switch data and losses per thread");
   table(hdr, "threads-table", [
     { key: "pid", title: "pid" }, { key: "tid", title: "tid" },
