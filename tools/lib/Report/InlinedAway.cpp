@@ -75,9 +75,10 @@ std::string report::inlinedAwayLine(const InlinedAwaySummary &S,
                      utostr(S.ProgramFunctions) +
                      (N == 1 ? " functions was" : " functions were") +
                      " inlined away at compile time and " +
-                     (N == 1 ? "has" : "have") +
-                     " no figures of their own (their time is in their "
-                     "callers'): ";
+                     (N == 1 ? "has no figures of its own (its time is in "
+                               "its callers'): "
+                             : "have no figures of their own (their time is "
+                               "in their callers'): ");
   std::vector<std::string> Names;
   for (size_t I = 0; I < N && I < MaxNames; ++I) {
     const std::string &Name = S.Functions[I]->Name;
