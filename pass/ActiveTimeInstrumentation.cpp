@@ -81,6 +81,36 @@ static cl::opt<bool> ClBeforeInlining(
 
 bool activetime::instrumentBeforeInlining() { return ClBeforeInlining; }
 
+/// Marks the stores of the call site into the frame slot (storeCallSite).
+static constexpr const char kCallSiteMD[] = "activetime.callsite";
+
+/// After inlining (-activetime-before-inlining): the call-site stores that
+/// an inlined copy brought into another function store 0, "call site
+/// unknown", instead of that function's return address. Returns whether
+/// anything changed.
+static bool fixInlinedCallSites(Module &M) {
+  bool Changed = false;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        auto *S = dyn_cast<StoreInst>(&I);
+        MDNode *MD = S ? S->getMetadata(kCallSiteMD) : nullptr;
+        if (!MD || MD->getNumOperands() != 1)
+          continue;
+        auto *Own = dyn_cast_or_null<ValueAsMetadata>(MD->getOperand(0).get());
+        if (Own && Own->getValue() == &F)
+          continue;
+        Value *Old = S->getValueOperand();
+        S->setOperand(0, ConstantPointerNull::get(PointerType::getUnqual(M.getContext())));
+        S->setMetadata(kCallSiteMD, nullptr);
+        if (auto *OldI = dyn_cast<Instruction>(Old))
+          if (OldI->use_empty())
+            OldI->eraseFromParent();
+        Changed = true;
+      }
+  return Changed;
+}
+
 STATISTIC(NumInstrumented, "Number of functions instrumented");
 STATISTIC(NumInvokes, "Number of calls turned into invokes for exit probes");
 
@@ -113,6 +143,7 @@ private:
   void emitExits(Function &F, Value *Timed, Constant *Desc);
   Value *emitCount(IRBuilder<> &IRB, unsigned Index);
   Value *emitEntry(IRBuilder<> &IRB, Constant *Desc, unsigned Index);
+  void storeCallSite(IRBuilder<> &IRB);
   static CallInst *tailCallBefore(Instruction *Ret);
   void emitExit(IRBuilder<> &IRB, Value *Timed, Constant *Desc,
                 ArrayRef<OperandBundleDef> Bundles = {});
@@ -516,8 +547,24 @@ Value *ActiveTimeInstrumenter::emitEntry(IRBuilder<> &IRB, Constant *Desc,
                                                 /*Unreachable=*/false, Unlikely);
   IRBuilder<> AtThen(Then);
   AtThen.SetCurrentDebugLocation(IRB.getCurrentDebugLocation());
+  if (FrameSlot)
+    storeCallSite(AtThen);
   emitProbe(AtThen, EnterProbe, Desc);
   return Timed;
+}
+
+/// Before inlining: the entry probe reads the call site from the frame
+/// slot (as it reads it from the return address slot otherwise), so the
+/// slot gets the return address. A copy inlined into another function would
+/// store that function's return address, which is not its call site: the
+/// store names its function, and fixInlinedCallSites stores "unknown" (0)
+/// in the copies after inlining.
+void ActiveTimeInstrumenter::storeCallSite(IRBuilder<> &IRB) {
+  Function *F = IRB.GetInsertBlock()->getParent();
+  Value *RA = IRB.CreateIntrinsic(Intrinsic::returnaddress, {},
+                                  {IRB.getInt32(0)});
+  StoreInst *S = IRB.CreateStore(RA, FrameSlot);
+  S->setMetadata(kCallSiteMD, MDNode::get(Ctx, ValueAsMetadata::get(F)));
 }
 
 /// An exit of a call: the exit probe, if the entry chose to time the call
@@ -663,9 +710,9 @@ void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc,
     // A static alloca: the inliner moves it into the caller's entry block,
     // one slot per inlined call, inside the caller's frame and so below its
     // return address slot and above any callee's.
+    // Pointer-sized: the entry probe reads the call site from it (abi.h).
     IRBuilder<> AtTop(&F.getEntryBlock(), F.getEntryBlock().begin());
-    FrameSlot = AtTop.CreateAlloca(Type::getInt8Ty(Ctx), nullptr,
-                                   "activetime.frame");
+    FrameSlot = AtTop.CreateAlloca(PtrTy, nullptr, "activetime.frame");
   }
 
   IRBuilder<> IRB(&F.getEntryBlock(), afterAllocas(F));
@@ -795,9 +842,13 @@ bool ActiveTimeInstrumenter::run() {
 
 PreservedAnalyses activetime::ActiveTimePass::run(Module &M,
                                                   ModuleAnalysisManager &AM) {
-  // Already instrumented, e.g. in the pre-link half of an LTO build.
+  // Already instrumented, e.g. in the pre-link half of an LTO build, or
+  // at the pipeline start (-activetime-before-inlining), whose call-site
+  // stores are then fixed up in the copies inlining made.
   if (M.getModuleFlag(abi::kInstrumentedFlag))
-    return PreservedAnalyses::all();
+    return ClBeforeInlining && fixInlinedCallSites(M)
+               ? PreservedAnalyses::none()
+               : PreservedAnalyses::all();
   std::unique_ptr<FunctionSelection> Selection = FunctionSelection::create(M);
   if (!Selection)
     return PreservedAnalyses::all();

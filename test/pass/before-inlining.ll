@@ -18,8 +18,9 @@
 ;
 ; The probes' shape before inlining: the frame argument is a stack slot of
 ; the function's own (an inlined copy must not pass its caller's return
-; address slot), and there is no timed copy (a musttail jump to it could not
-; be inlined).
+; address slot) holding the call site, the return address, for the entry
+; probe to read; there is no timed copy (a musttail jump to it could not be
+; inlined).
 ; RUN: %opt_at -passes=activetime -activetime-before-inlining -S %s \
 ; RUN:   | FileCheck %s --check-prefix=SHAPE --implicit-check-not=.activetime.timed
 ;
@@ -52,19 +53,26 @@
 ; BEFORE-NOT: define
 ; BEFORE:     call void @__activetime_func_enter(ptr {{.*}}@__activetime_funcs, ptr
 ; BEFORE-NOT: define
-; BEFORE:     call void @__activetime_func_enter(ptr {{.*}}getelementptr inbounds (i8, ptr @__activetime_funcs, i64 32)
+; The copy of square inlined into sum stores "call site unknown" (0): the
+; return address there is sum's, not the inlined call's.
+; BEFORE:     store ptr null, ptr %activetime.frame.i
+; BEFORE-NEXT: call void @__activetime_func_enter(ptr {{.*}}getelementptr inbounds (i8, ptr @__activetime_funcs, i64 32)
 ; BEFORE:     call void @__activetime_func_exit(ptr {{.*}}getelementptr inbounds (i8, ptr @__activetime_funcs, i64 32)
 ; BEFORE:     define internal i32 @square(
 ; BEFORE-NOT: !activetime.inlined_away
 
 ; SHAPE:      define dso_local i32 @sum({{.*}}
 ; SHAPE-NEXT: entry:
-; SHAPE-NEXT:   %activetime.frame = alloca i8
-; SHAPE:        call void @__activetime_func_enter(ptr @__activetime_funcs, ptr %activetime.frame)
+; SHAPE-NEXT:   %activetime.frame = alloca ptr
+; SHAPE:        [[RA:%.*]] = call ptr @llvm.returnaddress(i32 0)
+; SHAPE-NEXT:   store ptr [[RA]], ptr %activetime.frame, align 8, !activetime.callsite ![[OWN:[0-9]+]]
+; SHAPE-NEXT:   call void @__activetime_func_enter(ptr @__activetime_funcs, ptr %activetime.frame)
 ; SHAPE:        call void @__activetime_func_exit(ptr @__activetime_funcs, ptr %activetime.frame)
 ; SHAPE:      define internal i32 @square({{.*}}
 ; SHAPE-NEXT: entry:
-; SHAPE-NEXT:   %activetime.frame = alloca i8
+; SHAPE-NEXT:   %activetime.frame = alloca ptr
+
+; SHAPE:      ![[OWN]] = !{ptr @sum}
 
 ; STRIDES: error: activetime: -activetime-before-inlining does not combine with stride profiling
 
