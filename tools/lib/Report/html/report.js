@@ -233,7 +233,7 @@
   // ---- top functions ----
   var fs = section("functions", "Functions");
   table(fs, "functions-table", [
-    { key: "label", title: "function", text: true },
+    { key: "name", title: "function", text: true },
     { key: "how", title: "how", text: true },
     { key: "calls", title: "calls", fmt: fmtCalls },
     { key: "self_active_ns", title: "self-active", fmt: function (v, r) { return fmtSelf(v, r); } },
@@ -247,8 +247,8 @@
     { key: "self_active_share", title: "share", fmt: pct },
     { key: "loc", title: "location", text: true }
   ], rep.functions.map(function (f) {
-    return Object.assign({ loc: f.file ? f.file.split("/").pop() + (f.line ? ":" + f.line : "") : "",
-                           label: label(f) }, f);
+    return Object.assign({ loc: f.file ? f.file.split("/").pop() + (f.line ? ":" + f.line : "") : "" },
+                         f, { name: label(f) });
   }), true);
   add(fs, "p", { id: "how-note", "class": "note" }, rep.how_note);
 
