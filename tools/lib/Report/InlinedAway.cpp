@@ -9,6 +9,7 @@
 #include "activetime/abi.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
 
 #include <algorithm>
 #include <map>
@@ -67,7 +68,8 @@ InlinedAwaySummary InlinedAwaySummary::of(const Profile &P) {
 }
 
 std::string report::inlinedAwayLine(const InlinedAwaySummary &S,
-                                    bool Demangle, size_t MaxNames) {
+                                    bool Demangle, bool FullNames,
+                                    size_t MaxNames) {
   size_t N = S.Functions.size();
   if (!N)
     return "";
@@ -82,7 +84,9 @@ std::string report::inlinedAwayLine(const InlinedAwaySummary &S,
   std::vector<std::string> Names;
   for (size_t I = 0; I < N && I < MaxNames; ++I) {
     const std::string &Name = S.Functions[I]->Name;
-    Names.push_back(Demangle ? shortName(Name).Short : Name);
+    Names.push_back(!Demangle   ? Name
+                    : FullNames ? llvm::demangle(Name)
+                                : shortName(Name).Short);
   }
   Line += join(Names, ", ");
   if (N > MaxNames)

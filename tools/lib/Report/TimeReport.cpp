@@ -265,7 +265,8 @@ void TextReport::header() {
   provenanceLines();
   // Functions with no figures because they were inlined before the probes
   // went in (InlinedAway.h).
-  std::string Away = inlinedAwayLine(InlinedAwaySummary::of(P), O.Demangle);
+  std::string Away =
+      inlinedAwayLine(InlinedAwaySummary::of(P), O.Demangle, O.FullNames);
   if (!Away.empty())
     OS << "inlined away: " << Away << "\n";
   notes(All);

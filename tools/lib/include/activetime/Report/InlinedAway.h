@@ -31,10 +31,10 @@ struct InlinedAwaySummary {
 };
 
 /// The report's line about them, or "" when there are none: how many of the
-/// program's functions, the first \p MaxNames short names and how to count
-/// them.
+/// program's functions, the first \p MaxNames names (short ones unless
+/// \p FullNames) and how to count them.
 std::string inlinedAwayLine(const InlinedAwaySummary &S, bool Demangle,
-                            size_t MaxNames = 8);
+                            bool FullNames = false, size_t MaxNames = 8);
 
 } // namespace report
 } // namespace activetime
