@@ -82,13 +82,10 @@ std::string shortNode(const Node *N) {
   case Node::KAbiTagAttr:
     return shortNode(static_cast<const AbiTagAttr *>(N)->Base);
   case Node::KLocalName: {
+    // The enclosing function short too (a function encoding prints as
+    // shortFunction without parameters, below).
     const auto *L = static_cast<const LocalName *>(N);
-    std::string Outer = L->Encoding->getKind() == Node::KFunctionEncoding
-                            ? shortFunction(static_cast<const FunctionEncoding *>(
-                                                L->Encoding),
-                                            false)
-                            : shortNode(L->Encoding);
-    return Outer + "::" + shortNode(L->Entity);
+    return shortNode(L->Encoding) + "::" + shortNode(L->Entity);
   }
   case Node::KQualifiedName:
     static_cast<const QualifiedName *>(N)->match(
@@ -111,21 +108,13 @@ std::string shortNode(const Node *N) {
   case Node::KDotSuffix:
     static_cast<const DotSuffix *>(N)->match(
         [&](const Node *Prefix, std::string_view Suffix) {
-          Out = (Prefix->getKind() == Node::KFunctionEncoding
-                     ? shortFunction(static_cast<const FunctionEncoding *>(Prefix),
-                                     false)
-                     : shortNode(Prefix)) +
-                " (" + std::string(Suffix) + ")";
+          Out = shortNode(Prefix) + " (" + std::string(Suffix) + ")";
         });
     return Out;
   case Node::KSpecialName:
     static_cast<const SpecialName *>(N)->match(
         [&](std::string_view Special, const Node *Child) {
-          Out = std::string(Special) +
-                (Child->getKind() == Node::KFunctionEncoding
-                     ? shortFunction(static_cast<const FunctionEncoding *>(Child),
-                                     false)
-                     : shortNode(Child));
+          Out = std::string(Special) + shortNode(Child);
         });
     return Out;
   case Node::KFunctionEncoding:
