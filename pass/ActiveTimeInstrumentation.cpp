@@ -71,6 +71,46 @@ static cl::opt<bool> ClHandleExceptions(
              "instrumented function (turns calls that may throw into invokes)"),
     cl::init(true));
 
+static cl::opt<bool> ClBeforeInlining(
+    "activetime-before-inlining",
+    cl::desc("Put the function probes in at the start of the optimization "
+             "pipeline, before inlining (as -finstrument-functions does), so "
+             "calls that get inlined keep their probes and are counted and "
+             "timed; the default instruments after inlining"),
+    cl::init(false));
+
+bool activetime::instrumentBeforeInlining() { return ClBeforeInlining; }
+
+/// Marks the stores of the call site into the frame slot (storeCallSite).
+static constexpr const char kCallSiteMD[] = "activetime.callsite";
+
+/// After inlining (-activetime-before-inlining): the call-site stores that
+/// an inlined copy brought into another function store 0, "call site
+/// unknown", instead of that function's return address. Returns whether
+/// anything changed.
+static bool fixInlinedCallSites(Module &M) {
+  bool Changed = false;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        auto *S = dyn_cast<StoreInst>(&I);
+        MDNode *MD = S ? S->getMetadata(kCallSiteMD) : nullptr;
+        if (!MD || MD->getNumOperands() != 1)
+          continue;
+        auto *Own = dyn_cast_or_null<ValueAsMetadata>(MD->getOperand(0).get());
+        if (Own && Own->getValue() == &F)
+          continue;
+        Value *Old = S->getValueOperand();
+        S->setOperand(0, ConstantPointerNull::get(PointerType::getUnqual(M.getContext())));
+        S->setMetadata(kCallSiteMD, nullptr);
+        if (auto *OldI = dyn_cast<Instruction>(Old))
+          if (OldI->use_empty())
+            OldI->eraseFromParent();
+        Changed = true;
+      }
+  return Changed;
+}
+
 STATISTIC(NumInstrumented, "Number of functions instrumented");
 STATISTIC(NumInvokes, "Number of calls turned into invokes for exit probes");
 
@@ -93,6 +133,7 @@ private:
   Constant *createString(StringRef Str, const Twine &Name);
   GlobalVariable *createTables(ArrayRef<Function *> Fns);
   Constant *createSiteTable();
+  std::pair<Constant *, unsigned> createInlinedAwayTable();
   void insertMemProbes(GlobalVariable *ModuleDesc);
   void createCtorAndDtor(GlobalVariable *ModuleDesc);
   void createCounters(unsigned NumFuncs);
@@ -102,6 +143,7 @@ private:
   void emitExits(Function &F, Value *Timed, Constant *Desc);
   Value *emitCount(IRBuilder<> &IRB, unsigned Index);
   Value *emitEntry(IRBuilder<> &IRB, Constant *Desc, unsigned Index);
+  void storeCallSite(IRBuilder<> &IRB);
   static CallInst *tailCallBefore(Instruction *Ret);
   void emitExit(IRBuilder<> &IRB, Value *Timed, Constant *Desc,
                 ArrayRef<OperandBundleDef> Bundles = {});
@@ -132,6 +174,13 @@ private:
   // Whether llvm.addressofreturnaddress can be lowered for the target;
   // elsewhere the frame address stands in for it.
   bool HasAddrOfReturnAddr;
+  // Before inlining (-activetime-before-inlining) the frame argument is a
+  // stack slot of the function's own (FrameSlot, in the function being
+  // instrumented): a call inlined later must not pass its caller's return
+  // address slot, which would make the runtime take the caller's frame
+  // for an abandoned one (longjmp repair).
+  bool BeforeInlining = false;
+  AllocaInst *FrameSlot = nullptr;
   StringMap<Constant *> FileStrings;
   StringMap<Constant *> SiteStrings;
 };
@@ -141,6 +190,7 @@ private:
 ActiveTimeInstrumenter::ActiveTimeInstrumenter(
     Module &M, const FunctionSelection &Selection, FunctionAnalysisManager &FAM)
     : M(M), Ctx(M.getContext()), Selection(Selection), FAM(FAM) {
+  BeforeInlining = ClBeforeInlining;
   PtrTy = PointerType::getUnqual(Ctx);
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
@@ -148,7 +198,7 @@ ActiveTimeInstrumenter::ActiveTimeInstrumenter(
   FuncDescTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
   ModuleDescTy = StructType::get(
       Ctx, {Int32Ty, Int32Ty, PtrTy, PtrTy, Int64Ty, PtrTy, Int32Ty, Int32Ty,
-            PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy});
+            PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
   MemSiteDescTy =
       StructType::get(Ctx, {PtrTy, PtrTy, Int32Ty, Int32Ty, Int64Ty, Int64Ty,
                             Int32Ty, Int32Ty, Int32Ty, Int32Ty});
@@ -171,6 +221,16 @@ void ActiveTimeInstrumenter::findSites() {
   MemMode Mode = getMemMode();
   if (Mode == MemMode::None && !Selection.anyWantsStrides())
     return;
+  if (BeforeInlining) {
+    // The memory probes belong after the loop optimizations (see
+    // docs/design.md, "Where the probes sit"); this placement has no second
+    // run there yet.
+    Ctx.emitError("activetime: -activetime-before-inlining does not combine "
+                  "with stride profiling (-activetime-strides, "
+                  "-activetime-mem, [[activetime::strides]]): memory probes "
+                  "need the final, optimized loops");
+    return;
+  }
   MemMode SiteMode = Mode == MemMode::All ? MemMode::All : MemMode::Loops;
   MemSiteCounts Counts;
   for (Function *F : Selection.functions())
@@ -229,6 +289,7 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
                      ConstantInt::get(Int32Ty, Flags)}));
   }
 
+  std::pair<Constant *, unsigned> InlinedAway = createInlinedAwayTable();
   ArrayType *TableTy = ArrayType::get(FuncDescTy, Descs.size());
   // Internal and comdat-free: every module and shared library carries its own
   // table, and the runtime only ever finds it through the descriptor.
@@ -248,11 +309,45 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
        ConstantInt::get(Int32Ty, 0),
        ConstantInt::get(Int32Ty, SharedCounts ? abi::MDF_SharedCounts : 0),
        ConstantPointerNull::get(PtrTy),
-       Bootstrap ? (Constant *)Bootstrap : ConstantPointerNull::get(PtrTy)});
+       Bootstrap ? (Constant *)Bootstrap : ConstantPointerNull::get(PtrTy),
+       InlinedAway.first, ConstantInt::get(Int32Ty, InlinedAway.second),
+       ConstantInt::get(Int32Ty, 0)});
   // Writable: the runtime keeps its per-module state in RuntimeData.
   return new GlobalVariable(M, ModuleDescTy, /*isConstant=*/false,
                             GlobalValue::InternalLinkage, ModuleDescInit,
                             abi::kModuleDescName);
+}
+
+/// Emits __activetime_inlined_away, a FuncDesc per function of the
+/// census that was inlined away (recordInlinedAway, Census.cpp), with a null
+/// address; returns it (or null) and its length.
+std::pair<Constant *, unsigned>
+ActiveTimeInstrumenter::createInlinedAwayTable() {
+  SmallVector<Constant *, 16> Descs;
+  for (const InlinedAwayFunction &F : readInlinedAway(M)) {
+    Constant *File = ConstantPointerNull::get(PtrTy);
+    if (!F.File.empty()) {
+      Constant *&Str = FileStrings[F.File];
+      if (!Str)
+        Str = createString(F.File, "__activetime_file");
+      File = Str;
+    }
+    Descs.push_back(ConstantStruct::get(
+        FuncDescTy,
+        {ConstantPointerNull::get(PtrTy),
+         createString(GlobalValue::dropLLVMManglingEscape(F.Name),
+                      "__activetime_name"),
+         File, ConstantInt::get(Int32Ty, F.Line),
+         ConstantInt::get(Int32Ty, F.Local ? abi::FF_LocalLinkage : 0)}));
+  }
+  if (Descs.empty())
+    return {ConstantPointerNull::get(PtrTy), 0};
+  ArrayType *TableTy = ArrayType::get(FuncDescTy, Descs.size());
+  auto *GV = new GlobalVariable(M, TableTy, /*isConstant=*/true,
+                                GlobalValue::InternalLinkage,
+                                ConstantArray::get(TableTy, Descs),
+                                "__activetime_inlined_away");
+  return {GV, unsigned(Descs.size())};
 }
 
 /// Emits __activetime_sites (one MemSiteDesc per entry of Sites) and returns
@@ -402,7 +497,8 @@ void ActiveTimeInstrumenter::emitProbe(IRBuilder<> &IRB, FunctionCallee Probe,
   // The frame value is recomputed at every probe rather than kept live
   // across the body; it is a constant offset from the stack or frame pointer.
   Value *Frame =
-      HasAddrOfReturnAddr
+      FrameSlot ? static_cast<Value *>(FrameSlot)
+      : HasAddrOfReturnAddr
           ? IRB.CreateIntrinsic(Intrinsic::addressofreturnaddress, {PtrTy}, {})
           : IRB.CreateIntrinsic(Intrinsic::frameaddress, {PtrTy},
                                 {IRB.getInt32(0)});
@@ -451,8 +547,24 @@ Value *ActiveTimeInstrumenter::emitEntry(IRBuilder<> &IRB, Constant *Desc,
                                                 /*Unreachable=*/false, Unlikely);
   IRBuilder<> AtThen(Then);
   AtThen.SetCurrentDebugLocation(IRB.getCurrentDebugLocation());
+  if (FrameSlot)
+    storeCallSite(AtThen);
   emitProbe(AtThen, EnterProbe, Desc);
   return Timed;
+}
+
+/// Before inlining: the entry probe reads the call site from the frame
+/// slot (as it reads it from the return address slot otherwise), so the
+/// slot gets the return address. A copy inlined into another function would
+/// store that function's return address, which is not its call site: the
+/// store names its function, and fixInlinedCallSites stores "unknown" (0)
+/// in the copies after inlining.
+void ActiveTimeInstrumenter::storeCallSite(IRBuilder<> &IRB) {
+  Function *F = IRB.GetInsertBlock()->getParent();
+  Value *RA = IRB.CreateIntrinsic(Intrinsic::returnaddress, {},
+                                  {IRB.getInt32(0)});
+  StoreInst *S = IRB.CreateStore(RA, FrameSlot);
+  S->setMetadata(kCallSiteMD, MDNode::get(Ctx, ValueAsMetadata::get(F)));
 }
 
 /// An exit of a call: the exit probe, if the entry chose to time the call
@@ -588,8 +700,20 @@ void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc,
   // verifier insists for inlinable calls); they belong to the function as a
   // whole, so use its own scope.
   DISubprogram *SP = F.getSubprogram();
-  Function *TimedCopy =
-      ClCloneMaxSize && canCopyForTiming(F) ? copyForTiming(F) : nullptr;
+  // Before inlining there is no timed copy: a musttail jump to it could not
+  // be inlined into the callers.
+  Function *TimedCopy = !BeforeInlining && ClCloneMaxSize && canCopyForTiming(F)
+                            ? copyForTiming(F)
+                            : nullptr;
+  FrameSlot = nullptr;
+  if (BeforeInlining) {
+    // A static alloca: the inliner moves it into the caller's entry block,
+    // one slot per inlined call, inside the caller's frame and so below its
+    // return address slot and above any callee's.
+    // Pointer-sized: the entry probe reads the call site from it (abi.h).
+    IRBuilder<> AtTop(&F.getEntryBlock(), F.getEntryBlock().begin());
+    FrameSlot = AtTop.CreateAlloca(PtrTy, nullptr, "activetime.frame");
+  }
 
   IRBuilder<> IRB(&F.getEntryBlock(), afterAllocas(F));
   if (SP)
@@ -718,14 +842,19 @@ bool ActiveTimeInstrumenter::run() {
 
 PreservedAnalyses activetime::ActiveTimePass::run(Module &M,
                                                   ModuleAnalysisManager &AM) {
-  // Already instrumented, e.g. in the pre-link half of an LTO build.
+  // Already instrumented, e.g. in the pre-link half of an LTO build, or
+  // at the pipeline start (-activetime-before-inlining), whose call-site
+  // stores are then fixed up in the copies inlining made.
   if (M.getModuleFlag(abi::kInstrumentedFlag))
-    return PreservedAnalyses::all();
+    return ClBeforeInlining && fixInlinedCallSites(M)
+               ? PreservedAnalyses::none()
+               : PreservedAnalyses::all();
   std::unique_ptr<FunctionSelection> Selection = FunctionSelection::create(M);
   if (!Selection)
     return PreservedAnalyses::all();
 
   bool Changed = Selection->select();
+  Changed |= recordInlinedAway(M);
   FunctionAnalysisManager &FAM =
       AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   Changed |= ActiveTimeInstrumenter(M, *Selection, FAM).run();

@@ -18,6 +18,9 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include <string>
+#include <vector>
+
 namespace activetime {
 
 /// Module pass inserting ActiveTime probes, tables and registration code.
@@ -30,6 +33,34 @@ public:
   // Instrumentation must not be dropped by optnone or opt-bisect.
   static bool isRequired() { return true; }
 };
+
+/// Whether -activetime-before-inlining asks for the function probes at the
+/// start of the pipeline (PassPlugin.cpp schedules the pass there).
+bool instrumentBeforeInlining();
+
+/// The census of the functions the source defined (Census.cpp), taken at the
+/// start of the optimization pipeline into the module's named metadata
+/// "activetime.census", so that the instrumentation after inlining can tell
+/// which of them the optimizer inlined away.
+class ActiveTimeCensusPass : public llvm::PassInfoMixin<ActiveTimeCensusPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  static bool isRequired() { return true; }
+};
+
+/// Moves the census entries whose function has no definition left into the
+/// named metadata "activetime.inlined_away" (and prints them with
+/// -activetime-print-decisions); returns whether the module changed.
+bool recordInlinedAway(llvm::Module &M);
+
+/// An entry of !activetime.inlined_away.
+struct InlinedAwayFunction {
+  std::string Name; // linkage name
+  std::string File; // "dir/file", or empty without debug info
+  unsigned Line = 0;
+  bool Local = false; // internal or private linkage
+};
+std::vector<InlinedAwayFunction> readInlinedAway(const llvm::Module &M);
 
 } // namespace activetime
 

@@ -9,6 +9,8 @@
 //
 //   -passes=activetime               probes, tables and registration code
 //                                    (ActiveTimeInstrumentation.h)
+//   -passes=activetime-census        the census of defined functions
+//                                    (Census.cpp)
 //   -passes=activetime-prefetch-use  prefetches from the hint file of
 //                                    -activetime-prefetch-use
 //                                    (ActiveTimePrefetchUse.h)
@@ -49,6 +51,10 @@ static void registerActiveTimeCallbacks(PassBuilder &PB) {
           addActiveTimePass(MPM);
           return true;
         }
+        if (Name == "activetime-census") {
+          MPM.addPass(ActiveTimeCensusPass());
+          return true;
+        }
         if (Name == "activetime-prefetch-use") {
           MPM.addPass(ActiveTimePrefetchUsePass(getPrefetchUseFile()));
           return true;
@@ -56,9 +62,25 @@ static void registerActiveTimeCallbacks(PassBuilder &PB) {
         return false;
       });
 
-  // OptimizerLast runs after inlining, so a function inlined everywhere leaves
-  // no trace in the profile (as with XRay and post-inline
-  // -finstrument-functions). In LLVM 19 this extension point is also invoked
+  // The start of the pipeline: the census of the source's functions (the
+  // instrumentation after inlining names those that were inlined away), or,
+  // with -activetime-before-inlining, the instrumentation itself. The run at
+  // OptimizerLast then finds the module flag and does nothing, so the tables
+  // and the constructor are emitted once and no function is instrumented
+  // twice.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        if (!getPrefetchUseFile().empty())
+          return;
+        if (instrumentBeforeInlining())
+          MPM.addPass(ActiveTimePass());
+        else
+          MPM.addPass(ActiveTimeCensusPass());
+      });
+
+  // OptimizerLast runs after inlining, so a function inlined everywhere has no
+  // probes (as with XRay and post-inline -finstrument-functions); the
+  // census names it. In LLVM 19 this extension point is also invoked
   // by the -O0 pipeline and by the full and thin LTO pre-link pipelines, so a
   // -flto compile is instrumented before the bitcode is written and the link
   // step needs no plugin. If the plugin is loaded into the LTO backend as

@@ -90,6 +90,19 @@ void UnlockModules() { modules_mu.Unlock(); }
 uptr NumModules() { return modules.Size; }
 ModuleInfo *GetModule(uptr I) { return modules[I]; }
 
+// A runtime-owned copy of N descriptors and their strings.
+static const FuncDesc *CopyFuncDescs(const FuncDesc *From, u32 N) {
+  if (!N)
+    return nullptr;
+  FuncDesc *Copy = (FuncDesc *)PersistentAlloc(N * sizeof(FuncDesc));
+  for (u32 I = 0; I < N; ++I) {
+    Copy[I] = From[I];
+    Copy[I].Name = From[I].Name ? PersistentStrdup(From[I].Name) : nullptr;
+    Copy[I].File = From[I].File ? PersistentStrdup(From[I].File) : nullptr;
+  }
+  return Copy;
+}
+
 void RegisterModule(ModuleDesc *M) {
   if (!M || M->RuntimeData)
     return; // registered already (by an early call, abi.h)
@@ -115,6 +128,8 @@ void RegisterModule(ModuleDesc *M) {
   AddProgramCode(Probe);
   MI->Sites = M->Sites;
   MI->NumSites = M->Sites ? M->NumSites : 0;
+  MI->InlinedAway = M->InlinedAway;
+  MI->NumInlinedAway = M->InlinedAway ? M->NumInlinedAway : 0;
   AssignCounters(MI, M);
   Lock L(&modules_mu);
   // Before any probe of the module can run: its constructor calls us first.
@@ -141,15 +156,8 @@ void UnregisterModule(ModuleDesc *M) {
   if (!MI)
     return;
   // The module's memory goes away with dlclose: copy what the writer needs.
-  FuncDesc *Copy = MI->NumFuncs
-                       ? (FuncDesc *)PersistentAlloc(MI->NumFuncs * sizeof(FuncDesc))
-                       : nullptr;
-  for (u32 I = 0; I < MI->NumFuncs; ++I) {
-    Copy[I] = MI->Funcs[I];
-    Copy[I].Name = MI->Funcs[I].Name ? PersistentStrdup(MI->Funcs[I].Name) : nullptr;
-    Copy[I].File = MI->Funcs[I].File ? PersistentStrdup(MI->Funcs[I].File) : nullptr;
-  }
-  MI->Funcs = Copy;
+  MI->Funcs = CopyFuncDescs(MI->Funcs, MI->NumFuncs);
+  MI->InlinedAway = CopyFuncDescs(MI->InlinedAway, MI->NumInlinedAway);
   MemSiteDesc *Sites = MI->NumSites ? (MemSiteDesc *)PersistentAlloc(
                                           MI->NumSites * sizeof(MemSiteDesc))
                                     : nullptr;
@@ -302,7 +310,7 @@ extern "C" void __activetime_unregister_module(activetime::abi::ModuleDesc *M) {
   UnregisterModule(M);
 }
 
-extern "C" void __activetime_version_mismatch_check_v3(void) {}
+extern "C" void __activetime_version_mismatch_check_v4(void) {}
 
 extern "C" const activetime::abi::FuncDesc *
 __activetime_region_intern(const char *Name, const char *File, u32 Line) {

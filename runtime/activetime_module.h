@@ -20,6 +20,10 @@ struct ModuleInfo {
   const char *Path;         // ELF object (runtime-owned copy)
   uptr LoadBase;
   const MemSiteDesc *Sites; // site table, or a runtime-owned copy once unloaded
+  // ABI v4: the functions inlined away before instrumentation (null Addr),
+  // or a runtime-owned copy once unloaded.
+  const FuncDesc *InlinedAway;
+  u32 NumInlinedAway;
   u32 NumSites;
   u32 SiteBase;             // global id of Sites[0] (ModuleDesc::SiteBase)
   // Timed or counted (activetime_counts.h): a PIC module's first slot in

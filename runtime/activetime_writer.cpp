@@ -124,20 +124,9 @@ void EndSection(OutBuffer *B, uptr Off) {
   SH->Checksum = (u32)Checksum64(B->Data + From, B->Size - From);
 }
 
-void WriteModule(OutBuffer *B, const ModuleInfo *MI) {
-  raw::ModuleRecord R;
-  internal_memset(&R, 0, sizeof(R));
-  R.Hash = MI->Hash;
-  R.LoadBase = MI->LoadBase;
-  R.NumFuncs = MI->NumFuncs;
-  R.NameLen = Len32(MI->Name);
-  R.PathLen = Len32(MI->Path);
-  R.Flags = MI->Unloaded ? raw::MF_Unloaded : 0;
-  B->Append(&R, sizeof(R));
-  B->Append(MI->Name, R.NameLen);
-  B->Append(MI->Path, R.PathLen);
-  for (u32 I = 0; I < MI->NumFuncs; ++I) {
-    const FuncDesc &F = MI->Funcs[I];
+static void WriteFuncRecords(OutBuffer *B, const FuncDesc *Funcs, u32 N) {
+  for (u32 I = 0; I < N; ++I) {
+    const FuncDesc &F = Funcs[I];
     raw::FuncRecord FR;
     FR.Addr = uptr(F.Addr);
     FR.Line = F.Line;
@@ -148,6 +137,23 @@ void WriteModule(OutBuffer *B, const ModuleInfo *MI) {
     B->Append(F.Name, FR.NameLen);
     B->Append(F.File, FR.FileLen);
   }
+}
+
+void WriteModule(OutBuffer *B, const ModuleInfo *MI) {
+  raw::ModuleRecord R;
+  internal_memset(&R, 0, sizeof(R));
+  R.Hash = MI->Hash;
+  R.LoadBase = MI->LoadBase;
+  R.NumFuncs = MI->NumFuncs;
+  R.NameLen = Len32(MI->Name);
+  R.PathLen = Len32(MI->Path);
+  R.Flags = MI->Unloaded ? raw::MF_Unloaded : 0;
+  R.NumInlinedAway = MI->NumInlinedAway;
+  B->Append(&R, sizeof(R));
+  B->Append(MI->Name, R.NameLen);
+  B->Append(MI->Path, R.PathLen);
+  WriteFuncRecords(B, MI->Funcs, MI->NumFuncs);
+  WriteFuncRecords(B, MI->InlinedAway, MI->NumInlinedAway);
 }
 
 // SK_Strides payload of one module: its site table with the figures merged

@@ -12,7 +12,7 @@ instrumented runs alternating. Prints the uncorrected (elapsed) and corrected
   overhead  tiny child called 5M times          target parent within 10%
   deep      8-deep call path, 1M times          target parent within 10%
 
-usage: run.py --build-dir BUILD [--repeat N] [--keep DIR]
+usage: run.py --build-dir BUILD [--repeat N] [--keep DIR] [--at-flags FLAGS]
 """
 import argparse
 import json
@@ -77,6 +77,9 @@ def main():
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", help="keep binaries and profiles in this directory")
+    ap.add_argument("--at-flags", default="",
+                    help="extra flags of the instrumented build, e.g. "
+                         "'-mllvm -activetime-before-inlining'")
     ap.add_argument("--scenarios", default="preempt,blocking,overhead,deep",
                     help="comma-separated subset of the scenarios to run")
     args = ap.parse_args()
@@ -85,7 +88,8 @@ def main():
     os.makedirs(work, exist_ok=True)
     at = os.path.join(work, "acc_at")
     plain = os.path.join(work, "acc_plain")
-    sh([os.path.join(build, "bin", "activetime-clang"), "-O2", "-g", SRC, "-o", at, "-lpthread"])
+    sh([os.path.join(build, "bin", "activetime-clang"), "-O2", "-g"] + args.at_flags.split() +
+       [SRC, "-o", at, "-lpthread"])
     sh(["clang-19", "-O2", "-g", SRC, "-o", plain, "-lpthread"])
 
     rows = []

@@ -9,6 +9,8 @@
 #   activetime   bin/activetime-clang(++) -O2 -g, default options (profile
 #                mode, switch source auto, calibrated overhead); the profile
 #                is written (its cost is in the time)
+#   activetime-bi the same with -mllvm -activetime-before-inlining (function
+#                probes before inlining: inlined calls keep theirs)
 #   cyg-empty    clang -finstrument-functions, empty hooks in another object
 #   cyg-empty-ai the same with -finstrument-functions-after-inlining (probes
 #                on the functions left after inlining, as ours and XRay's)
@@ -44,6 +46,8 @@ def variants(build_dir, hooks_obj, xray_init_obj):
     return {
         "plain": P.plain_variant(),
         "activetime": P.activetime_variant(build_dir),
+        "activetime-bi": P.activetime_variant(
+            build_dir, ["-mllvm", "-activetime-before-inlining"]),
         "cyg-empty": V("cyg-empty", [P.CLANG], [P.CLANGXX],
                        ["-O2", "-g", "-finstrument-functions"], link_extra=[hooks_obj]),
         "cyg-empty-ai": V("cyg-empty-ai", [P.CLANG], [P.CLANGXX],
@@ -59,6 +63,7 @@ def variants(build_dir, hooks_obj, xray_init_obj):
 RUNS = [
     ("plain", "plain", ""),
     ("activetime", "activetime", "activetime"),
+    ("activetime-bi", "activetime-bi", "activetime"),
     ("cyg-empty", "cyg-empty", ""),
     ("cyg-empty-ai", "cyg-empty-ai", ""),
     ("xray-basic", "xray", "xray-basic"),
@@ -87,7 +92,7 @@ def run_once(cmd, how, scratch, keep=None):
     if r.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), r.returncode,
                                                   r.stderr.decode(errors="replace")[-500:]))
-    if how == "activetime" and keep:
+    if how == "activetime" and keep is not None:
         for f in files:
             shutil.copy(f, keep)
     shutil.rmtree(out)
@@ -103,8 +108,13 @@ def correction_summary(build_dir, raw):
     doc = json.loads(r.stdout)
     o = doc["processes"][0]["overhead"]
     calls = sum(f["calls"] for f in doc["functions"])
-    return ("%d calls profiled; overhead table %s (enter %.1f, exit %.1f ticks); "
-            "threads without switch data: %d" % (calls, o["source"], o["enter_ticks"],
+    away = doc.get("inlined_away", {})
+    return ("%d calls profiled, %d functions with figures, %d of %d inlined away; "
+            "overhead table %s (enter %.1f, exit %.1f ticks); "
+            "threads without switch data: %d" % (calls, len(doc["functions"]),
+                                                away.get("functions", 0),
+                                                away.get("program_functions", 0),
+                                                o["source"], o["enter_ticks"],
                                                 o["exit_ticks"],
                                                 doc["threads_without_switch_data"]))
 
@@ -165,9 +175,11 @@ def main():
         times = {r[0]: [] for r in runs}
         written = {r[0]: 0 for r in runs}
         ref = None
-        keep = tempfile.mkdtemp(dir=scratch)
+        keep = {}  # variant -> directory of its warm-up run's profile
         for label, v, how in runs:  # warm-up, and outputs checked once
-            _, out, _ = run_once(cmds[v], how, scratch, keep if v == "activetime" else None)
+            _, out, _ = run_once(cmds[v], how, scratch,
+                                 keep.setdefault(v, tempfile.mkdtemp(dir=scratch))
+                                 if v.startswith("activetime") else None)
             if ref is None:
                 ref = out
             elif out != ref:
@@ -188,9 +200,10 @@ def main():
             print("%-14s %9.3f %9.3f %9.2f %9.2f %12s" % (
                 label, min(t), statistics.median(t), min(t) / pmin,
                 statistics.median(t) / pmed, "%.1f kB" % (written[label] / 1e3)))
-        raws = glob.glob(os.path.join(keep, "*.raw"))
-        if raws:
-            print("activetime (warm-up run): " + correction_summary(build_dir, raws[0]))
+        for v, d in sorted(keep.items()):
+            raws = glob.glob(os.path.join(d, "*.raw"))
+            if raws:
+                print("%s (warm-up run): %s" % (v, correction_summary(build_dir, raws[0])))
     shutil.rmtree(scratch)
     return 0
 

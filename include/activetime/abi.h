@@ -15,7 +15,7 @@
 // constructor calls kVersionCheckName (which embeds the number), so objects
 // built by a different pass fail to link; the runtime also checks
 // ModuleDesc::AbiVersion at registration and dies with a clear message.
-#define ACTIVETIME_ABI_VERSION 3
+#define ACTIVETIME_ABI_VERSION 4
 
 #define ACTIVETIME_STRINGIFY_(X) #X
 #define ACTIVETIME_STRINGIFY(X) ACTIVETIME_STRINGIFY_(X)
@@ -193,6 +193,12 @@ struct ModuleDesc {
   void *CountsTls;        // the module's counter pointer on the registering
                           // thread (stored by the constructor), or null
   uint64_t *Bootstrap;    // the module's bootstrap array, or null
+  // ABI v4: the functions the source defined that the optimizer inlined (or
+  // removed) before the pass ran, so that they have no probes (pass/Census.cpp):
+  // FuncDesc entries with a null Addr, or null when there are none.
+  const FuncDesc *InlinedAway;
+  uint32_t NumInlinedAway;
+  uint32_t Reserved;      // 0
 };
 
 enum ModuleDescFlags : uint32_t {
@@ -204,7 +210,7 @@ enum ModuleDescFlags : uint32_t {
 static_assert(sizeof(void *) != 8 || sizeof(FuncDesc) == 32, "FuncDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 56,
               "MemSiteDesc layout");
-static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 80, "ModuleDesc layout");
+static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 96, "ModuleDesc layout");
 
 } // namespace abi
 } // namespace activetime

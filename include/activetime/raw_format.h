@@ -62,6 +62,11 @@
 // LatencyRecords: per node, the timed calls counted by their active
 // inclusive ticks in the log-linear buckets of activetime/latency.h, only
 // the non-empty ones; a node's counts sum to its Calls.
+// Also in version 9: ModuleRecord grew NumInlinedAway (and a reserved 0):
+// after the module's functions, that many more FuncRecords (Addr 0) name the
+// functions the source defined that were inlined or removed before
+// instrumentation (abi::ModuleDesc::InlinedAway): they have no figures of
+// their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -212,16 +217,20 @@ enum ModuleFlags : uint32_t {
 // Payload of SK_Module: ModuleRecord, Name[NameLen] (the module's source
 // file), Path[PathLen] (the ELF object it was loaded from), then NumFuncs
 // function records, each a FuncRecord followed by Name[NameLen] (linkage
-// name) and File[FileLen] (source file, may be empty); then zero padding to 8.
+// name) and File[FileLen] (source file, may be empty); then NumInlinedAway
+// more (v9) of the functions inlined away, Addr 0, not numbered; then zero
+// padding to 8.
 // Function ids in thread sections are process-wide: the functions of the
 // block's modules numbered consecutively in section order.
-struct ModuleRecord {    // 32 bytes
+struct ModuleRecord {    // 40 bytes
   uint64_t Hash;         // ModuleDesc::Hash
   uint64_t LoadBase;     // load address of the ELF object (for symbolization)
   uint32_t NumFuncs;
   uint32_t NameLen;
   uint32_t PathLen;
   uint32_t Flags;        // ModuleFlags
+  uint32_t NumInlinedAway; // v9: FuncRecords after the functions, Addr 0
+  uint32_t Reserved;     // 0
 };
 
 struct FuncRecord {      // 24 bytes
@@ -575,7 +584,7 @@ static_assert(sizeof(ProcessRecord) == 160, "layout");
 static_assert(sizeof(CountRecord) == 16, "layout");
 static_assert(sizeof(CodeSampleRecord) == 32, "layout");
 static_assert(sizeof(LatencyRecord) == 16, "layout");
-static_assert(sizeof(ModuleRecord) == 32, "layout");
+static_assert(sizeof(ModuleRecord) == 40, "layout");
 static_assert(sizeof(FuncRecord) == 24, "layout");
 static_assert(sizeof(ThreadRecord) == 144, "layout");
 static_assert(sizeof(NodeRecord) == 80, "layout");

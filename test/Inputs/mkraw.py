@@ -29,7 +29,9 @@ JSON description (all fields optional except where noted):
       "modules": [{"hash": 0, "load_base": 0, "flags": 0,
                    "name": "a.c", "path": "/bin/app",
                    "functions": [{"name": "main", "file": "a.c", "line": 1,
-                                  "addr": 0, "flags": 0}]}],
+                                  "addr": 0, "flags": 0}],
+                   "inlined_away": [{"name": "sq", "file": "a.c",  # v9
+                                     "line": 2, "flags": 1}]}],
       "threads": [{"tid": 1, "name": "main", "flags": 0,
                    "start_tick": 0, "end_tick": 0, "open_frames": 0,
                    "unmatched_exits": 0, "unwound_frames": 0,
@@ -116,7 +118,12 @@ Version 7: a node's "call_site" (12th list field) and a code sample's
 "caller" (5th) are return addresses, integers or "func+N" like addr; both
 default to 0 (unknown).
 
-Version 8 (the version written): checksums. The file header (40 bytes)
+Version 9 (the version written): a module's "inlined_away" list (same
+keys as "functions", address 0) names the functions inlined away before
+instrumentation; "num_inlined_away" and "reserved" override the record's
+fields.
+
+Version 8: checksums. The file header (40 bytes)
 ends with the XXH3-64 of its first 32 bytes; a section header is Checksum,
 Kind, Size, the checksum the low 32 bits of the XXH3-64 of the section from
 Kind to the end of its payload. They are computed with python3-xxhash (the
@@ -374,10 +381,13 @@ def build_sections(desc):
         for m in mods:
             name, path = m.get("name", "").encode(), m.get("path", "").encode()
             fns = m.get("functions", [])
-            b = struct.pack("<QQIIII", m.get("hash", 0), m.get("load_base", 0),
+            away = m.get("inlined_away", [])
+            b = struct.pack("<QQIIIIII", m.get("hash", 0), m.get("load_base", 0),
                             m.get("num_funcs", len(fns)), len(name),
-                            len(path), m.get("flags", 0)) + name + path
-            for f in fns:
+                            len(path), m.get("flags", 0),
+                            m.get("num_inlined_away", len(away)),
+                            m.get("reserved", 0)) + name + path
+            for f in fns + away:
                 fname, ffile = f["name"].encode(), f.get("file", "").encode()
                 b += struct.pack("<QIIII", f.get("addr", 0), f.get("line", 0),
                                  f.get("flags", 0), len(fname),

@@ -261,7 +261,9 @@ def main():
             # 5 ns probe residual (1 + 1 + |27 - 30|) = 53.249 us.
             # helper(): 200 us timed + 100 us sampled, +- 53.189 us + 10
             # timed calls * 5 ns = 53.239 us; per-call figures "-".
-            comp = cells.get("compute(int)", [None] * 5)
+            # Short names (template arguments and parameters elided), as
+            # in the text report.
+            comp = cells.get("compute(...)", [None] * 5)
             helper = cells.get("helper()", [None] * 5)
             check(comp[0] == "timed" and helper[0] == "counted" and
                   cells.get("main", [None])[0] == "timed",
@@ -295,7 +297,7 @@ def main():
             # Click the frame of compute(int) and expect it to fill the width.
             geom = b.eval("""(function () {
                 var g = Array.from(document.querySelectorAll('#flame-tree svg g'))
-                  .find(function (g) { return g.textContent.indexOf('compute(int)') === 0; });
+                  .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; });
                 var svg = document.querySelector('#flame-tree svg').getBoundingClientRect();
                 var r = g.querySelector('rect').getBoundingClientRect();
                 g.scrollIntoView();
@@ -305,7 +307,7 @@ def main():
             b.click(geom["x"], geom["y"])
             time.sleep(1.0)  # the zoom transition
             w2 = b.eval("""Array.from(document.querySelectorAll('#flame-tree svg g'))
-                .find(function (g) { return g.textContent.indexOf('compute(int)') === 0; })
+                .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; })
                 .querySelector('rect').getBoundingClientRect().width""")
             check(w2 > geom["w"] * 1.3 and w2 > 0.9 * geom["svgw"],
                   "click on a frame zooms it (width %.0f -> %.0f of %.0f)"

@@ -31,10 +31,10 @@
 
 // CPU: switched-out time from the thread CPU clock (resolution {{.*}}): 1 thread
 // CPU: note: for threads measured with the thread CPU clock
-// CPU: calls elapsed active self-active +-95% overhead off-cpu min max how function location
+// CPU: calls elapsed active self-active +-95% % overhead off-cpu min max how function location
 
 // NONE: switched-out time NOT MEASURED: 1 thread
-// NONE: calls elapsed active* self-active* +-95% overhead off-cpu min* max* how function location
+// NONE: calls elapsed active* self-active* +-95% %* overhead off-cpu min* max* how function location
 // NONE: * switched-out time not measured
 // NONE-JSON: "switch_source": "none"
 

@@ -87,6 +87,11 @@ static cl::opt<ProgressMode>
 static cl::opt<bool> NoDemangle("no-demangle", cl::sub(DiffCommand),
                                 cl::desc("Print linkage names as they are"),
                                 cl::cat(ToolCategory));
+static cl::opt<bool>
+    FullNames("full-names", cl::sub(DiffCommand),
+              cl::desc("Print C++ names whole (template arguments and "
+                       "parameter lists included)"),
+              cl::cat(ToolCategory));
 
 namespace {
 
@@ -198,6 +203,7 @@ int diffMain() {
       return reportError(std::move(E));
   DiffReportOptions O;
   O.Demangle = !NoDemangle;
+  O.FullNames = FullNames;
   O.Top = Top;
   O.Paths = Paths;
   O.Metric = Sort;

@@ -51,6 +51,11 @@ static cl::opt<ProgressMode>
 static cl::opt<bool> NoDemangle("no-demangle", cl::sub(ExportCommand),
                                 cl::desc("Keep linkage names"),
                                 cl::cat(ToolCategory));
+static cl::opt<bool> FullNames(
+    "full-names", cl::sub(ExportCommand),
+    cl::desc("json: the document says the full demangled names (\"name\") "
+             "are the ones to show, not the short ones (\"short_name\")"),
+    cl::cat(ToolCategory));
 
 // Format-specific options: each format's table entry names the ones it reads.
 static cl::opt<double> LatencyNs(
@@ -127,7 +132,7 @@ static const ExportFormat *chosenFormat() {
 static Error refuseOtherOptions(const ExportFormat &F) {
   const cl::Option *Specific[] = {&LatencyNs, &MaxDistance, &OffCpu,
                                   &Value,     &Source,      &OrderBy,
-                                  &Encoding,  &NoDemangle};
+                                  &Encoding,  &NoDemangle,  &FullNames};
   SmallVector<StringRef, 4> Reads;
   StringRef(F.Options).split(Reads, ' ', -1, false);
   std::vector<const cl::Option *> Others;
@@ -154,6 +159,7 @@ static FilterUse filterUse(const ExportFormat &F) {
 static ExportOptions exportOptions() {
   ExportOptions O;
   O.Demangle = !NoDemangle;
+  O.FullNames = FullNames;
   O.OffCpu = OffCpu;
   O.Value = Value;
   O.LatencyNs = LatencyNs;

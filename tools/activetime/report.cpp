@@ -86,6 +86,11 @@ static cl::opt<bool> Json("json", cl::sub(ReportCommand),
 static cl::opt<bool> NoDemangle("no-demangle", cl::sub(ReportCommand),
                                 cl::desc("Print linkage names as they are"),
                                 cl::cat(ToolCategory));
+static cl::opt<bool> FullNames(
+    "full-names", cl::sub(ReportCommand),
+    cl::desc("Print full demangled C++ names (by default template arguments "
+             "and parameter lists are elided: std::vector<...>::push_back(...))"),
+    cl::cat(ToolCategory));
 static cl::opt<bool> ShowParallel(
     "parallel", cl::sub(ReportCommand),
     cl::desc("Show the OpenMP worker-state report: per parallel region, time "
@@ -171,6 +176,7 @@ FilterSummary Filtered;
 int runTimeReport(const Profile &P) {
   TimeReportOptions O;
   O.Demangle = !NoDemangle;
+  O.FullNames = FullNames;
   O.Top = Top;
   O.MaxDepth = MaxDepth;
   O.Sort = Sort;
@@ -241,14 +247,15 @@ int runLatencyReport(const Profile &P) {
 
 int runHtmlReport(const Profile &P) {
   Progress Prog("report --html", ProgressOpt);
-  if (Error E = writeHtmlReport(P, HtmlOutput, !NoDemangle, Prog, &Filtered))
+  if (Error E = writeHtmlReport(P, HtmlOutput, !NoDemangle, Prog, &Filtered,
+                                 FullNames))
     return reportError(std::move(E));
   return 0;
 }
 
 std::vector<ReportMode> reportModes() {
   return {
-      {"--header", &ShowHeader, {}, nullptr, runTimeReport},
+      {"--header", &ShowHeader, {&FullNames}, nullptr, runTimeReport},
       {"--strides", &ShowStrides, {&Json, &NoDemangle}, nullptr,
        runStrideReport},
       {"--samples",
@@ -270,7 +277,7 @@ std::vector<ReportMode> reportModes() {
        runLatencyReport},
       {"--html",
        &HtmlOutput,
-       {&NoDemangle, &ProgressOpt},
+       {&NoDemangle, &FullNames, &ProgressOpt},
        "the HTML file embeds the document of 'activetime export "
        "--format=json'",
        runHtmlReport},
@@ -278,7 +285,7 @@ std::vector<ReportMode> reportModes() {
       {"the time report",
        nullptr,
        {&Top, &Sort, &ShowTree, &MaxDepth, &ShowThreads, &Json, &NoDemangle,
-        &ShowCallSites, &ShowCallers, &ShowBottomUp},
+        &FullNames, &ShowCallSites, &ShowCallers, &ShowBottomUp},
        nullptr,
        runTimeReport},
   };

@@ -413,7 +413,8 @@ const Corruption Corruptions[] = {
      "format version 10 is newer than supported (this activetime reads "
      "version 9)"},
     // Version 8 had no latency histograms (ThreadRecord::NumLatency was a
-    // reserved 0): same layout otherwise, still refused as older.
+    // reserved 0) and shorter module records (no inlined-away functions):
+    // still refused as older.
     {"Version8", [](std::string &S, Secs) { put32(S, 8, 8); },
      "format version 8 is older than supported (this activetime reads "
      "version 9; re-profile with the current runtime)",
@@ -657,7 +658,7 @@ const Corruption Corruptions[] = {
     {"FuncNameOverrun",
      [](std::string &S, Secs X) {
        // First function record follows the module's name and path.
-       size_t Off = X[1] + kPayload + 32 + 6 + 12;
+       size_t Off = X[1] + kPayload + 40 + 6 + 12;
        put32(S, Off + 16, 5000);
      },
      "function 0: name"},
@@ -922,7 +923,10 @@ TEST(RawMapping, EveryRecordFieldMappedOrOwned) {
   EXPECT_EQ((coverage<ProcessRecord, Process>(&ProcessRecord::NumStrides,
                                               &ProcessRecord::Reserved)),
             "");
-  EXPECT_EQ((coverage<ModuleRecord, Module>(&ModuleRecord::NumFuncs)), "");
+  EXPECT_EQ((coverage<ModuleRecord, Module>(&ModuleRecord::NumFuncs,
+                                            &ModuleRecord::NumInlinedAway,
+                                            &ModuleRecord::Reserved)),
+            "");
   EXPECT_EQ((coverage<FuncRecord, Function>()), "");
   EXPECT_EQ((coverage<ThreadRecord, Thread>(&ThreadRecord::NumLatency)), "");
   EXPECT_EQ((coverage<NodeRecord, Node>()), "");

@@ -108,6 +108,8 @@ private:
   Error parseProcess(Cursor C);
   Error checkProcessRecord(const RecordIn<raw::ProcessRecord> &In);
   Error parseModule(Cursor C);
+  Error parseInlinedAway(Cursor &C, Module &M, uint32_t ModIdx, uint32_t Num,
+                         const std::string &What);
   Error parseFunctions(Cursor &C, uint32_t ModIdx, uint32_t Num,
                        const std::string &What);
   Error parseThread(Cursor C);
@@ -304,8 +306,31 @@ Error Parser::parseModule(Cursor C) {
   M.Path = C.bytes(PathLen).str();
   if (Error E = parseFunctions(C, ModIdx, In.get(&R::NumFuncs), What))
     return E;
+  if (uint32_t Reserved = In.get(&R::Reserved))
+    return fail(formatv("{0}: reserved field is {1}, not 0", What, Reserved));
+  if (Error E = parseInlinedAway(C, M, ModIdx, In.get(&R::NumInlinedAway), What))
+    return E;
   Cur->Modules.push_back(std::move(M));
   return checkPadding(C, Size, What);
+}
+
+/// v9: the records of the functions inlined away (address 0), after the
+/// module's functions; they go into the module, not the function table.
+Error Parser::parseInlinedAway(Cursor &C, Module &M, uint32_t ModIdx,
+                               uint32_t Num, const std::string &What) {
+  size_t First = Cur->Functions.size();
+  if (Error E = parseFunctions(C, ModIdx, Num, What + " (inlined away)"))
+    return E;
+  for (size_t I = First; I < Cur->Functions.size(); ++I) {
+    Function &F = Cur->Functions[I];
+    if (F.Addr || (F.Flags & ~uint32_t(abi::FF_LocalLinkage)) || F.Name.empty())
+      return fail(formatv("{0}: inlined-away function {1}: an address, "
+                          "unknown flags or no name",
+                          What, I - First));
+    M.InlinedAway.push_back(std::move(F));
+  }
+  Cur->Functions.resize(First);
+  return Error::success();
 }
 
 /// The module's function records, appended to the process-wide table.

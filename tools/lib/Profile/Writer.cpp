@@ -278,12 +278,18 @@ void ProfileWriter::writeModule(const Process &P, uint32_t ModIdx,
   const Module &M = P.Modules[ModIdx];
   RecordOut<raw::ModuleRecord> R(M);
   R.set(&raw::ModuleRecord::NumFuncs, EndFunc - FirstFunc);
+  R.set(&raw::ModuleRecord::NumInlinedAway, M.InlinedAway.size());
   SectionBuilder B;
   B.record(R);
   B.bytes(M.Name);
   B.bytes(M.Path);
   for (size_t FI = FirstFunc; FI < EndFunc; ++FI) {
     const Function &F = P.Functions[FI];
+    B.add<raw::FuncRecord>(F);
+    B.bytes(F.Name);
+    B.bytes(F.File);
+  }
+  for (const Function &F : M.InlinedAway) {
     B.add<raw::FuncRecord>(F);
     B.bytes(F.Name);
     B.bytes(F.File);

@@ -67,8 +67,8 @@ public:
   DiffView(const DiffSideInfo &Base, const DiffSideInfo &New,
            const DiffResult &R, const DiffReportOptions &O)
       : Sides{&Base, &New}, R(R), O(O),
-        Models{ReportModel(*Base.P, *Base.A, O.Demangle),
-               ReportModel(*New.P, *New.A, O.Demangle)} {
+        Models{ReportModel(*Base.P, *Base.A, O.Demangle, O.FullNames),
+               ReportModel(*New.P, *New.A, O.Demangle, O.FullNames)} {
     for (size_t I = 0; I < R.Functions.size(); ++I)
       Names.push_back(functionName(I));
     // Paths are ordered by their last frame's name on ties: a whole path's
@@ -92,6 +92,10 @@ public:
   std::string functionName(size_t I) const {
     auto [S, Id] = owner(I);
     return Models[S].name(Id);
+  }
+  std::string fullName(size_t I) const {
+    auto [S, Id] = owner(I);
+    return Models[S].fullName(Id);
   }
   std::string location(size_t I) const {
     auto [S, Id] = owner(I);
@@ -559,6 +563,7 @@ void JsonDiff::functions() {
       J.object([&] {
         J.attribute("id", int64_t(K));
         J.attribute("name", V.Names[I]);
+        J.attribute("full_name", V.fullName(I));
         J.attribute("linkage_name", F.Name);
         J.attribute("local", F.Local);
         if (F.Local)

@@ -16,7 +16,7 @@ static const ExportFormat Formats[] = {
      "folded stacks of the samples (flamegraph.pl, speedscope, inferno)",
      "off-cpu value no-demangle", writeFolded},
     {"json", "the whole profile as one versioned JSON document",
-     "no-demangle", writeExportJson},
+     "no-demangle full-names", writeExportJson},
     {"chrome",
      "mode=trace data as Chrome trace-event JSON (Perfetto, chrome://tracing)",
      "no-demangle", writeChromeTrace},

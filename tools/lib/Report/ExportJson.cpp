@@ -100,6 +100,7 @@ Error report::writeExportJson(const Profile &P, raw_ostream &OS,
     J.rawValue([&](raw_ostream &R) {
       TimeReportOptions TO;
       TO.Demangle = Demangle;
+      TO.FullNames = O.FullNames;
       TO.MaxDepth = 0; // the complete tree
       TO.Callers = true;
       TO.Filters = O.Filters;

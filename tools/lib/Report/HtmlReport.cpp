@@ -42,12 +42,14 @@ static void escapeHtml(StringRef S, raw_ostream &OS) {
 }
 
 Error report::writeHtmlReport(const Profile &P, StringRef Path, bool Demangle,
-                            Progress &Prog, const FilterSummary *Filters) {
+                            Progress &Prog, const FilterSummary *Filters,
+                            bool FullNames) {
   std::string Doc;
   raw_string_ostream DS(Doc);
   ExportOptions O;
   O.Demangle = Demangle;
   O.Filters = Filters;
+  O.FullNames = FullNames;
   if (Error E = writeExportJson(P, DS, O, Prog))
     return E;
   Prog.phase("writing " + Path.str());

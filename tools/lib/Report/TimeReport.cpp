@@ -9,6 +9,7 @@
 
 #include "Common.h"
 #include "activetime/Report/Format.h"
+#include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
 #include "activetime/raw_format.h"
@@ -31,7 +32,7 @@ class TextReport {
 public:
   TextReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
              raw_ostream &OS)
-      : P(P), A(A), O(O), OS(OS), M(P, A, O.Demangle) {}
+      : P(P), A(A), O(O), OS(OS), M(P, A, O.Demangle, O.FullNames) {}
   void print();
 
 private:
@@ -264,6 +265,12 @@ void TextReport::header() {
   provenanceLines();
   if (O.Filters && !O.Filters->empty())
     OS << "filters:          " << O.Filters->describe() << "\n";
+  // Functions with no figures because they were inlined before the probes
+  // went in (InlinedAway.h).
+  std::string Away =
+      inlinedAwayLine(InlinedAwaySummary::of(P), O.Demangle, O.FullNames);
+  if (!Away.empty())
+    OS << "inlined away: " << Away << "\n";
   notes(All);
 }
 
@@ -423,14 +430,14 @@ void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
     raw_string_ostream L(Line);
     L << Indent << right_justify(Cols[0], 10);
     for (size_t I = 1; I + 1 < Cols.size(); ++I)
-      L << ' ' << right_justify(Cols[I], I == 3 ? 12 : 11);
+      L << ' ' << right_justify(Cols[I], I == 3 ? 12 : I == 5 ? 6 : 11);
     L << "  " << left_justify(Cols.back(), 7) << "  "
       << left_justify(Name, NameWidth) << "  " << Loc;
     OS << StringRef(Line).rtrim() << "\n";
   };
   std::string Star = Starred ? "*" : "";
   Row({"calls", "elapsed", "active" + Star, "self-active" + Star, "+-95%",
-       "overhead", "off-cpu", "min" + Star, "max" + Star, "how"},
+       "%" + Star, "overhead", "off-cpu", "min" + Star, "max" + Star, "how"},
       "function", "location");
   for (size_t I = 0; I < Shown; ++I) {
     const Stats &S = Rows[I].S;
@@ -440,7 +447,7 @@ void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
     auto Cell = [&](double Ns) { return PerCall ? formatTime(Ns) : "-"; };
     Row({utostr(S.Calls), Cell(S.Elapsed), Cell(S.Active),
          formatTime(S.SelfActive), formatTime(M.uncertainty(S)),
-         Cell(S.Overhead), Cell(S.OffCpu), Cell(S.Min), Cell(S.Max), ReportModel::how(S)},
+         percent(Rows[I].Share), Cell(S.Overhead), Cell(S.OffCpu), Cell(S.Min), Cell(S.Max), ReportModel::how(S)},
         Names[I], M.location(Rows[I].Func));
   }
   if (Shown < Rows.size())
@@ -460,10 +467,11 @@ void TextReport::tree() {
   OS << "\ncall tree (all threads merged; children by active time):\n";
   std::string Star = M.activeIncludesOffCpu() ? "*" : "";
   OS << right_justify("elapsed", 11) << ' ' << right_justify("active" + Star, 11)
-     << ' ' << right_justify("self-active" + Star, 12) << ' '
+     << ' ' << right_justify("%" + Star, 6) << ' '
+     << right_justify("self-active" + Star, 12) << ' '
      << right_justify("overhead", 11) << ' ' << right_justify("off-cpu", 11)
      << ' ' << right_justify("calls", 10) << "  function\n";
-  constexpr size_t Lead = 11 + 1 + 11 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 10 + 2;
+  constexpr size_t Lead = 11 + 1 + 11 + 1 + 6 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 10 + 2;
   M.walkTree(O.MaxDepth, [&](uint32_t I, bool Cut) {
     const TreeNode &N = A.Tree[I];
     std::string Indent(2 * (N.Depth - 1), ' ');
@@ -472,6 +480,7 @@ void TextReport::tree() {
     auto Cell = [&](double Ns) { return N.Counted ? "-" : formatTime(Ns); };
     OS << right_justify(Cell(N.S.Elapsed), 11) << ' '
        << right_justify(formatTime(N.S.Active), 11) << ' '
+       << right_justify(percentOf(N.S.Active, A.TotalSelfActive), 6) << ' '
        << right_justify(formatTime(N.S.SelfActive), 12) << ' '
        << right_justify(Cell(N.S.Overhead), 11) << ' '
        << right_justify(Cell(N.S.OffCpu), 11) << ' '

@@ -9,7 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/Report/Format.h"
+#include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
+#include "activetime/Report/ShortNames.h"
+#include "activetime/abi.h"
 #include "activetime/Report/Reports.h"
 #include "activetime/raw_format.h"
 
@@ -27,7 +31,7 @@ class JsonReport {
 public:
   JsonReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
              raw_ostream &OS)
-      : P(P), A(A), O(O), J(OS, 2), M(P, A, O.Demangle),
+      : P(P), A(A), O(O), J(OS, 2), M(P, A, O.Demangle, O.FullNames),
         JsonId(A.Functions.size(), UINT32_MAX), Lat(latencies(P, A)) {
     for (size_t I = 0; I < A.Flat.size(); ++I)
       JsonId[A.Flat[I].Func] = I;
@@ -43,6 +47,7 @@ private:
   void codeSamples(const Process &Pr);
   void trace(const TraceSummary &S);
   void functions();
+  void inlinedAway();
   void tree();
   void treeNode(uint32_t I, uint32_t Id, uint32_t Parent, uint32_t Height,
                 bool Cut);
@@ -71,6 +76,10 @@ void JsonReport::print() {
     // Threads whose "active" still includes switched-out time.
     J.attribute("threads_without_switch_data",
                 int64_t(SwitchSummary::of(P).None));
+    // Which name the reports print: "short" (short_name), "full" (name,
+    // --full-names) or "linkage" (--no-demangle: both are linkage names).
+    J.attribute("names",
+                !O.Demangle ? "linkage" : O.FullNames ? "full" : "short");
     Counters Total;
     J.attributeArray("processes", [&] {
       for (const Process &Pr : P.Processes) {
@@ -84,6 +93,7 @@ void JsonReport::print() {
     J.attribute("total_self_elapsed_ns", A.TotalSelfElapsed);
     functions();
     tree();
+    inlinedAway();
     if (O.CallSites)
       callSitesJson(P, A, J, O.Demangle);
     if (O.Callers)
@@ -242,13 +252,38 @@ void JsonReport::codeSamples(const Process &Pr) {
   });
 }
 
+/// The functions inlined away before instrumentation (InlinedAway.h).
+void JsonReport::inlinedAway() {
+  InlinedAwaySummary S = InlinedAwaySummary::of(P);
+  J.attributeObject("inlined_away", [&] {
+    J.attribute("functions", int64_t(S.Functions.size()));
+    J.attribute("program_functions", int64_t(S.ProgramFunctions));
+    J.attributeArray("list", [&] {
+      for (size_t I = 0; I < S.Functions.size(); ++I) {
+        const Function &F = *S.Functions[I];
+        J.object([&] {
+          J.attribute("name", displayName(F.Name, O.Demangle));
+          J.attribute("short_name",
+                      O.Demangle ? shortName(F.Name).Short : F.Name);
+          J.attribute("linkage_name", F.Name);
+          J.attribute("local", bool(F.Flags & abi::FF_LocalLinkage));
+          if (F.Flags & abi::FF_LocalLinkage)
+            J.attribute("module", S.Modules[I]);
+          J.attribute("file", F.File);
+          J.attribute("line", int64_t(F.Line));
+        });
+      }
+    });
+  });
+}
+
 void JsonReport::functions() {
   J.attributeArray("functions", [&] {
     for (const FunctionStats &F : A.Flat) {
       const FunctionInfo &Info = A.Functions[F.Func];
       J.object([&] {
         J.attribute("id", int64_t(JsonId[F.Func]));
-        J.attribute("name", M.name(F.Func));
+        J.attribute("name", M.fullName(F.Func));
         J.attribute("linkage_name", Info.Name);
         J.attribute("local", Info.Local);
         if (Info.Local)
@@ -257,6 +292,8 @@ void JsonReport::functions() {
         J.attribute("line", int64_t(Info.Line));
         stats(F.S);
         J.attribute("self_active_share", F.Share);
+        // What the text report prints by default (ShortNames.h).
+        J.attribute("short_name", M.shortName(F.Func));
         const LatencyHistogram &H = Lat.ByFunction[F.Func];
         latencyJson(J, H, F.S,
                     latencyState(H, F.S, Lat.UncoveredByFunction[F.Func],
@@ -296,6 +333,10 @@ void JsonReport::treeNode(uint32_t I, uint32_t Id, uint32_t Parent,
     J.attribute("depth", int64_t(N.Depth));
     J.attribute("function", int64_t(JsonId[N.Func]));
     stats(N.S, N.Counted);
+    // Inclusive active time as a share of the total (the tree's "%").
+    J.attribute("active_share", A.TotalSelfActive > 0
+                                    ? N.S.Active / A.TotalSelfActive
+                                    : 0.0);
     if (!N.Counted) {
       const LatencyHistogram &H = Lat.ByTreeNode[I];
       uint64_t Uncovered = N.S.Calls - std::min(N.S.Calls, H.total());

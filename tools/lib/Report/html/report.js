@@ -112,6 +112,14 @@
     " timed calls (probes' residual at most " + fmtNs(how.timed_uncertainty_ns) + "); " +
     fmtNs(how.counted_self_active_ns) + " in " + how.counted_calls + " counted calls, split off their timed callers by " +
     how.code_samples + " code samples (\u00b1 " + fmtNs(how.counted_uncertainty_ns) + ", 95%).");
+  var away = rep.inlined_away;
+  if (away && away.functions > 0)
+    add(hdr, "p", { id: "inlined-away", "class": "note" },
+      away.functions + " of the program's " + away.program_functions +
+      " functions were inlined away at compile time and have no figures of their own (their time is in their callers'): " +
+      away.list.slice(0, 20).map(function (f) { return f.short_name; }).join(", ") +
+      (away.functions > 20 ? ", ..." : "") +
+      "; rebuild with -mllvm -activetime-before-inlining to count them.");
   add(hdr, "h3", {}, "Switch data and losses per thread");
   table(hdr, "threads-table", [
     { key: "pid", title: "pid" }, { key: "tid", title: "tid" },
@@ -156,6 +164,11 @@
     n.value = Math.max(n.value, 0, sum);
     return n.value;
   }
+  // The short name (template arguments and parameters elided) unless the
+  // document asks for full names; older documents have no short_name.
+  function label(f) {
+    return rep.names === "short" && f.short_name !== undefined ? f.short_name : f.name;
+  }
   function callTree(kind) {
     var root = { name: "all threads", value: 0, children: [], fig: null };
     var byId = [];
@@ -163,7 +176,7 @@
       var f = rep.functions[n.function];
       // A counted node has no elapsed time of its own: its active time then.
       var v = kind === "active" || n.elapsed_ns === null ? n.active_ns : n.elapsed_ns;
-      var node = { name: f.name, value: v, children: [], fig: n };
+      var node = { name: label(f), value: v, children: [], fig: n };
       byId[n.id] = node;
       (n.parent === null ? root : byId[n.parent]).children.push(node);
     });
@@ -234,7 +247,8 @@
     { key: "self_active_share", title: "share", fmt: pct },
     { key: "loc", title: "location", text: true }
   ], rep.functions.map(function (f) {
-    return Object.assign({ loc: f.file ? f.file.split("/").pop() + (f.line ? ":" + f.line : "") : "" }, f);
+    return Object.assign({ loc: f.file ? f.file.split("/").pop() + (f.line ? ":" + f.line : "") : "" },
+                         f, { name: label(f) });
   }), true);
   add(fs, "p", { id: "how-note", "class": "note" }, rep.how_note);
 

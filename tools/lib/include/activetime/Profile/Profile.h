@@ -23,18 +23,6 @@
 namespace activetime {
 namespace profile {
 
-struct Module {
-  uint64_t Hash = 0;
-  uint64_t LoadBase = 0;
-  uint32_t Flags = 0;   // raw::ModuleFlags
-  std::string Name;     // source file of the module
-  std::string Path;     // ELF object it was loaded from
-  /// Run-time minus link-time addresses of Path's code, when
-  /// resolveCodeSamples could match its symbols (not stored).
-  int64_t Bias = 0;
-  bool BiasKnown = false;
-};
-
 // One entry of the process-wide function table; its index is the function
 // id the thread nodes refer to.
 struct Function {
@@ -45,6 +33,23 @@ struct Function {
   std::string Name;     // linkage name
   std::string File;     // source file, may be empty
 };
+
+struct Module {
+  uint64_t Hash = 0;
+  uint64_t LoadBase = 0;
+  uint32_t Flags = 0;   // raw::ModuleFlags
+  std::string Name;     // source file of the module
+  std::string Path;     // ELF object it was loaded from
+  /// v9: the functions the module's source defined that the optimizer
+  /// inlined (or removed) before instrumentation, so they have no figures
+  /// of their own (Addr 0; not in the function table).
+  std::vector<Function> InlinedAway;
+  /// Run-time minus link-time addresses of Path's code, when
+  /// resolveCodeSamples could match its symbols (not stored).
+  int64_t Bias = 0;
+  bool BiasKnown = false;
+};
+
 
 /// The program code a return address returns into (resolveCodeSamples):
 /// the function holding the call instruction before it and that

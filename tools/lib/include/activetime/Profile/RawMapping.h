@@ -247,7 +247,8 @@ template <> struct RawMapping<raw::ProcessRecord> {
   }
 };
 
-/// Section code: NumFuncs (the module's share of the function table).
+/// Section code: NumFuncs (the module's share of the function table),
+/// NumInlinedAway (its records after the functions), Reserved.
 template <> struct RawMapping<raw::ModuleRecord> {
   using R = raw::ModuleRecord;
   template <class IO, class M> static void map(IO &io, M &Mod) {

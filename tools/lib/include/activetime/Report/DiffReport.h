@@ -34,6 +34,7 @@ struct DiffSideInfo {
 
 struct DiffReportOptions {
   bool Demangle = true;
+  bool FullNames = false; // C++ names whole (else ShortNames.h's form)
   unsigned Top = 20; // rows of each text table; 0 = all (JSON: all)
   bool Paths = false; // text: the call-path table too
   profile::DiffMetric Metric = profile::DiffMetric::SelfActive;

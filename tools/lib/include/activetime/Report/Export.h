@@ -37,6 +37,7 @@ enum class SampleProfileEncoding { ExtBinary, Text };
 /// Options list names them, so the command can refuse the others).
 struct ExportOptions {
   bool Demangle = true;
+  bool FullNames = false; // json: the report's "names" (ShortNames.h)
   OffCpuMode OffCpu = OffCpuMode::Mark;
   FoldedValue Value = FoldedValue::Micros;
   double LatencyNs = 100;

@@ -29,12 +29,22 @@ extern const char HowNote[];
 
 class ReportModel {
 public:
+  /// \p FullNames: print the full demangled names (`--full-names`) rather
+  /// than the short ones (ShortNames.h).
   ReportModel(const profile::Profile &P, const profile::Aggregate &A,
-              bool Demangle);
+              bool Demangle, bool FullNames = false);
 
-  /// The function's name as printed; local functions that share a name with
-  /// another module's get their module appended.
+  /// The function's name as printed: short (distinct among the profile's
+  /// functions) unless full names were asked for or demangling is off;
+  /// local functions that share a name with another module's get their
+  /// module appended.
   std::string name(uint32_t Func) const;
+  /// The full demangled name (the linkage name without demangling), with
+  /// the module of an ambiguous local function: JSON's "name".
+  std::string fullName(uint32_t Func) const;
+  /// The short name whatever FullNames says (the linkage name without
+  /// demangling): JSON's "short_name".
+  std::string shortName(uint32_t Func) const;
   /// file:line, or the module of a local function without debug info.
   std::string location(uint32_t Func) const;
   /// Some thread's switched-out time was not measured: its "active" still
@@ -64,9 +74,13 @@ public:
   const profile::Profile &P;
   const profile::Aggregate &A;
   const bool Demangle;
+  const bool FullNames;
 
 private:
+  std::string moduleSuffix(uint32_t Func) const;
+
   std::vector<bool> Ambiguous;
+  std::vector<std::string> Short; // by function id, of the flat table's
   bool Starred = false;
 };
 

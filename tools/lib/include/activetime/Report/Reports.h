@@ -27,6 +27,7 @@ namespace report {
 /// What the time report shows.
 struct TimeReportOptions {
   bool Demangle = true;
+  bool FullNames = false; // full demangled names, not the short ones
   unsigned Top = 20;      // rows of the flat and per-thread tables; 0 = all
   unsigned MaxDepth = 40; // deepest call-tree level; 0 = no limit
   profile::SortKey Sort = profile::SortKey::SelfActive;
@@ -122,7 +123,8 @@ void strideSitesJson(const profile::Profile &P, llvm::json::OStream &J,
 /// One self-contained HTML file (flame graphs, tables, header) at \p Path.
 llvm::Error writeHtmlReport(const profile::Profile &P, llvm::StringRef Path,
                             bool Demangle, Progress &Prog,
-                            const profile::FilterSummary *Filters = nullptr);
+                            const profile::FilterSummary *Filters = nullptr,
+                            bool FullNames = false);
 
 /// One result of the offline active-time computation over a trace: a thread
 /// and code portion of one input.
