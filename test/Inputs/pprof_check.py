@@ -130,10 +130,11 @@ def compare(p, funcs, locs, report):
     flat, cum, count = totals(p, funcs, locs)
     bad = 0
 
-    def agree(name, what, got, want):
+    def agree(name, what, got, want, samples=None):
         nonlocal bad
         # Each sample's value is rounded to whole nanoseconds.
-        tol = 0.5 * count.get(name, 0) + 1e-9 * abs(want) + 0.01
+        n = count.get(name, 0) if samples is None else samples
+        tol = 0.5 * n + 1e-9 * abs(want) + 0.01
         ok = abs(got - want) <= tol
         if not ok:
             bad += 1
@@ -155,7 +156,8 @@ def compare(p, funcs, locs, report):
         if fn["overhead_ns"] is not None:
             agree(name, "cum overhead", cu[idx["overhead"]], fn["overhead_ns"])
     total = sum(smp.value[idx["active"]] for smp in p.sample)
-    agree("all", "active", total, report["total_self_active_ns"])
+    agree("all", "active", total, report["total_self_active_ns"],
+          len(p.sample))
     if bad:
         fail("%d figures differ from the report" % bad)
     print("pprof check: %d functions agree with the report"
