@@ -72,6 +72,8 @@ JSON description (all fields optional except where noted):
                               "gcd": 0, "dominant": 0, "dominant_count": 0,
                               "iter_ticks": 0, "probe_ticks": 0,
                               "min_step_ticks": 0,
+                              "copy_group": 0, "copy_offset": 0,  # v9
+                              "site_reserved": 0,
                               "func": "f", "file": ""}]}]}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
@@ -112,7 +114,7 @@ Version 7: a node's "call_site" (12th list field) and a code sample's
 "caller" (5th) are return addresses, integers or "func+N" like addr; both
 default to 0 (unknown).
 
-Version 8 (the version written): checksums. The file header (40 bytes)
+Version 8: checksums. The file header (40 bytes)
 ends with the XXH3-64 of its first 32 bytes; a section header is Checksum,
 Kind, Size, the checksum the low 32 bits of the XXH3-64 of the section from
 Kind to the end of its payload. They are computed with python3-xxhash (the
@@ -125,6 +127,11 @@ The v8 trace fields: a trace's "buffer_ticks", "buffer_bytes" and
 out of memory) say what making its buffers ready cost; "reserved" is
 TraceRecord::Reserved. All default to 0.
 
+
+Version 9 (the version written): a site's "copy_group" and "copy_offset"
+(the unrolled copies of one source access the pass proved, bytes from the
+group's first site) and "site_reserved" (SiteRecord::Reserved), all 0 by
+default.
 """
 
 import argparse
@@ -148,7 +155,7 @@ except ImportError:
              "package python3-xxhash; scripts/install-deps.sh installs it)")
 
 MAGIC = b"\x7fATPROF\n"
-VERSION = 8
+VERSION = 9
 HEADER_SIZE = 40
 HEADER_CHECKSUMMED = 32  # the header bytes before its checksum
 SECTION_HEADER_SIZE = 16
@@ -383,7 +390,7 @@ def build_sections(desc):
                 if isinstance(fl, list):
                     fl = sum(SITE_FLAGS[f] for f in fl)
                 fn, fi = x.get("func", "f").encode(), x.get("file", "").encode()
-                b += struct.pack("<QqIIIIIIQQQQQQqQQQQII", x.get("hash", 0),
+                b += struct.pack("<QqIIIIIIQQQQQQqQQQQIIIIq", x.get("hash", 0),
                                  x.get("static_stride", 0), x.get("line", 0),
                                  x.get("column", 0), x.get("size", 8), fl,
                                  x.get("loop_line", 0), x.get("loop_depth", 0),
@@ -396,7 +403,9 @@ def build_sections(desc):
                                  x.get("iter_ticks", 0),
                                  x.get("probe_ticks", 0),
                                  x.get("min_step_ticks", 0), len(fn),
-                                 len(fi)) + fn + fi
+                                 len(fi), x.get("copy_group", 0),
+                                 x.get("site_reserved", 0),
+                                 x.get("copy_offset", 0)) + fn + fi
             sections.append((SK_STRIDES, pad8(b)))
         if "samples" in p:
             sm = p["samples"]

@@ -439,14 +439,14 @@ TEST(FlagsTest, BadValues) {
 }
 
 TEST(ModuleDeathTest, AbiMismatchDies) {
-  // A module built by the previous pass (ABI v2) against this runtime (v3):
+  // A module built by the previous pass (ABI v3) against this runtime (v4):
   // the link-time check names the version too, this is the run-time one.
-  static_assert(atabi::kAbiVersion == 3, "update the expected message");
+  static_assert(atabi::kAbiVersion == 4, "update the expected message");
   static atabi::ModuleDesc Bad = {atabi::kAbiVersion - 1, 0, nullptr, "bad.c",
                                   0, nullptr, 0, 0, nullptr};
   EXPECT_DEATH(__activetime_register_module(&Bad),
-               "ActiveTime: module bad.c was instrumented for ABI v2 but this "
-               "runtime implements v3");
+               "ActiveTime: module bad.c was instrumented for ABI v3 but this "
+               "runtime implements v4");
 }
 
 // ---- writer ---------------------------------------------------------------

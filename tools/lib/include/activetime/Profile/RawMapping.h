@@ -409,6 +409,8 @@ template <> struct RawMapping<raw::SiteRecord> {
     io.field(&R::MinStepTicks, S.MinStepTicks);
     io.count(&R::FuncLen, S.Func);
     io.count(&R::FileLen, S.File);
+    io.field(&R::CopyGroup, S.CopyGroup);
+    io.field(&R::CopyOffset, S.CopyOffset);
   }
 };
 
