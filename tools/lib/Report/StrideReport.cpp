@@ -137,6 +137,12 @@ void report::printStrideReport(const Profile &P, raw_ostream &OS,
                    "iter", "kind", "copies"});
   for (const StrideRow &R : Rows)
     Table.push_back(strideCells(R, Demangle));
+  // The copies column only where the pass found copies (raw format 9).
+  bool AnyCopies = llvm::any_of(
+      Rows, [](const StrideRow &R) { return R.Site.CopyGroup != 0; });
+  if (!AnyCopies)
+    for (std::vector<std::string> &Row : Table)
+      Row.pop_back();
   printTable(Table, OS);
   OS << "  stride in bytes, elems = stride / access size; confidence = share "
         "of adjacent differences equal to the stride (classed at >= "
@@ -144,8 +150,10 @@ void report::printStrideReport(const Profile &P, raw_ostream &OS,
      << "%); gcd = GCD of all non-zero differences; iter = mean time of one "
         "step of the stride, less the probe time the loop's probes measured "
         "in it\n";
-  OS << "  copies: x N = N unrolled copies of one source access folded into "
-        "the row (stride, elems and iter of one source step; counts summed; "
+  if (AnyCopies)
+    OS << "  copies: x N = N unrolled copies of one source access folded into "
+        "the row (stride, elems and iter of one source step; counts summed; gcd "
+        "per copy only: "
         "--per-copy shows each copy), #G+OFF = copy G at byte offset OFF\n";
   printFoldNotes(Rows, Demangle, OS);
 }
