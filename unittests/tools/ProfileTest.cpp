@@ -931,7 +931,7 @@ TEST(RawMapping, EveryRecordFieldMappedOrOwned) {
                 &raw::TraceEvent::Reserved)),
             "");
   EXPECT_EQ((coverage<raw::SwitchEvent, profile::SwitchEvent>()), "");
-  EXPECT_EQ((coverage<SiteRecord, MemSite>()), "");
+  EXPECT_EQ((coverage<SiteRecord, MemSite>(&SiteRecord::Reserved)), "");
   EXPECT_EQ((coverage<ParallelRecord, Parallel>(&ParallelRecord::StringBytes)),
             "");
   EXPECT_EQ((coverage<RegionRecord, Region>(&RegionRecord::PathOffset,
