@@ -201,7 +201,8 @@ ActiveTimeInstrumenter::ActiveTimeInstrumenter(
             PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
   MemSiteDescTy =
       StructType::get(Ctx, {PtrTy, PtrTy, Int32Ty, Int32Ty, Int64Ty, Int64Ty,
-                            Int32Ty, Int32Ty, Int32Ty, Int32Ty});
+                            Int32Ty, Int32Ty, Int32Ty, Int32Ty, Int32Ty,
+                            Int32Ty, Int64Ty});
 
   Triple TT(M.getTargetTriple());
   HasAddrOfReturnAddr =
@@ -374,7 +375,9 @@ Constant *ActiveTimeInstrumenter::createSiteTable() {
          ConstantInt::get(Int64Ty, S.StaticStride, /*IsSigned=*/true),
          ConstantInt::get(Int32Ty, S.Size), ConstantInt::get(Int32Ty, S.Flags),
          ConstantInt::get(Int32Ty, S.LoopLine),
-         ConstantInt::get(Int32Ty, S.LoopDepth)}));
+         ConstantInt::get(Int32Ty, S.LoopDepth),
+         ConstantInt::get(Int32Ty, S.CopyGroup), ConstantInt::get(Int32Ty, 0),
+         ConstantInt::get(Int64Ty, S.CopyOffset, /*IsSigned=*/true)}));
   ArrayType *TableTy = ArrayType::get(MemSiteDescTy, Descs.size());
   return new GlobalVariable(M, TableTy, /*isConstant=*/true,
                             GlobalValue::InternalLinkage,

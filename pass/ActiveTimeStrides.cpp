@@ -133,9 +133,42 @@ static uint64_t siteKey(const MemSite &Site, bool Store, unsigned Copy) {
   return xxh3_64bits(Key.str());
 }
 
+/// Sites \p A and \p B could be copies of one source access: the same
+/// location, size and kind, in the same innermost loop.
+static bool sameSourceAccess(const MemSite &A, const MemSite &B) {
+  return A.InnerLoop && A.InnerLoop == B.InnerLoop && A.Line && 
+         A.Line == B.Line && A.Column == B.Column && A.File == B.File &&
+         A.Size == B.Size && (A.Flags & abi::MS_Store) == (B.Flags & abi::MS_Store);
+}
+
+/// Groups the copies of one source access among Sites[First..]: a loop
+/// unrolled n times has n sites at one location whose addresses differ by
+/// constants (SCEV proves it: {a+56,+,224} - {a,+,224} = 56), which the tool
+/// folds back into one row. The group's id is its first site's index in the
+/// module's table plus 1, so it is unique in the module without renumbering.
+static void groupCopies(std::vector<MemSite> &Sites, size_t First,
+                        ScalarEvolution &SE) {
+  for (size_t I = First; I < Sites.size(); ++I) {
+    MemSite &Lead = Sites[I];
+    if (Lead.CopyGroup || !Lead.AddrSCEV)
+      continue;
+    for (size_t J = I + 1; J < Sites.size(); ++J) {
+      MemSite &C = Sites[J];
+      if (C.CopyGroup || !C.AddrSCEV || !sameSourceAccess(Lead, C))
+        continue;
+      auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(C.AddrSCEV, Lead.AddrSCEV));
+      if (!D || D->getAPInt().getSignificantBits() > 64)
+        continue;
+      Lead.CopyGroup = C.CopyGroup = uint32_t(I + 1);
+      C.CopyOffset = D->getAPInt().getSExtValue();
+    }
+  }
+}
+
 void activetime::findMemSites(Function &F, ScalarEvolution &SE, LoopInfo &LI,
                               MemMode Mode, std::vector<MemSite> &Sites,
                               MemSiteCounts &Counts) {
+  size_t FirstSite = Sites.size();
   const DataLayout &DLay = F.getParent()->getDataLayout();
   // Copies of one source access (unrolling, inlining) share a location: the
   // n-th copy in instruction order keys them apart.
@@ -180,12 +213,15 @@ void activetime::findMemSites(Function &F, ScalarEvolution &SE, LoopInfo &LI,
     if (L)
       setLoop(Site, L, S, SE);
     Site.Hash = siteKey(Site, A->Store, Copy);
+    Site.AddrSCEV = S;
+    Site.InnerLoop = L;
     if (Site.isStatic())
       ++NumStaticSites;
     else
       ++NumMemProbeSites;
     Sites.push_back(std::move(Site));
   }
+  groupCopies(Sites, FirstSite, SE);
 }
 
 void activetime::findMemSites(Function &F, FunctionAnalysisManager &FAM,

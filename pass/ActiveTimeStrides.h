@@ -47,6 +47,15 @@ struct MemSite {
   uint32_t LoopLine = 0;
   uint32_t LoopDepth = 0;
   uint64_t Hash = 0;        // key of the site across compiles of the source
+  /// Copies of one source access (unrolling): sites of one innermost loop
+  /// with the same debug location, size and kind whose addresses SCEV
+  /// proves to differ by constants share a group (1-based within the
+  /// function's sites as found; renumbered per module by the caller), with
+  /// their byte offset from the group's first site. 0: no other copy.
+  uint32_t CopyGroup = 0;
+  int64_t CopyOffset = 0;
+  const llvm::SCEV *AddrSCEV = nullptr; // find phase only
+  llvm::Loop *InnerLoop = nullptr;      // find phase only
   bool isStatic() const;
   bool isLoad() const;
   bool inLoop() const;

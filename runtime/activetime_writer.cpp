@@ -193,6 +193,8 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
     SR.MinStepTicks = S.MinStepPlus1 ? S.MinStepPlus1 - 1 : 0;
     SR.FuncLen = Len32(D.Func);
     SR.FileLen = Len32(D.File);
+    SR.CopyGroup = D.CopyGroup;
+    SR.CopyOffset = D.CopyOffset;
     B->Append(&SR, sizeof(SR));
     B->Append(D.Func, SR.FuncLen);
     B->Append(D.File, SR.FileLen);

@@ -25,7 +25,11 @@ PACKAGES=(cmake ninja-build python3 "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VER
           uftrace                 # a peer in bench/overhead
           linux-perf tcl          # bench/truth: perf stat/record as the truth; sqlite3's amalgamation
           libxxhash-dev           # the runtime's profile checksums (header-only XXH3)
-          python3-xxhash)         # test/Inputs/mkraw.py writes the same checksums
+          python3-xxhash          # test/Inputs/mkraw.py writes the same checksums
+          # export --format=pprof: C++ generated from pprof's packaged profile.proto,
+          # gzip by zlib; the tests decode it with protoc and python3-protobuf
+          libprotobuf-dev protobuf-compiler golang-github-google-pprof-dev zlib1g-dev
+          python3-protobuf)
 # JavaScript bundled into `activetime report --html` and the speedscope schema the
 # tests validate against: npm tarballs, unpacked once into $DEPS_DIR/js/NAME-VERSION.
 JS_PACKAGES=(d3@7.9.2 d3-flame-graph@5.0.0 speedscope@1.22.2)

@@ -65,6 +65,16 @@ config.substitutions.append(("%speedscope_schema", config.speedscope_schema))
 config.substitutions.append(("%export_schema", os.path.join(
     config.activetime_src_root, "docs", "activetime-export.schema.json")))
 
+# pprof exports: protoc decodes them against the packaged profile.proto and
+# generates the Python classes test/Inputs/pprof_check.py reads them with
+# (Debian's python3 with python3-protobuf).
+config.substitutions.append(("%pprof_decode", "%s --decode=perftools.profiles.Profile --proto_path=%s profile.proto" % (
+    config.protoc, config.pprof_proto_dir)))
+config.substitutions.append(("%pprof_pb2", "%s --python_out" % config.protoc))
+config.substitutions.append(("%pprof_proto", "--proto_path=%s profile.proto" % config.pprof_proto_dir))
+config.substitutions.append(("%pprof_check", "/usr/bin/python3 %s" % os.path.join(
+    config.activetime_src_root, "test", "Inputs", "pprof_check.py")))
+
 config.available_features.add(platform.machine())
 # "llvm19" / "llvm22" and %llvm_major: for the few expectations that differ
 # between versions.

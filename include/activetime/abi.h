@@ -174,6 +174,14 @@ struct MemSiteDesc {
   uint32_t Flags;       // MemSiteFlags
   uint32_t LoopLine;    // line of the innermost loop's header, 0 if none
   uint32_t LoopDepth;   // 0 outside loops
+  // ABI 4: copies of one source access (unrolling). Sites of one innermost
+  // loop with the same debug location, access size and kind whose addresses
+  // ScalarEvolution proves to differ by constants share a CopyGroup (1-based
+  // within the module; 0: no other copy); CopyOffset is the site's constant
+  // byte offset from the group's first site (0 for it).
+  uint32_t CopyGroup;
+  uint32_t Reserved;    // 0
+  int64_t CopyOffset;
 };
 
 // One per instrumented module (kModuleDescName), passed to registration.
@@ -208,7 +216,7 @@ enum ModuleDescFlags : uint32_t {
 };
 
 static_assert(sizeof(void *) != 8 || sizeof(FuncDesc) == 32, "FuncDesc layout");
-static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 56,
+static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 72,
               "MemSiteDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 96, "ModuleDesc layout");
 

@@ -67,6 +67,9 @@
 // functions the source defined that were inlined or removed before
 // instrumentation (abi::ModuleDesc::InlinedAway): they have no figures of
 // their own.
+// Also in version 9: SiteRecord grew CopyGroup and CopyOffset (abi::MemSiteDesc,
+// ABI 4): the unrolled copies of one source access, as the pass proved them,
+// which `report --strides` folds into one row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -437,7 +440,7 @@ struct StridesRecord {   // 16 bytes
 // Differences are between the addresses of two observed executions; a
 // difference is "adjacent" when nothing was skipped between them (an exact
 // stride), otherwise a stride product (a multiple of the stride).
-struct SiteRecord {      // 136 bytes
+struct SiteRecord {      // 152 bytes
   uint64_t Hash;         // MemSiteDesc::Hash
   int64_t StaticStride;  // MS_Static: the compiler's step in bytes
   uint32_t Line;
@@ -462,9 +465,13 @@ struct SiteRecord {      // 136 bytes
                          // time (the least stalled iteration)
   uint32_t FuncLen;
   uint32_t FileLen;
+  uint32_t CopyGroup;    // v9: MemSiteDesc::CopyGroup (0: no other copy)
+  uint32_t Reserved;     // 0
+  int64_t CopyOffset;    // v9: bytes from the group's first site (0 outside
+                         // a group)
 };
 static_assert(sizeof(StridesRecord) == 16, "layout");
-static_assert(sizeof(SiteRecord) == 136, "layout");
+static_assert(sizeof(SiteRecord) == 152, "layout");
 
 
 // OpenMP worker-state analysis. States of a worker thread in a

@@ -78,6 +78,8 @@ JSON description (all fields optional except where noted):
                               "gcd": 0, "dominant": 0, "dominant_count": 0,
                               "iter_ticks": 0, "probe_ticks": 0,
                               "min_step_ticks": 0,
+                              "copy_group": 0, "copy_offset": 0,  # v9
+                              "site_reserved": 0,
                               "func": "f", "file": ""}]}]}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
@@ -118,11 +120,6 @@ Version 7: a node's "call_site" (12th list field) and a code sample's
 "caller" (5th) are return addresses, integers or "func+N" like addr; both
 default to 0 (unknown).
 
-Version 9 (the version written): a module's "inlined_away" list (same
-keys as "functions", address 0) names the functions inlined away before
-instrumentation; "num_inlined_away" and "reserved" override the record's
-fields.
-
 Version 8: checksums. The file header (40 bytes)
 ends with the XXH3-64 of its first 32 bytes; a section header is Checksum,
 Kind, Size, the checksum the low 32 bits of the XXH3-64 of the section from
@@ -146,6 +143,16 @@ A thread with "latency" gets the TF_Latency flag (4) unless "flags" is
 given. The records are sorted by (node, bucket) unless "latency_sorted" is
 false; "num_latency" overrides their count (ThreadRecord::NumLatency, the
 former Reserved; "reserved" still sets the same field).
+
+Also in version 9: a module's "inlined_away" list (same keys as
+"functions", address 0) names the functions inlined away before
+instrumentation; "num_inlined_away" and "reserved" override the record's
+fields.
+
+Also in version 9: a site's "copy_group" and "copy_offset"
+(the unrolled copies of one source access the pass proved, bytes from the
+group's first site) and "site_reserved" (SiteRecord::Reserved), all 0 by
+default.
 
 """
 
@@ -448,7 +455,7 @@ def build_sections(desc):
                 if isinstance(fl, list):
                     fl = sum(SITE_FLAGS[f] for f in fl)
                 fn, fi = x.get("func", "f").encode(), x.get("file", "").encode()
-                b += struct.pack("<QqIIIIIIQQQQQQqQQQQII", x.get("hash", 0),
+                b += struct.pack("<QqIIIIIIQQQQQQqQQQQIIIIq", x.get("hash", 0),
                                  x.get("static_stride", 0), x.get("line", 0),
                                  x.get("column", 0), x.get("size", 8), fl,
                                  x.get("loop_line", 0), x.get("loop_depth", 0),
@@ -461,7 +468,9 @@ def build_sections(desc):
                                  x.get("iter_ticks", 0),
                                  x.get("probe_ticks", 0),
                                  x.get("min_step_ticks", 0), len(fn),
-                                 len(fi)) + fn + fi
+                                 len(fi), x.get("copy_group", 0),
+                                 x.get("site_reserved", 0),
+                                 x.get("copy_offset", 0)) + fn + fi
             sections.append((SK_STRIDES, pad8(b)))
         if "samples" in p:
             sm = p["samples"]

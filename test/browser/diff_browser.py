@@ -107,8 +107,8 @@ def main():
             check(frames == 6, "NEW's flame graph has its 6 frames, root included (%s)" % frames)
             fill = lambda n: b.eval(FRAME_FILL + "(%s)" % json.dumps(n))
             # compute(int): +310 us of 500 us inclusive -> rel 0.62.
-            check(fill("compute(int)") == "rgb(255,89,89)",
-                  "compute(int) is red by its relative delta (%s)" % fill("compute(int)"))
+            check(fill("compute(...)") == "rgb(255,89,89)",
+                  "compute(int) is red by its relative delta (%s)" % fill("compute(...)"))
             check(fill("work()") == "#c8c8c8",
                   "work() is grey: within the noise (%s)" % fill("work()"))
             check(fill("newname()") == "#c9a0ff",
@@ -117,7 +117,7 @@ def main():
 
             geom = b.eval("""(function () {
                 var g = Array.from(document.querySelectorAll('#flame-diff svg g'))
-                  .find(function (g) { return g.textContent.indexOf('compute(int)') === 0; });
+                  .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; });
                 g.scrollIntoView();
                 var r = g.querySelector('rect').getBoundingClientRect();
                 return {x: r.x + r.width / 2, y: r.y + r.height / 2};
@@ -126,7 +126,7 @@ def main():
                    x=geom["x"], y=geom["y"])
             time.sleep(0.3)
             det = b.eval("document.getElementById('flame-diff-details').textContent")
-            check(det.startswith("compute(int) [both]: active 500.000 us -> 810.000 us "
+            check(det.startswith("compute(...) [both]: active 500.000 us -> 810.000 us "
                                  "(+310.000 us, 1.62x, \u00b195% 59.770 us, significant); "
                                  "self-active 300.000 us -> 510.000 us") and "calls 2 -> 2" in det,
                   "hovering shows before/after/delta (%s)" % det)

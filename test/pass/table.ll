@@ -24,7 +24,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-SAME: { ptr, ptr, ptr, i32, i32 } { ptr @"\01asm_label", ptr @[[N_ASM]], ptr null, i32 0, i32 0 }]
 ; CHECK: @[[MODNAME:__activetime_module_name[.0-9]*]] = private unnamed_addr constant [4 x i8] c"a.c\00", align 1
 ; The hash is xxh3_64 of "visible\0helper\0nodbg\0asm_label\0": a fixed value.
-; ABI version 3; then no sites; CountBase 0, Flags 0 (own counters, not
+; ABI version 4; then no sites; CountBase 0, Flags 0 (own counters, not
 ; MDF_SharedCounts), CountsTls null until the constructor stores it, and the
 ; bootstrap array.
 ; CHECK: @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 } { i32 4, i32 4, ptr @__activetime_funcs, ptr @[[MODNAME]], i64 -7132968542204542840, ptr null, i32 0, i32 0, ptr null, i32 0, i32 0, ptr null, ptr @__activetime_bootstrap_counts, ptr null, i32 0, i32 0 }

@@ -34,7 +34,8 @@ static cl::opt<std::string> Format("format", cl::Required,
                                    cl::sub(ExportCommand),
                                    cl::desc("Output format (prefetch, folded, "
                                             "json, chrome, speedscope, "
-                                            "symbol-order, sample-profile)"),
+                                            "symbol-order, sample-profile, "
+                                            "pprof)"),
                                    cl::value_desc("name"),
                                    cl::cat(ToolCategory));
 static cl::opt<std::string> Output("o", cl::sub(ExportCommand), cl::init("-"),

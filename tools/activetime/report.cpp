@@ -53,6 +53,11 @@ static cl::opt<bool> ShowStrides(
     cl::desc("Print the memory access sites of stride profiling instead of "
              "the time report"),
     cl::cat(ToolCategory));
+static cl::opt<bool> PerCopy(
+    "per-copy", cl::sub(ReportCommand),
+    cl::desc("--strides: one row per unrolled copy of an access (the sites "
+             "of the optimized code) instead of one per source access"),
+    cl::cat(ToolCategory));
 static cl::opt<bool> ShowCallSites(
     "call-sites", cl::sub(ReportCommand),
     cl::desc("Print each function's call sites (caller, source line, calls; "
@@ -232,9 +237,9 @@ int runSampleReport(const Profile &P) {
 
 int runStrideReport(const Profile &P) {
   if (Json)
-    printStrideReportJson(P, outs(), !NoDemangle);
+    printStrideReportJson(P, outs(), !NoDemangle, PerCopy);
   else
-    printStrideReport(P, outs(), !NoDemangle);
+    printStrideReport(P, outs(), !NoDemangle, PerCopy);
   return 0;
 }
 
@@ -256,7 +261,7 @@ int runHtmlReport(const Profile &P) {
 std::vector<ReportMode> reportModes() {
   return {
       {"--header", &ShowHeader, {&FullNames}, nullptr, runTimeReport},
-      {"--strides", &ShowStrides, {&Json, &NoDemangle}, nullptr,
+      {"--strides", &ShowStrides, {&Json, &NoDemangle, &PerCopy}, nullptr,
        runStrideReport},
       {"--samples",
        &ShowSamples,

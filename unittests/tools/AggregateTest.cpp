@@ -209,6 +209,49 @@ TEST(Aggregate, TreeMergesThreadsAndProcessesWithTickRates) {
   EXPECT_DOUBLE_EQ(A.Threads[2].Functions[0].Share, 0.6);
 }
 
+TEST(Aggregate, TreePerThreadKeepsThreadsAndCallSitesApart) {
+  // Thread 1 calls f from two call instructions (return addresses 0x10 and
+  // 0x20), thread 2 from one: the merged tree has one main -> f, the
+  // per-thread trees have thread 1's two f nodes and thread 2's own.
+  Process P = makeProcess({"main", "f"});
+  P.Threads.push_back(
+      makeThread(1, {{Root, 0, 1, 1000, 500, 1000, 1000},
+                     {0, 1, 2, 300, 300, 100, 200, 0, 0, 0, 0, 0x10},
+                     {0, 1, 1, 200, 200, 200, 200, 0, 0, 0, 0, 0x20}}));
+  P.Threads.push_back(
+      makeThread(2, {{Root, 0, 1, 100, 60, 100, 100},
+                     {0, 1, 1, 40, 40, 40, 40, 0, 0, 0, 0, 0x10}}));
+  Profile Prof;
+  Prof.Processes = {P};
+  Aggregate Merged = aggregate(Prof);
+  AggregateOptions O;
+  O.TreePerThread = true;
+  Aggregate A = aggregate(Prof, O);
+  EXPECT_TRUE(Merged.ThreadTreeBegin.empty());
+  ASSERT_EQ(Merged.Tree.size(), 3u); // root, main, f
+  ASSERT_EQ(A.ThreadTreeBegin, (std::vector<uint32_t>{1, 4}));
+  ASSERT_EQ(A.Tree.size(), 6u);
+  EXPECT_EQ(A.Tree[0].Children, (std::vector<uint32_t>{1, 4}));
+  // Thread 1: main, f from 0x10 (300 ns) before f from 0x20 (200 ns).
+  EXPECT_EQ(A.Tree[1].S.SelfElapsed, 500);
+  ASSERT_EQ(A.Tree[1].Children, (std::vector<uint32_t>{2, 3}));
+  EXPECT_EQ(A.Tree[2].S.Calls, 2u);
+  EXPECT_EQ(A.Tree[2].S.Elapsed, 300);
+  EXPECT_EQ(A.Tree[3].S.Calls, 1u);
+  EXPECT_EQ(A.Tree[3].S.Elapsed, 200);
+  // Thread 2's own tree.
+  EXPECT_EQ(A.Tree[4].S.Elapsed, 100);
+  EXPECT_EQ(A.Tree[5].S.Elapsed, 40);
+  EXPECT_EQ(A.Tree[5].Parent, 4u);
+  // The flat figures are the same either way.
+  ASSERT_EQ(A.Flat.size(), Merged.Flat.size());
+  for (size_t I = 0; I < A.Flat.size(); ++I) {
+    EXPECT_EQ(A.Flat[I].S.Calls, Merged.Flat[I].S.Calls);
+    EXPECT_EQ(A.Flat[I].S.SelfActive, Merged.Flat[I].S.SelfActive);
+    EXPECT_EQ(A.Flat[I].S.Active, Merged.Flat[I].S.Active);
+  }
+}
+
 TEST(Aggregate, ActiveSelfActiveAndRecursion) {
   // main(1000 elapsed, 10 overhead, 200 off-CPU) -> A(600, 20, 100)
   //   -> A(300, 50, 0): active 790 / 480 / 250; self-active 310, 230, 250.

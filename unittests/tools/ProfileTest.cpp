@@ -413,8 +413,8 @@ const Corruption Corruptions[] = {
      "format version 10 is newer than supported (this activetime reads "
      "version 9)"},
     // Version 8 had no latency histograms (ThreadRecord::NumLatency was a
-    // reserved 0) and shorter module records (no inlined-away functions):
-    // still refused as older.
+    // reserved 0), shorter module records (no inlined-away functions) and
+    // shorter site records (no copy groups): still refused as older.
     {"Version8", [](std::string &S, Secs) { put32(S, 8, 8); },
      "format version 8 is older than supported (this activetime reads "
      "version 9; re-profile with the current runtime)",
@@ -938,7 +938,7 @@ TEST(RawMapping, EveryRecordFieldMappedOrOwned) {
                 &raw::TraceEvent::Reserved)),
             "");
   EXPECT_EQ((coverage<raw::SwitchEvent, profile::SwitchEvent>()), "");
-  EXPECT_EQ((coverage<SiteRecord, MemSite>()), "");
+  EXPECT_EQ((coverage<SiteRecord, MemSite>(&SiteRecord::Reserved)), "");
   EXPECT_EQ((coverage<ParallelRecord, Parallel>(&ParallelRecord::StringBytes)),
             "");
   EXPECT_EQ((coverage<RegionRecord, Region>(&RegionRecord::PathOffset,

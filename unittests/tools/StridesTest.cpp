@@ -54,6 +54,72 @@ TEST(StridesTest, Classes) {
   EXPECT_EQ(R.Confidence, 1);
 }
 
+/// A copy of a group: dynamic stride \p Stride at \p Offset.
+StrideRow copyRow(uint32_t Group, int64_t Offset, int64_t Stride) {
+  StrideRow R = dynamicRow(Stride, 90, 100);
+  R.Module = "m.c";
+  R.Site.CopyGroup = Group;
+  R.Site.CopyOffset = Offset;
+  R.Site.Executions = 1000;
+  R.Site.Observations = 101;
+  R.Site.Differences = 100;
+  R.Site.Gcd = uint64_t(Stride < 0 ? -Stride : Stride);
+  classifySite(R);
+  R.IterNs = 40;
+  return R;
+}
+
+TEST(StridesTest, FoldCopiesOfAnUnrolledStride) {
+  // 4 copies of stride -192 at offsets 0, -96, -48, -144 (any order): one
+  // row of stride -48, unroll 4, counts summed, iteration time / 4.
+  std::vector<StrideRow> Rows = {copyRow(1, 0, -192), copyRow(1, -96, -192),
+                                 StrideRow(), copyRow(1, -48, -192),
+                                 copyRow(1, -144, -192)};
+  Rows[2].Site.AccessSize = 8;
+  std::vector<StrideRow> F = foldCopies(Rows);
+  ASSERT_EQ(F.size(), 2u);
+  EXPECT_EQ(F[0].Stride, -48);
+  EXPECT_EQ(F[0].Unroll, 4u);
+  EXPECT_EQ(F[0].CopyStride, -192);
+  EXPECT_EQ(F[0].Class, StrideClass::Constant);
+  EXPECT_EQ(F[0].Site.Executions, 4000u);
+  EXPECT_EQ(F[0].Site.DominantCount, 360u);
+  EXPECT_DOUBLE_EQ(F[0].Confidence, 0.9);
+  EXPECT_DOUBLE_EQ(*F[0].IterNs, 10);
+  EXPECT_TRUE(F[0].FoldNote.empty());
+  EXPECT_EQ(F[1].Unroll, 1u); // the row of its own keeps its place
+  // Copies of an 8-byte unit stride: constant 32 each, unit when folded.
+  F = foldCopies({copyRow(2, 0, 32), copyRow(2, 8, 32), copyRow(2, 16, 32),
+                  copyRow(2, 24, 32)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Class, StrideClass::Unit);
+}
+
+TEST(StridesTest, CopiesThatDoNotFitStayUnfolded) {
+  auto Note = [](std::vector<StrideRow> Rows) {
+    std::vector<StrideRow> F = foldCopies(Rows);
+    EXPECT_EQ(F.size(), Rows.size());
+    for (const StrideRow &R : F)
+      EXPECT_EQ(R.FoldNote, F[0].FoldNote);
+    return F[0].FoldNote;
+  };
+  EXPECT_EQ(Note({copyRow(1, 0, 96), copyRow(1, 48, 100)}),
+            "the copies' strides differ");
+  EXPECT_EQ(Note({copyRow(1, 0, 96), copyRow(1, 16, 96)}),
+            "offset 16 is not a multiple of 48");
+  // Offsets 0 and 96 are both step 0 of 48 modulo 2 copies.
+  EXPECT_EQ(Note({copyRow(1, 0, 96), copyRow(1, 96, 96)}),
+            "two copies fall on the same step of 48");
+  EXPECT_EQ(Note({copyRow(1, 0, 100), copyRow(1, 50, 100),
+                  copyRow(1, 25, 100)}),
+            "their stride 100 is not 3 steps of a source stride");
+  StrideRow Irregular = copyRow(1, 56, 224);
+  Irregular.Site.DominantCount = 10;
+  classifySite(Irregular);
+  EXPECT_EQ(Note({copyRow(1, 0, 224), Irregular}),
+            "a copy has no stride (irregular or too few observations)");
+}
+
 TEST(StridesTest, MergeOverProcessesConvertsTicks) {
   Profile P;
   for (uint64_t Rate : {1000000000ull, 2000000000ull}) {

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 using namespace llvm;
 using namespace activetime;
@@ -184,7 +185,8 @@ struct NodeFigures {
 
 class Aggregator {
 public:
-  explicit Aggregator(const Profile &P) : Prof(P) {}
+  Aggregator(const Profile &P, const AggregateOptions &O)
+      : Prof(P), Opts(O) {}
   Aggregate run();
 
 private:
@@ -210,12 +212,16 @@ private:
                            ArrayRef<std::vector<MovedTime>> Moved);
   Stats &touch(uint32_t G);
   uint32_t treeChild(uint32_t Parent, uint32_t Func);
+  uint32_t treeChildAt(uint32_t Parent, uint32_t Func, const Node &Nd);
   void sortAll(std::vector<FunctionStats> &V) const;
 
   const Profile &Prof;
+  const AggregateOptions Opts;
   Aggregate Out;
   StringMap<uint32_t> FuncIds;
   DenseMap<uint64_t, uint32_t> TreeChildren; // (parent << 32 | func) -> node
+  // TreePerThread: (parent, func, run-time call site) -> node, this thread's.
+  DenseMap<std::tuple<uint32_t, uint32_t, uint64_t>, uint32_t> SiteChildren;
   std::vector<Stats> FlatAcc;
   // Per-thread scratch, reused to keep allocation proportional to the
   // largest thread rather than to all threads.
@@ -406,6 +412,26 @@ uint32_t Aggregator::treeChild(uint32_t Parent, uint32_t Func) {
   return It->second;
 }
 
+/// The tree node for \p Nd under \p Parent: merged by function, or with
+/// TreePerThread by function and call instruction within the thread.
+uint32_t Aggregator::treeChildAt(uint32_t Parent, uint32_t Func,
+                                 const Node &Nd) {
+  if (!Opts.TreePerThread)
+    return treeChild(Parent, Func);
+  auto [It, New] = SiteChildren.try_emplace({Parent, Func, Nd.CallSite}, 0);
+  if (New) {
+    It->second = Out.Tree.size();
+    TreeNode N;
+    N.Func = Func;
+    N.Parent = Parent;
+    N.Depth = Out.Tree[Parent].Depth + 1;
+    N.Site = Nd.Site;
+    Out.Tree.push_back(std::move(N));
+    Out.Tree[Parent].Children.push_back(It->second);
+  }
+  return It->second;
+}
+
 /// Self-active and self-overhead ticks of every node: its figure minus its
 /// children's (parents precede children, so a reverse pass sees children
 /// first). Self overhead is how far the self-active figure leans on the
@@ -495,7 +521,7 @@ void Aggregator::addToTree(const Process &P, const Thread &T,
       continue;
     }
     uint32_t Parent = Nd.Parent == raw::kNoParent ? 0 : TreeIdx[Nd.Parent];
-    uint32_t Idx = treeChild(Parent, Global[Nd.Func]);
+    uint32_t Idx = treeChildAt(Parent, Global[Nd.Func], Nd);
     TreeIdx[I] = Idx;
     Stats &S = Out.Tree[Idx].S;
     addInclusive(S, P, Nd, F, I);
@@ -651,6 +677,12 @@ void Aggregator::finishThread(uint32_t ProcIdx, const Process &P,
 void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
                            ArrayRef<uint32_t> Global) {
   NodeFigures F = nodeFigures(P, T);
+  if (Opts.TreePerThread) {
+    // A new thread's nodes are never merged into an earlier thread's.
+    SiteChildren.clear();
+    TreeChildren.clear();
+    Out.ThreadTreeBegin.push_back(Out.Tree.size());
+  }
   addToTree(P, T, Global, F);
   addToThreadFlat(P, T, Global, F);
   addSampledAndCounts(P, T, Global, F.Moved);
@@ -724,4 +756,6 @@ Aggregate Aggregator::run() {
 
 } // namespace
 
-Aggregate profile::aggregate(const Profile &P) { return Aggregator(P).run(); }
+Aggregate profile::aggregate(const Profile &P, const AggregateOptions &O) {
+  return Aggregator(P, O).run();
+}

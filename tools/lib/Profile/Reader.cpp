@@ -898,6 +898,12 @@ Error Parser::parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
                         What, I, FuncLen, FileLen));
   S.Func = C.bytes(FuncLen).str();
   S.File = C.bytes(FileLen).str();
+  if (uint32_t Reserved = In.get(&raw::SiteRecord::Reserved))
+    return fail(formatv("{0}: site {1}: reserved field is {2}, not 0", What,
+                        I, Reserved));
+  if (!S.CopyGroup && S.CopyOffset)
+    return fail(formatv("{0}: site {1}: copy offset {2} outside a copy group",
+                        What, I, S.CopyOffset));
   if (Error E = checkSite(S, I, What))
     return E;
   Cur->Sites.push_back(std::move(S));

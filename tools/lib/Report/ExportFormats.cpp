@@ -26,6 +26,10 @@ static const ExportFormat Formats[] = {
      "order-by", writeSymbolOrder},
     {"sample-profile", "LLVM sample profile for clang -fprofile-sample-use",
      "sample-profile-format", writeSampleProfile},
+    {"pprof",
+     "call-tree times as gzipped pprof profile.proto (go tool pprof, "
+     "Pyroscope, Grafana)",
+     "no-demangle", writePprof},
 };
 
 ArrayRef<ExportFormat> activetime::report::exportFormats() { return Formats; }

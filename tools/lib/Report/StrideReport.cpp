@@ -19,14 +19,26 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
 using namespace activetime::report;
 
+/// The copies column: "x4" for a row folded from 4 unrolled copies,
+/// "#G+OFF" for a copy shown alone (copy group G, byte offset OFF), "-".
+static std::string copiesCell(const StrideRow &R) {
+  if (R.Unroll > 1)
+    return "x" + utostr(R.Unroll);
+  if (!R.Site.CopyGroup)
+    return "-";
+  std::string Off = R.Site.CopyOffset >= 0 ? "+" : "";
+  return "#" + utostr(R.Site.CopyGroup) + Off + itostr(R.Site.CopyOffset);
+}
+
 /// One row of the text table: location, function, access, stride, elems,
-/// class, confidence, observed, executions, gcd, iter, kind.
+/// class, confidence, observed, executions, gcd, iter, kind, copies.
 static std::vector<std::string> strideCells(const StrideRow &R,
                                             bool Demangle) {
   const MemSite &S = R.Site;
@@ -51,9 +63,9 @@ static std::vector<std::string> strideCells(const StrideRow &R,
                               : "-"),
        R.Static ? "-" : utostr(S.Observations),
        R.Static ? "-" : utostr(S.Executions),
-       R.Static ? "-" : utostr(S.Gcd),
+       R.Static || R.Unroll > 1 ? "-" : utostr(S.Gcd),
        R.IterNs ? plainTime(*R.IterNs) : "-",
-       R.Static ? "static" : "dynamic"};
+       R.Static ? "static" : "dynamic", copiesCell(R)};
 }
 
 static void printTable(const std::vector<std::vector<std::string>> &Table,
@@ -68,7 +80,7 @@ static void printTable(const std::vector<std::vector<std::string>> &Table,
     L << "  ";
     for (size_t I = 0; I < Row.size(); ++I) {
       // Text columns left, numbers right.
-      bool Left = I <= 2 || I == 5 || I == 11;
+      bool Left = I <= 2 || I == 5 || I >= 11;
       L << (Left ? left_justify(Row[I], Width[I]) : right_justify(Row[I], Width[I]))
         << "  ";
     }
@@ -76,12 +88,38 @@ static void printTable(const std::vector<std::vector<std::string>> &Table,
   }
 }
 
+/// Below the table: each copy group left unfolded, once, and why.
+static void printFoldNotes(const std::vector<StrideRow> &Rows, bool Demangle,
+                           raw_ostream &OS) {
+  std::set<std::pair<std::string, uint32_t>> Seen;
+  for (const StrideRow &R : Rows) {
+    if (R.FoldNote.empty() ||
+        !Seen.insert({R.Module, R.Site.CopyGroup}).second)
+      continue;
+    size_t N = llvm::count_if(Rows, [&](const StrideRow &X) {
+      return X.Module == R.Module && X.Site.CopyGroup == R.Site.CopyGroup;
+    });
+    OS << "  note: " << sys::path::filename(R.Site.File) << ":" << R.Site.Line
+       << ":" << R.Site.Column << " " << displayName(R.Site.Func, Demangle)
+       << ": " << N << " copies of one source access (#" << R.Site.CopyGroup
+       << ") shown unfolded: " << R.FoldNote << "\n";
+  }
+}
+
 void report::printStrideReport(const Profile &P, raw_ostream &OS,
-                               bool Demangle) {
+                               bool Demangle, bool PerCopy) {
   std::vector<StrideRow> Rows = strideRows(P);
   size_t Static = llvm::count_if(Rows, [](const StrideRow &R) { return R.Static; });
   OS << "Memory access sites: " << Rows.size() << " (" << Rows.size() - Static
      << " dynamic, " << Static << " static)\n";
+  if (!PerCopy) {
+    Rows = foldCopies(Rows);
+    size_t Folded = llvm::count_if(Rows, [](const StrideRow &R) { return R.Unroll > 1; });
+    if (Folded)
+      OS << "Unrolled copies: " << Folded
+         << " source accesses folded into one row each (--per-copy: one row "
+            "per site)\n";
+  }
   if (Rows.empty()) {
     OS << "  no site tables in the profile (compile with -mllvm "
           "-activetime-strides)\n";
@@ -96,9 +134,15 @@ void report::printStrideReport(const Profile &P, raw_ostream &OS,
   std::vector<std::vector<std::string>> Table;
   Table.push_back({"location", "function", "access", "stride", "elems",
                    "class", "confidence", "observed", "executions", "gcd",
-                   "iter", "kind"});
+                   "iter", "kind", "copies"});
   for (const StrideRow &R : Rows)
     Table.push_back(strideCells(R, Demangle));
+  // The copies column only where the pass found copies (raw format 9).
+  bool AnyCopies = llvm::any_of(
+      Rows, [](const StrideRow &R) { return R.Site.CopyGroup != 0; });
+  if (!AnyCopies)
+    for (std::vector<std::string> &Row : Table)
+      Row.pop_back();
   printTable(Table, OS);
   OS << "  stride in bytes, elems = stride / access size; confidence = share "
         "of adjacent differences equal to the stride (classed at >= "
@@ -106,12 +150,21 @@ void report::printStrideReport(const Profile &P, raw_ostream &OS,
      << "%); gcd = GCD of all non-zero differences; iter = mean time of one "
         "step of the stride, less the probe time the loop's probes measured "
         "in it\n";
+  if (AnyCopies)
+    OS << "  copies: x N = N unrolled copies of one source access folded into "
+        "the row (stride, elems and iter of one source step; counts summed; gcd "
+        "per copy only: "
+        "--per-copy shows each copy), #G+OFF = copy G at byte offset OFF\n";
+  printFoldNotes(Rows, Demangle, OS);
 }
 
 void report::strideSitesJson(const Profile &P, json::OStream &J,
-                             bool Demangle) {
+                             bool Demangle, bool Fold) {
+  std::vector<StrideRow> Rows = strideRows(P);
+  if (Fold)
+    Rows = foldCopies(Rows);
   J.attributeArray("strides", [&] {
-    for (const StrideRow &R : strideRows(P)) {
+    for (const StrideRow &R : Rows) {
       const MemSite &S = R.Site;
       bool HasStride = R.Class != StrideClass::Irregular &&
                        R.Class != StrideClass::Unknown;
@@ -137,18 +190,31 @@ void report::strideSitesJson(const Profile &P, json::OStream &J,
           J.attribute("iteration_ns", *R.IterNs);
         else
           J.attribute("iteration_ns", nullptr);
+        // Unrolled copies (raw format 9): the pass's copy group and offset;
+        // a folded row's copies and their stride; why a group is unfolded.
+        J.attribute("copy_group", int64_t(S.CopyGroup));
+        J.attribute("copy_offset", S.CopyOffset);
+        J.attribute("unroll", int64_t(R.Unroll));
+        if (R.Unroll > 1)
+          J.attribute("copy_stride", R.CopyStride);
+        else
+          J.attribute("copy_stride", nullptr);
+        if (R.FoldNote.empty())
+          J.attribute("fold_note", nullptr);
+        else
+          J.attribute("fold_note", R.FoldNote);
       });
     }
   });
 }
 
 void report::printStrideReportJson(const Profile &P, raw_ostream &OS,
-                                   bool Demangle) {
+                                   bool Demangle, bool PerCopy) {
   json::OStream J(OS, 2);
   J.object([&] {
     J.attribute("schema", "activetime-strides");
     J.attribute("version", 1);
-    strideSitesJson(P, J, Demangle);
+    strideSitesJson(P, J, Demangle, !PerCopy);
   });
   OS << "\n";
 }

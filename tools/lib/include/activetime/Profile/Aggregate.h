@@ -93,6 +93,9 @@ struct TreeNode {
   bool Counted = false;
   Stats S;
   std::vector<uint32_t> Children; // sorted by active time, descending
+  /// AggregateOptions::TreePerThread only: the call instruction the node's
+  /// calls came from (Node::Site; Func kNoFunc when unknown or outside).
+  CallerCode Site;
 };
 
 struct ThreadSummary {
@@ -139,6 +142,9 @@ struct Provenance {
 
 struct Aggregate {
   std::vector<FunctionInfo> Functions;
+  /// AggregateOptions::TreePerThread only: thread I's tree nodes are
+  /// Tree[ThreadTreeBegin[I] .. ThreadTreeBegin[I + 1]) (or to the end).
+  std::vector<uint32_t> ThreadTreeBegin;
   /// Per process: its function ids (Process::Functions) to Functions ids.
   std::vector<std::vector<uint32_t>> FunctionIds;
   Provenance How;
@@ -153,8 +159,17 @@ struct Aggregate {
   std::vector<ThreadSummary> Threads;
 };
 
+struct AggregateOptions {
+  /// One call tree per thread instead of one merged tree (the roots of all
+  /// threads' trees are children of Tree[0]), whose nodes also tell calls
+  /// from different call instructions apart (TreeNode::Site): what a
+  /// per-thread export with call-site lines needs. The flat stats and the
+  /// thread summaries are the same either way.
+  bool TreePerThread = false;
+};
+
 /// Aggregates \p P. Iterative throughout: call trees may be very deep.
-Aggregate aggregate(const Profile &P);
+Aggregate aggregate(const Profile &P, const AggregateOptions &O = {});
 
 /// Ticks of \p P converted to nanoseconds.
 double ticksToNs(const Process &P, uint64_t Ticks);

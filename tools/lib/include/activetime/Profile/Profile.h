@@ -201,6 +201,11 @@ struct MemSite {
   uint64_t IterTicks = 0;
   uint64_t ProbeTicks = 0;
   uint64_t MinStepTicks = 0;
+  /// Copies of one source access (v9, abi::MemSiteDesc): sites of one
+  /// module with the same non-zero CopyGroup are unrolled copies the pass
+  /// proved to differ by the constant CopyOffsets (bytes).
+  uint32_t CopyGroup = 0;
+  int64_t CopyOffset = 0;
   std::string Func;     // linkage name of the containing function
   std::string File;     // source file of the access, may be empty
 };

@@ -394,7 +394,7 @@ template <> struct RawMapping<raw::SwitchEvent> {
 // raw::StridesRecord has no model object (its sites are grouped by
 // MemSite::Module): the section code reads and writes all of it.
 
-/// MemSite::Module is the section's module.
+/// MemSite::Module is the section's module. Section code: Reserved.
 template <> struct RawMapping<raw::SiteRecord> {
   using R = raw::SiteRecord;
   template <class IO, class M> static void map(IO &io, M &S) {
@@ -420,6 +420,8 @@ template <> struct RawMapping<raw::SiteRecord> {
     io.field(&R::MinStepTicks, S.MinStepTicks);
     io.count(&R::FuncLen, S.Func);
     io.count(&R::FileLen, S.File);
+    io.field(&R::CopyGroup, S.CopyGroup);
+    io.field(&R::CopyOffset, S.CopyOffset);
   }
 };
 

@@ -55,6 +55,13 @@ struct StrideRow {
   /// the runtime's shortest step less the site's own probe, less the mean
   /// probe time of the loop's other sites; at least 0.
   std::optional<double> MinIterNs;
+  /// foldCopies: the number of unrolled copies this row stands for (1: a
+  /// site of its own) and the stride of each copy (Stride * Unroll).
+  unsigned Unroll = 1;
+  int64_t CopyStride = 0;
+  /// A site of a copy group that foldCopies left unfolded: why (the same
+  /// for every copy of the group).
+  std::string FoldNote;
 };
 
 /// Classifies one site (static sites by their compile-time stride).
@@ -63,6 +70,18 @@ void classifySite(StrideRow &R);
 /// Every site of the profile, merged over processes by (module, hash), in
 /// module then table order.
 std::vector<StrideRow> strideRows(const Profile &P);
+
+/// Folds the unrolled copies of one source access into one row. The pass
+/// proved which sites are copies (MemSite::CopyGroup: same location, size
+/// and kind in one loop, addresses differing by the constant CopyOffsets); a
+/// group of n copies is folded when every copy has the same stride S and
+/// their offsets are the n steps 0, d, ..., (n-1)d (in any order, modulo S)
+/// of d = S / n: the row then has stride d and Unroll n, its counts summed
+/// over the copies and its iteration times those of one step of d (the
+/// copies' mean divided by n). Any other group stays unfolded, each row
+/// with a FoldNote saying why. Rows keep their order (a folded row sits
+/// where its first copy was).
+std::vector<StrideRow> foldCopies(const std::vector<StrideRow> &Rows);
 
 /// Prefetch distance model (docs/user-guide.md, "Prefetch feedback").
 struct PrefetchModel {

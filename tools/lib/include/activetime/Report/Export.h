@@ -85,6 +85,9 @@ llvm::Error writeSymbolOrder(const profile::Profile &P, llvm::raw_ostream &OS,
 llvm::Error writeSampleProfile(const profile::Profile &P,
                                llvm::raw_ostream &OS, const ExportOptions &O,
                                Progress &Prog);
+/// pprof's gzipped profile.proto: one sample per thread and calling context.
+llvm::Error writePprof(const profile::Profile &P, llvm::raw_ostream &OS,
+                       const ExportOptions &O, Progress &Prog);
 
 } // namespace report
 } // namespace activetime

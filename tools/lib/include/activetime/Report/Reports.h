@@ -111,14 +111,17 @@ void printLatencyReport(const profile::Profile &P,
                         const profile::Aggregate &A, llvm::raw_ostream &OS,
                         bool Demangle, unsigned Top);
 
-/// The memory access sites of stride profiling, dynamic ones first.
+/// The memory access sites of stride profiling, dynamic ones first; the
+/// unrolled copies of one source access folded into one row
+/// (profile::foldCopies) unless \p PerCopy.
 void printStrideReport(const profile::Profile &P, llvm::raw_ostream &OS,
-                       bool Demangle);
+                       bool Demangle, bool PerCopy = false);
 void printStrideReportJson(const profile::Profile &P, llvm::raw_ostream &OS,
-                           bool Demangle);
-/// The "strides" array shared by the stride JSON document and the export.
+                           bool Demangle, bool PerCopy = false);
+/// The "strides" array shared by the stride JSON document and the export
+/// (per instruction, as the prefetch hints are, unless \p Fold).
 void strideSitesJson(const profile::Profile &P, llvm::json::OStream &J,
-                     bool Demangle);
+                     bool Demangle, bool Fold = false);
 
 /// One self-contained HTML file (flame graphs, tables, header) at \p Path.
 llvm::Error writeHtmlReport(const profile::Profile &P, llvm::StringRef Path,
