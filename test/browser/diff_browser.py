@@ -13,18 +13,14 @@ Reuses report_browser.py's DevTools client.
 usage: diff_browser.py --activetime BIN --mkraw mkraw.py --inputs DIR --out DIR
 """
 
-import argparse
-import base64
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report_browser import Browser, console_errors  # noqa: E402
+from report_browser import run_page  # noqa: E402
 
 # Per run: (pid, main incl, compute (incl, excl), work) in ns; helper and
 # oldname/newname keep their figures of the JSON descriptions.
@@ -71,95 +67,54 @@ FRAME_FILL = """(function (name) {
 })"""
 
 
+def check_page(b, check, args):
+    """The checks of this page; b: the browser on it."""
+    for sel in ("#header", "#side-base", "#side-new", "#diff-flame",
+                "#flame-diff", "#diff-functions", "#metric-active",
+                "#metric-self_active"):
+        check(b.eval("!!document.querySelector('%s')" % sel),
+              "element %s present" % sel)
+    frames = b.eval("document.querySelectorAll('#flame-diff svg g').length")
+    check(frames == 6, "NEW's flame graph has its 6 frames, root included (%s)" % frames)
+    fill = lambda n: b.eval(FRAME_FILL + "(%s)" % json.dumps(n))
+    # compute(int): +310 us of 500 us inclusive -> rel 0.62.
+    check(fill("compute(...)") == "rgb(255,89,89)",
+          "compute(int) is red by its relative delta (%s)" % fill("compute(...)"))
+    check(fill("work()") == "#c8c8c8",
+          "work() is grey: within the noise (%s)" % fill("work()"))
+    check(fill("newname()") == "#c9a0ff",
+          "newname() is purple: not in BASE (%s)" % fill("newname()"))
+    check(fill("oldname()") is None, "oldname() (removed) has no frame")
+
+    geom = b.eval("""(function () {
+        var g = Array.from(document.querySelectorAll('#flame-diff svg g'))
+          .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; });
+        g.scrollIntoView();
+        var r = g.querySelector('rect').getBoundingClientRect();
+        return {x: r.x + r.width / 2, y: r.y + r.height / 2};
+    })()""")
+    b.call("Input.dispatchMouseEvent", type="mouseMoved",
+           x=geom["x"], y=geom["y"])
+    time.sleep(0.3)
+    det = b.eval("document.getElementById('flame-diff-details').textContent")
+    check(det.startswith("compute(...) [both]: active 500.000 us -> 810.000 us "
+                         "(+310.000 us, 1.62x, \u00b195% 59.770 us, significant); "
+                         "self-active 300.000 us -> 510.000 us") and "calls 2 -> 2" in det,
+          "hovering shows before/after/delta (%s)" % det)
+
+    b.eval("document.getElementById('metric-self_active').click()")
+    time.sleep(0.5)
+    check(b.eval("document.getElementById('flame-diff').getAttribute('data-metric')")
+          == "self_active", "the color switch selects self-active time")
+    # main's self time did not change: 0 within a spread of 0.
+    check(fill("main") == "#c8c8c8",
+          "by self-active time main is grey (%s)" % fill("main"))
+    rows = b.eval("document.querySelectorAll('#diff-functions tbody tr').length")
+    check(rows == 6, "the functions table lists all 6 functions (%s)" % rows)
+
+
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--activetime", required=True)
-    ap.add_argument("--mkraw", required=True)
-    ap.add_argument("--inputs", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
-    args = ap.parse_args()
-    html = make_diff(args)
-    failures = []
-
-    def check(cond, what):
-        print(("ok    " if cond else "FAIL  ") + what)
-        if not cond:
-            failures.append(what)
-
-    with tempfile.TemporaryDirectory(prefix="activetime-chromium-") as prof:
-        b = Browser(args.chromium, prof)
-        try:
-            b.call("Runtime.enable")
-            b.call("Log.enable")
-            b.call("Page.enable")
-            b.call("Page.navigate", url="file://" + os.path.abspath(html))
-            b.wait_event("Page.loadEventFired")
-            time.sleep(0.5)
-            check(b.eval("document.body.getAttribute('data-rendered')") == "1",
-                  "diff script ran to the end")
-            for sel in ("#header", "#side-base", "#side-new", "#diff-flame",
-                        "#flame-diff", "#diff-functions", "#metric-active",
-                        "#metric-self_active"):
-                check(b.eval("!!document.querySelector('%s')" % sel),
-                      "element %s present" % sel)
-            frames = b.eval("document.querySelectorAll('#flame-diff svg g').length")
-            check(frames == 6, "NEW's flame graph has its 6 frames, root included (%s)" % frames)
-            fill = lambda n: b.eval(FRAME_FILL + "(%s)" % json.dumps(n))
-            # compute(int): +310 us of 500 us inclusive -> rel 0.62.
-            check(fill("compute(...)") == "rgb(255,89,89)",
-                  "compute(int) is red by its relative delta (%s)" % fill("compute(...)"))
-            check(fill("work()") == "#c8c8c8",
-                  "work() is grey: within the noise (%s)" % fill("work()"))
-            check(fill("newname()") == "#c9a0ff",
-                  "newname() is purple: not in BASE (%s)" % fill("newname()"))
-            check(fill("oldname()") is None, "oldname() (removed) has no frame")
-
-            geom = b.eval("""(function () {
-                var g = Array.from(document.querySelectorAll('#flame-diff svg g'))
-                  .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; });
-                g.scrollIntoView();
-                var r = g.querySelector('rect').getBoundingClientRect();
-                return {x: r.x + r.width / 2, y: r.y + r.height / 2};
-            })()""")
-            b.call("Input.dispatchMouseEvent", type="mouseMoved",
-                   x=geom["x"], y=geom["y"])
-            time.sleep(0.3)
-            det = b.eval("document.getElementById('flame-diff-details').textContent")
-            check(det.startswith("compute(...) [both]: active 500.000 us -> 810.000 us "
-                                 "(+310.000 us, 1.62x, \u00b195% 59.770 us, significant); "
-                                 "self-active 300.000 us -> 510.000 us") and "calls 2 -> 2" in det,
-                  "hovering shows before/after/delta (%s)" % det)
-
-            b.eval("document.getElementById('metric-self_active').click()")
-            time.sleep(0.5)
-            check(b.eval("document.getElementById('flame-diff').getAttribute('data-metric')")
-                  == "self_active", "the color switch selects self-active time")
-            # main's self time did not change: 0 within a spread of 0.
-            check(fill("main") == "#c8c8c8",
-                  "by self-active time main is grey (%s)" % fill("main"))
-            rows = b.eval("document.querySelectorAll('#diff-functions tbody tr').length")
-            check(rows == 6, "the functions table lists all 6 functions (%s)" % rows)
-
-            b.eval("window.scrollTo(0, 0)")
-            shot = b.call("Page.captureScreenshot", format="png",
-                          captureBeyondViewport=True)
-            png = os.path.join(args.out, "diff.png")
-            with open(png, "wb") as f:
-                f.write(base64.b64decode(shot["data"]))
-            print("screenshot: " + png)
-            errors = console_errors(b.events)
-            for e in errors:
-                print("console: " + e)
-            check(not errors, "no console errors or exceptions")
-        except Exception:
-            for e in console_errors(b.events):
-                print("console: " + e)
-            raise
-        finally:
-            b.close()
-    print("%d passed, %d failed" % (0 if failures else 1, 1 if failures else 0))
-    return 1 if failures else 0
+    return run_page(make_diff, "diff", "diff.png", check_page)
 
 
 if __name__ == "__main__":

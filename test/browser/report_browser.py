@@ -205,7 +205,11 @@ def make_report(args):
     return html
 
 
-def main():
+def run_page(make_page, kind, shot_name, check_page):
+    """Makes the page (make_page(args) returns its path), opens it in
+    headless Chromium, checks that its script ran to the end, runs
+    check_page(browser, check, args), saves a screenshot and fails on any
+    console error. Returns the exit status."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--activetime", required=True)
     ap.add_argument("--mkraw", required=True)
@@ -213,7 +217,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     args = ap.parse_args()
-    html = make_report(args)
+    html = make_page(args)
     failures = []
 
     def check(cond, what):
@@ -231,140 +235,15 @@ def main():
             b.wait_event("Page.loadEventFired")
             time.sleep(0.5)
             check(b.eval("document.body.getAttribute('data-rendered')") == "1",
-                  "report script ran to the end")
-            for sel in ("#header", "#overhead-table", "#threads-table", "#losses",
-                        "#call-tree", "#functions-table", "#off-cpu", "#strides",
-                        "#parallel", "#mode-active", "#mode-elapsed"):
-                check(b.eval("!!document.querySelector('%s')" % sel),
-                      "element %s present" % sel)
-            frames = b.eval("document.querySelectorAll('#flame-tree svg g').length")
-            check(frames and frames >= 8, "call-tree flame graph has frames (%s)" % frames)
-            off = b.eval("document.querySelectorAll('#flame-offcpu svg g').length")
-            check(off and off >= 3, "off-CPU flame graph has frames (%s)" % off)
-            rows = b.eval("document.querySelectorAll('#functions-table tbody tr').length")
-            check(rows == 4, "functions table has 4 rows (%s)" % rows)
-
-            cells = b.eval("""(function () {
-                var t = document.querySelector('#functions-table'), out = {};
-                var keys = Array.from(t.querySelectorAll('th')).map(function (h) { return h.getAttribute('data-key'); });
-                Array.from(t.querySelectorAll('tbody tr')).forEach(function (tr) {
-                  var td = tr.querySelectorAll('td'), name = td[keys.indexOf('name')].textContent;
-                  out[name] = ['how', 'calls', 'self_active_ns', 'active_ns', 'elapsed_ns'].map(
-                    function (k) { return keys.indexOf(k) < 0 ? null : td[keys.indexOf(k)].textContent; });
-                });
-                return out;
-            })()""") or {}
-            # compute(int): self-active 400 us, of which its samples put a
-            # quarter in helper(): keeps 300 us, +- 1.96 * sqrt(400000^2 *
-            # Q(1 - Q) / 42), Q = (10 + 1) / (40 + 2) (the rule-of-succession
-            # share), = 53.189 us from the sampling plus 12 timed calls *
-            # 5 ns probe residual (1 + 1 + |27 - 30|) = 53.249 us.
-            # helper(): 200 us timed + 100 us sampled, +- 53.189 us + 10
-            # timed calls * 5 ns = 53.239 us; per-call figures "-".
-            # Short names (template arguments and parameters elided), as
-            # in the text report.
-            comp = cells.get("compute(...)", [None] * 5)
-            helper = cells.get("helper()", [None] * 5)
-            check(comp[0] == "timed" and helper[0] == "counted" and
-                  cells.get("main", [None])[0] == "timed",
-                  "functions table has a how column: timed / counted (%s)" % cells)
-            check(comp[2] == "300.000 us \u00b1 53.249 us" and
-                  helper[2] == "300.000 us \u00b1 53.239 us",
-                  "self-active times show their +- uncertainty (%s, %s)" % (comp[2], helper[2]))
-            check(helper[1] == "1000" and helper[3] == "-" and helper[4] == "-" and
-                  comp[3] == "600.000 us",
-                  "a counted function has exact calls and no per-call figures (%s)" % helper)
-            check(not any("~" in c for row in cells.values() for c in row if c),
-                  "no '~' marks any more")
-            check(b.eval("!document.getElementById('approximate-note')"),
-                  "no #approximate-note")
-            note = b.eval("(document.getElementById('how-note') || {}).textContent")
-            check(bool(note) and note.startswith("how: timed = every call timed by the probes") and
-                  "+-95%" in note, "a #how-note explains how and +-95%% (%s)" % note)
-            prov = b.eval("(document.getElementById('provenance') || {}).textContent")
-            check(bool(prov) and prov.startswith("Self-active time: ") and
-                  "in 990 counted calls, split off their timed callers by 40 code samples" in prov
-                  and b.eval("!!document.querySelector('#header #provenance')"),
-                  "the header has a #provenance paragraph (%s)" % prov)
-            hdr = b.eval("document.querySelector('#overhead-table').textContent")
-            check("tick step" in hdr and "measured in place" in hdr and
-                  "code samples" in hdr and "shorter ones counted" in hdr,
-                  "the measurement table shows the tick step, timing, probe cost and code samples (%s)" % hdr)
-            counted = b.eval("""Array.from(document.querySelectorAll('#flame-tree svg g'))
-                .filter(function (g) { return g.textContent.indexOf('helper()') === 0; }).length""")
-            check(counted == 2, "helper() has a timed and a [counted] frame under compute(int) (%s)" % counted)
-
-            # Click the frame of compute(int) and expect it to fill the width.
-            geom = b.eval("""(function () {
-                var g = Array.from(document.querySelectorAll('#flame-tree svg g'))
-                  .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; });
-                var svg = document.querySelector('#flame-tree svg').getBoundingClientRect();
-                var r = g.querySelector('rect').getBoundingClientRect();
-                g.scrollIntoView();
-                r = g.querySelector('rect').getBoundingClientRect();
-                return {x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width, svgw: svg.width};
-            })()""")
-            b.click(geom["x"], geom["y"])
-            time.sleep(1.0)  # the zoom transition
-            w2 = b.eval("""Array.from(document.querySelectorAll('#flame-tree svg g'))
-                .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; })
-                .querySelector('rect').getBoundingClientRect().width""")
-            check(w2 > geom["w"] * 1.3 and w2 > 0.9 * geom["svgw"],
-                  "click on a frame zooms it (width %.0f -> %.0f of %.0f)"
-                  % (geom["w"], w2, geom["svgw"]))
-
-            # Active/elapsed switch.
-            r = b.eval("document.getElementById('mode-elapsed').getBoundingClientRect().toJSON()")
-            b.eval("document.getElementById('mode-elapsed').scrollIntoView()")
-            r = b.eval("document.getElementById('mode-elapsed').getBoundingClientRect().toJSON()")
-            b.click(r["x"] + r["width"] / 2, r["y"] + r["height"] / 2)
-            time.sleep(0.5)
-            check(b.eval("document.getElementById('flame-tree').getAttribute('data-mode')") == "elapsed",
-                  "the active/elapsed switch changes the flame graph")
-
-            # Callers and callees: the first function's tables; choosing
-            # fib(int) shows main and its recursive calls as callers.
-            check(b.eval("!!document.querySelector('#callers #callers-table')"),
-                  "callers table present")
-            b.eval("""(function () { var s = document.getElementById('callers-function');
-                s.value = Array.from(s.options).find(function (o) { return o.text === 'fib(int)'; }).value;
-                s.dispatchEvent(new Event('change')); })()""")
-            callers = b.eval("Array.from(document.querySelectorAll('#callers-table tbody tr td:first-child'))"
-                             ".map(function (t) { return t.textContent; }).sort().join(',')")
-            check(callers == "fib(int),main", "fib(int)'s callers are main and fib(int) (%s)" % callers)
-            bu = b.eval("document.querySelectorAll('#flame-bottom-up svg g').length")
-            check(bu and bu >= 6, "bottom-up icicle has frames (%s)" % bu)
-
-            # Sort the functions table by calls.
-            b.eval("document.querySelector('#functions-table th[data-key=calls]').click()")
-            first = b.eval("document.querySelector('#functions-table tbody tr td').textContent")
-            check(first == "helper()", "sorting by calls puts helper() first (%s)" % first)
-
-            # Latency (issue 20): the section's table, and a click on a
-            # function draws its histogram.
-            lrows = b.eval("document.querySelectorAll('#latency-table tbody tr').length")
-            check(lrows == 4, "latency table has 4 rows (%s)" % lrows)
-            # helper(): 10 timed calls of its 1000 (the rest counted) make
-            # its distribution.
-            hcalls = b.eval("""Array.from(document.querySelectorAll('#latency-table tbody tr'))
-                .filter(function (tr) { return tr.children[6].textContent === 'helper()'; })
-                .map(function (tr) { return tr.children[0].textContent; })[0]""")
-            check(hcalls == "10", "a function's latency row counts its timed calls only (%s)" % hcalls)
-            b.eval("""Array.from(document.querySelectorAll('#latency-table tbody tr'))
-                .filter(function (tr) { return tr.children[6].textContent === 'compute(int)'; })[0].click()""")
-            bars = b.eval("document.querySelectorAll('#latency-histogram .bar').length")
-            title = b.eval("(document.querySelector('#latency-histogram h3') || {}).textContent")
-            check(bars and bars >= 1 and title == "compute(int): 2 timed calls",
-                  "a click on a latency row draws its histogram (%s bars, %s)" % (bars, title))
-
+                  kind + " script ran to the end")
+            check_page(b, check, args)
             b.eval("window.scrollTo(0, 0)")
             shot = b.call("Page.captureScreenshot", format="png",
                           captureBeyondViewport=True)
-            png = os.path.join(args.out, "report.png")
+            png = os.path.join(args.out, shot_name)
             with open(png, "wb") as f:
                 f.write(base64.b64decode(shot["data"]))
             print("screenshot: " + png)
-
             errors = console_errors(b.events)
             for e in errors:
                 print("console: " + e)
@@ -377,6 +256,138 @@ def main():
             b.close()
     print("%d passed, %d failed" % (0 if failures else 1, 1 if failures else 0))
     return 1 if failures else 0
+
+
+def check_page(b, check, args):
+    """The checks of this page; b: the browser on it."""
+    for sel in ("#header", "#overhead-table", "#threads-table", "#losses",
+                "#call-tree", "#functions-table", "#off-cpu", "#strides",
+                "#parallel", "#mode-active", "#mode-elapsed"):
+        check(b.eval("!!document.querySelector('%s')" % sel),
+              "element %s present" % sel)
+    frames = b.eval("document.querySelectorAll('#flame-tree svg g').length")
+    check(frames and frames >= 8, "call-tree flame graph has frames (%s)" % frames)
+    off = b.eval("document.querySelectorAll('#flame-offcpu svg g').length")
+    check(off and off >= 3, "off-CPU flame graph has frames (%s)" % off)
+    rows = b.eval("document.querySelectorAll('#functions-table tbody tr').length")
+    check(rows == 4, "functions table has 4 rows (%s)" % rows)
+
+    cells = b.eval("""(function () {
+        var t = document.querySelector('#functions-table'), out = {};
+        var keys = Array.from(t.querySelectorAll('th')).map(function (h) { return h.getAttribute('data-key'); });
+        Array.from(t.querySelectorAll('tbody tr')).forEach(function (tr) {
+          var td = tr.querySelectorAll('td'), name = td[keys.indexOf('name')].textContent;
+          out[name] = ['how', 'calls', 'self_active_ns', 'active_ns', 'elapsed_ns'].map(
+            function (k) { return keys.indexOf(k) < 0 ? null : td[keys.indexOf(k)].textContent; });
+        });
+        return out;
+    })()""") or {}
+    # compute(int): self-active 400 us, of which its samples put a
+    # quarter in helper(): keeps 300 us, +- 1.96 * sqrt(400000^2 *
+    # Q(1 - Q) / 42), Q = (10 + 1) / (40 + 2) (the rule-of-succession
+    # share), = 53.189 us from the sampling plus 12 timed calls *
+    # 5 ns probe residual (1 + 1 + |27 - 30|) = 53.249 us.
+    # helper(): 200 us timed + 100 us sampled, +- 53.189 us + 10
+    # timed calls * 5 ns = 53.239 us; per-call figures "-".
+    # Short names (template arguments and parameters elided), as
+    # in the text report.
+    comp = cells.get("compute(...)", [None] * 5)
+    helper = cells.get("helper()", [None] * 5)
+    check(comp[0] == "timed" and helper[0] == "counted" and
+          cells.get("main", [None])[0] == "timed",
+          "functions table has a how column: timed / counted (%s)" % cells)
+    check(comp[2] == "300.000 us \u00b1 53.249 us" and
+          helper[2] == "300.000 us \u00b1 53.239 us",
+          "self-active times show their +- uncertainty (%s, %s)" % (comp[2], helper[2]))
+    check(helper[1] == "1000" and helper[3] == "-" and helper[4] == "-" and
+          comp[3] == "600.000 us",
+          "a counted function has exact calls and no per-call figures (%s)" % helper)
+    check(not any("~" in c for row in cells.values() for c in row if c),
+          "no '~' marks any more")
+    check(b.eval("!document.getElementById('approximate-note')"),
+          "no #approximate-note")
+    note = b.eval("(document.getElementById('how-note') || {}).textContent")
+    check(bool(note) and note.startswith("how: timed = every call timed by the probes") and
+          "+-95%" in note, "a #how-note explains how and +-95%% (%s)" % note)
+    prov = b.eval("(document.getElementById('provenance') || {}).textContent")
+    check(bool(prov) and prov.startswith("Self-active time: ") and
+          "in 990 counted calls, split off their timed callers by 40 code samples" in prov
+          and b.eval("!!document.querySelector('#header #provenance')"),
+          "the header has a #provenance paragraph (%s)" % prov)
+    hdr = b.eval("document.querySelector('#overhead-table').textContent")
+    check("tick step" in hdr and "measured in place" in hdr and
+          "code samples" in hdr and "shorter ones counted" in hdr,
+          "the measurement table shows the tick step, timing, probe cost and code samples (%s)" % hdr)
+    counted = b.eval("""Array.from(document.querySelectorAll('#flame-tree svg g'))
+        .filter(function (g) { return g.textContent.indexOf('helper()') === 0; }).length""")
+    check(counted == 2, "helper() has a timed and a [counted] frame under compute(int) (%s)" % counted)
+
+    # Click the frame of compute(int) and expect it to fill the width.
+    geom = b.eval("""(function () {
+        var g = Array.from(document.querySelectorAll('#flame-tree svg g'))
+          .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; });
+        var svg = document.querySelector('#flame-tree svg').getBoundingClientRect();
+        var r = g.querySelector('rect').getBoundingClientRect();
+        g.scrollIntoView();
+        r = g.querySelector('rect').getBoundingClientRect();
+        return {x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width, svgw: svg.width};
+    })()""")
+    b.click(geom["x"], geom["y"])
+    time.sleep(1.0)  # the zoom transition
+    w2 = b.eval("""Array.from(document.querySelectorAll('#flame-tree svg g'))
+        .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; })
+        .querySelector('rect').getBoundingClientRect().width""")
+    check(w2 > geom["w"] * 1.3 and w2 > 0.9 * geom["svgw"],
+          "click on a frame zooms it (width %.0f -> %.0f of %.0f)"
+          % (geom["w"], w2, geom["svgw"]))
+
+    # Active/elapsed switch.
+    r = b.eval("document.getElementById('mode-elapsed').getBoundingClientRect().toJSON()")
+    b.eval("document.getElementById('mode-elapsed').scrollIntoView()")
+    r = b.eval("document.getElementById('mode-elapsed').getBoundingClientRect().toJSON()")
+    b.click(r["x"] + r["width"] / 2, r["y"] + r["height"] / 2)
+    time.sleep(0.5)
+    check(b.eval("document.getElementById('flame-tree').getAttribute('data-mode')") == "elapsed",
+          "the active/elapsed switch changes the flame graph")
+
+    # Callers and callees: the first function's tables; choosing
+    # fib(int) shows main and its recursive calls as callers.
+    check(b.eval("!!document.querySelector('#callers #callers-table')"),
+          "callers table present")
+    b.eval("""(function () { var s = document.getElementById('callers-function');
+        s.value = Array.from(s.options).find(function (o) { return o.text === 'fib(int)'; }).value;
+        s.dispatchEvent(new Event('change')); })()""")
+    callers = b.eval("Array.from(document.querySelectorAll('#callers-table tbody tr td:first-child'))"
+                     ".map(function (t) { return t.textContent; }).sort().join(',')")
+    check(callers == "fib(int),main", "fib(int)'s callers are main and fib(int) (%s)" % callers)
+    bu = b.eval("document.querySelectorAll('#flame-bottom-up svg g').length")
+    check(bu and bu >= 6, "bottom-up icicle has frames (%s)" % bu)
+
+    # Sort the functions table by calls.
+    b.eval("document.querySelector('#functions-table th[data-key=calls]').click()")
+    first = b.eval("document.querySelector('#functions-table tbody tr td').textContent")
+    check(first == "helper()", "sorting by calls puts helper() first (%s)" % first)
+
+    # Latency (issue 20): the section's table, and a click on a
+    # function draws its histogram.
+    lrows = b.eval("document.querySelectorAll('#latency-table tbody tr').length")
+    check(lrows == 4, "latency table has 4 rows (%s)" % lrows)
+    # helper(): 10 timed calls of its 1000 (the rest counted) make
+    # its distribution.
+    hcalls = b.eval("""Array.from(document.querySelectorAll('#latency-table tbody tr'))
+        .filter(function (tr) { return tr.children[6].textContent === 'helper()'; })
+        .map(function (tr) { return tr.children[0].textContent; })[0]""")
+    check(hcalls == "10", "a function's latency row counts its timed calls only (%s)" % hcalls)
+    b.eval("""Array.from(document.querySelectorAll('#latency-table tbody tr'))
+        .filter(function (tr) { return tr.children[6].textContent === 'compute(int)'; })[0].click()""")
+    bars = b.eval("document.querySelectorAll('#latency-histogram .bar').length")
+    title = b.eval("(document.querySelector('#latency-histogram h3') || {}).textContent")
+    check(bars and bars >= 1 and title == "compute(int): 2 timed calls",
+          "a click on a latency row draws its histogram (%s bars, %s)" % (bars, title))
+
+
+def main():
+    return run_page(make_report, "report", "report.png", check_page)
 
 
 if __name__ == "__main__":

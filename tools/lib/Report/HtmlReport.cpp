@@ -91,7 +91,8 @@ Error report::writeHtmlPage(StringRef Path, StringRef Title, StringRef Doc,
         OS << C;
     }
     OS << "</script>\n<script>\n" << ASSET(kD3Js) << "\n</script>\n<script>\n"
-       << ASSET(kD3FgJs) << "\n</script>\n<script>\n" << Script
+       << ASSET(kD3FgJs) << "\n</script>\n<script>\n" << ASSET(kCommonJs)
+       << "\n</script>\n<script>\n" << Script
        << "\n</script>\n</body>\n</html>\n";
     return Error::success();
   });
