@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_browser import run_page  # noqa: E402
@@ -95,17 +94,15 @@ def check_page(b, check, args):
     })()""")
     b.call("Input.dispatchMouseEvent", type="mouseMoved",
            x=geom["x"], y=geom["y"])
-    time.sleep(0.3)
-    det = b.eval("document.getElementById('flame-diff-details').textContent")
+    det = b.wait_until("document.getElementById('flame-diff-details').textContent")
     check(det.startswith("compute(...) [both]: active 500.000 us -> 810.000 us "
                          "(+310.000 us, 1.62x, \u00b195% 59.770 us, significant); "
                          "self-active 300.000 us -> 510.000 us") and "calls 2 -> 2" in det,
           "hovering shows before/after/delta (%s)" % det)
 
     b.eval("document.getElementById('metric-self_active').click()")
-    time.sleep(0.5)
-    check(b.eval("document.getElementById('flame-diff').getAttribute('data-metric')")
-          == "self_active", "the color switch selects self-active time")
+    check(b.wait_until("document.getElementById('flame-diff').getAttribute('data-metric') "
+                       "=== 'self_active'"), "the color switch selects self-active time")
     # main's self time did not change: 0 within a spread of 0.
     check(fill("main") == "#c8c8c8",
           "by self-active time main is grey (%s)" % fill("main"))

@@ -138,6 +138,30 @@ class Browser:
             raise RuntimeError("evaluating %s: %s" % (expr, r["exceptionDetails"]))
         return r["result"].get("value")
 
+    def wait_until(self, expr, timeout=20):
+        """Evaluates expr until it is truthy (a page's transitions and event
+        handlers take their time, longer on a slow machine); returns its last
+        value, which the caller checks."""
+        deadline = time.time() + timeout
+        while True:
+            v = self.eval(expr)
+            if v or time.time() > deadline:
+                return v
+            time.sleep(0.05)
+
+    def wait_stable(self, expr, timeout=20):
+        """Evaluates expr until it is truthy and the same three times in a
+        row (a transition has ended); returns its last value."""
+        deadline = time.time() + timeout
+        last, same = None, 0
+        while True:
+            v = self.eval(expr)
+            same = same + 1 if v and v == last else 0
+            if same >= 2 or time.time() > deadline:
+                return v
+            last = v
+            time.sleep(0.05)
+
     def click(self, x, y):
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y,
@@ -233,9 +257,13 @@ def run_page(make_page, kind, shot_name, check_page):
             b.call("Page.enable")
             b.call("Page.navigate", url="file://" + os.path.abspath(html))
             b.wait_event("Page.loadEventFired")
-            time.sleep(0.5)
-            check(b.eval("document.body.getAttribute('data-rendered')") == "1",
+            check(b.wait_until("document.body.getAttribute('data-rendered') === '1'"),
                   kind + " script ran to the end")
+            # The flame graphs grow in with a transition: checks of their
+            # geometry wait until every frame has its final width.
+            b.wait_stable("Array.from(document.querySelectorAll('svg rect'))"
+                          ".map(function (r) { return r.getBoundingClientRect()"
+                          ".width.toFixed(1); }).join(',') || 'none'")
             check_page(b, check, args)
             b.eval("window.scrollTo(0, 0)")
             shot = b.call("Page.captureScreenshot", format="png",
@@ -333,10 +361,12 @@ def check_page(b, check, args):
         return {x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width, svgw: svg.width};
     })()""")
     b.click(geom["x"], geom["y"])
-    time.sleep(1.0)  # the zoom transition
-    w2 = b.eval("""Array.from(document.querySelectorAll('#flame-tree svg g'))
+    width = """Array.from(document.querySelectorAll('#flame-tree svg g'))
         .find(function (g) { return g.textContent.indexOf('compute(...)') === 0; })
-        .querySelector('rect').getBoundingClientRect().width""")
+        .querySelector('rect').getBoundingClientRect().width"""
+    # The zoom is a transition: wait for it to reach the full width.
+    b.wait_until("(%s) > 0.9 * %f" % (width, geom["svgw"]))
+    w2 = b.eval(width)
     check(w2 > geom["w"] * 1.3 and w2 > 0.9 * geom["svgw"],
           "click on a frame zooms it (width %.0f -> %.0f of %.0f)"
           % (geom["w"], w2, geom["svgw"]))
@@ -346,8 +376,7 @@ def check_page(b, check, args):
     b.eval("document.getElementById('mode-elapsed').scrollIntoView()")
     r = b.eval("document.getElementById('mode-elapsed').getBoundingClientRect().toJSON()")
     b.click(r["x"] + r["width"] / 2, r["y"] + r["height"] / 2)
-    time.sleep(0.5)
-    check(b.eval("document.getElementById('flame-tree').getAttribute('data-mode')") == "elapsed",
+    check(b.wait_until("document.getElementById('flame-tree').getAttribute('data-mode') === 'elapsed'"),
           "the active/elapsed switch changes the flame graph")
 
     # Callers and callees: the first function's tables; choosing
