@@ -246,7 +246,7 @@ int runStrideReport(const Profile &P) {
 int runLatencyReport(const Profile &P) {
   if (!Filtered.empty())
     outs() << "filters: " << Filtered.describe() << "\n";
-  printLatencyReport(P, aggregate(P), outs(), !NoDemangle, Top);
+  printLatencyReport(P, aggregate(P), outs(), !NoDemangle, Top, FullNames);
   return 0;
 }
 
@@ -276,7 +276,7 @@ std::vector<ReportMode> reportModes() {
        runParallelReport},
       {"--latency",
        &ShowLatency,
-       {&Top, &NoDemangle},
+       {&Top, &NoDemangle, &FullNames},
        "the time report's JSON ('report --json') has a \"latency\" object "
        "per function",
        runLatencyReport},

@@ -44,8 +44,9 @@ static void walkInverted(const std::vector<InvertedNode> &Inv, unsigned Top,
 
 static double shareOf(double X, double Of) { return Of != 0 ? X / Of : 0; }
 
-void report::printBottomUp(const Aggregate &A, raw_ostream &OS, bool Demangle,
-                           unsigned Top, unsigned MaxDepth) {
+void report::printBottomUp(const Aggregate &A, raw_ostream &OS,
+                           const ReportModel &M, unsigned Top,
+                           unsigned MaxDepth) {
   std::vector<InvertedNode> Inv = invertTree(A, MaxDepth);
   OS << "\nbottom-up (functions by self-active time; below each, the callers "
         "on the paths to it, with the part of its self time each path "
@@ -62,7 +63,7 @@ void report::printBottomUp(const Aggregate &A, raw_ostream &OS, bool Demangle,
               7)
        << "  " << std::string(2 * (N.Depth - 1), ' ')
        << (N.Depth > 1 ? "<- " : "")
-       << displayName(A.Functions[N.Func].Name, Demangle);
+       << M.name(N.Func);
     if (N.Truncated)
       OS << "  ... (--max-depth)";
     OS << "\n";

@@ -29,8 +29,11 @@ namespace {
 
 class CallGraphView {
 public:
-  CallGraphView(const Profile &P, const Aggregate &A, bool Demangle)
-      : A(A), Demangle(Demangle), G(buildCallArcs(P, A)),
+  /// \p M: names as the text tables print them; JSON's (null) are the
+  /// full demangled names, as its "functions" array's.
+  CallGraphView(const Profile &P, const Aggregate &A, bool Demangle,
+                const ReportModel *M = nullptr)
+      : A(A), Demangle(Demangle), M(M), G(buildCallArcs(P, A)),
         JsonId(A.Functions.size(), UINT32_MAX) {
     for (size_t I = 0; I < A.Flat.size(); ++I)
       JsonId[A.Flat[I].Func] = I;
@@ -47,8 +50,9 @@ private:
     uint32_t Line = 0;
   };
   std::string name(uint32_t F) const {
-    return F == kNoFunc ? "<thread root>"
-                        : displayName(A.Functions[F].Name, Demangle);
+    if (F == kNoFunc)
+      return "<thread root>";
+    return M ? M->name(F) : displayName(A.Functions[F].Name, Demangle);
   }
   const Line &line(uint32_t Arc);
   std::string where(uint32_t Arc);
@@ -57,6 +61,7 @@ private:
 
   const Aggregate &A;
   bool Demangle;
+  const ReportModel *M;
   CallArcs G;
   std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
   std::map<uint32_t, Line> Lines; // by arc, symbolized once
@@ -182,8 +187,9 @@ void CallGraphView::json(json::OStream &J) {
 } // namespace
 
 void report::printCallGraph(const Profile &P, const Aggregate &A,
-                            raw_ostream &OS, bool Demangle, unsigned Top) {
-  CallGraphView(P, A, Demangle).text(OS, Top);
+                            raw_ostream &OS, const ReportModel &M,
+                            unsigned Top) {
+  CallGraphView(P, A, M.Demangle, &M).text(OS, Top);
 }
 
 void report::callGraphJson(const Profile &P, const Aggregate &A,

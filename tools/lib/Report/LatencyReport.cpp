@@ -141,9 +141,10 @@ static void printRows(const std::vector<std::vector<std::string>> &Rows,
 }
 
 void report::printLatencyReport(const Profile &P, const Aggregate &A,
-                                raw_ostream &OS, bool Demangle, unsigned Top) {
+                                raw_ostream &OS, bool Demangle, unsigned Top,
+                                bool FullNames) {
   LatencyTable L = latencies(P, A);
-  ReportModel M(P, A, Demangle);
+  ReportModel M(P, A, Demangle, FullNames);
   OS << "note: " << LatencyNote << "\n\n";
   std::vector<std::vector<std::string>> Rows = {
       {"timed calls", "min", "p50", "p90", "p99", "max", "function"}};

@@ -505,9 +505,9 @@ void TextReport::print() {
   if (O.CallSites)
     printCallSites(P, A, OS, O.Demangle, O.Top);
   if (O.Callers)
-    printCallGraph(P, A, OS, O.Demangle, O.Top);
+    printCallGraph(P, A, OS, M, O.Top);
   if (O.BottomUp)
-    printBottomUp(A, OS, O.Demangle, O.Top, O.MaxDepth);
+    printBottomUp(A, OS, M, O.Top, O.MaxDepth);
   if (O.Threads)
     for (const ThreadSummary &T : A.Threads)
       threadSection(T);

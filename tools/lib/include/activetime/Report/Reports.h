@@ -16,6 +16,7 @@
 #include "activetime/Profile/Profile.h"
 #include "activetime/Profile/TraceActiveTime.h"
 #include "activetime/Report/Progress.h"
+#include "activetime/Report/ReportModel.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -60,8 +61,9 @@ void callSitesJson(const profile::Profile &P, const profile::Aggregate &A,
 /// Each function's callers and callees (calls, call-site lines, active time
 /// on each arc): a text section for the top \p Top functions, or the
 /// "call_graph" array of the JSON document.
+/// The text names functions as the time report's tables do (\p M).
 void printCallGraph(const profile::Profile &P, const profile::Aggregate &A,
-                    llvm::raw_ostream &OS, bool Demangle, unsigned Top);
+                    llvm::raw_ostream &OS, const ReportModel &M, unsigned Top);
 void callGraphJson(const profile::Profile &P, const profile::Aggregate &A,
                    llvm::json::OStream &J, bool Demangle);
 
@@ -69,7 +71,7 @@ void callGraphJson(const profile::Profile &P, const profile::Aggregate &A,
 /// \p MaxDepth levels; 0 = all) or the "bottom_up" object of the JSON
 /// document.
 void printBottomUp(const profile::Aggregate &A, llvm::raw_ostream &OS,
-                   bool Demangle, unsigned Top, unsigned MaxDepth);
+                   const ReportModel &M, unsigned Top, unsigned MaxDepth);
 void bottomUpJson(const profile::Aggregate &A, llvm::json::OStream &J,
                   unsigned MaxDepth);
 
@@ -109,7 +111,7 @@ void latencyJson(llvm::json::OStream &J, const profile::LatencyHistogram &H,
 /// (the first Top rows of the flat order; 0 = all), then their histograms.
 void printLatencyReport(const profile::Profile &P,
                         const profile::Aggregate &A, llvm::raw_ostream &OS,
-                        bool Demangle, unsigned Top);
+                        bool Demangle, unsigned Top, bool FullNames = false);
 
 /// The memory access sites of stride profiling, dynamic ones first; the
 /// unrolled copies of one source access folded into one row
