@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Report/Format.h"
+#include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
 #include "activetime/Profile/CallSites.h"
 #include "activetime/abi.h"
@@ -39,8 +40,11 @@ struct SiteLocation {
 
 class CallSiteView {
 public:
-  CallSiteView(const Profile &P, const Aggregate &A, bool Demangle)
-      : A(A), Demangle(Demangle), G(buildCallGraph(P, A)) {
+  /// \p M: names as the text tables print them; JSON's (null) are the
+  /// full demangled names.
+  CallSiteView(const Profile &P, const Aggregate &A, bool Demangle,
+               const ReportModel *M = nullptr)
+      : A(A), Demangle(Demangle), M(M), G(buildCallGraph(P, A)) {
     symbolize::LLVMSymbolizer::Options SO;
     SO.Demangle = false;
     Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
@@ -60,7 +64,7 @@ private:
   std::string name(uint32_t F) const {
     if (F == kNoFunc)
       return "<outside the program>";
-    return displayName(A.Functions[F].Name, Demangle);
+    return M ? M->name(F) : displayName(A.Functions[F].Name, Demangle);
   }
   SiteLocation locate(const CallEdge &E);
   std::string where(const Site &S) const;
@@ -69,6 +73,7 @@ private:
 
   const Aggregate &A;
   bool Demangle;
+  const ReportModel *M;
   CallGraph G;
   std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
   std::map<uint32_t, std::vector<Site>> ByCallee;
@@ -178,8 +183,9 @@ void CallSiteView::json(json::OStream &J) {
 } // namespace
 
 void report::printCallSites(const Profile &P, const Aggregate &A,
-                          raw_ostream &OS, bool Demangle, unsigned Top) {
-  CallSiteView(P, A, Demangle).text(OS, A.Flat, Top);
+                          raw_ostream &OS, const ReportModel &M,
+                          unsigned Top) {
+  CallSiteView(P, A, M.Demangle, &M).text(OS, A.Flat, Top);
 }
 
 void report::callSitesJson(const Profile &P, const Aggregate &A,

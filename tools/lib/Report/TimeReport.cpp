@@ -503,7 +503,7 @@ void TextReport::print() {
   if (O.Tree)
     tree();
   if (O.CallSites)
-    printCallSites(P, A, OS, O.Demangle, O.Top);
+    printCallSites(P, A, OS, M, O.Top);
   if (O.Callers)
     printCallGraph(P, A, OS, M, O.Top);
   if (O.BottomUp)

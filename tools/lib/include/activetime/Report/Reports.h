@@ -54,7 +54,7 @@ void printTimeReportJson(const profile::Profile &P,
 /// Each function's call sites with their calls: a text section, or the
 /// "call_sites" array of the JSON document.
 void printCallSites(const profile::Profile &P, const profile::Aggregate &A,
-                    llvm::raw_ostream &OS, bool Demangle, unsigned Top);
+                    llvm::raw_ostream &OS, const ReportModel &M, unsigned Top);
 void callSitesJson(const profile::Profile &P, const profile::Aggregate &A,
                    llvm::json::OStream &J, bool Demangle);
 
