@@ -13,6 +13,8 @@
 #include "activetime/abi.h"
 #include "activetime/raw_format.h"
 
+#include "ProfileTestUtil.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -36,13 +38,7 @@ Process makeProcess(std::vector<std::string> Names, uint64_t TickRate = 1e9,
   return P;
 }
 
-Thread makeThread(uint64_t Tid, std::vector<Node> Nodes) {
-  Thread T;
-  T.Tid = Tid;
-  T.EndTick = 1000000;
-  T.Nodes = std::move(Nodes);
-  return T;
-}
+using testutil::makeThread;
 
 const FunctionStats *find(const Aggregate &A, const std::string &Name,
                           const std::string &Module = "") {

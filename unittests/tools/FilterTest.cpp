@@ -35,13 +35,7 @@ Process makeProcess(std::vector<std::string> Names) {
   return P;
 }
 
-Thread makeThread(uint64_t Tid, std::vector<Node> Nodes) {
-  Thread T;
-  T.Tid = Tid;
-  T.EndTick = 1000000;
-  T.Nodes = std::move(Nodes);
-  return T;
-}
+using testutil::makeThread;
 
 /// main(0) -> a(1) -> b(2); main -> b; b -> a(3 calls).
 Profile smallProfile() {

@@ -2,7 +2,8 @@
 //
 // Part of ActiveTime. Writes a Profile to bytes and reads bytes back to the
 // reader's error message, for the round-trip and corruption tests; reseals
-// an altered image so that it gets past the checksums.
+// an altered image so that it gets past the checksums; builds the threads
+// the aggregation and filter tests feed in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #include "gtest/gtest.h"
 
 #include <string>
+#include <vector>
 
 namespace activetime {
 namespace testutil {
@@ -40,6 +42,16 @@ inline llvm::Expected<profile::Profile> parse(llvm::StringRef Bytes) {
 inline void reseal(std::string &Bytes) {
   profile::resealRawProfile(
       llvm::MutableArrayRef<char>(Bytes.data(), Bytes.size()));
+}
+
+/// A thread of \p Nodes that ran from tick 0 to 1,000,000.
+inline profile::Thread makeThread(uint64_t Tid,
+                                  std::vector<profile::Node> Nodes) {
+  profile::Thread T;
+  T.Tid = Tid;
+  T.EndTick = 1000000;
+  T.Nodes = std::move(Nodes);
+  return T;
 }
 
 inline std::string parseError(llvm::StringRef Bytes) {
