@@ -91,37 +91,36 @@ static void addThread(LatencyTable &L, const Process &P, const Thread &T,
   constexpr uint32_t kSkipped = UINT32_MAX;
   bool Has = T.Flags & raw::TF_Latency;
   L.Any |= Has;
-  L.AnyDropped |= T.LatencyDropped;
   std::vector<uint32_t> TreeIdx(T.Nodes.size(), kSkipped);
   for (size_t I = 0; I < T.Nodes.size(); ++I) {
     const Node &Nd = T.Nodes[I];
     if (!Nd.Calls)
       continue;
     uint32_t G = Global[Nd.Func];
-    if (!Has) {
-      L.UncoveredByFunction[G] += Nd.Calls;
-      if (T.LatencyDropped)
-        L.DroppedByFunction[G] += Nd.Calls;
+    uint32_t Parent = Nd.Parent == raw::kNoParent ? 0 : TreeIdx[Nd.Parent];
+    if (Parent != kSkipped) {
+      auto It = Idx.find({Parent, G});
+      if (It != Idx.end())
+        TreeIdx[I] = It->second;
+    }
+    if (Has) {
+      L.ByFunction[G].add(P.TickRate, Nd.Latency);
+      if (TreeIdx[I] != kSkipped)
+        L.ByTreeNode[TreeIdx[I]].add(P.TickRate, Nd.Latency);
       continue;
     }
-    L.ByFunction[G].add(P.TickRate, Nd.Latency);
-    uint32_t Parent = Nd.Parent == raw::kNoParent ? 0 : TreeIdx[Nd.Parent];
-    if (Parent == kSkipped)
-      continue;
-    auto It = Idx.find({Parent, G});
-    if (It == Idx.end())
-      continue;
-    TreeIdx[I] = It->second;
-    L.ByTreeNode[It->second].add(P.TickRate, Nd.Latency);
+    L.Function[G].add(Nd.Calls, T.LatencyDropped);
+    if (TreeIdx[I] != kSkipped)
+      L.TreeNode[TreeIdx[I]].add(Nd.Calls, T.LatencyDropped);
   }
 }
 
 LatencyTable profile::latencies(const Profile &P, const Aggregate &A) {
   LatencyTable L;
   L.ByFunction.resize(A.Functions.size());
-  L.UncoveredByFunction.resize(A.Functions.size());
-  L.DroppedByFunction.resize(A.Functions.size());
+  L.Function.resize(A.Functions.size());
   L.ByTreeNode.resize(A.Tree.size());
+  L.TreeNode.resize(A.Tree.size());
   ChildIndex Idx = childIndex(A);
   for (size_t PI = 0; PI < P.Processes.size(); ++PI)
     for (const Thread &T : P.Processes[PI].Threads)

@@ -31,13 +31,13 @@ const char report::LatencyNote[] =
     "above it, clamped to min..max; counted calls have no per-call time";
 
 LatencyState report::latencyState(const LatencyHistogram &H, const Stats &S,
-                                  uint64_t Uncovered, uint64_t Dropped) {
+                                  const LatencyGap &Gap) {
   uint64_t Timed = S.Calls - std::min(S.Calls, S.CountedCalls);
   if (!Timed)
     return LatencyState::CountedOnly;
-  if (Dropped && !H.total())
+  if (Gap.Dropped && !H.total())
     return LatencyState::Dropped;
-  if (Uncovered)
+  if (Gap.Uncovered)
     return H.total() ? LatencyState::Partial : LatencyState::NotCollected;
   return LatencyState::Ok;
 }
@@ -148,23 +148,20 @@ void report::printLatencyReport(const Profile &P, const Aggregate &A,
   OS << "note: " << LatencyNote << "\n\n";
   std::vector<std::vector<std::string>> Rows = {
       {"timed calls", "min", "p50", "p90", "p99", "max", "function"}};
-  std::vector<uint32_t> Listed;
+  // The listed functions (the first Top of the flat order) and their states.
+  std::vector<LatencyState> Listed;
   for (const FunctionStats &F : A.Flat) {
     if (Top && Listed.size() == Top)
       break;
-    LatencyState St =
-        latencyState(L.ByFunction[F.Func], F.S, L.UncoveredByFunction[F.Func],
-                     L.DroppedByFunction[F.Func]);
-    Rows.push_back(latencyCells(L.ByFunction[F.Func], F.S, St, M.name(F.Func)));
-    Listed.push_back(F.Func);
+    const LatencyHistogram &H = L.ByFunction[F.Func];
+    Listed.push_back(latencyState(H, F.S, L.Function[F.Func]));
+    Rows.push_back(latencyCells(H, F.S, Listed.back(), M.name(F.Func)));
   }
   printRows(Rows, OS);
   for (size_t I = 0; I < Listed.size(); ++I) {
     const FunctionStats &F = A.Flat[I];
     const LatencyHistogram &H = L.ByFunction[F.Func];
-    if (latencyState(H, F.S, L.UncoveredByFunction[F.Func],
-                     L.DroppedByFunction[F.Func]) !=
-        LatencyState::Ok)
+    if (Listed[I] != LatencyState::Ok)
       continue;
     OS << formatv("\nhistogram of {0}: {1} timed calls (bucket, calls, "
                   "calls up to here)\n",

@@ -296,8 +296,7 @@ void JsonReport::functions() {
         J.attribute("short_name", M.shortName(F.Func));
         const LatencyHistogram &H = Lat.ByFunction[F.Func];
         latencyJson(J, H, F.S,
-                    latencyState(H, F.S, Lat.UncoveredByFunction[F.Func],
-                                 Lat.DroppedByFunction[F.Func]),
+                    latencyState(H, F.S, Lat.Function[F.Func]),
                     /*Buckets=*/true);
       });
     }
@@ -339,10 +338,7 @@ void JsonReport::treeNode(uint32_t I, uint32_t Id, uint32_t Parent,
                                     : 0.0);
     if (!N.Counted) {
       const LatencyHistogram &H = Lat.ByTreeNode[I];
-      uint64_t Uncovered = N.S.Calls - std::min(N.S.Calls, H.total());
-      latencyJson(J, H, N.S,
-                  latencyState(H, N.S, Uncovered,
-                               Lat.AnyDropped ? Uncovered : 0),
+      latencyJson(J, H, N.S, latencyState(H, N.S, Lat.TreeNode[I]),
                   /*Buckets=*/false);
     }
     if (Cut)

@@ -62,19 +62,28 @@ private:
   uint64_t Total = 0;
 };
 
+/// Timed calls that are in no histogram: their threads had none
+/// (ACTIVETIME_OPTIONS=latency=0), or a filter dropped them (--ignore took
+/// time out of the calls: Thread::LatencyDropped).
+struct LatencyGap {
+  uint64_t Uncovered = 0; // all of them
+  uint64_t Dropped = 0;   // of them, dropped by a filter
+  void add(uint64_t Calls, bool ByFilter) {
+    Uncovered += Calls;
+    Dropped += ByFilter ? Calls : 0;
+  }
+};
+
 /// The distributions of an aggregated profile.
 struct LatencyTable {
   /// By Aggregate::Functions id, and by Aggregate::Tree index (counted
   /// tree nodes have none).
   std::vector<LatencyHistogram> ByFunction;
   std::vector<LatencyHistogram> ByTreeNode;
-  /// Timed calls in threads without histograms (ACTIVETIME_OPTIONS=
-  /// latency=0), per function: their distribution is incomplete.
-  std::vector<uint64_t> UncoveredByFunction;
-  /// Of those, the calls whose histograms a filter dropped (--ignore took
-  /// time out of them: Thread::LatencyDropped).
-  std::vector<uint64_t> DroppedByFunction;
-  bool AnyDropped = false;
+  /// The timed calls missing from those: where not zero, the distribution
+  /// is incomplete.
+  std::vector<LatencyGap> Function;
+  std::vector<LatencyGap> TreeNode;
   /// Some thread has histograms.
   bool Any = false;
 };

@@ -96,11 +96,10 @@ llvm::Error printSampleReport(const profile::Profile &P, llvm::raw_ostream &OS,
 extern const char LatencyNote[];
 /// Whether a row has percentiles, and if not why.
 enum class LatencyState { Ok, CountedOnly, NotCollected, Partial, Dropped };
-/// \p Uncovered: timed calls without histograms; \p Dropped: of them, the
-/// ones whose histograms --ignore dropped (profile::Thread::LatencyDropped).
+/// \p Gap: the row's timed calls that are in no histogram.
 LatencyState latencyState(const profile::LatencyHistogram &H,
-                          const profile::Stats &S, uint64_t Uncovered,
-                          uint64_t Dropped = 0);
+                          const profile::Stats &S,
+                          const profile::LatencyGap &Gap);
 const char *latencyReason(LatencyState St);
 /// The "latency" object of a function (with its buckets) or tree node: its
 /// timed calls, p50, p90, p99 and max in ns (null, with "missing" saying
