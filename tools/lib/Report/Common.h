@@ -12,6 +12,9 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
 
 #include <string>
 
@@ -41,6 +44,13 @@ enum class HtmlApp { Report, Diff };
 /// script, all inline (HtmlReport.cpp).
 llvm::Error writeHtmlPage(llvm::StringRef Path, llvm::StringRef Title,
                           llvm::StringRef Doc, HtmlApp App);
+
+/// How a JSON document identifies a function beside its display name:
+/// "linkage_name", "local", "module" (local functions only: two modules may
+/// each have one of that name), "file" and "line".
+void functionIdentityJson(llvm::json::OStream &J, llvm::StringRef LinkageName,
+                          bool Local, llvm::StringRef Module,
+                          llvm::StringRef File, uint32_t Line);
 
 /// \p Fraction as a percentage with one decimal ("12.5%").
 std::string percent(double Fraction);

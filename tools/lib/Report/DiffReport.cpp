@@ -564,12 +564,7 @@ void JsonDiff::functions() {
         J.attribute("id", int64_t(K));
         J.attribute("name", V.Names[I]);
         J.attribute("full_name", V.fullName(I));
-        J.attribute("linkage_name", F.Name);
-        J.attribute("local", F.Local);
-        if (F.Local)
-          J.attribute("module", F.Module);
-        J.attribute("file", F.File);
-        J.attribute("line", int64_t(F.Line));
+        functionIdentityJson(J, F.Name, F.Local, F.Module, F.File, F.Line);
         J.attribute("how", V.how(I));
         figures(V.R.FunctionDiffs[I]);
       });

@@ -71,6 +71,17 @@ Error report::noTraceError() {
                            "with ACTIVETIME_OPTIONS=mode=trace)");
 }
 
+void report::functionIdentityJson(json::OStream &J, StringRef LinkageName,
+                                  bool Local, StringRef Module, StringRef File,
+                                  uint32_t Line) {
+  J.attribute("linkage_name", LinkageName);
+  J.attribute("local", Local);
+  if (Local)
+    J.attribute("module", Module);
+  J.attribute("file", File);
+  J.attribute("line", int64_t(Line));
+}
+
 std::string report::percent(double Fraction) {
   return formatv("{0:F1}%", 100.0 * Fraction);
 }

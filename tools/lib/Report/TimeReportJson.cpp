@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
@@ -265,12 +266,8 @@ void JsonReport::inlinedAway() {
           J.attribute("name", displayName(F.Name, O.Demangle));
           J.attribute("short_name",
                       O.Demangle ? shortName(F.Name).Short : F.Name);
-          J.attribute("linkage_name", F.Name);
-          J.attribute("local", bool(F.Flags & abi::FF_LocalLinkage));
-          if (F.Flags & abi::FF_LocalLinkage)
-            J.attribute("module", S.Modules[I]);
-          J.attribute("file", F.File);
-          J.attribute("line", int64_t(F.Line));
+          functionIdentityJson(J, F.Name, F.Flags & abi::FF_LocalLinkage,
+                               S.Modules[I], F.File, F.Line);
         });
       }
     });
@@ -284,12 +281,8 @@ void JsonReport::functions() {
       J.object([&] {
         J.attribute("id", int64_t(JsonId[F.Func]));
         J.attribute("name", M.fullName(F.Func));
-        J.attribute("linkage_name", Info.Name);
-        J.attribute("local", Info.Local);
-        if (Info.Local)
-          J.attribute("module", Info.Module);
-        J.attribute("file", Info.File);
-        J.attribute("line", int64_t(Info.Line));
+        functionIdentityJson(J, Info.Name, Info.Local, Info.Module, Info.File,
+                             Info.Line);
         stats(F.S);
         J.attribute("self_active_share", F.Share);
         // What the text report prints by default (ShortNames.h).
