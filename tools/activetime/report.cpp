@@ -227,9 +227,15 @@ int runParallelReport(const Profile &P) {
   return 0;
 }
 
-int runSampleReport(const Profile &P) {
+/// The views without the time report's header say what the filters did on
+/// a line of their own.
+void printFiltersLine() {
   if (!Filtered.empty())
     outs() << "filters: " << Filtered.describe() << "\n";
+}
+
+int runSampleReport(const Profile &P) {
+  printFiltersLine();
   if (Error E = printSampleReport(P, outs(), !NoDemangle, Top))
     return reportError(std::move(E));
   return 0;
@@ -244,8 +250,7 @@ int runStrideReport(const Profile &P) {
 }
 
 int runLatencyReport(const Profile &P) {
-  if (!Filtered.empty())
-    outs() << "filters: " << Filtered.describe() << "\n";
+  printFiltersLine();
   printLatencyReport(P, aggregate(P), outs(), !NoDemangle, Top, FullNames);
   return 0;
 }
