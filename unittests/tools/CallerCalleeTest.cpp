@@ -1,7 +1,8 @@
 //===- CallerCalleeTest.cpp - Callers, callees and the inverted tree ------===//
 //
 // Part of ActiveTime. The arcs count recursion once (a function's callers'
-// active times sum to its inclusive active time), and the inversion puts
+// active times sum to its inclusive active time; one function in several
+// modules' tables is one function), and the inversion puts
 // every node's self time on the path up from it: a function's paths sum to
 // its self time, a node's children to its time less the paths ending there;
 // the depth limit cuts paths and says so; deep trees invert without
@@ -91,6 +92,31 @@ TEST(CallArcs, RecursionCountedOnce) {
   ASSERT_EQ(G.Callees[idOf(A, "main")].size(), 2u);
   ASSERT_EQ(G.Callers[idOf(A, "main")].size(), 1u);
   EXPECT_EQ(G.Arcs[G.Callers[idOf(A, "main")][0]].Caller, kNoFunc);
+}
+
+TEST(CallArcs, RecursionAcrossModulesCountedOnce) {
+  // An inline function is in the table of each module that uses it: f of
+  // the second module calling f of the first is recursion of one function,
+  // as Aggregate counts it.
+  Profile P = makeProfile({"main", "f"}, {{{Root, 0, 1, 1000, 400},
+                                           {0, 1, 1, 600, 200},
+                                           {1, 2, 3, 400, 400}}});
+  Process &Pr = P.Processes[0];
+  Pr.Modules.push_back({2, 0, 0, "n.c", "/bin/app"});
+  Pr.Functions.push_back({1, 0, 1, 0, "f", "n.c"});
+  Aggregate A = aggregate(P);
+  CallArcs G = buildCallArcs(P, A);
+  uint32_t F = idOf(A, "f");
+  double Sum = 0;
+  uint64_t Recursive = 0;
+  for (uint32_t I : G.Callers[F]) {
+    Sum += G.Arcs[I].ActiveNs;
+    Recursive += G.Arcs[I].RecursiveCalls;
+  }
+  EXPECT_EQ(Recursive, 3u);
+  for (const FunctionStats &FS : A.Flat)
+    if (FS.Func == F)
+      EXPECT_EQ(Sum, FS.S.Active);
 }
 
 TEST(CallArcs, OneArcPerCallInstruction) {

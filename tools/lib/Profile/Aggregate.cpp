@@ -578,31 +578,13 @@ void Aggregator::addToThreadFlat(const Process &P, const Thread &T,
     Used.resize(Out.Functions.size());
   }
   Touched.clear();
-  auto Enter = [&](uint32_t I) {
+  walkOutermost(T, Global, Active, [&](uint32_t I, bool Outermost) {
     const Node &Nd = T.Nodes[I];
-    uint32_t G = Global[Nd.Func];
-    Stats &S = touch(G);
-    if (Active[G]++ == 0)
+    Stats &S = touch(Global[Nd.Func]);
+    if (Outermost)
       addInclusive(S, P, Nd, F, I);
     addSelf(S, P, Nd, F, I);
-  };
-  ChildLists L = childLists(T.Nodes);
-  std::vector<std::pair<uint32_t, uint32_t>> Stack; // node, next child slot
-  for (uint32_t R : L.Roots) {
-    Enter(R);
-    Stack.emplace_back(R, L.First[R]);
-    while (!Stack.empty()) {
-      auto &[Cur, Next] = Stack.back();
-      if (Next < L.First[Cur + 1]) {
-        uint32_t C = L.Kids[Next++];
-        Enter(C);
-        Stack.emplace_back(C, L.First[C]);
-        continue;
-      }
-      --Active[Global[T.Nodes[Cur].Func]];
-      Stack.pop_back();
-    }
-  }
+  });
 }
 
 /// One thread's stats added to a function's over all threads.
@@ -755,6 +737,31 @@ Aggregate Aggregator::run() {
 }
 
 } // namespace
+
+void profile::walkOutermost(
+    const Thread &T, ArrayRef<uint32_t> Global, std::vector<uint32_t> &Open,
+    function_ref<void(uint32_t Node, bool Outermost)> Visit) {
+  auto Enter = [&](uint32_t I) {
+    Visit(I, Open[Global[T.Nodes[I].Func]]++ == 0);
+  };
+  ChildLists L = childLists(T.Nodes);
+  std::vector<std::pair<uint32_t, uint32_t>> Stack; // node, next child slot
+  for (uint32_t R : L.Roots) {
+    Enter(R);
+    Stack.emplace_back(R, L.First[R]);
+    while (!Stack.empty()) {
+      auto &[Cur, Next] = Stack.back();
+      if (Next < L.First[Cur + 1]) {
+        uint32_t C = L.Kids[Next++];
+        Enter(C);
+        Stack.emplace_back(C, L.First[C]);
+        continue;
+      }
+      --Open[Global[T.Nodes[Cur].Func]];
+      Stack.pop_back();
+    }
+  }
+}
 
 Aggregate profile::aggregate(const Profile &P, const AggregateOptions &O) {
   return Aggregator(P, O).run();

@@ -26,45 +26,6 @@ CallEdge CallArc::edge() const {
   return E;
 }
 
-/// Whether each node is the outermost of its function on its path (no
-/// ancestor of the same function): a depth-first walk with a count of the
-/// open calls of each function, iterative.
-static std::vector<bool> outermostNodes(const Thread &T) {
-  size_t N = T.Nodes.size();
-  std::vector<uint32_t> First(N + 1, 0), Kids(N), Roots;
-  for (const Node &Nd : T.Nodes)
-    if (Nd.Parent != raw::kNoParent)
-      ++First[Nd.Parent + 1];
-  for (size_t I = 0; I < N; ++I)
-    First[I + 1] += First[I];
-  std::vector<uint32_t> Fill(First.begin(), First.end() - 1);
-  for (size_t I = 0; I < N; ++I) {
-    if (T.Nodes[I].Parent == raw::kNoParent)
-      Roots.push_back(I);
-    else
-      Kids[Fill[T.Nodes[I].Parent]++] = I;
-  }
-  std::vector<bool> Outermost(N);
-  DenseMap<uint32_t, uint32_t> Open; // function -> open calls on the path
-  std::vector<std::pair<uint32_t, uint32_t>> Stack; // node, next child slot
-  auto Enter = [&](uint32_t I) {
-    Outermost[I] = Open[T.Nodes[I].Func]++ == 0;
-    Stack.emplace_back(I, First[I]);
-  };
-  for (uint32_t R : Roots) {
-    Enter(R);
-    while (!Stack.empty()) {
-      auto &[Cur, Next] = Stack.back();
-      if (Next < First[Cur + 1]) {
-        Enter(Kids[Next++]);
-        continue;
-      }
-      --Open[T.Nodes[Cur].Func];
-      Stack.pop_back();
-    }
-  }
-  return Outermost;
-}
 
 namespace {
 /// Arcs by (caller, callee, object, return address), the object interned:
@@ -82,8 +43,13 @@ struct ArcIndex {
 
 /// One thread's nodes added to the arcs of \p Out.
 static void addThreadArcs(const Process &Pr, ArrayRef<uint32_t> G,
-                          const Thread &T, ArcIndex &Index, CallArcs &Out) {
-  std::vector<bool> Outermost = outermostNodes(T);
+                          const Thread &T, std::vector<uint32_t> &Open,
+                          ArcIndex &Index, CallArcs &Out) {
+  // Recursion counts once, by Aggregate's rule (one function in several
+  // modules' tables is one function).
+  std::vector<bool> Outermost(T.Nodes.size());
+  walkOutermost(T, G, Open,
+                [&](uint32_t I, bool Outer) { Outermost[I] = Outer; });
   for (size_t I = 0; I < T.Nodes.size(); ++I) {
     const Node &Nd = T.Nodes[I];
     if (!Nd.Calls)
@@ -118,9 +84,10 @@ static void addThreadArcs(const Process &Pr, ArrayRef<uint32_t> G,
 CallArcs profile::buildCallArcs(const Profile &P, const Aggregate &A) {
   CallArcs Out;
   ArcIndex Index;
+  std::vector<uint32_t> Open(A.Functions.size());
   for (size_t PI = 0; PI < P.Processes.size(); ++PI)
     for (const Thread &T : P.Processes[PI].Threads)
-      addThreadArcs(P.Processes[PI], A.FunctionIds[PI], T, Index, Out);
+      addThreadArcs(P.Processes[PI], A.FunctionIds[PI], T, Open, Index, Out);
   Out.Callers.resize(A.Functions.size());
   Out.Callees.resize(A.Functions.size());
   for (uint32_t I = 0; I < Out.Arcs.size(); ++I) {

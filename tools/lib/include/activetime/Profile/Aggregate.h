@@ -13,6 +13,9 @@
 
 #include "activetime/Profile/Profile.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -170,6 +173,17 @@ struct AggregateOptions {
 
 /// Aggregates \p P. Iterative throughout: call trees may be very deep.
 Aggregate aggregate(const Profile &P, const AggregateOptions &O = {});
+
+/// Visits \p T's nodes depth first (a node before its children, children
+/// in node order), without recursion, so any depth is fine. \p Outermost:
+/// no call of the node's function (an Aggregate id through \p Global, the
+/// process's function ids) is open above it, so its inclusive time is in no
+/// ancestor's: recursion counts once. \p Open is scratch, a counter per
+/// Aggregate function, all zero before and after.
+void walkOutermost(const Thread &T, llvm::ArrayRef<uint32_t> Global,
+                   std::vector<uint32_t> &Open,
+                   llvm::function_ref<void(uint32_t Node, bool Outermost)>
+                       Visit);
 
 /// Ticks of \p P converted to nanoseconds.
 double ticksToNs(const Process &P, uint64_t Ticks);
