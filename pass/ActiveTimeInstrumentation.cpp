@@ -26,6 +26,7 @@
 #include "activetime/abi.h"
 #include "activetime/llvm_compat.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -112,6 +113,8 @@ static bool fixInlinedCallSites(Module &M) {
 }
 
 STATISTIC(NumInstrumented, "Number of functions instrumented");
+STATISTIC(NumAddrUnknown, "Number of local COMDAT functions whose address "
+                          "the table cannot hold");
 STATISTIC(NumInvokes, "Number of calls turned into invokes for exit probes");
 
 namespace {
@@ -132,6 +135,8 @@ private:
   void declareProbes();
   Constant *createString(StringRef Str, const Twine &Name);
   GlobalVariable *createTables(ArrayRef<Function *> Fns);
+  void emitAddressFixups(GlobalVariable *Table,
+                         ArrayRef<std::pair<Function *, unsigned>> Fixups);
   Constant *createSiteTable();
   std::pair<Constant *, unsigned> createInlinedAwayTable();
   void insertMemProbes(GlobalVariable *ModuleDesc);
@@ -260,6 +265,7 @@ Constant *ActiveTimeInstrumenter::createString(StringRef Str,
 GlobalVariable *
 ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
   SmallVector<Constant *, 64> Descs;
+  SmallVector<std::pair<Function *, unsigned>, 4> Fixups;
   SmallString<1024> HashInput;
   for (Function *F : Fns) {
     StringRef Name = GlobalValue::dropLLVMManglingEscape(F->getName());
@@ -284,8 +290,18 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
     const DISubprogram *SP = F->getSubprogram();
     uint32_t Flags =
         F->hasLocalLinkage() && !IsRegion ? abi::FF_LocalLinkage : 0;
+    // A local function in a COMDAT group (the initializer of an inline
+    // variable or of a template's static member) is discarded with its
+    // group when the linker keeps another module's copy, and a reference to
+    // it from this table would then point into a discarded section: its
+    // address is stored into the entry by code in its own group instead.
+    Constant *Addr = F;
+    if (F->hasLocalLinkage() && F->hasComdat()) {
+      Fixups.emplace_back(F, unsigned(Descs.size()));
+      Addr = ConstantPointerNull::get(PtrTy);
+    }
     Descs.push_back(ConstantStruct::get(
-        FuncDescTy, {F, createString(Name, "__activetime_name"), File,
+        FuncDescTy, {Addr, createString(Name, "__activetime_name"), File,
                      ConstantInt::get(Int32Ty, SP ? SP->getLine() : 0),
                      ConstantInt::get(Int32Ty, Flags)}));
   }
@@ -294,10 +310,12 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
   ArrayType *TableTy = ArrayType::get(FuncDescTy, Descs.size());
   // Internal and comdat-free: every module and shared library carries its own
   // table, and the runtime only ever finds it through the descriptor.
-  auto *Table = new GlobalVariable(M, TableTy, /*isConstant=*/true,
+  // Writable when addresses are stored into it at start-up.
+  auto *Table = new GlobalVariable(M, TableTy, /*isConstant=*/Fixups.empty(),
                                    GlobalValue::InternalLinkage,
                                    ConstantArray::get(TableTy, Descs),
                                    abi::kFuncTableName);
+  emitAddressFixups(Table, Fixups);
 
   Constant *ModuleDescInit = ConstantStruct::get(
       ModuleDescTy,
@@ -317,6 +335,45 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
   return new GlobalVariable(M, ModuleDescTy, /*isConstant=*/false,
                             GlobalValue::InternalLinkage, ModuleDescInit,
                             abi::kModuleDescName);
+}
+
+/// For each COMDAT group holding local functions of \p Fixups, a
+/// constructor in that group (its .init_array entry too, keyed on the
+/// group's leader) that stores the functions' addresses into their entries
+/// of \p Table. Everything that refers to such a function then sits in its
+/// group: the linker keeps or discards it whole, as InstrProfiling and
+/// SanitizerCoverage place per-function data. A group whose leader is not a
+/// definition in this module keeps null addresses (the report then cannot
+/// place code samples in those functions, nothing else changes).
+void ActiveTimeInstrumenter::emitAddressFixups(
+    GlobalVariable *Table, ArrayRef<std::pair<Function *, unsigned>> Fixups) {
+  MapVector<Comdat *, SmallVector<std::pair<Function *, unsigned>, 2>> Groups;
+  for (const auto &Fix : Fixups)
+    Groups[Fix.first->getComdat()].push_back(Fix);
+  FunctionType *VoidFnTy = FunctionType::get(Type::getVoidTy(Ctx), false);
+  unsigned AS = M.getDataLayout().getProgramAddressSpace();
+  for (auto &[C, Fns] : Groups) {
+    GlobalValue *Leader = M.getNamedValue(C->getName());
+    if (!Leader || Leader->isDeclaration() || Leader->getComdat() != C) {
+      NumAddrUnknown += Fns.size();
+      continue;
+    }
+    Function *Ctor = Function::createWithDefaultAttr(
+        VoidFnTy, GlobalValue::InternalLinkage, AS, abi::kAddrCtorName, &M);
+    Ctor->addFnAttr(Attribute::NoUnwind);
+    Ctor->setComdat(C);
+    IRBuilder<> IRB(BasicBlock::Create(Ctx, "", Ctor));
+    // Volatile: GlobalOpt's constructor evaluation (which runs after this
+    // pass in an LTO link) would fold a plain store into the table's
+    // initializer, the reference from outside the group again.
+    for (const auto &[F, Index] : Fns)
+      IRB.CreateStore(F,
+                      IRB.CreateConstInBoundsGEP2_32(Table->getValueType(),
+                                                     Table, 0, Index),
+                      /*isVolatile=*/true);
+    IRB.CreateRetVoid();
+    appendToGlobalCtors(M, Ctor, abi::kCtorPriority, Leader);
+  }
 }
 
 /// Emits __activetime_inlined_away, a FuncDesc per function of the

@@ -129,6 +129,10 @@ constexpr const char kVersionCheckName[] =
 // Names of what the pass emits into each instrumented module.
 constexpr const char kModuleCtorName[] = "activetime.module_ctor";
 constexpr const char kModuleDtorName[] = "activetime.module_dtor";
+// A constructor in the COMDAT group of local functions the table lists,
+// storing their addresses into their FuncDesc entries (null in the table's
+// initializer, so that nothing outside the group refers into it).
+constexpr const char kAddrCtorName[] = "activetime.addr_ctor";
 constexpr const char kFuncTableName[] = "__activetime_funcs";
 constexpr const char kModuleDescName[] = "__activetime_module";
 // Module flag set once a module is instrumented (guards against running twice,
@@ -148,7 +152,8 @@ enum FuncFlags : uint32_t {
 // One per instrumented function, in the module's table (kFuncTableName).
 // IR type: { ptr, ptr, ptr, i32, i32 }.
 struct FuncDesc {
-  const void *Addr;  // the function itself
+  const void *Addr;  // the function itself (a local function in a COMDAT
+                     // group: stored by kAddrCtorName at start-up)
   const char *Name;  // linkage (mangled) name, NUL-terminated
   const char *File;  // source file from debug info ("dir/file"), or null
   uint32_t Line;     // line of the definition, 0 if unknown

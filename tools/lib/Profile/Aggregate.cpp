@@ -219,6 +219,8 @@ private:
   const AggregateOptions Opts;
   Aggregate Out;
   StringMap<uint32_t> FuncIds;
+  // Per output function: whether its location came from a called entry.
+  std::vector<bool> LocationFromCall;
   DenseMap<uint64_t, uint32_t> TreeChildren; // (parent << 32 | func) -> node
   // TreePerThread: (parent, func, run-time call site) -> node, this thread's.
   DenseMap<std::tuple<uint32_t, uint32_t, uint64_t>, uint32_t> SiteChildren;
@@ -365,8 +367,27 @@ void Aggregator::addSampledAndCounts(const Process &P, const Thread &T,
   }
 }
 
+/// Which of \p P's functions were called (timed or counted) on any thread.
+static std::vector<bool> calledFunctions(const Process &P) {
+  std::vector<bool> Called(P.Functions.size());
+  for (const Thread &T : P.Threads) {
+    for (const Node &N : T.Nodes)
+      if (N.Func < Called.size())
+        Called[N.Func] = true;
+    for (const CallCount &C : T.Counts)
+      if (C.Calls && C.Func < Called.size())
+        Called[C.Func] = true;
+  }
+  return Called;
+}
+
 std::vector<uint32_t> Aggregator::mapFunctions(const Process &P) {
   std::vector<uint32_t> Global(P.Functions.size());
+  // Several modules' tables may list one global function: an inline or
+  // template function each emitted, or a weak definition that lost to
+  // another module's strong one. Its location is taken from an entry that
+  // was called, whose module's code is the copy that ran.
+  std::vector<bool> Called = calledFunctions(P);
   for (size_t I = 0; I < P.Functions.size(); ++I) {
     const Function &F = P.Functions[I];
     bool Local = F.Flags & abi::FF_LocalLinkage;
@@ -387,9 +408,14 @@ std::vector<uint32_t> Aggregator::mapFunctions(const Process &P) {
       Out.Functions.push_back(std::move(Info));
     }
     FunctionInfo &Info = Out.Functions[It->second];
-    if (Info.File.empty() && !F.File.empty()) {
+    if (LocationFromCall.size() <= It->second)
+      LocationFromCall.resize(It->second + 1);
+    bool Better = Info.File.empty() ||
+                  (Called[I] && !LocationFromCall[It->second]);
+    if (Better && !F.File.empty()) {
       Info.File = F.File;
       Info.Line = F.Line;
+      LocationFromCall[It->second] = Called[I];
     }
     Global[I] = It->second;
   }
