@@ -111,6 +111,20 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
   Off = Off < El ? Off : El;
   s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
   u64 A = Act > 0 ? u64(Act) : 0;
+  // Per-call figures (min, max, latency bucket) bound the call's true
+  // active time: with K code samples' interrupts charged at their start-up
+  // estimate, it lies between A and A + K * cost (the interrupts could have
+  // cost nothing; they cost no more than the time the call took). The
+  // minimum takes the upper end, the maximum the lower, so neither is
+  // moved past the truth by an estimate; a call whose estimate is a large
+  // part of it is left out of the histogram (raw::TF_SampledCallsApart).
+  u64 Upper = A, Pending = A;
+  if (UNLIKELY(T.Samples != F->SamplesAtEntry)) {
+    u64 Cost = u64(T.Samples - F->SamplesAtEntry) * T.SampleCost;
+    Upper = A + Cost;
+    if (Cost * 4 > Upper)
+      Pending = kNoPending;
+  }
   u64 Sw = T.Sw - F->SwAtEntry;
   Node *N = F->N;
   u64 Prev = N->PendingA;
@@ -122,7 +136,7 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
     }
     ++*Slot;
   }
-  N->PendingA = A;
+  N->PendingA = Pending;
   N->Calls++;
   N->Incl += El;
   N->Excl += El - F->ChildTicks;
@@ -130,8 +144,8 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
   N->Off += Off;
   N->Vol += u32(Sw >> 32);
   N->Invol += u32(Sw);
-  if (A < N->Min)
-    N->Min = A;
+  if (Upper < N->Min)
+    N->Min = Upper;
   if (A > N->Max)
     N->Max = A;
   Stk[I - 1].ChildTicks += El;
@@ -198,6 +212,7 @@ ALWAYS_INLINE static void OpenFrame(ThreadTls &T, Frame *Top, const FuncDesc *Fn
   F->OffAtEntry = T.Off;
   F->SwAtEntry = T.Sw;
   F->NodeIdx = Idx;
+  F->SamplesAtEntry = T.Samples;
   T.Depth++;
 }
 

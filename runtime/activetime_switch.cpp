@@ -301,6 +301,86 @@ void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain,
   T.NextCheckTick = ~0ull;
 }
 
+SwitchSnapshot SnapshotSwitch(const SwitchState &S) {
+  SwitchSnapshot X;
+  X.Source = S.Source;
+  X.HaveOpen = S.HaveOpen;
+  X.OpenOut = S.OpenOut;
+  X.RingTail = S.Ring.Tail;
+  X.PendOff = S.PendCount ? S.PendOff : 0;
+  X.PendSw = S.PendCount ? S.PendSw : 0;
+  X.LastWall = S.LastWall;
+  X.LastCpuNs = S.LastCpuNs;
+  return X;
+}
+
+namespace {
+// The part of [Out, In] up to EndTick.
+u64 ClippedInterval(u64 Out, u64 In, u64 EndTick) {
+  u64 End = In < EndTick ? In : EndTick;
+  return End > Out ? End - Out : 0;
+}
+
+// perf: the intervals in the records after Snap.RingTail, read in place.
+void UnreadIntervals(const SwitchState &S, const SwitchSnapshot &Snap,
+                     u64 EndTick, u64 *Off, u64 *Sw) {
+  if (!S.Ring.Page)
+    return;
+  RawClockAnchor A;
+  if (S.Conv == PTC_ClockRaw) {
+    ReadTickAndRawNs(&A.Tick, &A.Ns);
+    A.Rate = ProvisionalTickRate();
+  }
+  bool Open = Snap.HaveOpen;
+  u64 OpenOut = Snap.OpenOut;
+  u64 OpenSw = kSwVoluntary;
+  PerfRecordWalk W(S.Ring, Snap.RingTail, S.Ring.LoadHead());
+  PerfRecord R;
+  while (W.Next(&R)) {
+    u64 Time;
+    if (R.Type != PERF_RECORD_SWITCH || !SwitchRecordTime(R, &Time))
+      continue;
+    u64 Tick = S.Conv == PTC_TimeZero
+                   ? PerfTimeToTick(Time, S.TimeZero, S.TimeMult, S.TimeShift)
+                   : RawNsToTick(Time, A.Tick, A.Ns, A.Rate);
+    if (R.Misc & PERF_RECORD_MISC_SWITCH_OUT) {
+      Open = true;
+      OpenOut = Tick;
+      OpenSw = (R.Misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? kSwInvoluntary
+                                                              : kSwVoluntary;
+    } else if (Open) {
+      *Off += ClippedInterval(OpenOut, Tick, EndTick);
+      *Sw += OpenSw;
+      Open = false;
+    }
+  }
+  // Overwritten under us (the owner consumed and the kernel reused the
+  // space): what was read stands, nothing is assumed open.
+  if (Open && W.Done()) {
+    *Off += ClippedInterval(OpenOut, EndTick, EndTick);
+    *Sw += OpenSw;
+  }
+}
+} // namespace
+
+void UnchargedSwitchedOut(const ThreadState *TS, const SwitchSnapshot &Snap,
+                          u64 EndTick, u64 *Off, u64 *Sw) {
+  *Off = *Sw = 0;
+  if (Snap.Source == raw::SS_Perf) {
+    *Off = Snap.PendOff;
+    *Sw = Snap.PendSw;
+    UnreadIntervals(TS->Switch, Snap, EndTick, Off, Sw);
+  } else if (Snap.Source == raw::SS_CpuClock) {
+    u64 Cpu;
+    if (!ThreadCpuNsOf(TS->Tid, &Cpu))
+      return;
+    SwitchState S;
+    S.LastWall = Snap.LastWall;
+    S.LastCpuNs = Snap.LastCpuNs;
+    *Off = CpuClockStep(S, EndTick, Cpu, ProvisionalTickRate());
+  }
+}
+
 void InstallSwitchRingForTesting(void *Page) {
   ThreadTls &T = at_tls;
   if (T.Capacity == 0)

@@ -312,7 +312,10 @@ raw::NodeRecord NodeRecordOf(const Node &X, u32 Parent, u32 Func) {
   R.Calls = X.Calls;
   R.InclTicks = X.Incl;
   R.ExclTicks = X.Excl;
-  R.MinTicks = X.Calls ? X.Min : 0;
+  // Only sampled calls so far (CloseFrame): the minimum, taken at their
+  // upper end, can pass the maximum, taken at their lower end: both are
+  // then the latter, the calls' figure with the interrupts' estimate out.
+  R.MinTicks = X.Calls ? (X.Min < X.Max ? X.Min : X.Max) : 0;
   R.MaxTicks = X.Max;
   R.OverheadTicks = X.Ovh256; // fixed point until the open frames are in
   R.OffCpuTicks = X.Off;
@@ -404,9 +407,10 @@ struct ThreadCounters {
   u64 Ovh, Off, Sw;
 };
 
-// T's counters as of one probe boundary; a finished thread's final ones.
+// T's counters as of one probe boundary, with another live thread's
+// switched-out time since then up to EndTick; a finished thread's final ones.
 ThreadCounters ReadThreadCounters(const ThreadState *TS, const ThreadTls *T,
-                                  LiveReader &Live) {
+                                  LiveReader &Live, u64 EndTick) {
   if (!T)
     return {0, TS->FinalOff, TS->FinalSw};
   // Ovh, Off, Sw: consecutive, copied together (one probe boundary).
@@ -416,11 +420,23 @@ ThreadCounters ReadThreadCounters(const ThreadState *TS, const ThreadTls *T,
                         __builtin_offsetof(ThreadTls, Ovh) + 16,
                 "ThreadTls counters layout");
   u64 C[3];
-  if (Live.T)
-    Live.Copy(C, &T->Ovh, sizeof(C));
-  else
+  SwitchSnapshot Snap;
+  auto Read = [&] {
     internal_memcpy(C, &T->Ovh, sizeof(C));
-  return {C[0], C[1], C[2]};
+    Snap = SnapshotSwitch(TS->Switch);
+  };
+  if (!Live.T) {
+    Read();
+    return {C[0], C[1], C[2]};
+  }
+  Live.Run(Read);
+  // Another live thread: what it was switched out for since that probe
+  // boundary is in no counter yet. A thread blocked now (waiting for work
+  // or for the program to end) has been off CPU since it blocked, and its
+  // open frames must not count that as active time.
+  u64 Off, Sw;
+  UnchargedSwitchedOut(TS, Snap, EndTick, &Off, &Sw);
+  return {C[0], C[1] + Off, C[2] + Sw};
 }
 
 // Adds an open frame F, timed up to EndTick with its callees' El as
@@ -489,6 +505,19 @@ u64 AddOpenFrames(raw::NodeRecord *Recs, const u32 *Map, u32 N,
   return Open;
 }
 
+// The thread's CPU time over its profiled span: to its end, or to now for a
+// live thread (the writer's own, or another read through its clock id).
+u64 ThreadCpuSpan(const ThreadState *TS) {
+  u64 End;
+  if (TS->Finished)
+    End = TS->FinalCpuNs;
+  else if (TS->Tls == &at_tls)
+    End = ThreadCpuNs();
+  else if (!ThreadCpuNsOf(TS->Tid, &End))
+    return raw::kCpuUnknown;
+  return End >= TS->StartCpuNs ? End - TS->StartCpuNs : raw::kCpuUnknown;
+}
+
 // The thread record's fields other than NumNodes, OpenFrames and the
 // dropped node count.
 void FillThreadRecord(raw::ThreadRecord *P, const ThreadState *TS,
@@ -497,7 +526,8 @@ void FillThreadRecord(raw::ThreadRecord *P, const ThreadState *TS,
   P->StartTick = TS->StartTick;
   P->EndTick = ThreadEnd;
   P->Flags = (TS->Finished ? 0 : raw::TF_Running) |
-             (TS->Code.Refused ? raw::TF_NotSampled : 0);
+             (TS->Code.Refused ? raw::TF_NotSampled : 0) |
+             (TS->Code.CostTicks ? raw::TF_SampledCallsApart : 0);
   P->UnmatchedExits = TS->UnmatchedExits;
   P->UnwoundFrames = TS->UnwoundFrames;
   internal_memcpy(P->Name, TS->Name, sizeof(P->Name));
@@ -509,6 +539,7 @@ void FillThreadRecord(raw::ThreadRecord *P, const ThreadState *TS,
   P->InvoluntarySwitches = u32(C.Sw);
   P->LostSwitchRecords = S.Lost;
   P->LostCodeSamples = TS->Code.Lost;
+  P->CpuNs = ThreadCpuSpan(TS);
 }
 
 // SK_Thread payload: the thread record, its call-tree nodes (open frames
@@ -544,7 +575,7 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   UnmapOrDie(Hist, HistBytes);
 
   ThreadTls *T = TS->Finished ? nullptr : TS->Tls;
-  ThreadCounters C = ReadThreadCounters(TS, T, Live);
+  ThreadCounters C = ReadThreadCounters(TS, T, Live, EndTick);
   raw::NodeRecord *Recs = (raw::NodeRecord *)(B->Data + NodesOff);
   u64 Open = T ? AddOpenFrames(Recs, Map, N, T, Live, EndTick, C, Lat) : 0;
   for (u32 I = 0; I < Out; ++I)

@@ -652,7 +652,26 @@ static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
   TS.VoluntarySwitches = T.VoluntarySwitches;
   TS.InvoluntarySwitches = T.InvoluntarySwitches;
   TS.LostSwitchRecords = T.LostSwitchRecords;
+  if (T.CpuNs != raw::kCpuUnknown)
+    TS.CpuNs = double(T.CpuNs);
   return TS;
+}
+
+/// The 95% bound of a thread's total self-active time: its code-sample
+/// splits (variances add), and per timed call the probes' residual cost and
+/// one tick step (systematic: they add up).
+static double totalSelfActiveErrNs(const Process &P,
+                                   ArrayRef<FunctionStats> Functions) {
+  double Var = 0;
+  uint64_t Pairs = 0, Timed = 0;
+  for (const FunctionStats &FS : Functions) {
+    Var += FS.S.SelfVar;
+    Pairs += FS.S.SelfProbePairs;
+    Timed += FS.S.Calls - FS.S.CountedCalls;
+  }
+  double PerPair = probeResidualTicks(P.Overhead) * 1e9 / double(P.TickRate);
+  double Step = double(P.TickStep256) / 256 * 1e9 / double(P.TickRate);
+  return 1.96 * std::sqrt(Var) + double(Pairs) * PerPair + double(Timed) * Step;
 }
 
 /// Moves the thread's flat stats (ThreadAcc) into its summary and the
@@ -678,6 +697,7 @@ void Aggregator::finishThread(uint32_t ProcIdx, const Process &P,
   for (FunctionStats &FS : TS.Functions)
     FS.Share = TS.TotalSelfActive > 0 ? FS.S.SelfActive / TS.TotalSelfActive
                                       : 0;
+  TS.TotalSelfActiveErrNs = totalSelfActiveErrNs(P, TS.Functions);
   sortAll(TS.Functions);
   Out.Threads.push_back(std::move(TS));
 }

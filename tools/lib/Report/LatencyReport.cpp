@@ -61,9 +61,11 @@ const char *report::latencyReason(LatencyState St) {
 }
 
 void report::latencyJson(json::OStream &J, const LatencyHistogram &H,
-                         const Stats &S, LatencyState St, bool Buckets) {
+                         const Stats &S, LatencyState St,
+                         const LatencyGap &Gap, bool Buckets) {
   J.attributeObject("latency", [&] {
     J.attribute("timed_calls", int64_t(H.total()));
+    J.attribute("sampled_apart", int64_t(Gap.SampledApart));
     for (auto [Key, P] : {std::pair<const char *, double>{"p50", 50},
                           {"p90", 90}, {"p99", 99}}) {
       if (St == LatencyState::Ok)
@@ -140,6 +142,27 @@ static void printRows(const std::vector<std::vector<std::string>> &Rows,
   }
 }
 
+/// Why some timed calls of the first \p Listed functions are in no
+/// histogram although their threads had histograms.
+static void sampledApartLine(const LatencyTable &L, const Aggregate &A,
+                             size_t Listed, raw_ostream &OS) {
+  uint64_t Calls = 0, Functions = 0;
+  for (size_t I = 0; I < Listed; ++I)
+    if (uint64_t N = L.Function[A.Flat[I].Func].SampledApart) {
+      Calls += N;
+      ++Functions;
+    }
+  if (!Calls)
+    return;
+  OS << formatv("\nsampled calls set apart: {0} timed calls of {1} listed "
+                "{2} had a code sample whose interrupt, charged at its "
+                "start-up estimate, was over a quarter of their time: their "
+                "per-call time is that uncertain, so they are in no histogram "
+                "and its percentiles describe the other calls; min and max "
+                "bound them (min with the interrupts' cost, max without)\n",
+                Calls, Functions, Functions == 1 ? "function" : "functions");
+}
+
 void report::printLatencyReport(const Profile &P, const Aggregate &A,
                                 raw_ostream &OS, bool Demangle, unsigned Top,
                                 bool FullNames) {
@@ -158,14 +181,18 @@ void report::printLatencyReport(const Profile &P, const Aggregate &A,
     Rows.push_back(latencyCells(H, F.S, Listed.back(), M.name(F.Func)));
   }
   printRows(Rows, OS);
+  sampledApartLine(L, A, Listed.size(), OS);
   for (size_t I = 0; I < Listed.size(); ++I) {
     const FunctionStats &F = A.Flat[I];
     const LatencyHistogram &H = L.ByFunction[F.Func];
     if (Listed[I] != LatencyState::Ok)
       continue;
     OS << formatv("\nhistogram of {0}: {1} timed calls (bucket, calls, "
-                  "calls up to here)\n",
+                  "calls up to here)",
                   M.name(F.Func), H.total());
+    if (uint64_t Apart = L.Function[F.Func].SampledApart)
+      OS << formatv("; {0} sampled calls set apart", Apart);
+    OS << "\n";
     printHistogram(H, OS);
   }
 }

@@ -116,6 +116,16 @@ struct ThreadSummary {
            LostSwitchRecords = 0;
   double TotalSelfActive = 0;
   double TotalSelfElapsed = 0;
+  /// The thread's own CPU clock over its profiled span (raw v10), ns; < 0
+  /// when it was not read. The probes' and code samples' cost is in it, so
+  /// TotalSelfActive can only exceed it by its own uncertainty, the 95%
+  /// bound TotalSelfActiveErrNs (code-sample splits, the probes' residual
+  /// cost and one tick step per timed call).
+  double CpuNs = -1;
+  double TotalSelfActiveErrNs = 0;
+  bool exceedsCpu() const {
+    return CpuNs >= 0 && TotalSelfActive > CpuNs + TotalSelfActiveErrNs;
+  }
   std::vector<FunctionStats> Functions; // sorted like Aggregate::Flat
 };
 

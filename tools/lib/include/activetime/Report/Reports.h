@@ -104,8 +104,10 @@ const char *latencyReason(LatencyState St);
 /// The "latency" object of a function (with its buckets) or tree node: its
 /// timed calls, p50, p90, p99 and max in ns (null, with "missing" saying
 /// why, when the row has no percentiles).
+/// "sampled_apart": the timed calls left out of the histogram (Gap).
 void latencyJson(llvm::json::OStream &J, const profile::LatencyHistogram &H,
-                 const profile::Stats &S, LatencyState St, bool Buckets);
+                 const profile::Stats &S, LatencyState St,
+                 const profile::LatencyGap &Gap, bool Buckets);
 /// `report --latency`: per function timed calls, min, p50, p90, p99, max
 /// (the first Top rows of the flat order; 0 = all), then their histograms.
 void printLatencyReport(const profile::Profile &P,
