@@ -96,12 +96,15 @@ void SampleView::print() {
         return pathName(P);
       });
   printPathTable(Paths);
+  OS << "+-95%: the uncertainty of On-CPU from the code samples' ratios (-: "
+        "not split by code samples); On%: share of all on-CPU sampled time "
+        "(as the time report's % is of self-active time); Share: of all "
+        "sampled time\n";
   if (M.A.How.CountedCalls || S.Split.SplitOnNs > 0)
     OS << "[counted]: the on-CPU time of a counted function's calls inside "
           "the timed frame below it, estimated from that frame's code "
           "samples; its samples are the frame's on-CPU samples it got a part "
-          "of. +-95%: the uncertainty of On-CPU from the code samples' "
-          "ratios (-: nothing split)\n";
+          "of\n";
   printOffCpuSummary(Paths);
 }
 
@@ -245,15 +248,16 @@ void SampleView::printOffCpuSummary(const std::vector<Row> &Paths) {
 
 void SampleView::heading(StringRef Title, StringRef What) {
   OS << "\nPer " << Title << "\n";
-  OS << formatv("{0,12} {1,11} {2,12} {3,8} {4,7}  {5}\n", "On-CPU", "+-95%",
-                "Off-CPU", "Samples", "Share", What);
+  OS << formatv("{0,12} {1,11} {2,7} {3,12} {4,8} {5,7}  {6}\n", "On-CPU",
+                "+-95%", "On%", "Off-CPU", "Samples", "Share", What);
 }
 
 void SampleView::row(const SampleFigures &F, const std::string &Name) {
   std::string Err =
       F.OnVarNs2 > 0 ? formatTime(1.96 * std::sqrt(F.OnVarNs2)) : "-";
-  OS << formatv("{0,12} {1,11} {2,12} {3,8} {4,7}  {5}\n", formatTime(F.OnNs),
-                Err, formatTime(F.OffNs), F.samples(),
+  OS << formatv("{0,12} {1,11} {2,7} {3,12} {4,8} {5,7}  {6}\n",
+                formatTime(F.OnNs), Err, percentOf(F.OnNs, S.All.OnNs),
+                formatTime(F.OffNs), F.samples(),
                 percentOf(F.totalNs(), Whole), Name);
 }
 
