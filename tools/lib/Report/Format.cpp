@@ -7,6 +7,7 @@
 #include "activetime/Report/Format.h"
 #include "Common.h"
 #include "activetime/Profile/Samples.h"
+#include "activetime/Report/ReportModel.h"
 #include "activetime/abi.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -51,6 +52,14 @@ std::string report::displayName(const std::string &Name, bool Demangle) {
 
 const char report::kGenerator[] = "activetime " ACTIVETIME_VERSION_STRING;
 const char report::kOffCpuFrame[] = "[off-CPU]";
+const char report::kCountedMark[] = " [counted]";
+
+std::string report::sampleFrameName(const ReportModel &M,
+                                    const profile::SampleFrame &F) {
+  if (F.Func == profile::kOutsideFunc)
+    return profile::kOutsideFrame;
+  return M.name(F.Func) + (F.Counted ? kCountedMark : "");
+}
 
 StringRef report::sourceFunctionName(StringRef Name) {
   std::string Demangled = std::string(" (") + abi::kTimedCopySuffix + ")";

@@ -86,10 +86,12 @@ void printParallelReport(const profile::Profile &P,
                          llvm::raw_ostream &OS);
 
 /// The sampled wall-clock view (runs with sample=1); an error if the profile
-/// has no samples. It has no JSON form (export --format=folded or
+/// has no samples. Functions are named as in the time report (\p FullNames:
+/// ReportModel). It has no JSON form (export --format=json, folded or
 /// speedscope carry the samples).
 llvm::Error printSampleReport(const profile::Profile &P, llvm::raw_ostream &OS,
-                              bool Demangle, unsigned Top);
+                              bool Demangle, unsigned Top,
+                              bool FullNames = false);
 
 /// Latency distributions (activetime/Profile/Latency.h). The note printed
 /// with them: what the percentiles are and their error bound.
