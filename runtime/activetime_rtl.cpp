@@ -13,6 +13,7 @@
 #include "activetime_internal.h"
 #include "activetime_ompt.h"
 #include "activetime_module.h"
+#include "activetime_output.h"
 #include "activetime_sampler.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
@@ -117,6 +118,7 @@ void InitRuntimeSlow() {
     return;
   SanitizerToolName = "ActiveTime";
   InitializeFlags();
+  CheckOutputAtStartup();
   InitTimer();
   runtime.TickStep256 = MeasureTickStep256();
   InitOverheadTable(); // before the first real frame is pushed

@@ -701,14 +701,6 @@ void WriteSamples(OutBuffer *B, const SamplerView &SV, u32 NumThreads,
   EndSection(B, Off);
 }
 
-const char *BaseName(const char *Path) {
-  const char *B = Path;
-  for (const char *P = Path; *P; ++P)
-    if (*P == '/')
-      B = P + 1;
-  return B;
-}
-
 } // namespace
 
 // The distinct regions (fork call return addresses) of every thread's
@@ -969,86 +961,6 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   HP->Checksum = Checksum64(HP, raw::kFileHeaderChecksummed);
 }
 
-bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
-                         char *Out, uptr OutSize, bool *HasPid) {
-  uptr O = 0;
-  auto Put = [&](const char *S, uptr N) {
-    if (O + N + 1 > OutSize)
-      return false;
-    internal_memcpy(Out + O, S, N);
-    O += N;
-    return true;
-  };
-  for (const char *P = Pattern; *P; ++P) {
-    bool Ok;
-    if (P[0] == '%' && P[1] == 'e') {
-      Ok = Put(ExeBase, internal_strlen(ExeBase));
-      ++P;
-    } else if (P[0] == '%' && P[1] == 'p') {
-      if (HasPid)
-        *HasPid = true;
-      char Num[16];
-      int N = internal_snprintf(Num, sizeof(Num), "%u", Pid);
-      Ok = Put(Num, N);
-      ++P;
-    } else if (P[0] == '%' && P[1] == '%') {
-      Ok = Put("%", 1);
-      ++P;
-    } else {
-      Ok = Put(P, 1);
-    }
-    if (!Ok)
-      return false;
-  }
-  if (O >= OutSize)
-    return false;
-  Out[O] = 0;
-  return true;
-}
-
-// "dir/p.raw" -> "dir/p.%p.raw"; "dir/p" -> "dir/p.%p".
-bool InsertPid(char *Pattern, uptr Size) {
-  uptr L = internal_strlen(Pattern);
-  if (L + 4 > Size)
-    return false;
-  uptr Dot = L;
-  for (uptr I = L; I > 0 && Pattern[I - 1] != '/'; --I)
-    if (Pattern[I - 1] == '.' && I - 1 > 0 && Pattern[I - 2] != '/') {
-      Dot = I - 1;
-      break;
-    }
-  internal_memmove(Pattern + Dot + 3, Pattern + Dot, L - Dot + 1);
-  internal_memcpy(Pattern + Dot, ".%p", 3);
-  return true;
-}
-
-bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
-                     bool ForkedChild, char *Out, uptr OutSize) {
-  static const char kDefault[] = "activetime.%e.%p.raw";
-  char Pattern[4096];
-  const char *Flag = OutputFlag ? OutputFlag : "";
-  uptr L = internal_strlen(Flag);
-  if (L == 0) {
-    internal_strlcpy(Pattern, kDefault, sizeof(Pattern));
-  } else if (Flag[L - 1] == '/') {
-    if (L + sizeof(kDefault) > sizeof(Pattern))
-      return false;
-    internal_memcpy(Pattern, Flag, L);
-    internal_memcpy(Pattern + L, kDefault, sizeof(kDefault));
-  } else {
-    if (L >= sizeof(Pattern))
-      return false;
-    internal_memcpy(Pattern, Flag, L + 1);
-  }
-  bool HasPid = false;
-  if (!ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, &HasPid))
-    return false;
-  if (!ForkedChild || HasPid)
-    return true;
-  return InsertPid(Pattern, sizeof(Pattern)) &&
-         ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
-}
-
 namespace {
 Mutex write_mu;
 } // namespace
@@ -1072,16 +984,10 @@ bool WriteProfile() {
   OutBuffer B = {nullptr, 0, 0};
   SerializeProfile(&B, Rate, EndTick);
 
-  char Exe[4096];
-  uptr ExeLen = ReadBinaryName(Exe, sizeof(Exe));
-  if (ExeLen >= sizeof(Exe))
-    ExeLen = 0;
-  Exe[ExeLen] = 0;
   u32 Pid = (u32)internal_getpid();
   char Path[4096];
   bool Ok = false;
-  if (!BuildOutputPath(flags()->output, ExeLen ? BaseName(Exe) : "unknown", Pid,
-                       runtime.ForkedChild, Path, sizeof(Path))) {
+  if (!ProfilePath(Path, sizeof(Path))) {
     Printf("ActiveTime: ERROR: cannot write profile: output path from "
            "output='%s' is too long\n",
            flags()->output);
@@ -1090,6 +996,15 @@ bool WriteProfile() {
     return false;
   }
   Ok = WriteOutput(Path, Pid, B.Data, B.Size);
+  // Not lost: the directory was removed, or the path became unwritable.
+  char Fallback[4096];
+  if (!Ok && FallbackPathFor(Path, Fallback, sizeof(Fallback))) {
+    Path[0] = 0;
+    internal_strlcpy(Path, Fallback, sizeof(Path));
+    Ok = WriteOutput(Path, Pid, B.Data, B.Size);
+    if (Ok)
+      Printf("ActiveTime: the profile was written to '%s' instead\n", Path);
+  }
   if (Ok && flags()->verbosity >= 1)
     Printf("ActiveTime: wrote profile %s (%zu bytes)\n", Path, (uptr)B.Size);
   B.Release();

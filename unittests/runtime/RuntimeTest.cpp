@@ -26,6 +26,7 @@
 #include "activetime_switch.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
+#include "activetime_output.h"
 #include "activetime_writer.h"
 #include "RuntimeTestSupport.h"
 #include "../ChecksumVectors.h"
