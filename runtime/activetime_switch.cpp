@@ -139,6 +139,18 @@ struct RawClockAnchor {
   u64 Tick = 0, Ns = 0, Rate = 0;
 };
 
+// The tick of a PERF_RECORD_SWITCH; false for any other record.
+bool SwitchRecordTick(const SwitchState &S, const PerfRecord &R,
+                      const RawClockAnchor &A, u64 *Tick) {
+  u64 Time;
+  if (R.Type != PERF_RECORD_SWITCH || !SwitchRecordTime(R, &Time))
+    return false;
+  *Tick = S.Conv == PTC_TimeZero
+              ? PerfTimeToTick(Time, S.TimeZero, S.TimeMult, S.TimeShift)
+              : RawNsToTick(Time, A.Tick, A.Ns, A.Rate);
+  return true;
+}
+
 // One PERF_RECORD_SWITCH or PERF_RECORD_LOST of the thread's ring.
 void TakeSwitchRecord(ThreadTls &T, SwitchState &S, const PerfRecord &R,
                       u64 Now, const RawClockAnchor &A) {
@@ -151,12 +163,9 @@ void TakeSwitchRecord(ThreadTls &T, SwitchState &S, const PerfRecord &R,
     S.HaveOpen = 0; // its switch-in may be among the lost ones
     return;
   }
-  u64 Time;
-  if (R.Type != PERF_RECORD_SWITCH || !SwitchRecordTime(R, &Time))
+  u64 Tick;
+  if (!SwitchRecordTick(S, R, A, &Tick))
     return;
-  u64 Tick = S.Conv == PTC_TimeZero
-                 ? PerfTimeToTick(Time, S.TimeZero, S.TimeMult, S.TimeShift)
-                 : RawNsToTick(Time, A.Tick, A.Ns, A.Rate);
   bool Out = R.Misc & PERF_RECORD_MISC_SWITCH_OUT;
   if (TS)
     TraceSwitch(TS, Tick, Out);
@@ -337,12 +346,9 @@ void UnreadIntervals(const SwitchState &S, const SwitchSnapshot &Snap,
   PerfRecordWalk W(S.Ring, Snap.RingTail, S.Ring.LoadHead());
   PerfRecord R;
   while (W.Next(&R)) {
-    u64 Time;
-    if (R.Type != PERF_RECORD_SWITCH || !SwitchRecordTime(R, &Time))
+    u64 Tick;
+    if (!SwitchRecordTick(S, R, A, &Tick))
       continue;
-    u64 Tick = S.Conv == PTC_TimeZero
-                   ? PerfTimeToTick(Time, S.TimeZero, S.TimeMult, S.TimeShift)
-                   : RawNsToTick(Time, A.Tick, A.Ns, A.Rate);
     if (R.Misc & PERF_RECORD_MISC_SWITCH_OUT) {
       Open = true;
       OpenOut = Tick;
