@@ -387,6 +387,19 @@ void UnchargedSwitchedOut(const ThreadState *TS, const SwitchSnapshot &Snap,
   }
 }
 
+void DetachThreadRings(ThreadTls &T) {
+  T.SwitchHead = T.SampleHead = &kZeroWord;
+  T.SwitchTailSeen = T.SampleTailSeen = 0;
+  T.NextCheckTick = ~0ull;
+  if (ThreadState *TS = T.TS) {
+    // No locks: in such a child they may be held for ever by threads of
+    // the parent. The mappings and descriptors are this process's copies.
+    ClosePerfRing(TS->Switch.Ring);
+    TS->Switch.Source = raw::SS_None;
+    ClosePerfRing(TS->Code.Ring);
+  }
+}
+
 void InstallSwitchRingForTesting(void *Page) {
   ThreadTls &T = at_tls;
   if (T.Capacity == 0)

@@ -169,6 +169,11 @@ void FinishCurrentThread(u64 Now) {
   ThreadState *TS = T.TS;
   if (!TS || T.Dead)
     return;
+  if (!ProcessIsOurs()) { // the registry's lock may be the parent's
+    AbandonProcess(T);
+    T.Dead = 1;
+    return;
+  }
   T.Seq++;
   AT_BARRIER();
   SamplerWaitThreadLeaving(TS);

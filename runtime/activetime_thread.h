@@ -204,6 +204,9 @@ u64 CollectSwitchedOut(ThreadTls &T, u64 Now);
 // Opens the thread's switch source (thread init, fork child) / drains and
 // closes it (thread finish, fork child for the parent's source).
 void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now);
+// Lets go of the thread's switch and code sample rings without draining
+// them or taking a lock (a child made behind the fork handlers).
+void DetachThreadRings(ThreadTls &T);
 void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain, u64 Now);
 // Closes every open frame of the calling thread at Now (same accounting as
 // an exit); returns how many. Leaves Depth at 1.
