@@ -37,10 +37,11 @@ LEVELDB_ROLES = [("client", ["Benchmark10ThreadBody"]),
 
 
 def leveldb_mask(out):
-    # db_bench prints "fillrandom : 3.456 micros/op; 32.0 MB/s": the
-    # timings go; the rest (sizes, "(N of N found)") is deterministic.
-    out = re.sub(rb"[0-9.]+ micros/op", b"X micros/op", out)
-    return re.sub(rb"[0-9.]+ MB/s", b"X MB/s", out)
+    # db_bench prints "fillrandom :  3.456 micros/op;   32.0 MB/s": the
+    # timings go, with the padding of their printf widths; the rest
+    # (sizes, "(N of N found)") is deterministic.
+    out = re.sub(rb" *[0-9.]+ micros/op", b" X micros/op", out)
+    return re.sub(rb" *[0-9.]+ MB/s", b" X MB/s", out)
 
 
 def leveldb(threads, num):
