@@ -173,6 +173,7 @@ class Program:
         self.timed = THREADED_TIMED if self.threaded else TIMED
         self.tiny = self.project is None
         self.exe = {}  # variant -> path
+        self.own_dsos = {}  # variant -> the binary and the program's own libraries
         self.error = None
         self.ref_stdout = None
         self.runs = {k: [] for k in self.timed}  # per round: task-clock ms (perf: shares)
@@ -193,6 +194,11 @@ class Program:
             kw = {"extra_main": self.extra_main} if self.extra_main else {}
             tree, outs = P.build(self.project, v, build_dir, work, jobs, **kw)
             self.exe[name] = outs[self.binary]
+            if self.threaded:
+                # the program's own shared libraries: perf charges their
+                # samples to their own functions, as the binary's
+                self.own_dsos[name] = [outs[self.binary]] + [outs[l] for l in
+                                                             self.spec.get("libs", [])]
             if self.stdin == "zlib-corpus":
                 self.stdin = P.zlib_corpus(work, tree)
         if self.threaded:
@@ -330,7 +336,7 @@ def run_perf_record(prog, args, scratch):
 
 def threaded_perf_record(prog, args, data):
     """perf's per-role self weights (cpu-clock ns) of a threaded program."""
-    roles = T.perf_thread_samples(data, [prog.exe["plain"]], prog.spec["roles"])
+    roles = T.perf_thread_samples(data, prog.own_dsos["plain"], prog.spec["roles"])
     os.unlink(data)
     keep(args, prog, len(prog.runs["perf"]), [], {"perf-roles.json": roles})
     program_self = T.perf_program_shares(roles)
@@ -360,7 +366,7 @@ def run_count(prog, scratch):
 def keep(args, prog, rnd, files, blobs=None):
     if not args.keep:
         return
-    d = os.path.join(args.keep, prog.name, "round%d" % rnd)
+    d = os.path.join(args.keep, prog.name, "round%s" % rnd)
     os.makedirs(d, exist_ok=True)
     for f in files:
         shutil.copy(f, d)
@@ -670,6 +676,8 @@ def run_sampled(prog, args, scratch):
             raise RuntimeError("the sample=1 run wrote no profile")
         keep(args, prog, "-sampled", raws)
         prog.sampled = T.sampled_check(os.path.join(args.build_dir, "bin", "activetime"), raws)
+        if not prog.last_raws:  # --rounds 0: bounds.py reads these
+            prog.last_raws = keep_last(prog, scratch, raws)
     except Exception as e:  # noqa: BLE001 - reported in its section
         prog.sampled = {"error": describe(e)}
     shutil.rmtree(d, ignore_errors=True)
@@ -837,7 +845,8 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--work", help="build cache (default <build>/bench-truth)")
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="0: only the sample=1 run of each program (and bounds.py)")
     ap.add_argument("--only", "--programs", dest="programs", default="all",
                     help="comma-separated programs or groups: " + ",".join(ALL) +
                     "; groups: single (the single-threaded ones), threaded, all")
@@ -874,7 +883,8 @@ def main():
             if not args.no_sampled:
                 run_sampled(prog, args, scratch)
             prog.bounds = run_bounds(prog)
-        results = collections.OrderedDict((p.name, finish(p)) for p in progs)
+        results = collections.OrderedDict((p.name, finish(p)) for p in progs
+                                          if args.rounds > 0)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     single = collections.OrderedDict((n, f) for n, f in results.items() if n in PROGRAMS)

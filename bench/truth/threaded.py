@@ -31,6 +31,8 @@ SHARE_CUT = 0.01
 # args: {db} is a directory of the program's own under the scratch
 # directory, {input} the generated input (make_input). mask: what of stdout
 # is compared (timings removed). digest: compare a hash (large outputs).
+# libs: names of the build's outputs that are the program's own shared
+# libraries (their frames count as the program's in perf's samples).
 
 LEVELDB_ROLES = [("client", ["Benchmark10ThreadBody"]),
                  ("compaction", ["BackgroundThreadEntryPoint", "DBImpl14BackgroundCall"])]
