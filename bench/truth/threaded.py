@@ -23,6 +23,7 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 
 SHARE_CUT = 0.01
@@ -304,10 +305,7 @@ def summary(xs):
     v = [x for x in xs if x is not None]
     if not v:
         return {"median": None, "min": None, "max": None, "values": xs}
-    v2 = sorted(v)
-    n = len(v2)
-    m = v2[n // 2] if n % 2 else (v2[n // 2 - 1] + v2[n // 2]) / 2
-    return {"median": m, "min": v2[0], "max": v2[-1], "values": xs}
+    return {"median": statistics.median(v), "min": min(v), "max": max(v), "values": xs}
 
 
 def group_figures(at_rounds, perf_rounds, cpu_rounds):
