@@ -112,8 +112,10 @@ def build_re2(src, v, jobs):
     # The shared library (-fPIC objects, version script) and the tests
     # linked against it (re2's shared-test; private symbols from the
     # static library, as upstream does).
+    # REBUILD_TABLES: the Debian source (+dfsg) drops the generated Unicode
+    # tables; they are made from the unicode-data package, as Debian does.
     args = ["CXX=" + " ".join(v.cxx), "CXXFLAGS=" + " ".join(v.cflags),
-            "LDFLAGS=" + " ".join(v.ldflags), "AR=" + LLVM_AR]
+            "LDFLAGS=" + " ".join(v.ldflags), "AR=" + LLVM_AR, "REBUILD_TABLES=1"]
     tests = ["obj/so/test/" + t for t in RE2_TESTS]
     P.run(["make", "-j%d" % jobs, "obj/so/libre2.so"] + tests + args, cwd=src,
           stdout=subprocess.DEVNULL)
@@ -315,9 +317,10 @@ def variants(build_dir, flags):
     plain = P.plain_variant()
     at = P.activetime_variant(build_dir)
     for v in (plain, at):
-        v.cflags += flags
-        v.ldflags += [f for f in flags if f.startswith("-fuse-ld")] + \
-            [f for f in flags if f.startswith("-flto")]
+        # -fuse-ld only at link time (compiling, it is an unused argument,
+        # an error under -Werror); -flto at both
+        v.cflags += [f for f in flags if not f.startswith("-fuse-ld")]
+        v.ldflags += flags
         if flags:
             v.name += "-" + "".join(f.strip("-").split("=")[0][:4] for f in flags)
     return {"plain": plain, "activetime": at}
@@ -347,9 +350,13 @@ def classify(err):
 
 
 def first_error(err):
+    """The compiler's or linker's first error line, else the last line."""
     lines = err.splitlines()
-    errs = [l for l in lines if "error" in l.lower()]
-    return (errs[0] if errs else lines[-1] if lines else "")[:300]
+    for pat in (r"error:", r"undefined reference|multiple definition", r"FAILED:|Error \d"):
+        hit = [l for l in lines if re.search(pat, l)]
+        if hit:
+            return hit[0][:300]
+    return (lines[-1] if lines else "")[:300]
 
 
 def text_size(path):
