@@ -92,7 +92,6 @@ TIMED = ("plain", "activetime", "hooks", "xray", "perf")  # one round's runs
 # the hooks are not thread-aware; XRay's profiling mode is not the point).
 THREADED_VARIANTS = ("plain", "activetime")
 THREADED_TIMED = ("plain", "activetime", "perf")
-SHARE_CUT = 0.01  # functions at or above 1% in either distribution kept apart
 
 
 def log(msg):
@@ -491,14 +490,7 @@ def med(xs):
     return statistics.median(xs) if xs else None
 
 
-def share_distance(p, q):
-    """Total variation distance in points; names under 1% in both pooled."""
-    kept = {k for k in set(p) | set(q) if abs(p.get(k, 0)) >= SHARE_CUT or
-            abs(q.get(k, 0)) >= SHARE_CUT}
-    d = sum(abs(p.get(k, 0) - q.get(k, 0)) for k in kept)
-    rest_p = sum(v for k, v in p.items() if k not in kept)
-    rest_q = sum(v for k, v in q.items() if k not in kept)
-    return 50.0 * (d + abs(rest_p - rest_q))
+share_distance = T.share_distance  # one definition for both kinds of program
 
 
 def at_shares(s):
