@@ -281,7 +281,7 @@ def corpus():
               build_fmtlib, test_fmtlib, [], "main"),
         Entry("snappy", "snappy", "-flto=thin + lld, -fPIC shared lib, gtest/gmock",
               build_snappy, test_snappy, LTO, "main"),
-        Entry("re2", "re2", "-fPIC shared lib + version script, function-local statics",
+        Entry("re2", "re2", "-fPIC shared lib + version script, function-local statics, std::call_once",
               build_re2, test_re2, [], "main"),
         Entry("cppcheck", "cppcheck",
               "template static member with dynamic init (picojson), exceptions, large C++",
