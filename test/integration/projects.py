@@ -3,7 +3,8 @@
 # Part of ActiveTime. Fetches Debian 12 source packages (cached), unpacks them
 # with the Debian patches applied and builds them with a given compiler and
 # flags, each build cached under a key of source + toolchain + flags.
-# Shared by the integration test (run.py here) and bench/overhead/run.py.
+# Shared by the integration test (run.py here), bench/overhead, bench/truth
+# and bench/corpus.
 #
 #===----------------------------------------------------------------------===#
 
