@@ -658,7 +658,10 @@ def run_sampled(prog, args, scratch):
     if prog.error:
         return
     d = tempfile.mkdtemp(prefix="sampled-", dir=scratch)
-    opts = "output=%s/:sample=1" % d + (":" + args.options if args.options else "")
+    # A sample every ms (10 times the default): a share from the samples is
+    # as precise as their number, and these runs last a second or two.
+    opts = ("output=%s/:sample=1:sample_interval_us=1000" % d +
+            (":" + args.options if args.options else ""))
     try:
         log("sample=1 run: %s" % prog.name)
         _, out = perf_stat(prog, "activetime", clean_env(ACTIVETIME_OPTIONS=opts), scratch)
@@ -815,8 +818,10 @@ def print_sampled(progs):
             print("%s: error: %s" % (prog.name, s["error"]))
             continue
         within = sum(1 for r in s["rows"] if abs(r["diff"]) <= 3.0)
-        print("%s: %d of %d within 3 points (%s)" % (prog.name, within, len(s["rows"]),
-                                                     s["source"]))
+        print("%s: %d of %d within 3 points (%s; %d on-CPU samples, so a share of "
+              "50%% is itself +-%.1f points, 95%%)" % (
+                  prog.name, within, len(s["rows"]), s["source"], s["samples"],
+                  100 * 1.96 * (0.25 / max(s["samples"], 1)) ** 0.5))
         for r in sorted(s["rows"], key=lambda r: -abs(r["diff"]))[:8]:
             print("  %-40s time %5.1f  sampled %5.1f  %+5.1f" %
                   (T.short(r["name"])[:40], r["time"], r["sampled"], r["diff"]))

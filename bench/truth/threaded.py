@@ -380,6 +380,7 @@ def sampled_check(tool, raws):
         raise RuntimeError("activetime report failed: " + rep.stderr.strip()[-300:])
     doc = json.loads(rep.stdout)
     sampled, how = sampled_shares(tool, raws)
+    samples = on_cpu_samples(tool, raws)
     rows = []
     for f in doc.get("functions", []):
         share = f.get("self_active_share")
@@ -389,7 +390,19 @@ def sampled_check(tool, raws):
         s = next((sampled[k] for k in keys if k in sampled), 0.0)
         rows.append({"name": f.get("short_name") or f.get("name"), "time": 100 * share,
                      "sampled": 100 * s, "diff": 100 * (s - share)})
-    return {"rows": rows, "source": how, "sampled_functions": len(sampled)}
+    return {"rows": rows, "source": how, "sampled_functions": len(sampled),
+            "samples": samples}
+
+
+def on_cpu_samples(tool, raws):
+    """How many on-CPU samples the shares come from."""
+    r = subprocess.run([tool, "export", "--format=folded", "--off-cpu=exclude",
+                        "--value=samples", "-o", "-"] + raws,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("activetime export failed: " + r.stderr.strip()[-300:])
+    return int(round(sum(float(line.rpartition(" ")[2]) for line in r.stdout.splitlines()
+                         if line.strip())))
 
 
 def sampled_shares(tool, raws):
@@ -405,8 +418,16 @@ def sampled_shares(tool, raws):
         stack, _, n = line.rpartition(" ")
         if not stack:
             continue
-        acc[stack.split(";")[-1]] += float(n)
+        leaf = stack.split(";")[-1]
+        # A counted function's frame is marked (its time is estimated from
+        # the code samples); it is still that function.
+        if leaf.endswith(COUNTED_MARK):
+            leaf = leaf[:-len(COUNTED_MARK)]
+        acc[leaf] += float(n)
     return normalize(acc), how
+
+
+COUNTED_MARK = " [counted]"
 
 
 # --- printing helpers --------------------------------------------------------

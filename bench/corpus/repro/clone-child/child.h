@@ -1,2 +1,0 @@
-// An instrumented function run on a child process's own stack.
-int child_main(void* arg);
