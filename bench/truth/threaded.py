@@ -72,6 +72,17 @@ THREADED = collections.OrderedDict([
                            ("io-read", ["AIO_ReadPool_executeReadJob"]),
                            ("io-write", ["AIO_WritePool_executeWriteJob"])],
                  "digest": True, "input": 48 << 20}),
+    # pbzip2 -p4 -b1: four consumers on 2 cores take 100 kB blocks from one
+    # queue and hand them to the writer, under a mutex and condition
+    # variables (thousands of waits); a signal thread and a terminator
+    # thread block all their lives.
+    ("pbzip2-p4", {"project": "pbzip2", "binary": "pbzip2",
+                   "args": ["-p4", "-b1", "-c", "{input}"],
+                   "roles": [("consumer", ["8consumerPv"]),
+                             ("writer", ["10fileWriterPv"]),
+                             ("signal", ["signalHandlerProc"]),
+                             ("terminator", ["terminatorThreadProc"])],
+                   "digest": True, "input": 16 << 20}),
 ])
 
 

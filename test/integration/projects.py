@@ -296,6 +296,22 @@ def build_zstd(src, v, jobs, extra_main=None):
     return {"zstd": os.path.join(src, "programs", "zstd")}
 
 
+def build_pbzip2(src, v, jobs, extra_main=None):
+    # pbzip2 (one C++ file, its Makefile's defines): a producer, a pool of
+    # consumer threads and a writer thread handing blocks through queues
+    # under a mutex and condition variables, libbz2 (Debian's, not
+    # instrumented) doing the compression; a signal-handling thread and a
+    # terminator thread wait all the program's life. Clang refuses its
+    # pre-C++11 string macros ("%"PRIu64) without the warning turned down.
+    flags = v.cflags + ["-pthread", "-D_POSIX_PTHREAD_SEMANTICS", "-D_LARGEFILE64_SOURCE",
+                        "-D_FILE_OFFSET_BITS=64", "-DUSE_STACKSIZE_CUSTOMIZATION",
+                        "-Wno-reserved-user-defined-literal"]
+    args = ["CXX=" + " ".join(v.cxx), "CXXFLAGS=" + " ".join(flags),
+            "LDFLAGS=" + " ".join(v.ldflags + v.link_extra)]
+    run(["make", "-j%d" % jobs, "-C", src, "pbzip2"] + args, stdout=subprocess.DEVNULL)
+    return {"pbzip2": os.path.join(src, "pbzip2")}
+
+
 PROJECTS = {
     "lua": ("lua5.4", build_lua),
     "zlib": ("zlib", build_zlib),
@@ -304,6 +320,7 @@ PROJECTS = {
     "yaml-cpp": ("yaml-cpp", build_yaml_cpp),
     "leveldb": ("leveldb", build_leveldb),
     "zstd": ("libzstd", build_zstd),  # the source package of the zstd command
+    "pbzip2": ("pbzip2", build_pbzip2),
 }
 
 
