@@ -78,8 +78,8 @@ THREADED = collections.OrderedDict([
     # thread block all their lives.
     ("pbzip2-p4", {"project": "pbzip2", "binary": "pbzip2",
                    "args": ["-p4", "-b1", "-c", "{input}"],
-                   "roles": [("consumer", ["8consumerPv"]),
-                             ("writer", ["10fileWriterPv"]),
+                   "roles": [("consumer", ["consumer"]),
+                             ("writer", ["fileWriter"]),
                              ("signal", ["signalHandlerProc"]),
                              ("terminator", ["terminatorThreadProc"])],
                    "digest": True, "input": 16 << 20}),
