@@ -124,16 +124,63 @@ struct SampleSplit {
 // those of every frame of its function in the process (pooled).
 constexpr uint64_t kMinFrameSamples = 8;
 
-// The key bit of a counted function's synthetic node in the merged tree.
+// The key bits of a counted function's synthetic node in the merged tree,
+// and of a function's code outside its probes (TreeNode::OutsideProbes).
 constexpr uint32_t kCountedChild = 1u << 31;
+constexpr uint32_t kOutsideChild = 1u << 30;
 
-/// Self time moved from a timed frame to a counted function it ran.
+/// Self time moved from a timed frame to a function whose code its
+/// samples fell in: a counted function it ran, or (Uncounted) a function
+/// without counted calls on the thread and without a timed node under the
+/// frame, whose code ran outside its probes.
 struct MovedTime {
   uint32_t Func;  // process-wide function id
   double Ticks;
   double VarNs2;  // variance of the estimate from the sampling, ns^2
   uint64_t Samples;
+  ErrorParts Err; // the frame's other error parts, in the same share
+  bool Uncounted;
 };
+
+/// Per process: what one timed call, one tick reading and one code sample
+/// contribute to a figure's uncertainty (ErrorParts).
+struct ProcessErrors {
+  double ResidualNs = 0; // per timed call (probe pair)
+  double StepNs = 0;     // the tick counter's step
+  double SampleCostNs = 0; // per code sample charged
+};
+
+/// How far one timed call's removed probe cost may be off, in ticks.
+double probeResidualTicks(const OverheadTable &O);
+
+ProcessErrors processErrors(const Process &P) {
+  ProcessErrors E;
+  E.ResidualNs = probeResidualTicks(P.Overhead) * 1e9 / double(P.TickRate);
+  // Not measured (0): the counter is taken to move every tick.
+  E.StepNs = P.TickStep256 ? ticks256ToNs(P, P.TickStep256)
+                           : 1e9 / double(P.TickRate);
+  // A cost that was not measured was not removed either: the interrupts
+  // stay in the times, as the report says, with nothing uncertain about a
+  // removal.
+  if (!(P.CodeSampleFlags & raw::CSF_CostUnmeasured))
+    E.SampleCostNs =
+        kSampleCostUncertainty * ticks256ToNs(P, P.CodeSampleCost256);
+  return E;
+}
+
+/// The error parts of a figure holding \p Pairs timed calls' probe pairs
+/// (two tick differences each: the call's elapsed time and the probe
+/// interval charged to it) and \p Samples charged code samples.
+ErrorParts errorParts(const ProcessErrors &PE, uint64_t Pairs,
+                      uint64_t Samples) {
+  ErrorParts E;
+  double M = 2 * double(Pairs);
+  E.ResidualNs = double(Pairs) * PE.ResidualNs;
+  E.QuantVarNs2 = M * PE.StepNs * PE.StepNs / 6;
+  E.QuantMaxNs = M * PE.StepNs;
+  E.SampleCostNs = double(Samples) * PE.SampleCostNs;
+  return E;
+}
 
 /// The variance (ns^2) of the share K/N of Ns estimated from N samples.
 /// The rule-of-succession share (K+1)/(N+2) keeps it above 0 when every
@@ -180,7 +227,11 @@ struct NodeFigures {
   std::vector<uint64_t> SelfPairs;   // probe pairs in the self time
   std::vector<std::vector<MovedTime>> Moved; // self time of counted callees
   std::vector<double> KeptVar;       // variance of the self time kept
-  std::vector<int64_t> Outside;      // callee code outside its probes
+  std::vector<int64_t> Outside;      // the node's code outside its probes
+  // Ticks of the node's self time moved to its callees' code outside their
+  // probes: they leave its self elapsed time too.
+  std::vector<int64_t> GivenAway;
+  std::vector<ErrorParts> SelfErr, InclErr; // after the split
 };
 
 class Aggregator {
@@ -192,11 +243,8 @@ public:
 private:
   std::vector<uint32_t> mapFunctions(const Process &P);
   void poolSamples(const Process &P);
-  void splitBySamples(const Process &P, const Thread &T,
-                      std::vector<int64_t> &SelfActive,
-                      std::vector<std::vector<MovedTime>> &Moved,
-                      std::vector<double> &KeptVar,
-                      std::vector<int64_t> &Outside);
+  void splitBySamples(const Process &P, const Thread &T, NodeFigures &F);
+  void nodeErrors(const Process &P, const Thread &T, NodeFigures &F);
   /// One thread's nodes into the merged tree, its summary and the flat
   /// stats.
   void addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
@@ -269,12 +317,11 @@ static DenseSet<uint32_t> functionsWithCountedCalls(const Thread &T) {
 /// one whose every call was timed ran that code outside its probes (its
 /// prologue and epilogue around them): the part goes to its timed node
 /// under the frame (Outside, added after the split so that the node's own
-/// split covers only its own time).
+/// split covers only its own time), or, without one, to the function
+/// itself (Moved, Uncounted). Each part takes the same share of the
+/// frame's error parts.
 void Aggregator::splitBySamples(const Process &P, const Thread &T,
-                                std::vector<int64_t> &SelfActive,
-                                std::vector<std::vector<MovedTime>> &Moved,
-                                std::vector<double> &KeptVar,
-                                std::vector<int64_t> &Outside) {
+                                NodeFigures &F) {
   size_t N = T.Nodes.size();
   std::vector<SampleSplit> Own(N);
   for (const CodeSample &S : T.CodeSamples)
@@ -287,46 +334,60 @@ void Aggregator::splitBySamples(const Process &P, const Thread &T,
   for (size_t I = 0; I < N; ++I)
     if (T.Nodes[I].Parent != raw::kNoParent && T.Nodes[I].Calls)
       TimedChild[(uint64_t(T.Nodes[I].Parent) << 32) | T.Nodes[I].Func] = I;
-  std::vector<double> OutsideTicks(N, 0.0);
+  std::vector<double> OutsideTicks(N, 0.0), GivenTicks(N, 0.0);
+  std::vector<ErrorParts> OutsideErr(N);
   for (size_t I = 0; I < N; ++I) {
-    if (SelfActive[I] <= 0)
+    if (F.SelfActive[I] <= 0)
       continue;
     const SampleSplit *R = &Own[I];
     if (R->total() < kMinFrameSamples) {
       auto It = Pooled.find(T.Nodes[I].Func);
       R = It == Pooled.end() ? nullptr : &It->second;
     }
-    double SaNs = ticksToNs(P, uint64_t(SelfActive[I]));
+    double SaNs = ticksToNs(P, uint64_t(F.SelfActive[I]));
     if (!R || !R->total()) {
       Out.How.UnsampledSelfNs += SaNs;
       continue;
     }
     uint64_t Total = R->total();
-    double SA = double(SelfActive[I]), Left = SA;
-    for (const auto &[F, Cnt] : R->Callees) {
+    double SA = double(F.SelfActive[I]), Left = SA, KeptShare = 1;
+    bool MovedCounted = false;
+    for (const auto &[Fn, Cnt] : R->Callees) {
       double Part = double(Cnt) / double(Total);
       double Var = shareVariance(SaNs, Cnt, Total);
+      ErrorParts Err = F.SelfErr[I].scaled(Part);
       Left -= SA * Part;
-      auto Child = TimedChild.find((uint64_t(I) << 32) | F);
-      if (!Counted.contains(F) && Child != TimedChild.end()) {
+      KeptShare -= Part;
+      auto Child = TimedChild.find((uint64_t(I) << 32) | Fn);
+      bool IsCounted = Counted.contains(Fn);
+      if (!IsCounted && Child != TimedChild.end()) {
         OutsideTicks[Child->second] += SA * Part;
-        KeptVar[Child->second] += Var;
+        GivenTicks[I] += SA * Part;
+        F.KeptVar[Child->second] += Var;
+        OutsideErr[Child->second].add(Err);
         Out.How.OutsideProbesNs += SaNs * Part;
         continue;
       }
-      Moved[I].push_back({F, SA * Part, Var, Cnt});
+      if (!IsCounted)
+        GivenTicks[I] += SA * Part;
+      MovedCounted |= IsCounted;
+      F.Moved[I].push_back({Fn, SA * Part, Var, Cnt, Err, !IsCounted});
     }
     Out.How.CountingBoundNs += SaNs * double(R->Counting) / double(Total);
     double Var = shareVariance(SaNs, R->Own, Total);
-    KeptVar[I] += Var;
+    F.KeptVar[I] += Var;
     // The time moved out of the frame has the same error as what it kept.
-    if (!Moved[I].empty())
+    if (MovedCounted)
       MovedVar += Var;
-    SelfActive[I] = std::llround(Left);
+    F.SelfActive[I] = std::llround(Left);
+    F.SelfErr[I] = F.SelfErr[I].scaled(std::max(KeptShare, 0.0));
   }
   for (size_t I = 0; I < N; ++I) {
-    Outside[I] = std::llround(OutsideTicks[I]);
-    SelfActive[I] += Outside[I];
+    F.Outside[I] = std::llround(OutsideTicks[I]);
+    F.GivenAway[I] = std::llround(GivenTicks[I]);
+    F.SelfActive[I] += F.Outside[I];
+    F.SelfErr[I].add(OutsideErr[I]);
+    F.InclErr[I].add(OutsideErr[I]);
   }
 }
 
@@ -349,8 +410,14 @@ void Aggregator::addSampledAndCounts(const Process &P, const Thread &T,
       Stats &S = touch(Global[M.Func]);
       double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
       S.SelfActive += Ns;
-      S.Sampled += Ns;
+      S.SelfElapsed += M.Uncounted ? Ns : 0;
       S.SelfVar += M.VarNs2;
+      S.SelfErr.add(M.Err);
+      if (M.Uncounted) {
+        Out.How.OutsideProbesNs += Ns;
+        continue;
+      }
+      S.Sampled += Ns;
       Out.How.SampledNs += Ns;
     }
   for (const CodeSample &S : T.CodeSamples)
@@ -392,8 +459,11 @@ std::vector<uint32_t> Aggregator::mapFunctions(const Process &P) {
     const Function &F = P.Functions[I];
     bool Local = F.Flags & abi::FF_LocalLinkage;
     const std::string &ModName = P.Modules[F.Module].Name;
+    // A timed copy's entry (never written by the pass, but a table is
+    // outside data) is its function.
+    StringRef Name = sourceFunctionName(F.Name);
     // '\0' cannot occur in either name, so the key is unambiguous.
-    std::string Key = F.Name;
+    std::string Key = Name.str();
     if (Local) {
       Key.push_back('\0');
       Key += ModName;
@@ -401,7 +471,7 @@ std::vector<uint32_t> Aggregator::mapFunctions(const Process &P) {
     auto [It, New] = FuncIds.try_emplace(Key, Out.Functions.size());
     if (New) {
       FunctionInfo Info;
-      Info.Name = F.Name;
+      Info.Name = Name.str();
       Info.Local = Local;
       if (Local)
         Info.Module = ModName;
@@ -428,8 +498,9 @@ uint32_t Aggregator::treeChild(uint32_t Parent, uint32_t Func) {
   if (New) {
     It->second = Out.Tree.size();
     TreeNode N;
-    N.Func = Func & ~kCountedChild;
+    N.Func = Func & ~(kCountedChild | kOutsideChild);
     N.Counted = Func & kCountedChild;
+    N.OutsideProbes = Func & kOutsideChild;
     N.Parent = Parent;
     N.Depth = Out.Tree[Parent].Depth + 1;
     Out.Tree.push_back(std::move(N));
@@ -488,6 +559,45 @@ static void selfTimes(ArrayRef<Node> Nodes, std::vector<int64_t> &SelfActive,
   }
 }
 
+/// Each node's error parts before the split: its self time holds the
+/// probe pairs of its own calls and its timed callees' (their exit probe's
+/// interval and their elapsed time, subtracted) and the code samples
+/// recorded against it; its inclusive time those of every timed call in
+/// its subtree and every sample recorded in it (a sample's cost is charged
+/// to the frame it was recorded in and to all frames open around it).
+void Aggregator::nodeErrors(const Process &P, const Thread &T,
+                            NodeFigures &F) {
+  size_t N = T.Nodes.size();
+  std::vector<uint64_t> SelfSamples(N, 0), InclSamples(N, 0),
+      InclPairs(N, 0);
+  for (const CodeSample &S : T.CodeSamples)
+    if (S.Node < N)
+      SelfSamples[S.Node] += S.Count;
+  F.SelfPairs.assign(N, 0);
+  for (size_t I = 0; I < N; ++I) {
+    F.SelfPairs[I] += T.Nodes[I].Calls;
+    if (T.Nodes[I].Parent != raw::kNoParent)
+      F.SelfPairs[T.Nodes[I].Parent] += T.Nodes[I].Calls;
+    InclPairs[I] = T.Nodes[I].Calls;
+    InclSamples[I] = SelfSamples[I];
+    Out.How.ChargedSamples += SelfSamples[I];
+  }
+  // Children after parents: a reverse pass adds each subtree upwards.
+  for (size_t I = N; I-- > 0;)
+    if (T.Nodes[I].Parent != raw::kNoParent) {
+      InclPairs[T.Nodes[I].Parent] += InclPairs[I];
+      InclSamples[T.Nodes[I].Parent] += InclSamples[I];
+    }
+  ProcessErrors PE = processErrors(P);
+  F.SelfErr.resize(N);
+  F.InclErr.resize(N);
+  for (size_t I = 0; I < N; ++I) {
+    F.SelfErr[I] = errorParts(PE, F.SelfPairs[I], SelfSamples[I]);
+    F.InclErr[I] = errorParts(PE, InclPairs[I], InclSamples[I]);
+    Out.How.SampleCostUncertaintyNs += F.SelfErr[I].SampleCostNs;
+  }
+}
+
 NodeFigures Aggregator::nodeFigures(const Process &P, const Thread &T) {
   size_t N = T.Nodes.size();
   NodeFigures F;
@@ -495,23 +605,21 @@ NodeFigures Aggregator::nodeFigures(const Process &P, const Thread &T) {
   F.Moved.resize(N);
   F.KeptVar.assign(N, 0.0);
   F.Outside.assign(N, 0);
-  splitBySamples(P, T, F.SelfActive, F.Moved, F.KeptVar, F.Outside);
-  // Timed calls whose probes' unmeasured cost is in each node's self time:
-  // its own and its timed callees'.
-  F.SelfPairs.assign(N, 0);
-  for (size_t I = 0; I < N; ++I) {
-    F.SelfPairs[I] += T.Nodes[I].Calls;
-    if (T.Nodes[I].Parent != raw::kNoParent)
-      F.SelfPairs[T.Nodes[I].Parent] += T.Nodes[I].Calls;
-  }
+  F.GivenAway.assign(N, 0);
+  nodeErrors(P, T, F);
+  splitBySamples(P, T, F);
   return F;
 }
 
-/// Node \p I's inclusive figures, added to \p S.
+/// Node \p I's inclusive figures, added to \p S. The node's code outside
+/// its probes that samples found ran during its calls: it is in their
+/// elapsed time as well as in their active time.
 static void addInclusive(Stats &S, const Process &P, const Node &Nd,
                          const NodeFigures &F, size_t I) {
-  S.Elapsed += ticksToNs(P, Nd.Incl);
+  S.Elapsed += ticksToNs(P, Nd.Incl + uint64_t(std::max<int64_t>(
+                                          F.Outside[I], 0)));
   S.Active += signedTicksToNs(P, Nd.active() + F.Outside[I]);
+  S.ActiveErr.add(F.InclErr[I]);
   S.Overhead += ticksToNs(P, Nd.Overhead);
   S.OffCpu += ticksToNs(P, Nd.OffCpu);
   S.Voluntary += Nd.Voluntary;
@@ -521,11 +629,13 @@ static void addInclusive(Stats &S, const Process &P, const Node &Nd,
 /// Node \p I's self figures and calls, added to \p S.
 static void addSelf(Stats &S, const Process &P, const Node &Nd,
                     const NodeFigures &F, size_t I) {
-  S.SelfElapsed += ticksToNs(P, Nd.Excl);
+  S.SelfElapsed += signedTicksToNs(
+      P, int64_t(Nd.Excl) + F.Outside[I] - F.GivenAway[I]);
   S.SelfActive += signedTicksToNs(P, F.SelfActive[I]);
   S.SelfOverhead += ticksToNs(P, uint64_t(F.SelfOverhead[I]));
   S.SelfVar += F.KeptVar[I];
   S.SelfProbePairs += F.SelfPairs[I];
+  S.SelfErr.add(F.SelfErr[I]);
   if (Nd.Calls)
     S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
   S.Calls += Nd.Calls;
@@ -554,13 +664,17 @@ void Aggregator::addToTree(const Process &P, const Thread &T,
     addSelf(S, P, Nd, F, I);
     Out.How.TimedCalls += Nd.Calls;
     for (const MovedTime &M : F.Moved[I]) {
-      Stats &C = Out.Tree[treeChild(Idx, Global[M.Func] | kCountedChild)].S;
+      uint32_t Key = Global[M.Func] | kCountedChild |
+                     (M.Uncounted ? kOutsideChild : 0);
+      Stats &C = Out.Tree[treeChild(Idx, Key)].S;
       double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
       C.SelfActive += Ns;
       C.Active += Ns;
-      C.Sampled += Ns;
+      C.Sampled += M.Uncounted ? 0 : Ns;
       C.SelfVar += M.VarNs2;
       C.Samples += M.Samples;
+      C.SelfErr.add(M.Err);
+      C.ActiveErr.add(M.Err);
     }
   }
 }
@@ -610,6 +724,18 @@ void Aggregator::addToThreadFlat(const Process &P, const Thread &T,
     if (Outermost)
       addInclusive(S, P, Nd, F, I);
     addSelf(S, P, Nd, F, I);
+    // A function's code outside its probes, found in this frame's samples,
+    // ran inside none of its own calls: it adds to the function's
+    // inclusive figures unless a call of it is open around the frame
+    // (whose inclusive time already holds the frame's).
+    for (const MovedTime &M : F.Moved[I])
+      if (M.Uncounted && Active[Global[M.Func]] == 0) {
+        Stats &C = touch(Global[M.Func]);
+        double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
+        C.Elapsed += Ns;
+        C.Active += Ns;
+        C.ActiveErr.add(M.Err);
+      }
   });
 }
 
@@ -632,6 +758,8 @@ static void addThreadStats(Stats &F, const Stats &S) {
   F.Samples += S.Samples;
   F.SelfVar += S.SelfVar;
   F.SelfProbePairs += S.SelfProbePairs;
+  F.SelfErr.add(S.SelfErr);
+  F.ActiveErr.add(S.ActiveErr);
 }
 
 static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
@@ -791,4 +919,60 @@ void profile::walkOutermost(
 
 Aggregate profile::aggregate(const Profile &P, const AggregateOptions &O) {
   return Aggregator(P, O).run();
+}
+
+void ErrorParts::add(const ErrorParts &E) {
+  ResidualNs += E.ResidualNs;
+  QuantVarNs2 += E.QuantVarNs2;
+  QuantMaxNs += E.QuantMaxNs;
+  SampleCostNs += E.SampleCostNs;
+}
+
+ErrorParts ErrorParts::scaled(double F) const {
+  ErrorParts E;
+  E.ResidualNs = ResidualNs * F;
+  E.QuantVarNs2 = QuantVarNs2 * F * F;
+  E.QuantMaxNs = QuantMaxNs * F;
+  E.SampleCostNs = SampleCostNs * F;
+  return E;
+}
+
+double profile::halfWidth95(const ErrorParts &E, double SampleVar) {
+  // The tick rounding's normal approximation is wider than its bound for
+  // one or two readings; the bound holds whatever the distribution.
+  double Quant = std::min(E.QuantMaxNs, 1.96 * std::sqrt(E.QuantVarNs2));
+  return 1.96 * std::sqrt(std::max(SampleVar, 0.0)) + Quant + E.ResidualNs +
+         E.SampleCostNs;
+}
+
+/// \p V clamped into [Low, High] (High >= Low), with its error.
+static Figure clampFigure(double V, double Err, double Low, double High) {
+  Figure F;
+  F.Measured = V;
+  F.Error = Err;
+  F.Shown = std::clamp(V, Low, std::max(Low, High));
+  F.Clamped = F.Shown != V;
+  return F;
+}
+
+ActiveFigures profile::activeFigures(const Stats &S, bool CountedNode) {
+  ActiveFigures R;
+  double SelfErr = halfWidth95(S.SelfErr, S.SelfVar);
+  if (CountedNode) {
+    // A counted node's active time is its self time.
+    R.HasActive = true;
+    R.Self = clampFigure(S.SelfActive, SelfErr, 0,
+                         std::numeric_limits<double>::infinity());
+    R.Active = R.Self;
+    return R;
+  }
+  R.HasActive = S.allTimed() && S.Calls != 0;
+  double High = std::numeric_limits<double>::infinity();
+  if (R.HasActive) {
+    R.Active = clampFigure(S.Active, halfWidth95(S.ActiveErr, 0), 0,
+                           S.Elapsed);
+    High = R.Active.Shown;
+  }
+  R.Self = clampFigure(S.SelfActive, SelfErr, 0, High);
+  return R;
 }

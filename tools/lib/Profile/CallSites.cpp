@@ -160,5 +160,11 @@ DIInliningInfo profile::symbolizeCall(symbolize::LLVMSymbolizer &Sym,
     consumeError(R.takeError());
     return {};
   }
+  // The symbolizer names the outermost frame from the symbol table, which
+  // calls a timed copy by its own name: every frame gets its function's.
+  for (uint32_t I = 0; I < R->getNumberOfFrames(); ++I) {
+    DILineInfo *F = R->getMutableFrame(I);
+    F->FunctionName = sourceFunctionName(F->FunctionName).str();
+  }
   return std::move(*R);
 }

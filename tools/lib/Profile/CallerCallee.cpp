@@ -110,12 +110,15 @@ CallArcs profile::buildCallArcs(const Profile &P, const Aggregate &A) {
   return Out;
 }
 
+static double shownSelf(const TreeNode &N) {
+  return activeFigures(N.S, N.Counted).Self.Shown;
+}
+
 /// Adds the self time of tree node \p I to every inverted node on its path
 /// upwards (at most MaxDepth levels).
-static void addPath(const Aggregate &A, uint32_t I, unsigned MaxDepth,
-                    std::vector<InvertedNode> &Inv,
+static void addPath(const Aggregate &A, uint32_t I, double Self,
+                    unsigned MaxDepth, std::vector<InvertedNode> &Inv,
                     DenseMap<uint64_t, uint32_t> &Child) {
-  double Self = A.Tree[I].S.SelfActive;
   uint32_t At = 0;
   unsigned Depth = 0;
   for (uint32_t Cur = I; Cur != 0; Cur = A.Tree[Cur].Parent) {
@@ -144,9 +147,11 @@ std::vector<InvertedNode> profile::invertTree(const Aggregate &A,
                                               unsigned MaxDepth) {
   std::vector<InvertedNode> Inv(1);
   DenseMap<uint64_t, uint32_t> Child; // (parent << 32 | func) -> node
+  // Each node's self time as the reports print it (clamped at 0), so no
+  // path carries a negative share.
   for (uint32_t I = 1; I < A.Tree.size(); ++I)
-    if (A.Tree[I].S.SelfActive != 0)
-      addPath(A, I, MaxDepth, Inv, Child);
+    if (double Self = shownSelf(A.Tree[I]))
+      addPath(A, I, Self, MaxDepth, Inv, Child);
   for (const InvertedNode &N : Inv)
     Inv[0].SelfActiveNs += N.Depth == 1 ? N.SelfActiveNs : 0;
   for (InvertedNode &N : Inv)
@@ -163,7 +168,7 @@ std::vector<InvertedNode> profile::invertTree(const Aggregate &A,
 uint64_t profile::invertTreeSteps(const Aggregate &A, unsigned MaxDepth) {
   uint64_t Steps = 0;
   for (uint32_t I = 1; I < A.Tree.size(); ++I)
-    if (A.Tree[I].S.SelfActive != 0)
+    if (shownSelf(A.Tree[I]) != 0)
       Steps += MaxDepth ? std::min(A.Tree[I].Depth, MaxDepth) : A.Tree[I].Depth;
   return Steps;
 }

@@ -22,7 +22,8 @@ std::vector<std::string> profile::samplePath(const Process &P, const Thread &T,
   // Parents precede children (checked by the reader), so this terminates.
   for (uint32_t I = Node; I != raw::kNoParent && I < T.Nodes.size();
        I = T.Nodes[I].Parent)
-    Path.push_back(P.Functions[T.Nodes[I].Func].Name);
+    Path.push_back(
+        sourceFunctionName(P.Functions[T.Nodes[I].Func].Name).str());
   std::reverse(Path.begin(), Path.end());
   return Path;
 }

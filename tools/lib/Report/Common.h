@@ -27,11 +27,6 @@ extern const char kGenerator[];
 /// The frame an export puts on top of a call path for its time off CPU.
 extern const char kOffCpuFrame[];
 
-/// The function a symbol belongs to: a timed copy (the pass's clone named
-/// with abi::kTimedCopySuffix, "f.activetime.timed" or demangled
-/// "f() (.activetime.timed)") is the function it copies.
-llvm::StringRef sourceFunctionName(llvm::StringRef Name);
-
 /// The profile has no samples: the run did not set sample=1.
 llvm::Error noSamplesError();
 /// The profile has no trace data: the run did not set mode=trace.

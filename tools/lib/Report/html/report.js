@@ -7,10 +7,17 @@
   var rep = doc.report;
   var app = document.getElementById("app");
 
-  var el = ActiveTimeHtml.el, add = ActiveTimeHtml.add, fmtNs = ActiveTimeHtml.fmtNs;
-  // A self-active time with its 95% uncertainty.
+  var el = ActiveTimeHtml.el, add = ActiveTimeHtml.add, fmtNs = ActiveTimeHtml.fmtNs,
+      fmtFigure = ActiveTimeHtml.fmtFigure;
+  // A self-active time with its 95% uncertainty, "!" when clamped.
   function fmtSelf(ns, f) {
-    return fmtNs(ns) + (f.self_active_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.self_active_uncertainty_ns) : "");
+    return fmtFigure(f, "self_active_ns") +
+      (f.self_active_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.self_active_uncertainty_ns) : "");
+  }
+  // An active (inclusive) time with its 95% uncertainty, "!" when clamped.
+  function fmtActive(ns, f) {
+    return fmtFigure(f, "active_ns") +
+      (ns !== null && f.active_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.active_uncertainty_ns) : "");
   }
   function fmtCalls(v) { return v === null || v === undefined ? "-" : String(v); }
   function pct(x) { return x === null || x === undefined ? "-" : (100 * x).toFixed(1) + "%"; }
@@ -173,7 +180,7 @@
     if (f.calls === null)
       return d.data.name + " [counted]: self-active " + fmtSelf(f.self_active_ns, f) +
         " inside its timed caller, from code samples";
-    return d.data.name + ": " + f.how + ", calls " + f.calls + ", active " + fmtNs(f.active_ns) +
+    return d.data.name + ": " + f.how + ", calls " + f.calls + ", active " + fmtActive(f.active_ns, f) +
       ", self-active " + fmtSelf(f.self_active_ns, f) + ", elapsed " + fmtNs(f.elapsed_ns) + ", overhead " + fmtNs(f.overhead_ns) +
       ", off-cpu " + fmtNs(f.off_cpu_ns);
   }
@@ -219,7 +226,7 @@
     { key: "how", title: "how", text: true },
     { key: "calls", title: "calls", fmt: fmtCalls },
     { key: "self_active_ns", title: "self-active", fmt: function (v, r) { return fmtSelf(v, r); } },
-    { key: "active_ns", title: "active", fmt: fmtNs },
+    { key: "active_ns", title: "active", fmt: function (v, r) { return fmtActive(v, r); } },
     { key: "elapsed_ns", title: "elapsed", fmt: fmtNs },
     { key: "self_elapsed_ns", title: "self-elapsed", fmt: fmtNs },
     { key: "overhead_ns", title: "overhead", fmt: fmtNs },
@@ -233,6 +240,9 @@
                          f, { name: label(f) });
   }), true);
   add(fs, "p", { id: "how-note", "class": "note" }, rep.how_note);
+  if (rep.error_note) add(fs, "p", { id: "error-note", "class": "note" }, rep.error_note);
+  if (rep.clamp_note && rep.functions.some(function (f) { return f.clamped; }))
+    add(fs, "p", { id: "clamp-note", "class": "note" }, rep.clamp_note);
 
   // ---- off-CPU flame graph from samples ----
   var os = section("off-cpu", "Off-CPU flame graph (samples)");

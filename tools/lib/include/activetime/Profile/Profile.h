@@ -360,6 +360,15 @@ llvm::Expected<Profile> mergeProfiles(std::vector<NamedProfile> Inputs);
 /// (Process::CodeResolvedByNearest). Returns one warning per such object.
 std::vector<std::string> resolveCodeSamples(Profile &P);
 
+/// The function a symbol name belongs to. The pass's timed copy of f,
+/// "f.activetime.timed" (abi::kTimedCopySuffix), is f, and so is every
+/// symbol the backend or linker derives from the copy by appending to its
+/// name ("f.activetime.timed.cold.1", "f.activetime.timed.llvm.42"); in a
+/// demangled name the suffix is in parentheses ("f() (.activetime.timed)").
+/// Any other name is returned as it is. Every name the tool prints or
+/// exports goes through this, so the internal copy never reaches a user.
+llvm::StringRef sourceFunctionName(llvm::StringRef Name);
+
 /// One-line description of the binary a process ran, for diagnostics.
 std::string describeBinary(const Process &P);
 
