@@ -239,6 +239,7 @@ public:
   Aggregator(const Profile &P, const AggregateOptions &O)
       : Prof(P), Opts(O) {}
   Aggregate run();
+  std::vector<std::vector<std::vector<NodeInclusive>>> inclusive();
 
 private:
   std::vector<uint32_t> mapFunctions(const Process &P);
@@ -890,7 +891,32 @@ Aggregate Aggregator::run() {
   return std::move(Out);
 }
 
+std::vector<std::vector<std::vector<NodeInclusive>>> Aggregator::inclusive() {
+  std::vector<std::vector<std::vector<NodeInclusive>>> R;
+  for (const Process &P : Prof.Processes) {
+    poolSamples(P);
+    R.emplace_back();
+    for (const Thread &T : P.Threads) {
+      NodeFigures F = nodeFigures(P, T);
+      std::vector<NodeInclusive> &V = R.back().emplace_back(T.Nodes.size());
+      for (size_t I = 0; I < T.Nodes.size(); ++I) {
+        const Node &Nd = T.Nodes[I];
+        V[I].ActiveNs = signedTicksToNs(P, Nd.active() + F.Outside[I]);
+        V[I].ElapsedNs = ticksToNs(
+            P, Nd.Incl + uint64_t(std::max<int64_t>(F.Outside[I], 0)));
+        V[I].Err = F.InclErr[I];
+      }
+    }
+  }
+  return R;
+}
+
 } // namespace
+
+std::vector<std::vector<std::vector<NodeInclusive>>>
+profile::nodeInclusive(const Profile &P) {
+  return Aggregator(P, {}).inclusive();
+}
 
 void profile::walkOutermost(
     const Thread &T, ArrayRef<uint32_t> Global, std::vector<uint32_t> &Open,
@@ -945,8 +971,7 @@ double profile::halfWidth95(const ErrorParts &E, double SampleVar) {
          E.SampleCostNs;
 }
 
-/// \p V clamped into [Low, High] (High >= Low), with its error.
-static Figure clampFigure(double V, double Err, double Low, double High) {
+Figure profile::clampFigure(double V, double Err, double Low, double High) {
   Figure F;
   F.Measured = V;
   F.Error = Err;

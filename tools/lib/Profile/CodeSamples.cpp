@@ -281,6 +281,9 @@ CallerCode Resolver::callerCode(uint64_t ReturnAddr) const {
   CallerCode C;
   if (!ReturnAddr)
     return C;
+  // Outside every object is outside the program only if every object of
+  // the process could be read.
+  C.Known = !P.CodeResolvedByNearest;
   CodeSample S;
   S.Addr = ReturnAddr;
   S.Flags = raw::CSR_Caller;
@@ -291,6 +294,7 @@ CallerCode Resolver::callerCode(uint64_t ReturnAddr) const {
         C.Func = S.Func;
         C.LinkAddr = ReturnAddr - uint64_t(O.Bias);
       }
+      C.Known = true;
       break;
     }
   return C;

@@ -262,6 +262,21 @@ ActiveFigures activeFigures(const Stats &S, bool CountedNode = false);
 /// \p SampleVar (ns^2).
 double halfWidth95(const ErrorParts &E, double SampleVar);
 
+/// What aggregate() adds for one node as its inclusive figures: active and
+/// elapsed time with the node's code outside its probes that code samples
+/// found, and their error parts.
+struct NodeInclusive {
+  double ActiveNs = 0, ElapsedNs = 0;
+  ErrorParts Err;
+};
+/// Those of every node of \p P: [process][thread][node].
+std::vector<std::vector<std::vector<NodeInclusive>>>
+nodeInclusive(const Profile &P);
+
+/// \p V (with its 95% half-width \p Err) clamped into [Low, High].
+Figure clampFigure(double V, double Err, double Low, double High);
+
+
 /// Ticks of \p P converted to nanoseconds.
 double ticksToNs(const Process &P, uint64_t Ticks);
 double signedTicksToNs(const Process &P, int64_t Ticks);

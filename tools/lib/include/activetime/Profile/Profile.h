@@ -61,6 +61,10 @@ struct CallerCode {
   uint32_t Func = kNoFunc; // process-wide function id; kNoFunc: not program
                            // code (a library calling back) or unknown
   uint64_t LinkAddr = 0;   // return address, link-time
+  /// With Func kNoFunc: the address is known to lie outside the program's
+  /// instrumented functions (every object of the process could be read),
+  /// rather than unknown (none recorded, or an object's symbols missing).
+  bool Known = false;
 };
 
 /// A non-empty bucket of a node's latency histogram (raw::LatencyRecord,
