@@ -109,6 +109,8 @@ void CallSiteRows::json(json::OStream &J, const SiteRow &R,
                      : R.Kind == CallerKind::ThreadRoot ? "thread_root"
                                                         : "outside";
   J.attribute("caller_kind", Kind);
+  // The caller as the text views print it ("<thread root>", ...).
+  J.attribute("caller_text", caller(R));
   J.attribute("enclosing", Id(R.Enclosing));
   J.attribute("location", location(R));
   J.attribute("file", R.Where.File);

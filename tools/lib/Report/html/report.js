@@ -325,23 +325,29 @@
   // or callees (what it called).
   function arcsTable(parent, id, arcs, who) {
     if (!arcs.length) { add(parent, "p", { "class": "empty" }, "No " + who + "."); return; }
+    // The rows as the text views print them: the caller's and the
+    // location's text come with the document.
     table(parent, id, [
       { key: "who", title: who === "callers" ? "caller" : "callee", text: true },
-      { key: "site", title: "call site", text: true },
+      { key: "location", title: "call site", text: true },
       { key: "calls", title: "calls" },
       { key: "recursive_calls", title: "recursive" },
-      { key: "active_ns", title: "active", fmt: fmtNs }
+      { key: "active_ns", title: "active", fmt: function (v, r) {
+        return v === null ? "-" : fmtFigure(r, "active_ns") + " \u00b1 " + fmtNs(r.active_uncertainty_ns); } },
+      { key: "counted", title: "~counted", fmt: function (v) { return v > 0 ? "~" + Math.round(v) : "-"; } }
     ], arcs.map(function (a) {
-      return Object.assign({ who: a.name === null ? "<thread root>" : a.name,
-        site: a.line ? a.file + ":" + a.line : (a.return_address ? "0x" + a.return_address : "") }, a);
+      return Object.assign({ who: who === "callers" ? a.caller_text : a.name,
+                             counted: a.counted_calls_estimate }, a);
     }), true);
   }
   function callersView() {
     var sec = section("callers", "Callers and callees");
     var graph = rep.call_graph || [];
     if (!graph.length) { add(sec, "p", { "class": "empty" }, "No calls were recorded."); return; }
-    add(sec, "p", { "class": "note" }, "Timed calls per arc; active: the callee's time on the arc, a recursive " +
-      "call's time counted once, in the outermost call.");
+    add(sec, "p", { "class": "note" }, "Per caller and source position of the call, as report --call-sites " +
+      "places them: timed calls, exact, with the callee's active time there (a recursive call's time counted " +
+      "once, in the outermost call); ~counted: counted calls placed by code samples (or as the timed calls " +
+      "were), an estimate without time.");
     var pick = add(sec, "select", { id: "callers-function" });
     graph.forEach(function (g, i) { add(pick, "option", { value: String(i) }, g.name); });
     var box = add(sec, "div", { id: "callers-tables" });
@@ -349,7 +355,8 @@
       var g = graph[i];
       box.textContent = "";
       add(box, "p", {}, g.name + ": calls " + g.calls + ", active " + fmtNs(g.active_ns) + ", self-active " +
-        fmtNs(g.self_active_ns) + (g.counted_calls ? " (" + g.counted_calls + " counted calls: no arcs)" : ""));
+        fmtNs(g.self_active_ns) + (g.counted_calls ? " (" + g.counted_calls + " counted calls, placed at the sites " +
+        "as ~counted: an estimate)" : ""));
       add(box, "h3", {}, "Callers");
       arcsTable(box, "callers-table", g.callers, "callers");
       add(box, "h3", {}, "Callees");
@@ -412,7 +419,8 @@
       "Click a function for its histogram.");
     var rows = fns.map(function (f) {
       var l = f.latency;
-      return { name: f.name, calls: l.timed_calls, min: l.p50 === null ? null : f.min_active_ns,
+      // The document's latency figures, as the text view prints them.
+      return { name: f.name, calls: l.timed_calls, min: l.min,
                p50: l.p50, p90: l.p90, p99: l.p99, max: l.max,
                why: l.missing || "", f: f };
     });
