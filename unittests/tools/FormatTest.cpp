@@ -1,4 +1,4 @@
-//===- FormatTest.cpp - Times and names as users read them ------------------===//
+//===- FormatTest.cpp - Times and names as users read them ----------------===//
 //
 // Part of ActiveTime. A time that rounds to zero is "0 ns", never "-0 ns";
 // a timed copy's name never reaches a user, demangled or not.

@@ -95,8 +95,8 @@ using SitesSampled = std::map<Site, uint64_t>;
 class Builder {
 public:
   Builder(const Profile &P, const Aggregate &A)
-      : Prof(P), Agg(A), Inclusive(nodeInclusive(P)),
-        Open(A.Functions.size()) {}
+      : Prof(P), Agg(A), Inclusive(nodeInclusive(P)), Open(A.Functions.size()) {
+  }
   CallGraph run();
 
 private:
@@ -131,10 +131,10 @@ size_t Builder::edge(const Process &P, ArrayRef<uint32_t> G, const Site &S,
   if (S.Enclosing != kNoFunc)
     E.Enclosing = G[S.Enclosing];
   E.Unresolved = S.Unresolved;
-  auto [It, New] = Index.try_emplace(EdgeKey(E.Kind, E.Caller, E.Enclosing,
-                                             E.Callee, E.Object, E.ReturnAddr,
-                                             E.Unresolved),
-                                     Out.Edges.size());
+  auto [It, New] =
+      Index.try_emplace(EdgeKey(E.Kind, E.Caller, E.Enclosing, E.Callee,
+                                E.Object, E.ReturnAddr, E.Unresolved),
+                        Out.Edges.size());
   if (New)
     Out.Edges.push_back(std::move(E));
   return It->second;
@@ -190,8 +190,8 @@ void Builder::placeCounted(const Process &P, ArrayRef<uint32_t> G,
   Pl.ByTimedShare += Counted;
 }
 
-void Builder::addThread(const Process &P, ArrayRef<uint32_t> G,
-                        const Thread &T, ArrayRef<NodeInclusive> Incl) {
+void Builder::addThread(const Process &P, ArrayRef<uint32_t> G, const Thread &T,
+                        ArrayRef<NodeInclusive> Incl) {
   // Recursion counts once, by Aggregate's rule (one function in several
   // modules' tables is one function).
   std::vector<bool> Outermost(T.Nodes.size());
@@ -306,10 +306,9 @@ void chooseDetail(std::vector<SiteRow> &Rows, ArrayRef<CallEdge> Edges) {
       std::set<std::string> Seen;
       bool Distinct = true;
       for (uint32_t I : Members)
-        Distinct &= Seen
-                        .insert(rowKey(Edges[Rows[I].Edges[0]], Rows[I].Where,
-                                       Level))
-                        .second;
+        Distinct &=
+            Seen.insert(rowKey(Edges[Rows[I].Edges[0]], Rows[I].Where, Level))
+                .second;
       for (uint32_t I : Members)
         Rows[I].Detail = Level;
       if (Distinct)

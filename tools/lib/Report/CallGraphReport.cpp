@@ -87,8 +87,8 @@ void CallGraphView::text(raw_ostream &OS, unsigned Top) {
         "function); "
      << CallSiteRows::CountedNote << "):\n";
   OS << "      " << right_justify("calls", 18) << ' '
-     << right_justify("active", 11) << ' ' << right_justify("+-95%", 11)
-     << ' ' << right_justify("~counted", 10) << "  function  call site\n";
+     << right_justify("active", 11) << ' ' << right_justify("+-95%", 11) << ' '
+     << right_justify("~counted", 10) << "  function  call site\n";
   unsigned Shown = 0;
   const CallSiteTable &T = Rows.table();
   for (const FunctionStats &FS : A.Flat) {
@@ -119,9 +119,9 @@ void CallGraphView::arcsJson(json::OStream &J, ArrayRef<uint32_t> Arcs,
   J.attributeArray(Callers ? "callers" : "callees", [&] {
     for (uint32_t I : Arcs) {
       const SiteRow &R = T.Rows[I];
-      uint32_t F = Callers ? (R.Kind == CallerKind::Function ? R.Caller
-                                                             : kNoFunc)
-                           : R.Callee;
+      uint32_t F = Callers
+                       ? (R.Kind == CallerKind::Function ? R.Caller : kNoFunc)
+                       : R.Callee;
       J.object([&] {
         // null: not a function of the program (Callers only: the thread
         // root, or code outside the program; "caller_kind" says which).
@@ -146,8 +146,9 @@ void CallGraphView::json(json::OStream &J) {
         J.attribute("name", Rows.name(FS.Func));
         J.attribute("calls", int64_t(FS.S.Calls));
         J.attribute("counted_calls", int64_t(FS.S.CountedCalls));
-        J.attribute("active_ns", F.HasActive ? json::Value(jsonNs(F.Active.Shown))
-                                             : json::Value(nullptr));
+        J.attribute("active_ns", F.HasActive
+                                     ? json::Value(jsonNs(F.Active.Shown))
+                                     : json::Value(nullptr));
         J.attribute("self_active_ns", jsonNs(F.Self.Shown));
         const CountedPlacement &Pl = T.Graph.Placement[FS.Func];
         J.attributeObject("counted_placement", [&] {

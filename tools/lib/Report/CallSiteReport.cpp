@@ -95,11 +95,10 @@ void printJson(const CallSiteRows &V, json::OStream &J,
           J.attribute("caller", R.Kind == CallerKind::Function
                                     ? json::Value(V.name(R.Caller))
                                     : json::Value(nullptr));
-          J.attribute("caller_function",
-                      R.Kind == CallerKind::Function &&
-                              JsonId[R.Caller] != UINT32_MAX
-                          ? json::Value(JsonId[R.Caller])
-                          : json::Value(nullptr));
+          J.attribute("caller_function", R.Kind == CallerKind::Function &&
+                                                 JsonId[R.Caller] != UINT32_MAX
+                                             ? json::Value(JsonId[R.Caller])
+                                             : json::Value(nullptr));
           V.json(J, R, JsonId);
         });
       }

@@ -24,8 +24,8 @@ const char CallSiteRows::CountedNote[] =
     "sites its code samples in them returned to, in proportion, or, with no "
     "such sample, as its timed calls there were; an estimate, without time";
 
-CallSiteRows::CallSiteRows(const Profile &P, const Aggregate &A,
-                           bool Demangle, const ReportModel *M)
+CallSiteRows::CallSiteRows(const Profile &P, const Aggregate &A, bool Demangle,
+                           const ReportModel *M)
     : A(A), Demangle(Demangle), M(M) {
   symbolize::LLVMSymbolizer::Options SO;
   SO.Demangle = false;
@@ -75,8 +75,8 @@ std::string CallSiteRows::location(const SiteRow &R) const {
   if (R.Detail >= 2)
     L += " discriminator " + utostr(W.Discriminator);
   if (!W.InlinedFrom.empty()) {
-    L += " (in " + display(W.InlinedFrom) + ", inlined at " +
-         W.InlinedAtFile + ":" + utostr(W.InlinedAt);
+    L += " (in " + display(W.InlinedFrom) + ", inlined at " + W.InlinedAtFile +
+         ":" + utostr(W.InlinedAt);
     if (R.Detail >= 3)
       for (size_t I = 1; I < W.Frames.size(); ++I)
         L += " via " + display(W.Frames[I].first) + ":" +
@@ -146,8 +146,7 @@ void CallSiteRows::json(json::OStream &J, const SiteRow &R,
   J.attribute("active_uncertainty_ns", Timed(F.Error));
   J.attribute("elapsed_ns", Timed(R.ElapsedNs));
   if (R.Timed && F.Clamped)
-    J.attributeObject("clamped",
-                      [&] { J.attribute("active_ns", F.Measured); });
+    J.attributeObject("clamped", [&] { J.attribute("active_ns", F.Measured); });
   J.attribute("targets_at_site", int64_t(R.Targets));
   J.attribute("site_calls", R.SiteCalls);
 }
