@@ -142,6 +142,11 @@ struct MovedTime {
   bool Uncounted;
 };
 
+/// A fractional number of ticks (a share of a split) in nanoseconds.
+double fracTicksToNs(const Process &P, double Ticks) {
+  return Ticks * 1e9 / double(P.TickRate);
+}
+
 /// Per process: what one timed call, one tick reading and one code sample
 /// contribute to a figure's uncertainty (ErrorParts).
 struct ProcessErrors {
@@ -222,15 +227,17 @@ bool addSample(SampleSplit &Sp, const CodeSample &S, uint32_t Own) {
 /// What a thread's nodes add to the tree and the flat stats beyond the
 /// nodes themselves, per node (Aggregator::nodeFigures).
 struct NodeFigures {
-  std::vector<int64_t> SelfActive;   // ticks, after the code-sample split
+  // Ticks, after the code-sample split; fractional, so that the parts of a
+  // split add up to the whole (self times then sum to inclusive ones).
+  std::vector<double> SelfActive;
   std::vector<int64_t> SelfOverhead; // ticks, clamped at 0
   std::vector<uint64_t> SelfPairs;   // probe pairs in the self time
   std::vector<std::vector<MovedTime>> Moved; // self time of counted callees
   std::vector<double> KeptVar;       // variance of the self time kept
-  std::vector<int64_t> Outside;      // the node's code outside its probes
+  std::vector<double> Outside;       // the node's code outside its probes
   // Ticks of the node's self time moved to its callees' code outside their
   // probes: they leave its self elapsed time too.
-  std::vector<int64_t> GivenAway;
+  std::vector<double> GivenAway;
   std::vector<ErrorParts> SelfErr, InclErr; // after the split
 };
 
@@ -345,13 +352,13 @@ void Aggregator::splitBySamples(const Process &P, const Thread &T,
       auto It = Pooled.find(T.Nodes[I].Func);
       R = It == Pooled.end() ? nullptr : &It->second;
     }
-    double SaNs = ticksToNs(P, uint64_t(F.SelfActive[I]));
+    double SaNs = fracTicksToNs(P, F.SelfActive[I]);
     if (!R || !R->total()) {
       Out.How.UnsampledSelfNs += SaNs;
       continue;
     }
     uint64_t Total = R->total();
-    double SA = double(F.SelfActive[I]), Left = SA, KeptShare = 1;
+    double SA = F.SelfActive[I], Left = SA, KeptShare = 1;
     bool MovedCounted = false;
     for (const auto &[Fn, Cnt] : R->Callees) {
       double Part = double(Cnt) / double(Total);
@@ -380,12 +387,12 @@ void Aggregator::splitBySamples(const Process &P, const Thread &T,
     // The time moved out of the frame has the same error as what it kept.
     if (MovedCounted)
       MovedVar += Var;
-    F.SelfActive[I] = std::llround(Left);
+    F.SelfActive[I] = Left;
     F.SelfErr[I] = F.SelfErr[I].scaled(std::max(KeptShare, 0.0));
   }
   for (size_t I = 0; I < N; ++I) {
-    F.Outside[I] = std::llround(OutsideTicks[I]);
-    F.GivenAway[I] = std::llround(GivenTicks[I]);
+    F.Outside[I] = OutsideTicks[I];
+    F.GivenAway[I] = GivenTicks[I];
     F.SelfActive[I] += F.Outside[I];
     F.SelfErr[I].add(OutsideErr[I]);
     F.InclErr[I].add(OutsideErr[I]);
@@ -409,7 +416,7 @@ void Aggregator::addSampledAndCounts(const Process &P, const Thread &T,
   for (const std::vector<MovedTime> &V : Moved)
     for (const MovedTime &M : V) {
       Stats &S = touch(Global[M.Func]);
-      double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
+      double Ns = fracTicksToNs(P, M.Ticks);
       S.SelfActive += Ns;
       S.SelfElapsed += M.Uncounted ? Ns : 0;
       S.SelfVar += M.VarNs2;
@@ -602,7 +609,9 @@ void Aggregator::nodeErrors(const Process &P, const Thread &T,
 NodeFigures Aggregator::nodeFigures(const Process &P, const Thread &T) {
   size_t N = T.Nodes.size();
   NodeFigures F;
-  selfTimes(T.Nodes, F.SelfActive, F.SelfOverhead);
+  std::vector<int64_t> SelfActive;
+  selfTimes(T.Nodes, SelfActive, F.SelfOverhead);
+  F.SelfActive.assign(SelfActive.begin(), SelfActive.end());
   F.Moved.resize(N);
   F.KeptVar.assign(N, 0.0);
   F.Outside.assign(N, 0);
@@ -617,9 +626,9 @@ NodeFigures Aggregator::nodeFigures(const Process &P, const Thread &T) {
 /// elapsed time as well as in their active time.
 static void addInclusive(Stats &S, const Process &P, const Node &Nd,
                          const NodeFigures &F, size_t I) {
-  S.Elapsed += ticksToNs(P, Nd.Incl + uint64_t(std::max<int64_t>(
-                                          F.Outside[I], 0)));
-  S.Active += signedTicksToNs(P, Nd.active() + F.Outside[I]);
+  S.Elapsed += ticksToNs(P, Nd.Incl) +
+               fracTicksToNs(P, std::max(F.Outside[I], 0.0));
+  S.Active += signedTicksToNs(P, Nd.active()) + fracTicksToNs(P, F.Outside[I]);
   S.ActiveErr.add(F.InclErr[I]);
   S.Overhead += ticksToNs(P, Nd.Overhead);
   S.OffCpu += ticksToNs(P, Nd.OffCpu);
@@ -630,9 +639,9 @@ static void addInclusive(Stats &S, const Process &P, const Node &Nd,
 /// Node \p I's self figures and calls, added to \p S.
 static void addSelf(Stats &S, const Process &P, const Node &Nd,
                     const NodeFigures &F, size_t I) {
-  S.SelfElapsed += signedTicksToNs(
-      P, int64_t(Nd.Excl) + F.Outside[I] - F.GivenAway[I]);
-  S.SelfActive += signedTicksToNs(P, F.SelfActive[I]);
+  S.SelfElapsed += ticksToNs(P, Nd.Excl) +
+                   fracTicksToNs(P, F.Outside[I] - F.GivenAway[I]);
+  S.SelfActive += fracTicksToNs(P, F.SelfActive[I]);
   S.SelfOverhead += ticksToNs(P, uint64_t(F.SelfOverhead[I]));
   S.SelfVar += F.KeptVar[I];
   S.SelfProbePairs += F.SelfPairs[I];
@@ -668,7 +677,7 @@ void Aggregator::addToTree(const Process &P, const Thread &T,
       uint32_t Key = Global[M.Func] | kCountedChild |
                      (M.Uncounted ? kOutsideChild : 0);
       Stats &C = Out.Tree[treeChild(Idx, Key)].S;
-      double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
+      double Ns = fracTicksToNs(P, M.Ticks);
       C.SelfActive += Ns;
       C.Active += Ns;
       C.Sampled += M.Uncounted ? 0 : Ns;
@@ -732,7 +741,7 @@ void Aggregator::addToThreadFlat(const Process &P, const Thread &T,
     for (const MovedTime &M : F.Moved[I])
       if (M.Uncounted && Active[Global[M.Func]] == 0) {
         Stats &C = touch(Global[M.Func]);
-        double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
+        double Ns = fracTicksToNs(P, M.Ticks);
         C.Elapsed += Ns;
         C.Active += Ns;
         C.ActiveErr.add(M.Err);
@@ -901,9 +910,10 @@ std::vector<std::vector<std::vector<NodeInclusive>>> Aggregator::inclusive() {
       std::vector<NodeInclusive> &V = R.back().emplace_back(T.Nodes.size());
       for (size_t I = 0; I < T.Nodes.size(); ++I) {
         const Node &Nd = T.Nodes[I];
-        V[I].ActiveNs = signedTicksToNs(P, Nd.active() + F.Outside[I]);
-        V[I].ElapsedNs = ticksToNs(
-            P, Nd.Incl + uint64_t(std::max<int64_t>(F.Outside[I], 0)));
+        V[I].ActiveNs =
+            signedTicksToNs(P, Nd.active()) + fracTicksToNs(P, F.Outside[I]);
+        V[I].ElapsedNs = ticksToNs(P, Nd.Incl) +
+                         fracTicksToNs(P, std::max(F.Outside[I], 0.0));
         V[I].Err = F.InclErr[I];
       }
     }

@@ -69,7 +69,11 @@ public:
   /// of the scope's rows, so each share lies in 0..100% and they add up.
   static double shareTotal(llvm::ArrayRef<profile::FunctionStats> Rows);
   static double share(double Shown, double Total) {
-    return Total > 0 ? Shown / Total : 0;
+    if (!(Total > 0))
+      return 0;
+    // A whole can exceed the sum of its parts by the sums' rounding only.
+    double S = Shown / Total;
+    return S > 1 && S < 1 + 1e-9 ? 1 : S;
   }
   /// Per-call figures (inclusive times, min, max) exist only where every
   /// call was timed; a counted node of the tree has its self time only.
