@@ -104,6 +104,49 @@ bool AtCounting(uptr Ip) {
   return false;
 }
 
+// The runtime's own code: a sample there interrupted a probe (or the
+// runtime's other work on the thread), whose measured interval holds the
+// interrupt already. The static runtime's one object brackets its code
+// with these (runtime/activetime_rt.ld); the shared runtime is a library of
+// its own; the unit tests' plain archive has neither (no range).
+extern "C" char __at_rt_text_begin[] __attribute__((weak, visibility("hidden")));
+extern "C" char __at_rt_text_end[] __attribute__((weak, visibility("hidden")));
+uptr runtime_text_begin, runtime_text_end;
+
+int FindRuntimeLibrary(struct dl_phdr_info *Info, size_t, void *) {
+  uptr Self = uptr(&FindRuntimeLibrary);
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    uptr B = Info->dlpi_addr + P.p_vaddr;
+    if (P.p_type != PT_LOAD || !(P.p_flags & PF_X) || Self < B ||
+        Self >= B + P.p_memsz)
+      continue;
+    // The main program (name ""): the runtime is linked into it, and its
+    // code segment holds the program's too.
+    if (Info->dlpi_name && Info->dlpi_name[0]) {
+      runtime_text_begin = B;
+      runtime_text_end = B + P.p_memsz;
+    }
+    return 1;
+  }
+  return 0;
+}
+
+void FindRuntimeText() {
+  if (__at_rt_text_begin && __at_rt_text_end > __at_rt_text_begin) {
+    runtime_text_begin = uptr(__at_rt_text_begin);
+    runtime_text_end = uptr(__at_rt_text_end);
+  } else {
+    dl_iterate_phdr(FindRuntimeLibrary, nullptr);
+  }
+  VLog(2, "runtime code: [%p, %p)", (void *)runtime_text_begin,
+       (void *)runtime_text_end);
+}
+
+bool InRuntime(uptr Ip) {
+  return Ip >= runtime_text_begin && Ip < runtime_text_end;
+}
+
 bool InProgram(uptr A) {
   for (u32 I = 0; I < num_ranges; ++I)
     if (A >= ranges[I].Begin && A < ranges[I].End)
@@ -508,24 +551,39 @@ uptr ReturnAddressAt(const PerfRecord &R, uptr Ip) {
   return UnwindToProgram(St, AnyAddress);
 }
 
-// One PERF_RECORD_SAMPLE.
-void RecordSample(CodeSampleState &S, u32 Node, const PerfRecord &R) {
+// Whether sample R interrupted the runtime (in user mode, or in a system
+// call the runtime made: the user registers say so, when they were taken).
+bool InterruptedRuntime(const PerfRecord &R, uptr Ip, bool Kernel) {
+  if (!Kernel)
+    return InRuntime(Ip);
+  uptr UserIp;
+  StackCopy Copy;
+  SampledStack St;
+  return UserStackOf(R, &UserIp, &Copy, &St) && InRuntime(UserIp);
+}
+
+// One PERF_RECORD_SAMPLE. Returns whether its interrupt's cost is to be
+// charged as overhead: not when it interrupted the runtime, where the
+// probe's measured interval holds that cost already.
+bool RecordSample(CodeSampleState &S, u32 Node, const PerfRecord &R) {
   if (R.Size < 8)
-    return;
+    return false;
   uptr Ip = R.Word(0);
   bool Kernel =
       (R.Misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+  bool Charge = !InterruptedRuntime(R, Ip, Kernel);
   u32 Flags = Kernel ? raw::CSR_Kernel : 0;
   if (!Kernel && InProgram(Ip)) {
     if (InProgram(Ip - 16) && AtCounting(Ip))
       Flags |= raw::CSR_Counting;
     Insert(S, Node, Flags, Ip, ReturnAddressAt(R, Ip));
-    return;
+    return Charge;
   }
   uptr Caller = CallerOf(R, Ip, Kernel);
   if (Caller)
     Flags |= raw::CSR_Caller;
   Insert(S, Node, Flags, Caller, 0);
+  return Charge;
 }
 
 void LockRing(CodeSampleState &S) {
@@ -541,15 +599,14 @@ void UnlockRing(CodeSampleState &S) {
 }
 
 // Records the ring's records up to Head against Node; returns how many
-// samples there were. Ring lock held.
+// samples' costs are to be charged (RecordSample). Ring lock held.
 u64 DrainRecords(CodeSampleState &S, u32 Node, u64 Head) {
   PerfRecordWalk W(S.Ring, S.Ring.Tail, Head);
   PerfRecord R;
   u64 Samples = 0;
   while (W.Next(&R)) {
     if (R.Type == PERF_RECORD_SAMPLE) {
-      RecordSample(S, Node, R);
-      ++Samples;
+      Samples += RecordSample(S, Node, R);
     } else if (R.Type == PERF_RECORD_LOST) {
       S.Lost += LostRecordCount(R);
     }
@@ -592,7 +649,7 @@ void DrainFromOutside(ThreadState *TS) {
   if (Head - S.Ring.Tail >= (S.Ring.DataMask + 1) / kDrainFillDivisor &&
       TopFrame(TS->Tls, &Node)) {
     u64 Samples = DrainRecords(S, Node, Head);
-    __atomic_fetch_add(&S.PendingCost256, Samples * cost256, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&S.PendingSamples, Samples, __ATOMIC_RELAXED);
   }
   UnlockRing(S);
 }
@@ -677,6 +734,7 @@ void InitCodeSampling() {
   if (stack_bytes)
     sampling_flags |= raw::CSF_Stacks;
 #endif
+  FindRuntimeText();
   cost256 = MeasureSampleCost256(Tid);
   if (!cost256)
     sampling_flags |= raw::CSF_CostUnmeasured;
@@ -729,6 +787,7 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   S.Ring.Fd = -1;
   T.SampleHead = &kNoRing;
   T.SampleTailSeen = 0;
+  T.SampleCost = 0;
   if (!period_ns)
     return;
   int Fd = OpenSampler(TS->Tid, period_ns);
@@ -743,6 +802,7 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   }
   T.SampleHead = S.Ring.HeadWord();
   T.SampleTailSeen = S.Ring.Tail;
+  T.SampleCost = S.CostTicks = u32((cost256 + 128) >> 8);
 }
 
 namespace {
@@ -753,12 +813,13 @@ void DrainOwnRing(void *Arg) {
   u64 Head = S.Ring.LoadHead();
   u32 Node = T.Depth >= 1 && T.Stack ? T.Stack[T.Depth - 1].NodeIdx : 0;
   u64 Samples = DrainRecords(S, Node, Head);
-  u64 Pending = __atomic_exchange_n(&S.PendingCost256, 0, __ATOMIC_RELAXED);
+  Samples += __atomic_exchange_n(&S.PendingSamples, 0, __ATOMIC_RELAXED);
   UnlockRing(S);
   T.SampleTailSeen = Head;
   // The interrupts happened inside the frames open now (none opened or
   // closed since): their cost is probe overhead to each of them.
-  T.Ovh += Samples * cost256 + Pending;
+  T.Ovh += Samples * cost256;
+  T.Samples += u32(Samples);
 }
 } // namespace
 
@@ -778,6 +839,7 @@ void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain) {
   UnlockRing(S);
   T.SampleHead = &kNoRing;
   T.SampleTailSeen = 0;
+  T.SampleCost = 0;
 }
 
 } // namespace __activetime

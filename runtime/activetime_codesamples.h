@@ -24,7 +24,7 @@
 // (or during that probe: an address in the runtime, which the tool sets
 // aside), so the top frame is theirs. The ring's lock keeps the owner and
 // the drainer from draining at once; the drainer's share of the interrupt
-// cost waits in PendingCost256 for the owner's next probe, which charges it
+// cost waits in PendingSamples for the owner's next probe, which charges it
 // to the same frames (none opened or closed since).
 //
 //===----------------------------------------------------------------------===//
@@ -55,7 +55,9 @@ struct CodeSampleState {
   u32 Refused;         // sampling is on, but not for this thread (no ring)
   u32 Lock;            // the ring and the table: owner probes and drainer
   u64 Lost;            // PERF_RECORD_LOST
-  u64 PendingCost256;  // interrupt cost of samples the drainer read
+  u64 PendingSamples;  // samples the drainer read whose cost is to charge
+  u32 CostTicks;       // ThreadTls::SampleCost since the ring was opened
+  u32 Unused;
   // Open-addressing table, grown by doubling; replaced tables are kept until
   // the thread finishes (the exit-time writer may be reading one).
   CodeSampleSlot *Slots;

@@ -42,8 +42,42 @@ struct RuntimeState {
   activetime::raw::OverheadRecord Overhead;
   u64 TickStep256;    // MeasureTickStep256() at init
   bool ForkedChild;   // a fork() child: its file name must differ (%p)
+  bool Abandoned;     // a child made behind the fork handlers (ProbeGate)
 };
 extern RuntimeState runtime;
+
+// The probes' gate, the one word their fast paths check besides the
+// thread's own state: they take the fast path only when it is kGateOurs.
+// kGateOurs is set in a process the runtime set up (at start-up and by its
+// fork handler), on a page the kernel zeroes in a child process
+// (MADV_WIPEONFORK): a child made by clone() without the fork handlers
+// (googletest's death tests), in which the parent's perf rings are not
+// mapped (the kernel never copies them), finds it clear and leaves by the
+// slow paths, which let go of the parent's state (AbandonProcess).
+// kGateUserOff: collection disabled (__activetime_set_enabled).
+enum : u32 { kGateOurs = 1u << 0, kGateUserOff = 1u << 1 };
+struct alignas(4096) ProbeGate {
+  u32 State;
+  char Pad[4096 - sizeof(u32)];
+};
+extern ProbeGate probe_gate;
+ALWAYS_INLINE u32 GateState() {
+  return __atomic_load_n(&probe_gate.State, __ATOMIC_RELAXED);
+}
+// The fork handler, in the child: the gate as it was (the page was zeroed).
+void ReopenProbeGateAfterFork();
+
+// Whether this process is one the runtime set up: false in such a child,
+// whose copies of the parent's state (rings, threads, locks) are not its
+// own. (Before start-up the gate is clear too.)
+ALWAYS_INLINE bool ProcessIsOurs() {
+  return (GateState() & kGateOurs) ||
+         !atomic_load(&runtime.Initialized, memory_order_acquire);
+}
+struct ThreadTls;
+// In such a child: stops recording (entries skipped, the rings let go)
+// and writing a profile; the program runs on untouched.
+void AbandonProcess(ThreadTls &T);
 
 // Initializes the runtime once (flags, timer, thread key, atfork, atexit).
 void InitRuntimeSlow();

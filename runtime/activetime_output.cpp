@@ -9,6 +9,8 @@
 
 #include "activetime_output.h"
 
+#include "activetime_flags.h"
+#include "activetime_internal.h"
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_libc.h"
 #include "sanitizer_common/sanitizer_posix.h"
@@ -17,6 +19,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace __activetime {
 
@@ -155,6 +158,230 @@ void ReportFailure(const char *Path, const char *What, int Err) {
 }
 
 } // namespace
+
+bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
+                         char *Out, uptr OutSize, bool *HasPid) {
+  uptr O = 0;
+  auto Put = [&](const char *S, uptr N) {
+    if (O + N + 1 > OutSize)
+      return false;
+    internal_memcpy(Out + O, S, N);
+    O += N;
+    return true;
+  };
+  for (const char *P = Pattern; *P; ++P) {
+    bool Ok;
+    if (P[0] == '%' && P[1] == 'e') {
+      Ok = Put(ExeBase, internal_strlen(ExeBase));
+      ++P;
+    } else if (P[0] == '%' && P[1] == 'p') {
+      if (HasPid)
+        *HasPid = true;
+      char Num[16];
+      int N = internal_snprintf(Num, sizeof(Num), "%u", Pid);
+      Ok = Put(Num, N);
+      ++P;
+    } else if (P[0] == '%' && P[1] == '%') {
+      Ok = Put("%", 1);
+      ++P;
+    } else {
+      Ok = Put(P, 1);
+    }
+    if (!Ok)
+      return false;
+  }
+  if (O >= OutSize)
+    return false;
+  Out[O] = 0;
+  return true;
+}
+
+// "dir/p.raw" -> "dir/p.%p.raw"; "dir/p" -> "dir/p.%p".
+bool InsertPid(char *Pattern, uptr Size) {
+  uptr L = internal_strlen(Pattern);
+  if (L + 4 > Size)
+    return false;
+  uptr Dot = L;
+  for (uptr I = L; I > 0 && Pattern[I - 1] != '/'; --I)
+    if (Pattern[I - 1] == '.' && I - 1 > 0 && Pattern[I - 2] != '/') {
+      Dot = I - 1;
+      break;
+    }
+  internal_memmove(Pattern + Dot + 3, Pattern + Dot, L - Dot + 1);
+  internal_memcpy(Pattern + Dot, ".%p", 3);
+  return true;
+}
+
+bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
+                     bool ForkedChild, char *Out, uptr OutSize) {
+  static const char kDefault[] = "activetime.%e.%p.raw";
+  char Pattern[4096];
+  const char *Flag = OutputFlag ? OutputFlag : "";
+  uptr L = internal_strlen(Flag);
+  if (L == 0) {
+    internal_strlcpy(Pattern, kDefault, sizeof(Pattern));
+  } else if (Flag[L - 1] == '/') {
+    if (L + sizeof(kDefault) > sizeof(Pattern))
+      return false;
+    internal_memcpy(Pattern, Flag, L);
+    internal_memcpy(Pattern + L, kDefault, sizeof(kDefault));
+  } else {
+    if (L >= sizeof(Pattern))
+      return false;
+    internal_memcpy(Pattern, Flag, L + 1);
+  }
+  bool HasPid = false;
+  if (!ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, &HasPid))
+    return false;
+  if (!ForkedChild || HasPid)
+    return true;
+  return InsertPid(Pattern, sizeof(Pattern)) &&
+         ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
+}
+
+namespace {
+// The fallback chosen at start-up (empty: output= is usable).
+char startup_fallback[4096];
+
+const char *BaseName(const char *Path) {
+  const char *B = Path;
+  for (const char *P = Path; *P; ++P)
+    if (*P == '/')
+      B = P + 1;
+  return B;
+}
+
+// The executable's base name ("unknown" if it cannot be read).
+void ExeBaseName(char *Out, uptr Size) {
+  char Exe[4096];
+  uptr L = ReadBinaryName(Exe, sizeof(Exe));
+  if (!L || L >= sizeof(Exe)) {
+    internal_strlcpy(Out, "unknown", Size);
+    return;
+  }
+  Exe[L] = 0;
+  internal_strlcpy(Out, BaseName(Exe), Size);
+}
+
+bool IsDirectory(const char *Path) {
+  struct stat St;
+  return !internal_iserror(internal_stat(Path, &St)) && S_ISDIR(St.st_mode);
+}
+
+// mkdir -p of Path's directory part. False (with *Err, and *Dir the one
+// that failed) when a directory on the way cannot be made.
+bool MakeParentDirectories(const char *Path, char *Dir, uptr DirSize,
+                           int *Err) {
+  uptr L = internal_strlen(Path);
+  while (L && Path[L - 1] != '/')
+    --L;
+  if (L <= 1 || L >= DirSize)
+    return true; // the working directory, or "/"
+  internal_memcpy(Dir, Path, L);
+  Dir[L - 1] = 0;
+  if (IsDirectory(Dir))
+    return true;
+  for (uptr I = 1; I < L; ++I) {
+    if (Dir[I] != '/' && Dir[I] != 0)
+      continue;
+    char Saved = Dir[I];
+    Dir[I] = 0;
+    if (!IsDirectory(Dir) && mkdir(Dir, 0777) != 0) {
+      // Something else by that name (a file): not a directory.
+      *Err = errno == EEXIST ? ENOTDIR : errno;
+      return false;
+    }
+    Dir[I] = Saved;
+    if (!Saved)
+      break;
+  }
+  return true;
+}
+
+bool WritableDirectoryOf(const char *Path, int *Err) {
+  char Dir[4096];
+  uptr L = internal_strlen(Path);
+  while (L && Path[L - 1] != '/')
+    --L;
+  if (L >= sizeof(Dir))
+    return false;
+  if (L == 0) {
+    internal_strlcpy(Dir, ".", sizeof(Dir));
+  } else {
+    internal_memcpy(Dir, Path, L);
+    Dir[L] = 0;
+  }
+  if (access(Dir, W_OK | X_OK) == 0)
+    return true;
+  *Err = errno;
+  return false;
+}
+} // namespace
+
+bool ProfilePath(char *Out, uptr OutSize) {
+  if (startup_fallback[0] && !runtime.ForkedChild) {
+    if (internal_strlen(startup_fallback) >= OutSize)
+      return false;
+    internal_strlcpy(Out, startup_fallback, OutSize);
+    return true;
+  }
+  char Base[256];
+  ExeBaseName(Base, sizeof(Base));
+  const char *Flag = startup_fallback[0] ? "" : flags()->output;
+  return BuildOutputPath(Flag, Base, (u32)internal_getpid(),
+                         runtime.ForkedChild, Out, OutSize);
+}
+
+bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize) {
+  char Base[256];
+  ExeBaseName(Base, sizeof(Base));
+  u32 Pid = (u32)internal_getpid();
+  int Err = 0;
+  const char *Dirs[] = {"", "/tmp/"};
+  for (const char *Dir : Dirs) {
+    char Pattern[4096];
+    internal_snprintf(Pattern, sizeof(Pattern), "%sactivetime.%%e.%%p.raw",
+                      Dir);
+    if (!ExpandOutputPattern(Pattern, Base, Pid, Out, OutSize))
+      return false;
+    if (internal_strcmp(Out, Failed) == 0)
+      continue;
+    if (WritableDirectoryOf(Out, &Err))
+      return true;
+  }
+  return false;
+}
+
+void CheckOutputAtStartup() {
+  if (!flags()->write_profile)
+    return;
+  char Path[4096], Dir[4096];
+  if (!ProfilePath(Path, sizeof(Path)))
+    return; // too long: said at the write
+  int Err = 0;
+  const char *Why, *What;
+  if (!MakeParentDirectories(Path, Dir, sizeof(Dir), &Err)) {
+    Why = "cannot create directory";
+    What = Dir;
+  } else if (!WritableDirectoryOf(Path, &Err)) {
+    Why = "cannot write into the directory of";
+    What = Path;
+  } else {
+    return;
+  }
+  const char *Text = ErrnoText(Err);
+  char Fallback[4096];
+  if (!FallbackPathFor(Path, Fallback, sizeof(Fallback))) {
+    Printf("ActiveTime: WARNING: output='%s': %s '%s' (%s); no writable "
+           "place for the profile was found\n",
+           flags()->output, Why, What, Text ? Text : "error");
+    return;
+  }
+  Printf("ActiveTime: WARNING: output='%s': %s '%s' (%s); the profile will "
+         "be written to '%s' instead\n",
+         flags()->output, Why, What, Text ? Text : "error", Fallback);
+  internal_strlcpy(startup_fallback, Fallback, sizeof(startup_fallback));
+}
 
 bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size) {
   NoFileSizeSignal Guard;

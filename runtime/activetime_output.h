@@ -22,6 +22,34 @@ using namespace __sanitizer;
 /// the reason in words, and returns false.
 bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size);
 
+// Expands %e (executable base name), %p (pid) and %% in Pattern. Other '%'
+// sequences are copied literally. Returns false if Out is too small.
+// *HasPid (if given) is set when the pattern has a %p.
+bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
+                         char *Out, uptr OutSize, bool *HasPid = nullptr);
+// The final profile path from the output flag (see activetime_flags.inc).
+// ForkedChild: the process is a fork of an instrumented parent, whose file
+// a pattern without %p would overwrite; ".%p" is then inserted before the
+// name's extension ("p.raw" -> "p.<pid>.raw").
+bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
+                     bool ForkedChild, char *Out, uptr OutSize);
+
+/// This process's profile path: output= expanded for it, or the fallback
+/// the start-up check chose. False if it does not fit in Out.
+bool ProfilePath(char *Out, uptr OutSize);
+
+/// Start-up: makes the missing directories of the profile path (as
+/// mkdir -p), so that a mistyped or absent directory is not found out at
+/// exit with the profile lost. If they cannot be made, or the directory
+/// cannot be written, prints one warning line with the reason and where the
+/// profile will go instead (FallbackPathFor), and uses that.
+void CheckOutputAtStartup();
+
+/// Where a profile goes when \p Failed cannot be written: the default name
+/// in the working directory, or in /tmp when that is not writable either.
+/// False when \p Failed is that place already.
+bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize);
+
 /// The text of an errno value a file write can fail with ("No space left on
 /// device"), or null for another. Signal-safe: no libc call.
 const char *ErrnoText(int Err);

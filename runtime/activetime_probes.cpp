@@ -19,9 +19,16 @@
 
 namespace __activetime {
 
-// Nonzero while collection is disabled (__activetime_set_enabled). Read by
-// the entry fast path next to its other exit conditions.
-u32 collection_off;
+ProbeGate probe_gate;
+
+// Whether the program disabled collection: kGateUserOff kept where a fork
+// keeps it (the gate's page is zeroed in a child).
+static u32 user_off;
+
+void ReopenProbeGateAfterFork() {
+  __atomic_store_n(&probe_gate.State, kGateOurs | (user_off ? kGateUserOff : 0),
+                   __ATOMIC_RELEASE);
+}
 
 // Nonzero: probes fence their tick read and their work (flag probe_fence),
 // set once at start-up before the overhead calibration.
@@ -111,6 +118,20 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
   Off = Off < El ? Off : El;
   s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
   u64 A = Act > 0 ? u64(Act) : 0;
+  // Per-call figures (min, max, latency bucket) bound the call's true
+  // active time: with K code samples' interrupts charged at their start-up
+  // estimate, it lies between A and A + K * cost (the interrupts could have
+  // cost nothing; they cost no more than the time the call took). The
+  // minimum takes the upper end, the maximum the lower, so neither is
+  // moved past the truth by an estimate; a call whose estimate is a large
+  // part of it is left out of the histogram (raw::TF_SampledCallsApart).
+  u64 Upper = A, Pending = A;
+  if (UNLIKELY(T.Samples != F->SamplesAtEntry)) {
+    u64 Cost = u64(T.Samples - F->SamplesAtEntry) * T.SampleCost;
+    Upper = A + Cost;
+    if (Cost * 4 > Upper)
+      Pending = kNoPending;
+  }
   u64 Sw = T.Sw - F->SwAtEntry;
   Node *N = F->N;
   u64 Prev = N->PendingA;
@@ -122,7 +143,7 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
     }
     ++*Slot;
   }
-  N->PendingA = A;
+  N->PendingA = Pending;
   N->Calls++;
   N->Incl += El;
   N->Excl += El - F->ChildTicks;
@@ -130,8 +151,8 @@ ALWAYS_INLINE static void CloseFrame(ThreadTls &T, Frame *Stk, u32 I, u64 Now,
   N->Off += Off;
   N->Vol += u32(Sw >> 32);
   N->Invol += u32(Sw);
-  if (A < N->Min)
-    N->Min = A;
+  if (Upper < N->Min)
+    N->Min = Upper;
   if (A > N->Max)
     N->Max = A;
   Stk[I - 1].ChildTicks += El;
@@ -198,6 +219,7 @@ ALWAYS_INLINE static void OpenFrame(ThreadTls &T, Frame *Top, const FuncDesc *Fn
   F->OffAtEntry = T.Off;
   F->SwAtEntry = T.Sw;
   F->NodeIdx = Idx;
+  F->SamplesAtEntry = T.Samples;
   T.Depth++;
 }
 
@@ -247,6 +269,8 @@ ALWAYS_INLINE static void RegionEnterBody(ThreadTls &T, const FuncDesc *R,
 static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, uptr Site,
                                u64 Now, bool RealTick, bool Region) {
   ThreadTls &T = at_tls;
+  if (UNLIKELY(!ProcessIsOurs()))
+    return AbandonProcess(T);
   if (T.Seq & 1) {
     if (T.TS)
       T.TS->DroppedEvents++;
@@ -254,7 +278,7 @@ static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, uptr Site,
   }
   if (T.Dead)
     return;
-  if (__atomic_load_n(&collection_off, __ATOMIC_RELAXED)) {
+  if (GateState() & kGateUserOff) {
     if (T.TS)
       T.TS->SkippedEntries++;
     return;
@@ -284,7 +308,7 @@ ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, uptr Site,
                                     u64 Now, bool RealTick) {
   ThreadTls &T = at_tls;
   if (UNLIKELY(T.Capacity == T.Depth || (T.Seq & 1) ||
-               __atomic_load_n(&collection_off, __ATOMIC_RELAXED)))
+               GateState() != kGateOurs))
     return EnterSlow(Fn, Addr, Site, Now, RealTick, /*Region=*/false);
   T.Seq++;
   AT_BARRIER();
@@ -335,6 +359,10 @@ static NOINLINE bool ExitRepair(ThreadTls &T, const FuncDesc *Fn, uptr Addr,
 // thread finished, or it re-entered a probe of its own (a signal handler),
 // which is counted as dropped.
 ALWAYS_INLINE static bool IgnoreEvent(ThreadTls &T) {
+  if (UNLIKELY(!ProcessIsOurs())) {
+    AbandonProcess(T);
+    return true;
+  }
   if (!T.TS || T.Dead)
     return true;
   if (T.Seq & 1) {
@@ -363,7 +391,7 @@ static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
 ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now,
                                    bool RealTick) {
   ThreadTls &T = at_tls;
-  if (UNLIKELY((T.Seq & 1) || T.Depth <= 1))
+  if (UNLIKELY((T.Seq & 1) || T.Depth <= 1 || !(GateState() & kGateOurs)))
     return ExitSlow(Fn, Addr, Now, RealTick);
   T.Seq++;
   AT_BARRIER();
@@ -464,7 +492,7 @@ ALWAYS_INLINE static void EnterFast(const FuncDesc *Fn, uptr Addr, uptr Site,
   u32 S = T.Seq;
   u32 D = T.Depth;
   if (UNLIKELY((S & 1) || D == T.Capacity ||
-               __atomic_load_n(&collection_off, __ATOMIC_RELAXED)))
+               GateState() != kGateOurs))
     return EnterGeneral(Fn, Addr, Site, Now);
   T.Seq = S + 1;
   AT_BARRIER();
@@ -487,7 +515,7 @@ ALWAYS_INLINE static void ExitFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
   ThreadTls &T = at_tls;
   u32 S = T.Seq;
   u32 D = T.Depth;
-  if (UNLIKELY((S & 1) || D <= 1))
+  if (UNLIKELY((S & 1) || D <= 1 || !(GateState() & kGateOurs)))
     return ExitGeneral(Fn, Addr, Now);
   T.Seq = S + 1;
   AT_BARRIER();
@@ -572,7 +600,7 @@ ALWAYS_INLINE static void RegionBegin(const activetime::abi::FuncDesc *R,
     return;
   ThreadTls &T = at_tls;
   if (UNLIKELY(T.Capacity == T.Depth || (T.Seq & 1) ||
-               __atomic_load_n(&collection_off, __ATOMIC_RELAXED)))
+               GateState() != kGateOurs))
     return EnterSlow(R, 0, 0, Now, /*RealTick=*/true, /*Region=*/true);
   T.Seq++;
   AT_BARRIER();
@@ -615,13 +643,18 @@ __activetime_region_end(const activetime::abi::FuncDesc *R) {
 }
 
 extern "C" int __activetime_set_enabled(int On) {
-  u32 Old = __atomic_exchange_n(&collection_off, On ? 0u : 1u, __ATOMIC_RELAXED);
-  if (Old != (On ? 0u : 1u))
+  u32 Old = On ? __atomic_fetch_and(&probe_gate.State, ~u32(kGateUserOff),
+                                    __ATOMIC_RELAXED)
+               : __atomic_fetch_or(&probe_gate.State, kGateUserOff,
+                                   __ATOMIC_RELAXED);
+  __atomic_store_n(&user_off, On ? 0u : 1u, __ATOMIC_RELAXED);
+  bool WasOn = !(Old & kGateUserOff);
+  if (WasOn != (On != 0))
     SetCountingEnabled(On != 0);
-  return Old ? 0 : 1;
+  return WasOn ? 1 : 0;
 }
 
 extern "C" int __activetime_enabled(void) {
-  return __atomic_load_n(&collection_off, __ATOMIC_RELAXED) ? 0 : 1;
+  return (GateState() & kGateUserOff) ? 0 : 1;
 }
 

@@ -13,15 +13,14 @@
 #include "activetime_internal.h"
 #include "activetime_ompt.h"
 #include "activetime_module.h"
+#include "activetime_output.h"
 #include "activetime_sampler.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_writer.h"
 
 #include <pthread.h>
-#if ACTIVETIME_TSAN
 #include <sys/mman.h>
-#endif
 
 namespace __activetime {
 
@@ -34,6 +33,10 @@ char *persistent_cur;
 uptr persistent_left;
 
 void AtExitWriter() {
+  // A child made behind the fork handlers: its worker threads' handles
+  // are the parent's, and it writes nothing.
+  if (!ProcessIsOurs())
+    return;
   StopFlusher(); // the last write is this one
   StopSampler(); // its samples end here; it must not read threads any more
   StopCodeSampleDrainer();
@@ -59,6 +62,7 @@ void ForkParent() {
 
 void ForkChild() {
   OpenLoaderGateAfterFork();
+  ReopenProbeGateAfterFork();
   // The child's profile holds only post-fork time.
   u64 Now = ReadTick();
   runtime.Pid = (u32)internal_getpid();
@@ -111,12 +115,31 @@ char *PersistentStrdup(const char *S) {
   return D;
 }
 
+// The gate's page is zeroed in every child process (it is page-aligned
+// .bss, an anonymous mapping); before Linux 4.14 it is not, and a child
+// made behind the fork handlers is not told apart.
+static void OpenProbeGate() {
+  madvise(&probe_gate, sizeof(probe_gate), MADV_WIPEONFORK);
+  __atomic_fetch_or(&probe_gate.State, kGateOurs, __ATOMIC_RELEASE);
+}
+
+void AbandonProcess(ThreadTls &T) {
+  if (runtime.Abandoned)
+    return;
+  runtime.Abandoned = true;
+  VLog(1, "process %u was made by clone() without the fork handlers: it is "
+          "not profiled", (u32)internal_getpid());
+  DetachThreadRings(T);
+}
+
 void InitRuntimeSlow() {
   SpinMutexLock L(&init_mu);
   if (atomic_load(&runtime.Initialized, memory_order_acquire))
     return;
+  OpenProbeGate();
   SanitizerToolName = "ActiveTime";
   InitializeFlags();
+  CheckOutputAtStartup();
   InitTimer();
   runtime.TickStep256 = MeasureTickStep256();
   InitOverheadTable(); // before the first real frame is pushed

@@ -139,6 +139,18 @@ struct RawClockAnchor {
   u64 Tick = 0, Ns = 0, Rate = 0;
 };
 
+// The tick of a PERF_RECORD_SWITCH; false for any other record.
+bool SwitchRecordTick(const SwitchState &S, const PerfRecord &R,
+                      const RawClockAnchor &A, u64 *Tick) {
+  u64 Time;
+  if (R.Type != PERF_RECORD_SWITCH || !SwitchRecordTime(R, &Time))
+    return false;
+  *Tick = S.Conv == PTC_TimeZero
+              ? PerfTimeToTick(Time, S.TimeZero, S.TimeMult, S.TimeShift)
+              : RawNsToTick(Time, A.Tick, A.Ns, A.Rate);
+  return true;
+}
+
 // One PERF_RECORD_SWITCH or PERF_RECORD_LOST of the thread's ring.
 void TakeSwitchRecord(ThreadTls &T, SwitchState &S, const PerfRecord &R,
                       u64 Now, const RawClockAnchor &A) {
@@ -151,12 +163,9 @@ void TakeSwitchRecord(ThreadTls &T, SwitchState &S, const PerfRecord &R,
     S.HaveOpen = 0; // its switch-in may be among the lost ones
     return;
   }
-  u64 Time;
-  if (R.Type != PERF_RECORD_SWITCH || !SwitchRecordTime(R, &Time))
+  u64 Tick;
+  if (!SwitchRecordTick(S, R, A, &Tick))
     return;
-  u64 Tick = S.Conv == PTC_TimeZero
-                 ? PerfTimeToTick(Time, S.TimeZero, S.TimeMult, S.TimeShift)
-                 : RawNsToTick(Time, A.Tick, A.Ns, A.Rate);
   bool Out = R.Misc & PERF_RECORD_MISC_SWITCH_OUT;
   if (TS)
     TraceSwitch(TS, Tick, Out);
@@ -299,6 +308,96 @@ void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain,
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
   T.NextCheckTick = ~0ull;
+}
+
+SwitchSnapshot SnapshotSwitch(const SwitchState &S) {
+  SwitchSnapshot X;
+  X.Source = S.Source;
+  X.HaveOpen = S.HaveOpen;
+  X.OpenOut = S.OpenOut;
+  X.RingTail = S.Ring.Tail;
+  X.PendOff = S.PendCount ? S.PendOff : 0;
+  X.PendSw = S.PendCount ? S.PendSw : 0;
+  X.LastWall = S.LastWall;
+  X.LastCpuNs = S.LastCpuNs;
+  return X;
+}
+
+namespace {
+// The part of [Out, In] up to EndTick.
+u64 ClippedInterval(u64 Out, u64 In, u64 EndTick) {
+  u64 End = In < EndTick ? In : EndTick;
+  return End > Out ? End - Out : 0;
+}
+
+// perf: the intervals in the records after Snap.RingTail, read in place.
+void UnreadIntervals(const SwitchState &S, const SwitchSnapshot &Snap,
+                     u64 EndTick, u64 *Off, u64 *Sw) {
+  if (!S.Ring.Page)
+    return;
+  RawClockAnchor A;
+  if (S.Conv == PTC_ClockRaw) {
+    ReadTickAndRawNs(&A.Tick, &A.Ns);
+    A.Rate = ProvisionalTickRate();
+  }
+  bool Open = Snap.HaveOpen;
+  u64 OpenOut = Snap.OpenOut;
+  u64 OpenSw = kSwVoluntary;
+  PerfRecordWalk W(S.Ring, Snap.RingTail, S.Ring.LoadHead());
+  PerfRecord R;
+  while (W.Next(&R)) {
+    u64 Tick;
+    if (!SwitchRecordTick(S, R, A, &Tick))
+      continue;
+    if (R.Misc & PERF_RECORD_MISC_SWITCH_OUT) {
+      Open = true;
+      OpenOut = Tick;
+      OpenSw = (R.Misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? kSwInvoluntary
+                                                              : kSwVoluntary;
+    } else if (Open) {
+      *Off += ClippedInterval(OpenOut, Tick, EndTick);
+      *Sw += OpenSw;
+      Open = false;
+    }
+  }
+  // Overwritten under us (the owner consumed and the kernel reused the
+  // space): what was read stands, nothing is assumed open.
+  if (Open && W.Done()) {
+    *Off += ClippedInterval(OpenOut, EndTick, EndTick);
+    *Sw += OpenSw;
+  }
+}
+} // namespace
+
+void UnchargedSwitchedOut(const ThreadState *TS, const SwitchSnapshot &Snap,
+                          u64 EndTick, u64 *Off, u64 *Sw) {
+  *Off = *Sw = 0;
+  if (Snap.Source == raw::SS_Perf) {
+    *Off = Snap.PendOff;
+    *Sw = Snap.PendSw;
+    UnreadIntervals(TS->Switch, Snap, EndTick, Off, Sw);
+  } else if (Snap.Source == raw::SS_CpuClock) {
+    u64 Cpu;
+    if (!ThreadCpuNsOf(TS->Tid, &Cpu))
+      return;
+    SwitchState S;
+    S.LastWall = Snap.LastWall;
+    S.LastCpuNs = Snap.LastCpuNs;
+    *Off = CpuClockStep(S, EndTick, Cpu, ProvisionalTickRate());
+  }
+}
+
+void DetachThreadRings(ThreadTls &T) {
+  T.SwitchHead = T.SampleHead = &kZeroWord;
+  T.SwitchTailSeen = T.SampleTailSeen = 0;
+  T.NextCheckTick = ~0ull;
+  if (ThreadState *TS = T.TS) {
+    // No locks: in such a child they may be held for ever by threads of
+    // the parent. The mappings and descriptors are this process's copies.
+    ClosePerfRing(TS->Switch.Ring);
+    TS->Switch.Source = raw::SS_None;
+    ClosePerfRing(TS->Code.Ring);
+  }
 }
 
 void InstallSwitchRingForTesting(void *Page) {

@@ -35,6 +35,7 @@ namespace __activetime {
 using namespace __sanitizer;
 
 struct ThreadTls;
+struct ThreadState;
 
 enum PerfTimeConv : u32 {
   PTC_TimeZero = 0, // cap_user_time_zero: exact inverse of the page's formula
@@ -92,6 +93,31 @@ void DrainPerfRing(ThreadTls &T, SwitchState &S, u64 Now);
 // check, given this check's tick and thread CPU time and the tick rate
 // (ticks per second). Updates the state's last check; never negative.
 u64 CpuClockStep(SwitchState &S, u64 NowTick, u64 CpuNs, u64 Rate);
+
+// What a thread's switch source has seen but not charged to its counters
+// yet, as of one of its probe boundaries (the profile writer copies it for
+// another live thread together with the counters, under its seqlock).
+struct SwitchSnapshot {
+  u32 Source;     // raw::SwitchSource
+  u32 HaveOpen;   // perf: a switch-out read without its switch-in
+  u64 OpenOut;
+  u64 RingTail;   // perf: the records before it are in the counters
+  u64 PendOff;    // intervals read but kept for the next probe
+  u64 PendSw;
+  u64 LastWall;   // cpuclock: the last check
+  u64 LastCpuNs;
+};
+SwitchSnapshot SnapshotSwitch(const SwitchState &S);
+
+// The switched-out ticks and switches of live thread TS (not the caller)
+// between the probe boundary of Snap and EndTick, which its counters do not
+// hold: the intervals it kept pending, those whose records it has not read
+// (the ring is read, not consumed; an interval still open ends at EndTick:
+// a thread blocked while the profile is written is off CPU until then) and,
+// for cpuclock, the wall time since its last check that its CPU clock did
+// not see. Registry lock held (the thread cannot close its ring).
+void UnchargedSwitchedOut(const ThreadState *TS, const SwitchSnapshot &Snap,
+                          u64 EndTick, u64 *Off, u64 *Sw);
 
 // Testing: makes the calling thread (initialized if needed) consume perf
 // records from a caller-provided perf_event_mmap_page image (data_offset and

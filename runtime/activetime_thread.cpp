@@ -97,6 +97,7 @@ bool InitCurrentThread(u64 Now) {
   TS->Tree.Init();
   TS->Tid = GetTid();
   TS->StartTick = Now;
+  TS->StartCpuNs = ThreadCpuNs();
   ReadThreadName(TS->Name);
   u32 Cap = (u32)flags()->initial_stack_frames;
   Frame *Stk = (Frame *)MmapOrDie(
@@ -168,6 +169,11 @@ void FinishCurrentThread(u64 Now) {
   ThreadState *TS = T.TS;
   if (!TS || T.Dead)
     return;
+  if (!ProcessIsOurs()) { // the registry's lock may be the parent's
+    AbandonProcess(T);
+    T.Dead = 1;
+    return;
+  }
   T.Seq++;
   AT_BARRIER();
   SamplerWaitThreadLeaving(TS);
@@ -182,6 +188,7 @@ void FinishCurrentThread(u64 Now) {
   TS->UnwoundFrames += CloseOpenFrames(T, Now);
   TS->FinalOff = T.Off;
   TS->FinalSw = T.Sw;
+  TS->FinalCpuNs = ThreadCpuNs();
   ReadThreadName(TS->Name);
   TS->EndTick = Now;
   TS->Finished = true;
@@ -209,6 +216,7 @@ void ThreadRegistryAfterForkChild(u64 Now) {
   TS->Next = nullptr;
   TS->Tid = GetTid();
   TS->StartTick = Now;
+  TS->StartCpuNs = ThreadCpuNs();
   TS->UnmatchedExits = TS->UnwoundFrames = TS->DroppedEvents = 0;
   TS->Tree.ResetStats();
   ResetThreadCountsAfterFork(TS);

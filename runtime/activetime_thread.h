@@ -36,7 +36,7 @@ struct Frame {     // 72 bytes
   u64 OffAtEntry;  // ThreadTls::Off at entry
   u64 SwAtEntry;   // ThreadTls::Sw at entry
   u32 NodeIdx;
-  u32 Reserved;
+  u32 SamplesAtEntry; // ThreadTls::Samples at entry
 };
 
 struct ThreadState;
@@ -74,6 +74,11 @@ struct ThreadTls {
   // source whether the thread was switched out inside it (ChargeProbe); 0
   // in mode=trace, where every probe stores its interval in its event.
   u32 LongProbe;
+  // Code samples whose interrupts were charged to Ovh so far (wraps), and
+  // what one is charged, in ticks: a call that had some has a per-call
+  // figure only as good as that start-up estimate (CloseFrame).
+  u32 Samples;
+  u32 SampleCost;
 };
 
 // Packing of ThreadTls::Sw / Frame::SwAtEntry.
@@ -144,6 +149,10 @@ struct ThreadState {
   // Copies of the ThreadTls counters, made when the thread finished.
   u64 FinalOff;
   u64 FinalSw;
+  // The thread's CPU clock at its first probe and when it finished
+  // (raw::ThreadRecord::CpuNs).
+  u64 StartCpuNs;
+  u64 FinalCpuNs;
   bool Finished;
   // Sampler handshake (activetime_sampler.cpp): the sampler holds SampleRef
   // while it reads Tls/stacks/ring; FinishCurrentThread sets Leaving and
@@ -195,6 +204,9 @@ u64 CollectSwitchedOut(ThreadTls &T, u64 Now);
 // Opens the thread's switch source (thread init, fork child) / drains and
 // closes it (thread finish, fork child for the parent's source).
 void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now);
+// Lets go of the thread's switch and code sample rings without draining
+// them or taking a lock (a child made behind the fork handlers).
+void DetachThreadRings(ThreadTls &T);
 void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain, u64 Now);
 // Closes every open frame of the calling thread at Now (same accounting as
 // an exit); returns how many. Leaves Depth at 1.

@@ -62,6 +62,10 @@ void ReadTickRawNsPair(u64 *Tick, u64 *RawNs);
 u64 RealtimeNs();
 // The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) in ns.
 u64 ThreadCpuNs();
+// The CPU time of thread Tid of this process (CLOCK_THREAD_CPUTIME of
+// another thread, through its tid's clock id); false if it cannot be read
+// (the thread has exited).
+bool ThreadCpuNsOf(u64 Tid, u64 *Ns);
 
 // The step the tick counter advances by, ticks * 256 (0: not measured, on
 // the CLOCK_MONOTONIC fallback). Some counters move in steps much coarser

@@ -312,7 +312,10 @@ raw::NodeRecord NodeRecordOf(const Node &X, u32 Parent, u32 Func) {
   R.Calls = X.Calls;
   R.InclTicks = X.Incl;
   R.ExclTicks = X.Excl;
-  R.MinTicks = X.Calls ? X.Min : 0;
+  // Only sampled calls so far (CloseFrame): the minimum, taken at their
+  // upper end, can pass the maximum, taken at their lower end: both are
+  // then the latter, the calls' figure with the interrupts' estimate out.
+  R.MinTicks = X.Calls ? (X.Min < X.Max ? X.Min : X.Max) : 0;
   R.MaxTicks = X.Max;
   R.OverheadTicks = X.Ovh256; // fixed point until the open frames are in
   R.OffCpuTicks = X.Off;
@@ -404,9 +407,10 @@ struct ThreadCounters {
   u64 Ovh, Off, Sw;
 };
 
-// T's counters as of one probe boundary; a finished thread's final ones.
+// T's counters as of one probe boundary, with another live thread's
+// switched-out time since then up to EndTick; a finished thread's final ones.
 ThreadCounters ReadThreadCounters(const ThreadState *TS, const ThreadTls *T,
-                                  LiveReader &Live) {
+                                  LiveReader &Live, u64 EndTick) {
   if (!T)
     return {0, TS->FinalOff, TS->FinalSw};
   // Ovh, Off, Sw: consecutive, copied together (one probe boundary).
@@ -416,11 +420,23 @@ ThreadCounters ReadThreadCounters(const ThreadState *TS, const ThreadTls *T,
                         __builtin_offsetof(ThreadTls, Ovh) + 16,
                 "ThreadTls counters layout");
   u64 C[3];
-  if (Live.T)
-    Live.Copy(C, &T->Ovh, sizeof(C));
-  else
+  SwitchSnapshot Snap;
+  auto Read = [&] {
     internal_memcpy(C, &T->Ovh, sizeof(C));
-  return {C[0], C[1], C[2]};
+    Snap = SnapshotSwitch(TS->Switch);
+  };
+  if (!Live.T) {
+    Read();
+    return {C[0], C[1], C[2]};
+  }
+  Live.Run(Read);
+  // Another live thread: what it was switched out for since that probe
+  // boundary is in no counter yet. A thread blocked now (waiting for work
+  // or for the program to end) has been off CPU since it blocked, and its
+  // open frames must not count that as active time.
+  u64 Off, Sw;
+  UnchargedSwitchedOut(TS, Snap, EndTick, &Off, &Sw);
+  return {C[0], C[1] + Off, C[2] + Sw};
 }
 
 // Adds an open frame F, timed up to EndTick with its callees' El as
@@ -489,6 +505,19 @@ u64 AddOpenFrames(raw::NodeRecord *Recs, const u32 *Map, u32 N,
   return Open;
 }
 
+// The thread's CPU time over its profiled span: to its end, or to now for a
+// live thread (the writer's own, or another read through its clock id).
+u64 ThreadCpuSpan(const ThreadState *TS) {
+  u64 End;
+  if (TS->Finished)
+    End = TS->FinalCpuNs;
+  else if (TS->Tls == &at_tls)
+    End = ThreadCpuNs();
+  else if (!ThreadCpuNsOf(TS->Tid, &End))
+    return raw::kCpuUnknown;
+  return End >= TS->StartCpuNs ? End - TS->StartCpuNs : raw::kCpuUnknown;
+}
+
 // The thread record's fields other than NumNodes, OpenFrames and the
 // dropped node count.
 void FillThreadRecord(raw::ThreadRecord *P, const ThreadState *TS,
@@ -497,7 +526,8 @@ void FillThreadRecord(raw::ThreadRecord *P, const ThreadState *TS,
   P->StartTick = TS->StartTick;
   P->EndTick = ThreadEnd;
   P->Flags = (TS->Finished ? 0 : raw::TF_Running) |
-             (TS->Code.Refused ? raw::TF_NotSampled : 0);
+             (TS->Code.Refused ? raw::TF_NotSampled : 0) |
+             (TS->Code.CostTicks ? raw::TF_SampledCallsApart : 0);
   P->UnmatchedExits = TS->UnmatchedExits;
   P->UnwoundFrames = TS->UnwoundFrames;
   internal_memcpy(P->Name, TS->Name, sizeof(P->Name));
@@ -509,6 +539,7 @@ void FillThreadRecord(raw::ThreadRecord *P, const ThreadState *TS,
   P->InvoluntarySwitches = u32(C.Sw);
   P->LostSwitchRecords = S.Lost;
   P->LostCodeSamples = TS->Code.Lost;
+  P->CpuNs = ThreadCpuSpan(TS);
 }
 
 // SK_Thread payload: the thread record, its call-tree nodes (open frames
@@ -544,7 +575,7 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   UnmapOrDie(Hist, HistBytes);
 
   ThreadTls *T = TS->Finished ? nullptr : TS->Tls;
-  ThreadCounters C = ReadThreadCounters(TS, T, Live);
+  ThreadCounters C = ReadThreadCounters(TS, T, Live, EndTick);
   raw::NodeRecord *Recs = (raw::NodeRecord *)(B->Data + NodesOff);
   u64 Open = T ? AddOpenFrames(Recs, Map, N, T, Live, EndTick, C, Lat) : 0;
   for (u32 I = 0; I < Out; ++I)
@@ -668,14 +699,6 @@ void WriteSamples(OutBuffer *B, const SamplerView &SV, u32 NumThreads,
   H->NumSamples = Kept;
   H->Unmapped = Unmapped;
   EndSection(B, Off);
-}
-
-const char *BaseName(const char *Path) {
-  const char *B = Path;
-  for (const char *P = Path; *P; ++P)
-    if (*P == '/')
-      B = P + 1;
-  return B;
 }
 
 } // namespace
@@ -938,86 +961,6 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   HP->Checksum = Checksum64(HP, raw::kFileHeaderChecksummed);
 }
 
-bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
-                         char *Out, uptr OutSize, bool *HasPid) {
-  uptr O = 0;
-  auto Put = [&](const char *S, uptr N) {
-    if (O + N + 1 > OutSize)
-      return false;
-    internal_memcpy(Out + O, S, N);
-    O += N;
-    return true;
-  };
-  for (const char *P = Pattern; *P; ++P) {
-    bool Ok;
-    if (P[0] == '%' && P[1] == 'e') {
-      Ok = Put(ExeBase, internal_strlen(ExeBase));
-      ++P;
-    } else if (P[0] == '%' && P[1] == 'p') {
-      if (HasPid)
-        *HasPid = true;
-      char Num[16];
-      int N = internal_snprintf(Num, sizeof(Num), "%u", Pid);
-      Ok = Put(Num, N);
-      ++P;
-    } else if (P[0] == '%' && P[1] == '%') {
-      Ok = Put("%", 1);
-      ++P;
-    } else {
-      Ok = Put(P, 1);
-    }
-    if (!Ok)
-      return false;
-  }
-  if (O >= OutSize)
-    return false;
-  Out[O] = 0;
-  return true;
-}
-
-// "dir/p.raw" -> "dir/p.%p.raw"; "dir/p" -> "dir/p.%p".
-bool InsertPid(char *Pattern, uptr Size) {
-  uptr L = internal_strlen(Pattern);
-  if (L + 4 > Size)
-    return false;
-  uptr Dot = L;
-  for (uptr I = L; I > 0 && Pattern[I - 1] != '/'; --I)
-    if (Pattern[I - 1] == '.' && I - 1 > 0 && Pattern[I - 2] != '/') {
-      Dot = I - 1;
-      break;
-    }
-  internal_memmove(Pattern + Dot + 3, Pattern + Dot, L - Dot + 1);
-  internal_memcpy(Pattern + Dot, ".%p", 3);
-  return true;
-}
-
-bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
-                     bool ForkedChild, char *Out, uptr OutSize) {
-  static const char kDefault[] = "activetime.%e.%p.raw";
-  char Pattern[4096];
-  const char *Flag = OutputFlag ? OutputFlag : "";
-  uptr L = internal_strlen(Flag);
-  if (L == 0) {
-    internal_strlcpy(Pattern, kDefault, sizeof(Pattern));
-  } else if (Flag[L - 1] == '/') {
-    if (L + sizeof(kDefault) > sizeof(Pattern))
-      return false;
-    internal_memcpy(Pattern, Flag, L);
-    internal_memcpy(Pattern + L, kDefault, sizeof(kDefault));
-  } else {
-    if (L >= sizeof(Pattern))
-      return false;
-    internal_memcpy(Pattern, Flag, L + 1);
-  }
-  bool HasPid = false;
-  if (!ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, &HasPid))
-    return false;
-  if (!ForkedChild || HasPid)
-    return true;
-  return InsertPid(Pattern, sizeof(Pattern)) &&
-         ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
-}
-
 namespace {
 Mutex write_mu;
 } // namespace
@@ -1041,16 +984,10 @@ bool WriteProfile() {
   OutBuffer B = {nullptr, 0, 0};
   SerializeProfile(&B, Rate, EndTick);
 
-  char Exe[4096];
-  uptr ExeLen = ReadBinaryName(Exe, sizeof(Exe));
-  if (ExeLen >= sizeof(Exe))
-    ExeLen = 0;
-  Exe[ExeLen] = 0;
   u32 Pid = (u32)internal_getpid();
   char Path[4096];
   bool Ok = false;
-  if (!BuildOutputPath(flags()->output, ExeLen ? BaseName(Exe) : "unknown", Pid,
-                       runtime.ForkedChild, Path, sizeof(Path))) {
+  if (!ProfilePath(Path, sizeof(Path))) {
     Printf("ActiveTime: ERROR: cannot write profile: output path from "
            "output='%s' is too long\n",
            flags()->output);
@@ -1059,6 +996,15 @@ bool WriteProfile() {
     return false;
   }
   Ok = WriteOutput(Path, Pid, B.Data, B.Size);
+  // Not lost: the directory was removed, or the path became unwritable.
+  char Fallback[4096];
+  if (!Ok && FallbackPathFor(Path, Fallback, sizeof(Fallback))) {
+    Path[0] = 0;
+    internal_strlcpy(Path, Fallback, sizeof(Path));
+    Ok = WriteOutput(Path, Pid, B.Data, B.Size);
+    if (Ok)
+      Printf("ActiveTime: the profile was written to '%s' instead\n", Path);
+  }
   if (Ok && flags()->verbosity >= 1)
     Printf("ActiveTime: wrote profile %s (%zu bytes)\n", Path, (uptr)B.Size);
   B.Release();

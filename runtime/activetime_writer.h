@@ -39,18 +39,6 @@ bool WriteProfile();
 void LockProfileWrites();
 void UnlockProfileWrites();
 
-// Expands %e (executable base name), %p (pid) and %% in Pattern. Other '%'
-// sequences are copied literally. Returns false if Out is too small.
-// *HasPid (if given) is set when the pattern has a %p.
-bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
-                         char *Out, uptr OutSize, bool *HasPid = nullptr);
-// The final profile path from the output flag (see activetime_flags.inc).
-// ForkedChild: the process is a fork of an instrumented parent, whose file
-// a pattern without %p would overwrite; ".%p" is then inserted before the
-// name's extension ("p.raw" -> "p.<pid>.raw").
-bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
-                     bool ForkedChild, char *Out, uptr OutSize);
-
 } // namespace __activetime
 
 #endif // ACTIVETIME_WRITER_H

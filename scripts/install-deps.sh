@@ -24,6 +24,10 @@ PACKAGES=(cmake ninja-build python3 "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VER
           dpkg-dev                # dpkg-source: the integration stage unpacks Debian sources
           uftrace                 # a peer in bench/overhead
           linux-perf tcl          # bench/truth: perf stat/record as the truth; sqlite3's amalgamation
+          libsnappy-dev libgmock-dev  # bench/truth and bench/corpus: leveldb's db_bench
+          libbz2-dev              # bench/truth: pbzip2
+          libbenchmark-dev        # bench/corpus: snappy's packaged-testing CMake
+          unicode-data            # bench/corpus: re2's Unicode tables (Debian's source drops them)
           libxxhash-dev           # the runtime's profile checksums (header-only XXH3)
           python3-xxhash          # test/Inputs/mkraw.py writes the same checksums
           # export --format=pprof: C++ generated from pprof's packaged profile.proto,

@@ -7,6 +7,9 @@
 //   preempt   three CPU-bound threads pinned to one CPU: each thread's CPU
 //             time (CLOCK_THREAD_CPUTIME_ID) around its busy() call;
 //   blocking  a function that sleeps about half of its time: its CPU time;
+//   atexit    a detached thread that works, then waits until the program
+//             ends, open frames and all, when the profile is written: its
+//             CPU time (the wait is no part of it);
 //   overhead  a parent calling a tiny child millions of times (flat) or
 //   deep      through an 8-deep call path: the parent's CPU time.
 // The figures of the build without the plugin are the truth for the
@@ -101,6 +104,40 @@ static void scenario_blocking(void) {
   printf("wall blocking %ld half_asleep %llu\n", gettid_(), (unsigned long long)(w1 - w0));
 }
 
+// ---- atexit ---------------------------------------------------------------
+// About 20 ms of work, then a wait that ends only with the process.
+static pthread_mutex_t wait_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wait_cv = PTHREAD_COND_INITIALIZER;
+static volatile int reported;
+
+NOINLINE void work_then_wait(void) {
+  uint64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+  spin_chunk(20 * kChunk);
+  uint64_t c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+  printf("truth atexit %ld work_then_wait %llu\n", gettid_(),
+         (unsigned long long)(c1 - c0));
+  fflush(stdout);
+  pthread_mutex_lock(&wait_mu);
+  reported = 1;
+  for (;;) // never signalled: blocked until exit
+    pthread_cond_wait(&wait_cv, &wait_mu);
+}
+
+static void *atexit_thread(void *arg) {
+  (void)arg;
+  work_then_wait();
+  return 0;
+}
+
+static void scenario_atexit(void) {
+  pthread_t t;
+  pthread_create(&t, 0, atexit_thread, 0);
+  pthread_detach(t);
+  while (!reported)
+    usleep(1000);
+  usleep(200000); // the waiter blocked 200 ms before the exit
+}
+
 // ---- overhead -------------------------------------------------------------
 // A child costing less than the probes themselves (~8 steps of mix).
 NOINLINE void tiny(uint64_t i) { sink = mix(sink + i, 8); }
@@ -154,6 +191,8 @@ int main(int argc, char **argv) {
     scenario_preempt();
   else if (!strcmp(s, "blocking"))
     scenario_blocking();
+  else if (!strcmp(s, "atexit"))
+    scenario_atexit();
   else if (!strcmp(s, "overhead"))
     run_timed("overhead", "flat_parent", flat_parent, 5000000);
   else if (!strcmp(s, "deep"))
@@ -161,7 +200,8 @@ int main(int argc, char **argv) {
   else if (!strcmp(s, "drift"))
     drift();
   else {
-    fprintf(stderr, "usage: %s preempt|blocking|overhead|deep|drift\n", argv[0]);
+    fprintf(stderr, "usage: %s preempt|blocking|atexit|overhead|deep|drift\n",
+            argv[0]);
     return 2;
   }
   return 0;

@@ -9,6 +9,8 @@ instrumented runs alternating. Prints the uncorrected (elapsed) and corrected
 
   preempt   CPU-bound threads sharing one CPU   target |active - truth| <= 2%
   blocking  half the time asleep                target <= 2%, sleep as off-CPU
+  atexit    works, then blocked until exit      target <= 5%: the wait is off-CPU
+            (its frames are open when the profile is written)
   overhead  tiny child called 5M times          target parent within 10%
   deep      8-deep call path, 1M times          target parent within 10%
 
@@ -24,7 +26,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "accuracy.c")
-TARGETS = {"preempt": 2.0, "blocking": 2.0, "overhead": 10.0, "deep": 10.0}
+TARGETS = {"preempt": 2.0, "blocking": 2.0, "atexit": 5.0, "overhead": 10.0,
+           "deep": 10.0}
 
 
 def sh(cmd, cwd=None, env=None):
@@ -80,7 +83,7 @@ def main():
     ap.add_argument("--at-flags", default="",
                     help="extra flags of the instrumented build, e.g. "
                          "'-mllvm -activetime-before-inlining'")
-    ap.add_argument("--scenarios", default="preempt,blocking,overhead,deep",
+    ap.add_argument("--scenarios", default="preempt,blocking,atexit,overhead,deep",
                     help="comma-separated subset of the scenarios to run")
     args = ap.parse_args()
     build = os.path.abspath(args.build_dir)
@@ -100,7 +103,8 @@ def main():
     # handling to the thread), which ActiveTime removes as probe cost. That
     # clock is printed beside as a second figure.
     wanted = set(args.scenarios.split(","))
-    for scenario, fn in (("preempt", "busy"), ("blocking", "half_asleep")):
+    for scenario, fn in (("preempt", "busy"), ("blocking", "half_asleep"),
+                         ("atexit", "work_then_wait")):
         if scenario not in wanted:
             continue
         plain_ns, figs, own, offerr = [], [], [], []

@@ -40,6 +40,32 @@
 # sqlite3 (sqlite-workload.sql), yaml-cpp (yamlbench.cpp) from the Debian
 # source packages (test/integration/projects.py), and tiny.c flat/deep4.
 #
+# Multi-threaded programs (bench/truth/threaded.py; --only threaded):
+# leveldb 1.23's db_bench (fillrandom,readrandom with 1, 2 and 4 client
+# threads beside the background compaction thread) and zstd 1.5.4 -T2 (a
+# compression worker pool and asynchronous I/O threads) on a generated
+# 48 MiB input. They are built plain and with ActiveTime only, and each
+# round runs plain and activetime under perf stat and perf record of plain
+# (-F --threaded-freq, default 5000). Their stdout must match plain's with
+# db_bench's timings masked (zstd's output is compared by its hash). Per
+# program and per thread *role* (tids differ between runs: "main" is the
+# process's first thread, the others are named by a marker function they
+# ran, threaded.py) it prints:
+#   self/CPU     as above; for a role, against the plain build's task-clock
+#                times the role's share of perf's cpu-clock in that round
+#   share        as above, the role's own functions' shares (perf: the
+#                role's samples); floor: perf against perf's next round
+#   excess       the largest ActiveTime share minus perf share of any
+#                function, in points (target <= +2): time counted in a
+#                function that perf saw no CPU time for, e.g. blocked
+#   AT x         task-clock of activetime over plain's
+# all as median (min..max) over the rounds. Then, for every program, one
+# run with ACTIVETIME_OPTIONS=sample=1: each function the time report
+# shows as counted with >= 1% share, its share of the on-CPU samples
+# (export --format=folded --off-cpu=exclude) against the time report's
+# (target within 3 points); and, when bench/truth/bounds.py exists, its
+# count on the latest profiles of each program.
+#
 #===----------------------------------------------------------------------===#
 
 import argparse
@@ -58,10 +84,14 @@ OVERHEAD = os.path.join(HERE, "..", "overhead")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "test", "integration"))
 import projects as P  # noqa: E402
 from elfinfo import load_base  # noqa: E402
+import threaded as T  # noqa: E402  (bench/truth/threaded.py)
 
 VARIANTS = ("plain", "activetime", "hooks", "count", "xray")
 TIMED = ("plain", "activetime", "hooks", "xray", "perf")  # one round's runs
-SHARE_CUT = 0.01  # functions at or above 1% in either distribution kept apart
+# Multi-threaded programs: the truth and ActiveTime only (no call counts:
+# the hooks are not thread-aware; XRay's profiling mode is not the point).
+THREADED_VARIANTS = ("plain", "activetime")
+THREADED_TIMED = ("plain", "activetime", "perf")
 
 
 def log(msg):
@@ -125,23 +155,37 @@ PROGRAMS = collections.OrderedDict([
 ])
 
 
+ALL = list(PROGRAMS) + list(T.THREADED)
+
+
 class Program:
     def __init__(self, name):
         self.name = name
-        self.project, self.extra_main, self.binary, self.args, self.stdin = PROGRAMS[name]
+        self.spec = T.THREADED.get(name)
+        self.threaded = self.spec is not None
+        if self.threaded:
+            self.project, self.binary = self.spec["project"], self.spec["binary"]
+            self.extra_main, self.args, self.stdin = None, self.spec["args"], None
+        else:
+            self.project, self.extra_main, self.binary, self.args, self.stdin = PROGRAMS[name]
+        self.variants = THREADED_VARIANTS if self.threaded else VARIANTS
+        self.timed = THREADED_TIMED if self.threaded else TIMED
         self.tiny = self.project is None
         self.exe = {}  # variant -> path
+        self.own_dsos = {}  # variant -> the binary and the program's own libraries
         self.error = None
         self.ref_stdout = None
-        self.runs = {k: [] for k in TIMED}  # per round: task-clock ms (perf: shares)
+        self.runs = {k: [] for k in self.timed}  # per round: task-clock ms (perf: shares)
         self.at = []  # per round: summary of ActiveTime's report
         self.adjacent_plain = []  # per round: plain CPU ms around the AT run
         self.truth = []  # tiny: per round (parent, ns, calls) from plain's stdout
         self.count_offsets = {}  # {offset from load base: calls}, count variant
         self.counts = None  # the same by linkage name
+        self.last_raws = []  # the latest ActiveTime run's profiles (bounds.py)
+        self.sampled = None  # the sample=1 run against its time report
 
-    def build(self, vs, build_dir, work, jobs):
-        for name in VARIANTS:
+    def build(self, vs, build_dir, work, jobs, scratch):
+        for name in self.variants:
             v = vs[name]
             if self.tiny:
                 self.exe[name] = build_tiny(v, work)
@@ -149,8 +193,15 @@ class Program:
             kw = {"extra_main": self.extra_main} if self.extra_main else {}
             tree, outs = P.build(self.project, v, build_dir, work, jobs, **kw)
             self.exe[name] = outs[self.binary]
+            if self.threaded:
+                # the program's own shared libraries: perf charges their
+                # samples to their own functions, as the binary's
+                self.own_dsos[name] = [outs[self.binary]] + [outs[l] for l in
+                                                             self.spec.get("libs", [])]
             if self.stdin == "zlib-corpus":
                 self.stdin = P.zlib_corpus(work, tree)
+        if self.threaded:
+            self.args = T.prepare_args(self.spec, self.name, work, scratch)
 
     def cmd(self, variant):
         return [self.exe[variant]] + self.args
@@ -194,6 +245,8 @@ def perf_stat(prog, variant, env, scratch):
 def check_stdout(prog, variant, out):
     if prog.tiny:
         return
+    if prog.threaded:
+        out = T.comparable_stdout(prog.spec, out)
     if prog.ref_stdout is None:
         prog.ref_stdout = out
     elif out != prog.ref_stdout:
@@ -224,10 +277,26 @@ def run_activetime(prog, args, scratch):
     raws = sorted(glob.glob(os.path.join(d, "*.raw")))
     if not raws:
         raise RuntimeError("activetime run wrote no profile into %s" % d)
-    prog.at.append(at_summary(args.build_dir, raws))
+    s = at_summary(args.build_dir, raws)
+    if prog.threaded:
+        s["roles"] = T.at_roles(s.pop("threads"), prog.spec["roles"])
+    else:
+        s.pop("threads")
+    prog.at.append(s)
     keep(args, prog, len(prog.at) - 1, raws)
+    prog.last_raws = keep_last(prog, scratch, raws)
     shutil.rmtree(d)
     return ms
+
+
+def keep_last(prog, scratch, raws):
+    """The latest run's profiles, kept until the end for bounds.py."""
+    d = os.path.join(scratch, "last", prog.name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for f in raws:
+        shutil.copy(f, d)
+    return [os.path.join(d, os.path.basename(f)) for f in raws]
 
 
 def run_hooks(prog, args, scratch):
@@ -249,16 +318,30 @@ def run_xray(prog, args, scratch):
 def run_perf_record(prog, args, scratch):
     """perf's self shares of the plain build: {name: share}, plus sample counts."""
     data = os.path.join(scratch, "perf.data")
-    out = run_cmd(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(args.freq),
+    freq = args.threaded_freq if prog.threaded else args.freq
+    out = run_cmd(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(freq),
                    "--call-graph", "dwarf", "-o", data, "--"] + prog.cmd("plain"),
                   clean_env(), prog.stdin, scratch)
     check_stdout(prog, "perf record of plain", out)
+    if prog.threaded:
+        return threaded_perf_record(prog, args, data)
     samples, dropped = perf_self_samples(data, prog.exe["plain"])
     os.unlink(data)
     keep(args, prog, len(prog.runs["perf"]), [], {"perf-samples.json": samples})
     total = sum(samples.values())
     shares = {k: n / total for k, n in samples.items()} if total else {}
     return {"shares": shares, "samples": total, "dropped": dropped}
+
+
+def threaded_perf_record(prog, args, data):
+    """perf's per-role self weights (cpu-clock ns) of a threaded program."""
+    roles = T.perf_thread_samples(data, prog.own_dsos["plain"], prog.spec["roles"])
+    os.unlink(data)
+    keep(args, prog, len(prog.runs["perf"]), [], {"perf-roles.json": roles})
+    program_self = T.perf_program_shares(roles)
+    return {"roles": roles, "program_self": dict(program_self),
+            "samples_ns": sum(g["weight"] for g in roles.values()),
+            "dropped_ns": sum(g["dropped"] for g in roles.values())}
 
 
 RUNNERS = {"plain": run_plain, "activetime": run_activetime, "hooks": run_hooks,
@@ -282,7 +365,7 @@ def run_count(prog, scratch):
 def keep(args, prog, rnd, files, blobs=None):
     if not args.keep:
         return
-    d = os.path.join(args.keep, prog.name, "round%d" % rnd)
+    d = os.path.join(args.keep, prog.name, "round%s" % rnd)
     os.makedirs(d, exist_ok=True)
     for f in files:
         shutil.copy(f, d)
@@ -301,7 +384,8 @@ def at_summary(build_dir, raws):
         raise RuntimeError("activetime report failed: " + r.stderr.strip()[-400:])
     doc = json.loads(r.stdout)
     s = {"total_self": doc.get("total_self_active_ns"), "self": collections.Counter(),
-         "active": collections.Counter(), "calls": collections.Counter(), "missing": set()}
+         "active": collections.Counter(), "calls": collections.Counter(), "missing": set(),
+         "threads": T.at_threads(doc)}
     for f in doc.get("functions", []):
         name = f.get("linkage_name") or f.get("name")
         for key, field in (("self", "self_active_ns"), ("active", "active_ns"), ("calls", "calls")):
@@ -406,14 +490,7 @@ def med(xs):
     return statistics.median(xs) if xs else None
 
 
-def share_distance(p, q):
-    """Total variation distance in points; names under 1% in both pooled."""
-    kept = {k for k in set(p) | set(q) if abs(p.get(k, 0)) >= SHARE_CUT or
-            abs(q.get(k, 0)) >= SHARE_CUT}
-    d = sum(abs(p.get(k, 0) - q.get(k, 0)) for k in kept)
-    rest_p = sum(v for k, v in p.items() if k not in kept)
-    rest_q = sum(v for k, v in q.items() if k not in kept)
-    return 50.0 * (d + abs(rest_p - rest_q))
+share_distance = T.share_distance  # one definition for both kinds of program
 
 
 def at_shares(s):
@@ -515,8 +592,9 @@ def rotate(xs, i):
 
 def prepare(prog, vs, args, scratch):
     try:
-        prog.build(vs, args.build_dir, args.work, args.jobs)
-        prog.count_offsets = run_count(prog, scratch)
+        prog.build(vs, args.build_dir, args.work, args.jobs, scratch)
+        if not prog.threaded:
+            prog.count_offsets = run_count(prog, scratch)
     except Exception as e:  # noqa: BLE001 - reported as the program's row
         prog.error = "build/count: " + describe(e)
         log("%s: %s" % (prog.name, prog.error))
@@ -528,7 +606,7 @@ def run_round(progs, rnd, args, scratch):
             continue
         log("round %d/%d: %s" % (rnd + 1, args.rounds, prog.name))
         try:
-            for kind in rotate(list(TIMED), rnd):
+            for kind in rotate(list(prog.timed), rnd):
                 prog.runs[kind].append(RUNNERS[kind](prog, args, scratch))
         except Exception as e:  # noqa: BLE001
             prog.error = "round %d: %s" % (rnd + 1, describe(e))
@@ -540,6 +618,8 @@ def finish(prog):
     profile (aliases resolved to the name ActiveTime knows)."""
     if prog.error:
         return {"error": prog.error}
+    if prog.threaded:
+        return finish_threaded(prog)
     try:
         prefer = set().union(*(s["calls"] for s in prog.at))
         prog.counts = counts_by_name(prog.exe["count"], prog.count_offsets, prefer)
@@ -551,6 +631,67 @@ def finish(prog):
         return f
     except Exception as e:  # noqa: BLE001
         return {"error": "figures: " + describe(e)}
+
+
+def finish_threaded(prog):
+    """Figures of a threaded program: the whole and per thread role."""
+    try:
+        prefer = set().union(*(s["calls"] for s in prog.at))
+        aliases = alias_map(prog.exe["plain"], prefer)
+        for r in prog.runs["perf"]:
+            r["program_self"] = canonical(r["program_self"], aliases)
+            for g in r["roles"].values():
+                g["self"] = canonical(g["self"], aliases)
+        f = T.program_figures(prog)
+        f["perf_samples_ms"] = [r["samples_ns"] / 1e6 for r in prog.runs["perf"]]
+        f["perf_dropped_ms"] = [r["dropped_ns"] / 1e6 for r in prog.runs["perf"]]
+        f["shares"] = share_table([T.normalize(a["self"]) for a in prog.at],
+                                  [T.normalize(r["program_self"]) for r in prog.runs["perf"]])
+        return f
+    except Exception as e:  # noqa: BLE001
+        return {"error": "figures: " + describe(e)}
+
+
+def run_sampled(prog, args, scratch):
+    """One run with sample=1: the sampled view's shares of the functions the
+    time report shows as counted, against the time report's."""
+    if prog.error:
+        return
+    d = tempfile.mkdtemp(prefix="sampled-", dir=scratch)
+    # A sample every ms (10 times the default): a share from the samples is
+    # as precise as their number, and these runs last a second or two.
+    opts = ("output=%s/:sample=1:sample_interval_us=1000" % d +
+            (":" + args.options if args.options else ""))
+    try:
+        log("sample=1 run: %s" % prog.name)
+        _, out = perf_stat(prog, "activetime", clean_env(ACTIVETIME_OPTIONS=opts), scratch)
+        check_stdout(prog, "activetime sample=1", out)
+        raws = sorted(glob.glob(os.path.join(d, "*.raw")))
+        if not raws:
+            raise RuntimeError("the sample=1 run wrote no profile")
+        keep(args, prog, "-sampled", raws)
+        prog.sampled = T.sampled_check(os.path.join(args.build_dir, "bin", "activetime"), raws)
+        if not prog.last_raws:  # --rounds 0: bounds.py reads these
+            prog.last_raws = keep_last(prog, scratch, raws)
+    except Exception as e:  # noqa: BLE001 - reported in its section
+        prog.sampled = {"error": describe(e)}
+    shutil.rmtree(d, ignore_errors=True)
+
+
+BOUNDS = os.path.join(HERE, "bounds.py")
+
+
+def run_bounds(prog):
+    """bench/truth/bounds.py's count of printed figures outside their own
+    +-95% on the latest profiles, if that script exists: (count line, error)."""
+    if not os.path.exists(BOUNDS) or not prog.last_raws:
+        return None
+    r = subprocess.run([sys.executable, BOUNDS] + prog.last_raws, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    lines = [l for l in r.stdout.splitlines() if l.strip()]
+    if r.returncode != 0:
+        return "failed (%d): %s" % (r.returncode, (r.stderr.strip().splitlines() or [""])[-1])
+    return lines[-1] if lines else "(printed nothing)"
 
 
 # --- printing ----------------------------------------------------------------
@@ -615,15 +756,103 @@ def print_details(results):
             print("  largest share gaps (AT/perf %): " + "; ".join(top))
 
 
+def med_range(s, spec, sign=""):
+    """ "median (min..max)" of a T.summary."""
+    if s["median"] is None:
+        return "n/a"
+    f = "%" + sign + spec
+    return (f + " (" + f + ".." + f + ")") % (s["median"], s["min"], s["max"])
+
+
+THREADED_COLS = [("program", 11), ("role", 16), ("thr", 5), ("CPU ms", 7),
+                 ("self/CPU (range)", 18), ("share (range)", 17), ("floor", 5),
+                 ("excess (range)", 19), ("AT x (range)", 17)]
+
+
+def threaded_row(name, role, f, thr):
+    return [name, role, thr, T.fmt_num(f["cpu_ms"]["median"], "%.0f"),
+            med_range(f["self_cpu"], ".2f"), med_range(f["share_dist"], ".1f"),
+            T.fmt_num(f["perf_floor"]["median"], "%.1f"), med_range(f["excess"], ".1f", "+"),
+            med_range(f["slowdown"], ".2f") if "slowdown" in f else ""]
+
+
+def print_threaded(results, args):
+    print("\nThreaded programs (per thread role; share/floor/excess in points; "
+          "perf record -F %d; thr = threads AT/perf in the last round)" % args.threaded_freq)
+    print(" ".join("%-*s" % (w, h) if i < 3 else "%*s" % (w, h)
+                   for i, (h, w) in enumerate(THREADED_COLS)))
+    for name, f in results.items():
+        if "error" in f:
+            print("%-*s error: %s" % (THREADED_COLS[0][1], name, f["error"]))
+            continue
+        rows = [threaded_row(name, "all", f, "")]
+        for role, rf in f["roles"].items():
+            thr = "%d/%d" % (rf["threads_at"][-1], rf["threads_perf"][-1])
+            rows.append(threaded_row("", role, rf, thr))
+        for cells in rows:
+            print(" ".join("%-*s" % (w, c) if i < 3 else "%*s" % (w, c)
+                           for i, ((_, w), c) in enumerate(zip(THREADED_COLS, cells))))
+    for name, f in results.items():
+        if "error" in f:
+            continue
+        print("\n%s: perf cpu-clock ms/round %s, without an own frame %s" %
+              (name, " ".join("%.0f" % x for x in f["perf_samples_ms"]),
+               " ".join("%.0f" % x for x in f["perf_dropped_ms"])))
+        groups = [("all", f)] + list(f["roles"].items())
+        print("  largest excess (round-mean shares): " + "; ".join(
+            "%s %s %+.1f" % (g, T.short(gf["mean_excess_function"]), gf["mean_excess"])
+            for g, gf in groups if gf["mean_excess"] is not None))
+        top = ["%s %.1f/%.1f" % (T.short(r["name"]), 100 * r["activetime"], 100 * r["perf"])
+               for r in f["shares"][:5]]
+        print("  largest share gaps (AT/perf %): " + "; ".join(top))
+
+
+def print_sampled(progs):
+    print("\nSampled view (sample=1, one run): share of on-CPU samples against the time "
+          "report, functions the time report shows as counted with >= 1% (target: within 3)")
+    for prog in progs:
+        s = prog.sampled
+        if s is None:
+            continue
+        if "error" in s:
+            print("%s: error: %s" % (prog.name, s["error"]))
+            continue
+        within = sum(1 for r in s["rows"] if abs(r["diff"]) <= 3.0)
+        print("%s: %d of %d within 3 points (%s; %d on-CPU samples, so a share of "
+              "50%% is itself +-%.1f points, 95%%)" % (
+                  prog.name, within, len(s["rows"]), s["source"], s["samples"],
+                  100 * 1.96 * (0.25 / max(s["samples"], 1)) ** 0.5))
+        for r in sorted(s["rows"], key=lambda r: -abs(r["diff"]))[:8]:
+            print("  %-40s time %5.1f  sampled %5.1f  %+5.1f" %
+                  (T.short(r["name"])[:40], r["time"], r["sampled"], r["diff"]))
+
+
+def print_bounds(progs):
+    lines = [(p.name, p.bounds) for p in progs if getattr(p, "bounds", None)]
+    if not os.path.exists(BOUNDS):
+        print("\nbounds.py: not present (%s), skipped" % os.path.relpath(BOUNDS))
+        return
+    print("\nbench/truth/bounds.py on the latest profiles (figures outside their own +-95%):")
+    for name, line in lines:
+        print("  %-12s %s" % (name, line))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--work", help="build cache (default <build>/bench-truth)")
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--programs", default=",".join(PROGRAMS),
-                    help="comma-separated subset of: " + ",".join(PROGRAMS))
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="0: only the sample=1 run of each program (and bounds.py)")
+    ap.add_argument("--only", "--programs", dest="programs", default="all",
+                    help="comma-separated programs or groups: " + ",".join(ALL) +
+                    "; groups: single (the single-threaded ones), threaded, all")
     ap.add_argument("--freq", type=int, default=20000, help="perf record -F")
+    ap.add_argument("--threaded-freq", type=int, default=5000,
+                    help="perf record -F of the threaded programs (seconds of CPU, "
+                    "dwarf call chains: perf script's time grows with the samples)")
+    ap.add_argument("--no-sampled", action="store_true",
+                    help="skip the sample=1 run of each program")
     ap.add_argument("--options", default="", help="extra ACTIVETIME_OPTIONS (a:b=c)")
     ap.add_argument("--keep", help="keep profiles and perf's per-function samples here")
     ap.add_argument("--jobs", type=int, default=2)
@@ -633,8 +862,8 @@ def main():
     args.work = os.path.abspath(args.work or os.path.join(args.build_dir, "bench-truth"))
     if args.keep:
         args.keep = os.path.abspath(args.keep)
-    names = [n for n in args.programs.split(",") if n]
-    unknown = [n for n in names if n not in PROGRAMS]
+    names = expand_programs(args.programs)
+    unknown = [n for n in names if n not in ALL]
     if unknown:
         ap.error("unknown program(s): " + ",".join(unknown))
     os.makedirs(args.work, exist_ok=True)
@@ -647,16 +876,48 @@ def main():
         load0 = os.getloadavg()
         for rnd in range(args.rounds):
             run_round(progs, rnd, args, scratch)
-        results = collections.OrderedDict((p.name, finish(p)) for p in progs)
+        for prog in progs:
+            if not args.no_sampled:
+                run_sampled(prog, args, scratch)
+            prog.bounds = run_bounds(prog)
+        results = collections.OrderedDict((p.name, finish(p)) for p in progs
+                                          if args.rounds > 0)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print_table(results, args, load0)
-    print_details(results)
+    single = collections.OrderedDict((n, f) for n, f in results.items() if n in PROGRAMS)
+    threaded = collections.OrderedDict((n, f) for n, f in results.items() if n in T.THREADED)
+    if single:
+        print_table(single, args, load0)
+        print_details(single)
+    if threaded:
+        print_threaded(threaded, args)
+        if not single:
+            load1 = os.getloadavg()
+            print("%d rounds, load average %.2f %.2f %.2f (start) %.2f %.2f %.2f (end)"
+                  % (args.rounds, *load0, *load1))
+    if not args.no_sampled:
+        print_sampled(progs)
+    print_bounds(progs)
     if args.json:
+        for p in progs:
+            if p.name in results:
+                results[p.name]["sampled"] = p.sampled
+                results[p.name]["bounds"] = p.bounds
         with open(args.json, "w") as f:
-            json.dump({"rounds": args.rounds, "freq": args.freq, "options": args.options,
-                       "programs": results}, f, indent=1, sort_keys=True)
+            json.dump({"rounds": args.rounds, "freq": args.freq,
+                       "threaded_freq": args.threaded_freq, "options": args.options,
+                       "programs": results}, f, indent=1, sort_keys=True, default=sorted)
     return 0
+
+
+def expand_programs(spec):
+    groups = {"all": ALL, "single": list(PROGRAMS), "threaded": list(T.THREADED)}
+    names = []
+    for n in (x for x in spec.split(",") if x):
+        for m in groups.get(n, [n]):
+            if m not in names:
+                names.append(m)
+    return names
 
 
 if __name__ == "__main__":

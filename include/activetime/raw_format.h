@@ -70,6 +70,12 @@
 // Also in version 9: SiteRecord grew CopyGroup and CopyOffset (abi::MemSiteDesc,
 // ABI 4): the unrolled copies of one source access, as the pass proved them,
 // which `report --strides` folds into one row.
+// Version 10: ThreadRecord grew CpuNs, the thread's own CPU clock over its
+// profiled span, which a thread's total self-active time is checked
+// against; and a live thread's figures written at exit include the time it
+// has been switched out since its last probe (a thread blocked at exit).
+// With TF_SampledCallsApart a node's latency counts may sum to fewer than
+// its calls: the sampled calls set apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,7 +90,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 9;
+constexpr uint32_t kVersion = 10;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -253,7 +259,13 @@ enum ThreadFlags : uint32_t {
   // v9: the thread's nodes carry latency histograms (LatencyRecords); off
   // with ACTIVETIME_OPTIONS=latency=0.
   TF_Latency = 1u << 2,
-  TF_Known = TF_Running | TF_NotSampled | TF_Latency,
+  // v10: the thread was sampled, and its calls whose code samples'
+  // interrupts, charged at their start-up estimate, made up more than a
+  // quarter of their time are not in the latency histograms (their per-call
+  // time is uncertain by that much); the nodes' min and max bound such
+  // calls (min by their time with the interrupts, max without).
+  TF_SampledCallsApart = 1u << 3,
+  TF_Known = TF_Running | TF_NotSampled | TF_Latency | TF_SampledCallsApart,
 };
 
 // Where a thread's switched-out intervals came from.
@@ -269,7 +281,7 @@ constexpr uint32_t kNoParent = 0xffffffffu;
 // Payload of SK_Thread: ThreadRecord followed by NumNodes NodeRecords, then
 // NumCounts CountRecords (v6), NumCodeSamples CodeSampleRecords (v6) and
 // NumLatency LatencyRecords (v9).
-struct ThreadRecord {    // 144 bytes
+struct ThreadRecord {    // 152 bytes
   uint64_t Tid;
   uint64_t StartTick;    // first probe of the thread
   uint64_t EndTick;      // thread exit, or profile write if still running
@@ -292,7 +304,12 @@ struct ThreadRecord {    // 144 bytes
   uint32_t NumCodeSamples;
   uint32_t NumLatency;     // v9: LatencyRecords (was Reserved, 0)
   uint64_t LostCodeSamples;
+  // v10: CPU time of the thread (CLOCK_THREAD_CPUTIME_ID) from StartTick to
+  // EndTick, ns, probes and code samples' interrupts included; kCpuUnknown
+  // when the clock could not be read.
+  uint64_t CpuNs;
 };
+constexpr uint64_t kCpuUnknown = ~uint64_t(0);
 
 // One calling context: a node of the thread's call tree. Active inclusive
 // ticks = InclTicks - OverheadTicks - OffCpuTicks; active exclusive = active
@@ -593,7 +610,7 @@ static_assert(sizeof(CodeSampleRecord) == 32, "layout");
 static_assert(sizeof(LatencyRecord) == 16, "layout");
 static_assert(sizeof(ModuleRecord) == 40, "layout");
 static_assert(sizeof(FuncRecord) == 24, "layout");
-static_assert(sizeof(ThreadRecord) == 144, "layout");
+static_assert(sizeof(ThreadRecord) == 152, "layout");
 static_assert(sizeof(NodeRecord) == 80, "layout");
 static_assert(sizeof(TraceRecord) == 64, "layout");
 static_assert(sizeof(TraceEvent) == 24, "layout");

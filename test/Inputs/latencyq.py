@@ -11,7 +11,9 @@ with three decimals. A row without percentiles prints "missing=REASON".
 With --modes: per function with percentiles, the split of its calls into
 two modes at the widest gap (in ns) between neighbouring non-empty buckets,
 the calls below and above it, and on which side p50 and p99 lie:
-"NAME timed=T short=S long=L p50=short p99=long". These are the facts an
+"NAME timed=T short=S long=L p50=short p99=long" (T counts every timed call;
+" apart=A" follows when A of them, sampled, are in no bucket). These are the
+facts an
 end-to-end test of a bimodal function can check without a threshold on the
 machine's speed.
 """
@@ -44,9 +46,11 @@ for f in sorted(doc["functions"], key=lambda f: f["name"]):
         gap = max(range(1, len(b)), key=lambda i: b[i][0] - b[i - 1][1])
         split = b[gap][0]
         short = sum(c for _, _, c in b[:gap])
-        print("%s timed=%d short=%d long=%d p50=%s p99=%s" % (
-            f["name"], lat["timed_calls"], short, lat["timed_calls"] - short,
-            side(lat["p50"], split), side(lat["p99"], split)))
+        apart = lat.get("sampled_apart", 0)
+        print("%s timed=%d short=%d long=%d p50=%s p99=%s%s" % (
+            f["name"], lat["timed_calls"] + apart, short,
+            lat["timed_calls"] - short, side(lat["p50"], split),
+            side(lat["p99"], split), " apart=%d" % apart if apart else ""))
         continue
     line = "%s calls=%d timed=%d" % (f["name"], f["calls"], lat["timed_calls"])
     if lat["p50"] is None:

@@ -41,6 +41,7 @@ JSON description (all fields optional except where noted):
                    "lost_switch_records": 0, "reserved": 0,
                    "num_counts": N, "num_code_samples": N,      # overrides
                    "lost_code_samples": 0,
+                   "cpu_ns": N (version 10; default: unknown),
                    "nodes": [[parent, func, calls, incl, excl, min, max,
                               overhead, off_cpu, voluntary, involuntary,
                               call_site]],
@@ -177,7 +178,8 @@ except ImportError:
              "package python3-xxhash; scripts/install-deps.sh installs it)")
 
 MAGIC = b"\x7fATPROF\n"
-VERSION = 9
+VERSION = 10
+CPU_UNKNOWN = (1 << 64) - 1  # raw::kCpuUnknown
 HEADER_SIZE = 40
 HEADER_CHECKSUMMED = 32  # the header bytes before its checksum
 SECTION_HEADER_SIZE = 16
@@ -420,9 +422,10 @@ def build_sections(desc):
                              t.get("off_cpu", 0), t.get("voluntary", 0),
                              t.get("involuntary", 0),
                              t.get("lost_switch_records", 0))
-            b += struct.pack("<IIQ", t.get("num_code_samples", len(code)),
+            b += struct.pack("<IIQQ", t.get("num_code_samples", len(code)),
                              t.get("num_latency", t.get("reserved", len(lat))),
-                             t.get("lost_code_samples", 0))
+                             t.get("lost_code_samples", 0),
+                             t.get("cpu_ns", CPU_UNKNOWN))
             sections.append((SK_THREAD,
                              b + b"".join(nodes + counts + code + lat)))
         for t in traces:

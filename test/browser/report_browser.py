@@ -194,7 +194,8 @@ def make_report(args):
     """basic.json with off-CPU samples, probes that measure themselves, and
     helper() switched to counting after its 10 timed calls (1000 calls in
     all): compute(int)'s code samples (30 in its own code, 10 in helper's)
-    move a quarter of its self-active time to helper()."""
+    move a quarter of its self-active time to helper(), and a quarter of
+    its 2 ms of sampled on-CPU time to a helper() [counted] frame."""
     os.makedirs(args.out, exist_ok=True)
     raw = os.path.join(args.out, "browser.raw")
     spec = json.load(open(os.path.join(args.inputs, "basic.json")))
@@ -289,14 +290,27 @@ def run_page(make_page, kind, shot_name, check_page):
 def check_page(b, check, args):
     """The checks of this page; b: the browser on it."""
     for sel in ("#header", "#overhead-table", "#threads-table", "#losses",
-                "#call-tree", "#functions-table", "#off-cpu", "#strides",
-                "#parallel", "#mode-active", "#mode-elapsed"):
+                "#call-tree", "#functions-table", "#on-cpu", "#off-cpu",
+                "#strides", "#parallel", "#mode-active", "#mode-elapsed"):
         check(b.eval("!!document.querySelector('%s')" % sel),
               "element %s present" % sel)
     frames = b.eval("document.querySelectorAll('#flame-tree svg g').length")
     check(frames and frames >= 8, "call-tree flame graph has frames (%s)" % frames)
     off = b.eval("document.querySelectorAll('#flame-offcpu svg g').length")
     check(off and off >= 3, "off-CPU flame graph has frames (%s)" % off)
+    # The samples' on-CPU graph: compute(int)'s 2 ms split 3:1 by its code
+    # samples, so helper() has its timed frame (1 ms sampled) and a
+    # [counted] one (500 us, +- 1.96 * sqrt(2e6^2 * (11/42) * (31/42) / 42)
+    # = 265.943 us); short names as in the tables.
+    oncpu = b.eval("""Array.from(document.querySelectorAll('#flame-oncpu svg g'))
+        .map(function (g) { return g.querySelector('title') ? g.querySelector('title').textContent
+                                                              : g.textContent; })""") or []
+    check(any(t.startswith("helper() [counted]") for t in oncpu) and
+          any(t.startswith("compute(...)") for t in oncpu),
+          "on-CPU flame graph has compute(...) and a helper() [counted] frame (%s)" % oncpu)
+    onnote = b.eval("(document.getElementById('on-cpu-note') || {}).textContent") or ""
+    check("500.000 us \u00b1 265.943 us (95%)" in onnote,
+          "the on-CPU note gives the counted functions' estimate (%s)" % onnote)
     rows = b.eval("document.querySelectorAll('#functions-table tbody tr').length")
     check(rows == 4, "functions table has 4 rows (%s)" % rows)
 

@@ -10,7 +10,11 @@
 // RUN: ls %t/out | FileCheck --check-prefix=DIR %s
 // RUN: mkdir %t/none && cd %t/none && env ACTIVETIME_OPTIONS=write_profile=0 ../opts
 // RUN: ls %t/none | count 0
-// RUN: cd %t && env ACTIVETIME_OPTIONS=output=/nonexistent-dir/x.raw ./opts 2>&1 | FileCheck --check-prefix=FAIL %s
+// A directory that cannot be made (under a regular file): a warning at
+// start-up, and the profile in the working directory.
+// RUN: cd %t && rm -f activetime.opts.*.raw && touch afile
+// RUN: env ACTIVETIME_OPTIONS=output=%t/afile/x.raw ./opts 2>&1 | FileCheck --check-prefix=FAIL %s
+// RUN: %activetime report activetime.opts.*.raw | FileCheck --check-prefix=REPORT %s
 #include <stdio.h>
 
 __attribute__((noinline)) int f(int x) { return x * 3; }
@@ -26,4 +30,4 @@ int main(void) {
 // UNKNOWN: no_such_flag
 // REPORT: {{^ +}}1 {{.*}} f{{ *$}}
 // DIR: {{^}}activetime.opts.{{[0-9]+}}.raw{{$}}
-// FAIL: ActiveTime: {{.*}}/nonexistent-dir/x.raw
+// FAIL: ActiveTime: WARNING: output='{{.*}}/afile/x.raw': cannot create directory '{{.*}}/afile' (Not a directory); the profile will be written to 'activetime.opts.{{[0-9]+}}.raw' instead

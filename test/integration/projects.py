@@ -3,7 +3,8 @@
 # Part of ActiveTime. Fetches Debian 12 source packages (cached), unpacks them
 # with the Debian patches applied and builds them with a given compiler and
 # flags, each build cached under a key of source + toolchain + flags.
-# Shared by the integration test (run.py here) and bench/overhead/run.py.
+# Shared by the integration test (run.py here), bench/overhead, bench/truth
+# and bench/corpus.
 #
 #===----------------------------------------------------------------------===#
 
@@ -15,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 SRC_CACHE = os.environ.get("ACTIVETIME_SRC_CACHE", "/var/cache/activetime/src")
 # The plain builds use the same clang as the build under test
@@ -249,13 +251,86 @@ def build_yaml_cpp(src, v, jobs, extra_main=None):
     return out
 
 
+def cmake_build(src, v, jobs, defs, targets, bld="at-build"):
+    """Configures `src` with CMake for variant `v` (its compilers and flags,
+    build type None so that only the given flags apply) and builds
+    `targets`; returns the build directory. The flags go in through the
+    CMAKE_*_FLAGS variables, the compilers through CMAKE_*_COMPILER."""
+    b = os.path.join(src, bld)
+    flags = " ".join(v.cflags)
+    ld = " ".join(v.ldflags + v.link_extra)
+    cmd = ["cmake", "-S", src, "-B", b, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=None",
+           "-DCMAKE_C_COMPILER=" + v.cc[0], "-DCMAKE_CXX_COMPILER=" + v.cxx[0],
+           "-DCMAKE_C_FLAGS=" + flags, "-DCMAKE_CXX_FLAGS=" + flags,
+           "-DCMAKE_EXE_LINKER_FLAGS=" + ld, "-DCMAKE_SHARED_LINKER_FLAGS=" + ld]
+    run(cmd + ["-D" + d for d in defs], stdout=subprocess.DEVNULL)
+    run(["cmake", "--build", b, "-j", str(jobs), "--target"] + list(targets),
+        stdout=subprocess.DEVNULL)
+    return b
+
+
+def build_leveldb(src, v, jobs, extra_main=None):
+    # db_bench of the static library (upstream builds it only then: it uses
+    # internals the shared library hides). Every optional dependency is
+    # fixed so that the program is the same on every machine: snappy on (as
+    # Debian builds it; libsnappy-dev), crc32c and tcmalloc off. NDEBUG as
+    # in Debian's RelWithDebInfo build.
+    v = Variant(v.name, v.cc, v.cxx, v.cflags + ["-DNDEBUG"], v.ldflags, v.link_extra)
+    b = cmake_build(src, v, jobs, ["LEVELDB_BUILD_TESTS=OFF", "LEVELDB_BUILD_BENCHMARKS=ON",
+                                   "LEVELDB_INSTALL=OFF", "BUILD_SHARED_LIBS=OFF",
+                                   "HAVE_SNAPPY=1", "HAVE_CRC32C=0", "HAVE_TCMALLOC=0"],
+                    ["db_bench"])
+    return {"db_bench": os.path.join(b, "db_bench")}
+
+
+def build_zstd(src, v, jobs, extra_main=None):
+    # The zstd command (programs/Makefile, multi-threaded: a compression
+    # worker pool and asynchronous I/O threads), the library compiled in;
+    # no zlib/lzma/lz4 formats, so nothing else is linked.
+    env = dict(os.environ)
+    args = ["CC=" + " ".join(v.cc), "CFLAGS=" + " ".join(v.cflags),
+            "LDFLAGS=" + " ".join(v.ldflags), "LDLIBS=" + " ".join(v.link_extra),
+            "HAVE_ZLIB=0", "HAVE_LZMA=0", "HAVE_LZ4=0", "MOREFLAGS=", "DEBUGFLAGS="]
+    run(["make", "-j%d" % jobs, "-C", os.path.join(src, "programs"), "zstd"] + args,
+        env=env, stdout=subprocess.DEVNULL)
+    return {"zstd": os.path.join(src, "programs", "zstd")}
+
+
+def build_pbzip2(src, v, jobs, extra_main=None):
+    # pbzip2 (one C++ file, its Makefile's defines): a producer, a pool of
+    # consumer threads and a writer thread handing blocks through queues
+    # under a mutex and condition variables, libbz2 (Debian's, not
+    # instrumented) doing the compression; a signal-handling thread and a
+    # terminator thread wait all the program's life. Clang refuses its
+    # pre-C++11 string macros ("%"PRIu64) without the warning turned down.
+    flags = v.cflags + ["-pthread", "-D_POSIX_PTHREAD_SEMANTICS", "-D_LARGEFILE64_SOURCE",
+                        "-D_FILE_OFFSET_BITS=64", "-DUSE_STACKSIZE_CUSTOMIZATION",
+                        "-Wno-reserved-user-defined-literal"]
+    args = ["CXX=" + " ".join(v.cxx), "CXXFLAGS=" + " ".join(flags),
+            "LDFLAGS=" + " ".join(v.ldflags + v.link_extra)]
+    run(["make", "-j%d" % jobs, "-C", src, "pbzip2"] + args, stdout=subprocess.DEVNULL)
+    return {"pbzip2": os.path.join(src, "pbzip2")}
+
+
 PROJECTS = {
     "lua": ("lua5.4", build_lua),
     "zlib": ("zlib", build_zlib),
     "tinyxml2": ("tinyxml2", build_tinyxml2),
     "sqlite3": ("sqlite3", build_sqlite3),
     "yaml-cpp": ("yaml-cpp", build_yaml_cpp),
+    "leveldb": ("leveldb", build_leveldb),
+    "zstd": ("libzstd", build_zstd),  # the source package of the zstd command
+    "pbzip2": ("pbzip2", build_pbzip2),
 }
+
+
+def build_seconds(tree):
+    """The wall time the cached build in `tree` took (None if unknown)."""
+    try:
+        with open(os.path.join(tree, ".activetime-build-seconds")) as f:
+            return float(f.read())
+    except (OSError, ValueError):
+        return None
 
 
 def build(project, variant, build_dir, work_dir, jobs=2, **kw):
@@ -275,8 +350,11 @@ def build(project, variant, build_dir, work_dir, jobs=2, **kw):
             log("%s (%s): cached build" % (project, variant.name))
             return tree, outputs
     log("%s (%s): building" % (project, variant.name))
+    t0 = time.time()
     unpack(dsc, tree)
     outputs = fn(tree, variant, jobs, **kw)
+    with open(os.path.join(tree, ".activetime-build-seconds"), "w") as f:
+        f.write("%.1f\n" % (time.time() - t0))
     with open(stamp + ".out", "w") as f:
         json.dump(outputs, f)
     with open(stamp, "w") as f:

@@ -55,7 +55,8 @@ static cl::opt<bool> NoDemangle("no-demangle", cl::sub(ExportCommand),
 static cl::opt<bool> FullNames(
     "full-names", cl::sub(ExportCommand),
     cl::desc("json: the document says the full demangled names (\"name\") "
-             "are the ones to show, not the short ones (\"short_name\")"),
+             "are the ones to show, not the short ones (\"short_name\"); "
+             "folded: frames have the full names"),
     cl::cat(ToolCategory));
 
 // Format-specific options: each format's table entry names the ones it reads.

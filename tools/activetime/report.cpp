@@ -236,7 +236,7 @@ void printFiltersLine() {
 
 int runSampleReport(const Profile &P) {
   printFiltersLine();
-  if (Error E = printSampleReport(P, outs(), !NoDemangle, Top))
+  if (Error E = printSampleReport(P, outs(), !NoDemangle, Top, FullNames))
     return reportError(std::move(E));
   return 0;
 }
@@ -270,8 +270,9 @@ std::vector<ReportMode> reportModes() {
        runStrideReport},
       {"--samples",
        &ShowSamples,
-       {&Top, &NoDemangle},
-       "use 'activetime export --format=folded' or '--format=speedscope'",
+       {&Top, &NoDemangle, &FullNames},
+       "use 'activetime export --format=json' (its \"samples\"), "
+       "'--format=folded' or '--format=speedscope'",
        runSampleReport},
       {"--parallel",
        &ShowParallel,

@@ -26,6 +26,7 @@
 #include "activetime_switch.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
+#include "activetime_output.h"
 #include "activetime_writer.h"
 #include "RuntimeTestSupport.h"
 #include "../ChecksumVectors.h"
@@ -685,6 +686,84 @@ TEST_F(RuntimeTest, SwitchInsideALongProbeIsOnlyOffCpu) {
   RemoveSwitchRingForTesting();
   // No switch source: nothing is ever switched out.
   EXPECT_EQ(CollectSwitchedOut(at_tls, 2200), 0u);
+}
+
+// A call in which code samples' interrupts were charged (at their start-up
+// estimate) has a per-call time uncertain by that much: the minimum takes
+// it with the interrupts' cost, the maximum without, and a call of which
+// the estimate is over a quarter stays out of the histogram.
+TEST_F(RuntimeTest, SampledCallsBoundMinMaxAndStayApart) {
+  SetOverheadForTesting(0, 0);
+  ProbeEnterAt(F, 1000, 100); // one sample (cost 30) inside: 70 or up to 100
+  at_tls.SampleCost = TS()->Code.CostTicks = 30;
+  at_tls.Samples += 1;
+  at_tls.Ovh += 30 * 256;
+  ProbeExitAt(F, 1000, 200);
+  u32 NF = ChildOf(0, F);
+  const Node *X = NodeOf(NF);
+  EXPECT_EQ(ActiveOf(X), 70u);
+  EXPECT_EQ(X->Min, 100u);
+  EXPECT_EQ(X->Max, 70u);
+  EXPECT_EQ(X->PendingA, kNoPending); // apart: 4 * 30 > 100
+  ProbeEnterAt(F, 1000, 300);         // no sample: exactly 50
+  ProbeExitAt(F, 1000, 350);
+  EXPECT_EQ(X->Min, 50u);
+  EXPECT_EQ(X->Max, 70u);
+  EXPECT_EQ(X->PendingA, 50u);
+  ProbeEnterAt(F, 1000, 400); // a sample in a long call: kept
+  at_tls.Samples += 1;
+  at_tls.Ovh += 30 * 256;
+  ProbeExitAt(F, 1000, 1400);
+  EXPECT_EQ(X->Max, 970u);
+  EXPECT_EQ(X->PendingA, 970u);
+  RegisterFresh(&Module);
+  OutBuffer Buf = {nullptr, 0, 0};
+  SerializeProfile(&Buf, 1000, 2000);
+  Parsed P;
+  ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
+  EXPECT_TRUE(P.Threads[0].Flags & raw::TF_SampledCallsApart);
+  const raw::NodeRecord &R = P.Nodes[0][0];
+  EXPECT_EQ(R.Calls, 3u);
+  EXPECT_EQ(R.MinTicks, 50u);
+  EXPECT_EQ(R.MaxTicks, 970u);
+  u64 InHistogram = 0;
+  for (const raw::LatencyRecord &L : P.Latency[0])
+    InHistogram += L.Count;
+  EXPECT_EQ(InHistogram, 2u);
+  Buf.Release();
+  at_tls.SampleCost = TS()->Code.CostTicks = 0;
+}
+
+// The profile writer's view of another live thread: what the thread has
+// been switched out for since its last probe is in no counter of its own.
+TEST_F(RuntimeTest, UnchargedSwitchedOutEndsAtTheWrite) {
+  FakeRing R(4096);
+  InstallSwitchRingForTesting(R.Page);
+  ProbeEnterAt(F, 1000, 900);
+  R.Interval(1000, 1100); // consumed by the next probe
+  R.Publish();
+  ProbeEnterAt(G, 900, 1200);
+  EXPECT_EQ(at_tls.Off, 100u);
+  SwitchSnapshot Snap = SnapshotSwitch(TS()->Switch);
+  u64 Off = 1, Sw = 1;
+  UnchargedSwitchedOut(TS(), Snap, 3000, &Off, &Sw);
+  EXPECT_EQ(Off, 0u); // nothing since
+  EXPECT_EQ(Sw, 0u);
+  // After G's entry: a completed interval, then the thread blocked at 2000
+  // and is still off CPU when the profile is written at 2500.
+  R.Interval(1300, 1350, /*Preempt=*/true);
+  R.Switch(2000, /*Out=*/true);
+  R.Publish();
+  UnchargedSwitchedOut(TS(), Snap, 2500, &Off, &Sw);
+  EXPECT_EQ(Off, 50u + 500u);
+  EXPECT_EQ(Sw, kSwInvoluntary + kSwVoluntary);
+  // A switch-in after the write's tick: the interval ends at the write.
+  R.Switch(2800, /*Out=*/false);
+  R.Publish();
+  UnchargedSwitchedOut(TS(), Snap, 2500, &Off, &Sw);
+  EXPECT_EQ(Off, 550u);
+  EXPECT_EQ(R.Page->data_tail, R.Head - 4 * 24); // read, not consumed
+  RemoveSwitchRingForTesting();
 }
 
 TEST_F(RuntimeTest, PerfRecordParserWrapsAndCountsLost) {

@@ -686,6 +686,48 @@ TEST(FigureErrors, TickStepResidualAndSampleCost) {
               3 * 2 + 1.96 * Step, 1e-9);
 }
 
+TEST(FigureErrors, ThreadTotalFromTheSameParts) {
+  // A thread's total self-active time is checked against its CPU clock
+  // within the total's own +-95%: its functions' self error parts and
+  // split variances added up, through halfWidth95 like every figure. Here
+  // main's self holds 4 pairs, f's 3; 3 charged samples; the splits of 2
+  // frames.
+  Process P = makeProcess({"main", "f"});
+  P.TickStep256 = 2560;
+  P.Overhead.Enter256 = 256;
+  P.Overhead.Exit256 = 256;
+  P.CodeSamplePeriodNs = 100000;
+  P.CodeSampleCost256 = 4000 * 256;
+  Thread T = makeThread(1, {{Root, 0, 1, 50000, 20000, 50000, 50000},
+                            {0, 1, 3, 30000, 30000, 10000, 10000}});
+  T.CodeSamples = {resolved(1, 1, 2), resolved(0, 0, 1)};
+  T.CpuNs = 49000;
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  ASSERT_EQ(A.Threads.size(), 1u);
+  const ThreadSummary &TS = A.Threads[0];
+  double Step = 10, Cost = 4000 * kSampleCostUncertainty;
+  ErrorParts E;
+  E.ResidualNs = 7 * 2;
+  E.QuantVarNs2 = 14 * Step * Step / 6;
+  E.QuantMaxNs = 14 * Step;
+  E.SampleCostNs = 3 * Cost;
+  double Var = splitVar(30000, 1, 2) + splitVar(20000, 1, 1);
+  EXPECT_NEAR(TS.TotalSelfActiveErrNs, halfWidth95(E, Var), 1e-6);
+  EXPECT_DOUBLE_EQ(TS.TotalSelfActive, 50000);
+  EXPECT_DOUBLE_EQ(TS.CpuNs, 49000);
+  // 1 us over the clock is within the bound (tens of us of sample cost).
+  EXPECT_FALSE(TS.exceedsCpu());
+  // Far over it is not.
+  Prof.Processes[0].Threads[0].CpuNs = 20000;
+  EXPECT_TRUE(aggregate(Prof).Threads[0].exceedsCpu());
+  // A clock not read is never exceeded.
+  Prof.Processes[0].Threads[0].CpuNs = raw::kCpuUnknown;
+  EXPECT_FALSE(aggregate(Prof).Threads[0].exceedsCpu());
+}
+
 TEST(FigureErrors, RoundingNeverAboveItsBound) {
   // One reading of a 10 ns counter is off by less than 10 ns: the normal
   // approximation (1.96 x sqrt(1/6) x 10 = 8.0 ns) is below the bound

@@ -5,17 +5,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/CodeSampleSplit.h"
 #include "activetime/abi.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 using namespace llvm;
@@ -94,36 +95,6 @@ void Stats::addMinMax(double NodeMin, double NodeMax) {
 
 namespace {
 
-// Code samples of a timed frame (or of all frames of one function) by what
-// they fell in: the frame's own code (or code outside the program, which is
-// charged to it like every library call) and each counted function.
-struct SampleSplit {
-  uint64_t Own = 0;
-  // Of all, those on counted calls' counting instructions: an upper bound
-  // of what counting cost there (retirement waits there also for latency
-  // the program's own work would have hidden).
-  uint64_t Counting = 0;
-  SmallVector<std::pair<uint32_t, uint64_t>, 4> Callees; // process func id
-  uint64_t total() const {
-    uint64_t N = Own;
-    for (const auto &C : Callees)
-      N += C.second;
-    return N;
-  }
-  void add(uint32_t Func, uint64_t N) {
-    for (auto &C : Callees)
-      if (C.first == Func) {
-        C.second += N;
-        return;
-      }
-    Callees.emplace_back(Func, N);
-  }
-};
-
-// A frame's ratios are its own when it has at least this many samples, else
-// those of every frame of its function in the process (pooled).
-constexpr uint64_t kMinFrameSamples = 8;
-
 // The key bits of a counted function's synthetic node in the merged tree,
 // and of a function's code outside its probes (TreeNode::OutsideProbes).
 constexpr uint32_t kCountedChild = 1u << 31;
@@ -187,14 +158,6 @@ ErrorParts errorParts(const ProcessErrors &PE, uint64_t Pairs,
   return E;
 }
 
-/// The variance (ns^2) of the share K/N of Ns estimated from N samples.
-/// The rule-of-succession share (K+1)/(N+2) keeps it above 0 when every
-/// sample (or the only one) fell on the same side.
-double shareVariance(double Ns, uint64_t K, uint64_t N) {
-  double P = (double(K) + 1) / (double(N) + 2);
-  return Ns * Ns * P * (1 - P) / (double(N) + 2);
-}
-
 /// How far one timed call's removed probe cost may be off, in ticks: the
 /// parts outside the probes' tick reads are calibrated, not measured (all
 /// of them may be wrong), and in the calibration loop the measured parts
@@ -207,21 +170,6 @@ double probeResidualTicks(const OverheadTable &O) {
   double Measured = double(O.MeasuredEnter256 + O.MeasuredExit256) / 256;
   double Pair = double(O.Pair256) / 256;
   return Outside + (Measured > Pair ? Measured - Pair : Pair - Measured);
-}
-
-/// Adds a sample of a frame of function Own to Sp: its own code (code
-/// outside the program included) or a counted function; false for the
-/// runtime (probe time, already removed).
-bool addSample(SampleSplit &Sp, const CodeSample &S, uint32_t Own) {
-  if (S.Kind == CodeKind::Runtime)
-    return false;
-  if (S.Flags & raw::CSR_Counting)
-    Sp.Counting += S.Count;
-  if (S.Kind != CodeKind::Function || S.Func == Own)
-    Sp.Own += S.Count;
-  else
-    Sp.add(S.Func, S.Count);
-  return true;
 }
 
 /// What a thread's nodes add to the tree and the flat stats beyond the
@@ -250,7 +198,6 @@ public:
 
 private:
   std::vector<uint32_t> mapFunctions(const Process &P);
-  void poolSamples(const Process &P);
   void splitBySamples(const Process &P, const Thread &T, NodeFigures &F);
   void nodeErrors(const Process &P, const Thread &T, NodeFigures &F);
   /// One thread's nodes into the merged tree, its summary and the flat
@@ -288,98 +235,59 @@ private:
   std::vector<uint32_t> Active;
   std::vector<bool> Used;
   // The process's code samples pooled by the function of their frame.
-  DenseMap<uint32_t, SampleSplit> Pooled;
+  std::optional<ProcessCodeSamples> ProcSamples;
   // Variance (ns^2) of all the self time moved to counted functions.
   double MovedVar = 0;
 };
 
-void Aggregator::poolSamples(const Process &P) {
-  Pooled.clear();
-  for (const Thread &T : P.Threads)
-    for (const CodeSample &S : T.CodeSamples) {
-      if (S.Node == raw::kNoNode)
-        continue;
-      uint32_t Own = T.Nodes[S.Node].Func;
-      if (!addSample(Pooled[Own], S, Own))
-        Out.How.RuntimeSamples += S.Count;
-    }
-}
-
-/// The thread's functions that were only counted on some calls: their
-/// count exceeds the calls its nodes timed.
-static DenseSet<uint32_t> functionsWithCountedCalls(const Thread &T) {
-  DenseMap<uint32_t, uint64_t> Timed;
-  for (const Node &Nd : T.Nodes)
-    Timed[Nd.Func] += Nd.Calls;
-  DenseSet<uint32_t> Counted;
-  for (const CallCount &C : T.Counts)
-    if (C.Calls > Timed.lookup(C.Func))
-      Counted.insert(C.Func);
-  return Counted;
-}
-
 /// Moves from every timed frame's self time the part its code samples put
-/// in other functions; the frame keeps the rest. Ratios are the frame's
-/// own when it has kMinFrameSamples, else its function's pooled ones. A
-/// function with counted calls gets its part as a counted callee (Moved);
-/// one whose every call was timed ran that code outside its probes (its
-/// prologue and epilogue around them): the part goes to its timed node
-/// under the frame (Outside, added after the split so that the node's own
-/// split covers only its own time), or, without one, to the function
-/// itself (Moved, Uncounted). Each part takes the same share of the
-/// frame's error parts.
+/// in other functions (CodeSampleSplit.h: the frame's own ratios, or its
+/// function's pooled ones); the frame keeps the rest. A counted callee gets
+/// its part as Moved; a timed callee's code outside its probes goes to its
+/// timed node under the frame (Outside, added after the split so that the
+/// node's own split covers only its own time); a function with neither
+/// counted calls on the thread nor a timed node under the frame ran that
+/// code outside its probes too, and gets it itself (Moved, Uncounted). Each
+/// part takes the same share of the frame's error parts.
 void Aggregator::splitBySamples(const Process &P, const Thread &T,
                                 NodeFigures &F) {
   size_t N = T.Nodes.size();
-  std::vector<SampleSplit> Own(N);
-  for (const CodeSample &S : T.CodeSamples)
-    if (S.Node != raw::kNoNode &&
-        addSample(Own[S.Node], S, T.Nodes[S.Node].Func))
-      Out.How.CodeSamples += S.Count;
+  ThreadCodeSamples Split(*ProcSamples, T);
+  Out.How.CodeSamples += Split.samplesUsed();
   Out.How.LostCodeSamples += T.LostCodeSamples;
-  DenseSet<uint32_t> Counted = functionsWithCountedCalls(T);
-  DenseMap<uint64_t, uint32_t> TimedChild; // parent << 32 | func -> node
-  for (size_t I = 0; I < N; ++I)
-    if (T.Nodes[I].Parent != raw::kNoParent && T.Nodes[I].Calls)
-      TimedChild[(uint64_t(T.Nodes[I].Parent) << 32) | T.Nodes[I].Func] = I;
   std::vector<double> OutsideTicks(N, 0.0), GivenTicks(N, 0.0);
   std::vector<ErrorParts> OutsideErr(N);
   for (size_t I = 0; I < N; ++I) {
     if (F.SelfActive[I] <= 0)
       continue;
-    const SampleSplit *R = &Own[I];
-    if (R->total() < kMinFrameSamples) {
-      auto It = Pooled.find(T.Nodes[I].Func);
-      R = It == Pooled.end() ? nullptr : &It->second;
-    }
+    const SampleSplit *R = Split.ratios(I);
     double SaNs = fracTicksToNs(P, F.SelfActive[I]);
-    if (!R || !R->total()) {
+    if (!R) {
       Out.How.UnsampledSelfNs += SaNs;
       continue;
     }
     uint64_t Total = R->total();
     double SA = F.SelfActive[I], Left = SA, KeptShare = 1;
     bool MovedCounted = false;
-    for (const auto &[Fn, Cnt] : R->Callees) {
-      double Part = double(Cnt) / double(Total);
-      double Var = shareVariance(SaNs, Cnt, Total);
+    for (const SplitShare &Sh : Split.shares(I)) {
+      double Part = double(Sh.Samples) / double(Total);
+      double Var = shareVariance(SaNs, Sh.Samples, Total);
       ErrorParts Err = F.SelfErr[I].scaled(Part);
       Left -= SA * Part;
       KeptShare -= Part;
-      auto Child = TimedChild.find((uint64_t(I) << 32) | Fn);
-      bool IsCounted = Counted.contains(Fn);
-      if (!IsCounted && Child != TimedChild.end()) {
-        OutsideTicks[Child->second] += SA * Part;
+      if (Sh.TimedChild != raw::kNoNode) {
+        OutsideTicks[Sh.TimedChild] += SA * Part;
         GivenTicks[I] += SA * Part;
-        F.KeptVar[Child->second] += Var;
-        OutsideErr[Child->second].add(Err);
+        F.KeptVar[Sh.TimedChild] += Var;
+        OutsideErr[Sh.TimedChild].add(Err);
         Out.How.OutsideProbesNs += SaNs * Part;
         continue;
       }
-      if (!IsCounted)
+      if (Sh.Uncounted)
         GivenTicks[I] += SA * Part;
-      MovedCounted |= IsCounted;
-      F.Moved[I].push_back({Fn, SA * Part, Var, Cnt, Err, !IsCounted});
+      MovedCounted |= !Sh.Uncounted;
+      F.Moved[I].push_back(
+          {Sh.Func, SA * Part, Var, Sh.Samples, Err, Sh.Uncounted});
     }
     Out.How.CountingBoundNs += SaNs * double(R->Counting) / double(Total);
     double Var = shareVariance(SaNs, R->Own, Total);
@@ -790,7 +698,23 @@ static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
   TS.VoluntarySwitches = T.VoluntarySwitches;
   TS.InvoluntarySwitches = T.InvoluntarySwitches;
   TS.LostSwitchRecords = T.LostSwitchRecords;
+  if (T.CpuNs != raw::kCpuUnknown)
+    TS.CpuNs = double(T.CpuNs);
   return TS;
+}
+
+/// The 95% bound of a thread's total self-active time: that of the sum of
+/// its functions' self-active figures, from their error parts (tick steps,
+/// probe residual, code-sample cost) and split variances added up, by the
+/// rule of every other figure (halfWidth95).
+static double totalSelfActiveErrNs(ArrayRef<FunctionStats> Functions) {
+  ErrorParts Err;
+  double Var = 0;
+  for (const FunctionStats &FS : Functions) {
+    Err.add(FS.S.SelfErr);
+    Var += FS.S.SelfVar;
+  }
+  return halfWidth95(Err, Var);
 }
 
 /// Moves the thread's flat stats (ThreadAcc) into its summary and the
@@ -816,6 +740,7 @@ void Aggregator::finishThread(uint32_t ProcIdx, const Process &P,
   for (FunctionStats &FS : TS.Functions)
     FS.Share = TS.TotalSelfActive > 0 ? FS.S.SelfActive / TS.TotalSelfActive
                                       : 0;
+  TS.TotalSelfActiveErrNs = totalSelfActiveErrNs(TS.Functions);
   sortAll(TS.Functions);
   Out.Threads.push_back(std::move(TS));
 }
@@ -848,7 +773,8 @@ Aggregate Aggregator::run() {
     Out.FunctionIds.push_back(Global);
     FlatAcc.resize(Out.Functions.size());
     Seen.resize(Out.Functions.size());
-    poolSamples(P);
+    ProcSamples.emplace(P);
+    Out.How.RuntimeSamples += ProcSamples->runtimeSamples();
     for (const Thread &T : P.Threads) {
       addThread(PI, P, T, Global);
       for (const Node &Nd : T.Nodes)
@@ -903,7 +829,7 @@ Aggregate Aggregator::run() {
 std::vector<std::vector<std::vector<NodeInclusive>>> Aggregator::inclusive() {
   std::vector<std::vector<std::vector<NodeInclusive>>> R;
   for (const Process &P : Prof.Processes) {
-    poolSamples(P);
+    ProcSamples.emplace(P);
     R.emplace_back();
     for (const Thread &T : P.Threads) {
       NodeFigures F = nodeFigures(P, T);

@@ -84,6 +84,17 @@ static ChildIndex childIndex(const Aggregate &A) {
   return Idx;
 }
 
+/// The calls of \p Nd its thread left out of its histogram: sampled calls
+/// whose per-call time was uncertain (the reader checked the rest).
+static uint64_t sampledApart(const Thread &T, const Node &Nd) {
+  if (!(T.Flags & raw::TF_SampledCallsApart))
+    return 0;
+  uint64_t In = 0;
+  for (const LatencyCount &L : Nd.Latency)
+    In += L.Count;
+  return Nd.Calls > In ? Nd.Calls - In : 0;
+}
+
 /// One thread's nodes into the table, following Aggregate's tree rule: a
 /// node without calls, and everything under it, is not in the tree.
 static void addThread(LatencyTable &L, const Process &P, const Thread &T,
@@ -105,8 +116,12 @@ static void addThread(LatencyTable &L, const Process &P, const Thread &T,
     }
     if (Has) {
       L.ByFunction[G].add(P.TickRate, Nd.Latency);
-      if (TreeIdx[I] != kSkipped)
+      uint64_t Apart = sampledApart(T, Nd);
+      L.Function[G].SampledApart += Apart;
+      if (TreeIdx[I] != kSkipped) {
         L.ByTreeNode[TreeIdx[I]].add(P.TickRate, Nd.Latency);
+        L.TreeNode[TreeIdx[I]].SampledApart += Apart;
+      }
       continue;
     }
     L.Function[G].add(Nd.Calls, T.LatencyDropped);

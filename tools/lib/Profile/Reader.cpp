@@ -516,6 +516,7 @@ Error Parser::parseCounts(Cursor &C, Thread &T, uint32_t Num,
 
 /// Latency records (v9): ascending by (node, bucket), each bucket in the
 /// layout, each count positive; with TF_Latency every node's counts sum to
+/// (with TF_SampledCallsApart: at most)
 /// its calls (checked once all records are in).
 Error Parser::parseLatency(Cursor &C, Thread &T, uint32_t Num,
                            const std::string &What) {
@@ -551,7 +552,9 @@ Error Parser::parseLatency(Cursor &C, Thread &T, uint32_t Num,
     uint64_t Sum = 0;
     for (const LatencyCount &L : T.Nodes[I].Latency)
       Sum += L.Count; // each <= 2^60, at most 496 of them: no overflow
-    if (Sum != T.Nodes[I].Calls)
+    // Sampled calls set apart may be missing; no call is counted twice.
+    bool Apart = T.Flags & raw::TF_SampledCallsApart;
+    if (Apart ? Sum > T.Nodes[I].Calls : Sum != T.Nodes[I].Calls)
       return fail(formatv("{0}: node {1}: latency counts sum to {2}, the "
                           "node has {3} calls",
                           What, I, Sum, T.Nodes[I].Calls));

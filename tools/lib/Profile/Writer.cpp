@@ -73,10 +73,12 @@ size_t numLatencyRecords(const Thread &T) {
 }
 
 /// A histogram the reader would refuse (the model was built by code, not
-/// read): buckets in range and ascending, counts summing to the calls, and
-/// present on every node with calls exactly when the thread says so.
+/// read): buckets in range and ascending, counts summing to the calls (at
+/// most, with sampled calls set apart), and present on every node with
+/// calls exactly when the thread says so.
 bool latencyConsistent(const Thread &T) {
   bool Has = T.Flags & raw::TF_Latency;
+  bool Apart = T.Flags & raw::TF_SampledCallsApart;
   for (const Node &N : T.Nodes) {
     uint64_t Sum = 0;
     for (size_t I = 0; I < N.Latency.size(); ++I) {
@@ -86,7 +88,7 @@ bool latencyConsistent(const Thread &T) {
         return false;
       Sum += L.Count;
     }
-    if (Has && Sum != N.Calls)
+    if (Has && (Apart ? Sum > N.Calls : Sum != N.Calls))
       return false;
   }
   return true;

@@ -19,13 +19,24 @@
 #include <string>
 
 namespace activetime {
+namespace profile {
+struct SampleFrame;
+} // namespace profile
 namespace report {
+
+class ReportModel;
 
 /// The program that wrote a file, "activetime VERSION", as JSON documents
 /// and the HTML report name it.
 extern const char kGenerator[];
 /// The frame an export puts on top of a call path for its time off CPU.
 extern const char kOffCpuFrame[];
+/// What follows the name of a counted function's frame under its nearest
+/// timed caller, whose time there code samples estimated (" [counted]").
+extern const char kCountedMark[];
+/// ... and after a function's frame of its code outside its probes there
+/// (" [outside probes]", the time report tree's mark).
+extern const char kOutsideProbesMark[];
 
 /// The profile has no samples: the run did not set sample=1.
 llvm::Error noSamplesError();
@@ -46,6 +57,13 @@ llvm::Error writeHtmlPage(llvm::StringRef Path, llvm::StringRef Title,
 void functionIdentityJson(llvm::json::OStream &J, llvm::StringRef LinkageName,
                           bool Local, llvm::StringRef Module,
                           llvm::StringRef File, uint32_t Line);
+
+/// A frame of the sampled views as they print it: the report's name of its
+/// function (\p M: short or full, ReportModel::name), kOutsideFrame outside
+/// any instrumented function, and kCountedMark after a counted function's
+/// synthetic frame (kOutsideProbesMark after a code-outside-probes one).
+std::string sampleFrameName(const ReportModel &M,
+                            const profile::SampleFrame &F);
 
 /// \p Fraction as a percentage with one decimal ("12.5%").
 std::string percent(double Fraction);

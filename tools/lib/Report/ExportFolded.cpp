@@ -5,7 +5,10 @@
 // inferno. VALUE is the summed sample weight in microseconds (or the sample
 // count). Off-CPU samples, charged to the frame the thread left the CPU in,
 // end in an "[off-CPU]" frame (blocked, waiting) or a "[preempted]" frame
-// (runnable), or are selected alone.
+// (runnable), or are selected alone. A counted function's on-CPU time,
+// estimated from its timed caller's code samples (Samples.h), is a
+// "name [counted]" frame on top of that caller (a function's code outside
+// its probes there, with no counted calls, "name [outside probes]").
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +16,7 @@
 #include "activetime/Profile/Samples.h"
 #include "activetime/Report/Export.h"
 #include "activetime/Report/Format.h"
+#include "activetime/Report/ReportModel.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -27,8 +31,8 @@ using namespace activetime::report;
 
 static const char kPreemptedFrame[] = "[preempted]";
 
-static std::string frameName(const std::string &Name, bool Demangle) {
-  std::string N = displayName(Name, Demangle);
+static std::string frameName(const ReportModel &M, const SampleFrame &F) {
+  std::string N = sampleFrameName(M, F);
   // ';' separates frames; a newline would end the line.
   for (char &C : N)
     if (C == ';' || C == '\n')
@@ -36,43 +40,59 @@ static std::string frameName(const std::string &Name, bool Demangle) {
   return N;
 }
 
+namespace {
+
+/// A line's value: summed weight (us) and samples' worth.
+struct Value {
+  double Us = 0;
+  double Samples = 0;
+  void add(double Ns, double N) {
+    Us += Ns / 1000;
+    Samples += N;
+  }
+};
+
+} // namespace
+
+/// The lines of one path: its on-CPU time, and its off-CPU time as \p O
+/// says. A split frame's parts are samples' worth, not whole samples.
+static void addPath(std::map<std::string, Value> &Lines,
+                    const std::string &Stack, const SampleFigures &F,
+                    const ExportOptions &O) {
+  if (O.OffCpu != OffCpuMode::Only && F.OnSamples)
+    Lines[Stack].add(F.OnNs, F.OnSampleShare);
+  if (O.OffCpu == OffCpuMode::Exclude || !F.OffSamples)
+    return;
+  if (O.OffCpu == OffCpuMode::Only) {
+    Lines[Stack].add(F.OffNs, double(F.OffSamples));
+    return;
+  }
+  uint64_t Blocked = F.OffSamples - F.Preempted;
+  if (Blocked)
+    Lines[Stack + ";" + kOffCpuFrame].add(F.OffNs - F.PreemptedNs,
+                                          double(Blocked));
+  if (F.Preempted)
+    Lines[Stack + ";" + kPreemptedFrame].add(F.PreemptedNs,
+                                             double(F.Preempted));
+}
+
 Error report::writeFolded(const Profile &P, raw_ostream &OS,
                           const ExportOptions &O, Progress &) {
   if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
     return noSamplesError();
-  std::map<std::string, std::pair<double, uint64_t>> Lines;
-  for (const Process &Proc : P.Processes) {
-    if (!Proc.HasSamples)
-      continue;
-    double UsPerTick = 1e6 / double(Proc.TickRate);
-    std::map<std::pair<uint32_t, uint32_t>, std::string> Cache;
-    for (const Sample &X : Proc.Samples.Samples) {
-      bool Off = X.Flags & raw::SF_OffCpu;
-      if ((O.OffCpu == OffCpuMode::Only && !Off) ||
-          (O.OffCpu == OffCpuMode::Exclude && Off))
-        continue;
-      auto Key = std::make_pair(X.Thread, X.Node);
-      auto It = Cache.find(Key);
-      if (It == Cache.end()) {
-        std::string S;
-        for (const std::string &F :
-             samplePath(Proc, Proc.Threads[X.Thread], X.Node))
-          S += (S.empty() ? "" : ";") + frameName(F, O.Demangle);
-        It = Cache.emplace(Key, std::move(S)).first;
-      }
-      std::string Stack = It->second;
-      if (Off && O.OffCpu == OffCpuMode::Mark)
-        Stack += std::string(";") + ((X.Flags & raw::SF_Preempted)
-                                         ? kPreemptedFrame
-                                         : kOffCpuFrame);
-      auto &L = Lines[Stack];
-      L.first += double(X.Weight) * UsPerTick;
-      L.second++;
-    }
+  Aggregate A = aggregate(P);
+  SampleSummary S = summarizeSamples(P, A);
+  ReportModel M(P, A, O.Demangle, O.FullNames);
+  std::map<std::string, Value> Lines;
+  for (const auto &[Path, F] : S.Paths) {
+    std::string Stack;
+    for (const SampleFrame &Fr : Path)
+      Stack += (Stack.empty() ? "" : ";") + frameName(M, Fr);
+    addPath(Lines, Stack, F, O);
   }
   for (const auto &[Stack, V] : Lines) {
-    uint64_t N = O.Value == FoldedValue::Micros ? uint64_t(std::llround(V.first))
-                                            : V.second;
+    uint64_t N = std::llround(O.Value == FoldedValue::Micros ? V.Us
+                                                             : V.Samples);
     if (N)
       OS << Stack << ' ' << N << '\n';
   }

@@ -14,7 +14,7 @@ static const ExportFormat Formats[] = {
      "latency-ns max-distance", writePrefetchHints},
     {"folded",
      "folded stacks of the samples (flamegraph.pl, speedscope, inferno)",
-     "off-cpu value no-demangle", writeFolded},
+     "off-cpu value no-demangle full-names", writeFolded},
     {"json", "the whole profile as one versioned JSON document",
      "no-demangle full-names", writeExportJson},
     {"chrome",

@@ -11,6 +11,7 @@
 #include "Common.h"
 #include "activetime/Report/Export.h"
 #include "activetime/Report/Format.h"
+#include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Samples.h"
@@ -19,15 +20,43 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <cmath>
+
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
 using namespace activetime::report;
 
-/// The sampled view: the sampler's settings and losses and every sampled
-/// call path with its on- and off-CPU time.
-static void samplesJson(const Profile &P, json::OStream &J, bool Demangle) {
-  SampleSummary S = summarizeSamples(P);
+/// How the sampled on-CPU time of timed frames was divided by their code
+/// samples (Samples.h, SampledSplit).
+static void sampledSplitJson(const SampledSplit &Sp, json::OStream &J) {
+  J.attributeObject("split", [&] {
+    J.attribute("split_on_cpu_ns", Sp.SplitOnNs);
+    J.attribute("counted_on_cpu_ns", Sp.CountedOnNs);
+    J.attribute("counted_uncertainty_ns", 1.96 * std::sqrt(Sp.CountedVarNs2));
+    J.attribute("outside_probes_on_cpu_ns", Sp.OutsideProbesOnNs);
+    J.attribute("unsplit_on_cpu_ns", Sp.UnsplitOnNs);
+    J.attribute("own_ratio_frames", int64_t(Sp.OwnFrames));
+    J.attribute("pooled_ratio_frames", int64_t(Sp.PooledFrames));
+    J.attribute("unsplit_frames", int64_t(Sp.UnsplitFrames));
+    J.attribute("processes_without_code_samples",
+                int64_t(Sp.ProcessesWithoutCodeSamples));
+  });
+}
+
+/// The sampled view: the sampler's settings and losses, how counted
+/// functions got their on-CPU time, and every sampled call path with its
+/// on- and off-CPU time. A path's frames are named like the report's
+/// functions ("name"), and its "functions" are their ids in the report's
+/// "functions" (null outside it).
+static void samplesJson(const Profile &P, const Aggregate &A,
+                        json::OStream &J, bool Demangle) {
+  SampleSummary S = summarizeSamples(P, A);
+  ReportModel M(P, A, Demangle);
+  // The report's function ids are the flat table's order.
+  std::vector<int64_t> ReportId(A.Functions.size(), -1);
+  for (size_t I = 0; I < A.Flat.size(); ++I)
+    ReportId[A.Flat[I].Func] = int64_t(I);
   J.attributeObject("samples", [&] {
     J.attribute("processes", int64_t(S.Processes));
     J.attribute("interval_ns", S.IntervalNs);
@@ -41,16 +70,31 @@ static void samplesJson(const Profile &P, json::OStream &J, bool Demangle) {
       J.attribute("unmapped", int64_t(S.Unmapped));
     });
     J.attribute("sampler_cpu_ns", S.SamplerCpuNs);
+    sampledSplitJson(S.Split, J);
     J.attributeArray("paths", [&] {
-      for (const auto &KV : S.Paths)
+      for (const auto &[Path, F] : S.Paths)
         J.object([&] {
-          const std::vector<std::string> &Path = KV.first;
-          const SampleFigures &F = KV.second;
           J.attributeArray("frames", [&] {
-            for (const std::string &Fr : Path)
-              J.value(displayName(Fr, Demangle));
+            for (const SampleFrame &Fr : Path)
+              J.value(Fr.Func == kOutsideFunc ? std::string(kOutsideFrame)
+                                              : M.fullName(Fr.Func));
           });
+          J.attributeArray("functions", [&] {
+            for (const SampleFrame &Fr : Path)
+              if (Fr.Func == kOutsideFunc || ReportId[Fr.Func] < 0)
+                J.value(nullptr);
+              else
+                J.value(ReportId[Fr.Func]);
+          });
+          // The leaf is a counted function's frame: its on-CPU time is
+          // estimated (on_cpu_uncertainty_ns).
+          J.attribute("counted", Path.back().Counted);
+          // The leaf is a function's code outside its probes (no counted
+          // calls there), as the tree's "outside_probes" node.
+          if (Path.back().OutsideProbes)
+            J.attribute("outside_probes", true);
           J.attribute("on_cpu_ns", F.OnNs);
+          J.attribute("on_cpu_uncertainty_ns", 1.96 * std::sqrt(F.OnVarNs2));
           J.attribute("off_cpu_ns", F.OffNs);
           J.attribute("on_cpu_samples", int64_t(F.OnSamples));
           J.attribute("off_cpu_samples", int64_t(F.OffSamples));
@@ -122,7 +166,7 @@ Error report::writeExportJson(const Profile &P, raw_ostream &OS,
     strideSitesJson(P, J, Demangle);
 
     Prog.phase("samples");
-    samplesJson(P, J, Demangle);
+    samplesJson(P, A, J, Demangle);
     traceLossesJson(P, J);
   });
   OS << "\n";

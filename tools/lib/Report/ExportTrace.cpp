@@ -17,6 +17,7 @@
 #include "Common.h"
 #include "activetime/Report/Export.h"
 #include "activetime/Report/Format.h"
+#include "activetime/Report/ReportModel.h"
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Samples.h"
 
@@ -531,15 +532,19 @@ void SpeedscopeWriter::writeThreadEvents(const Trace &T, double NsPerTick) {
 }
 
 /// One sampled profile of wall-clock time: each call path's on-CPU time,
-/// and its off-CPU time under an "[off-CPU]" frame on top of it.
+/// and its off-CPU time under an "[off-CPU]" frame on top of it; counted
+/// functions' estimated on-CPU time in "name [counted]" frames (Samples.h).
 void SpeedscopeWriter::writeSampleProfile() {
-  SampleSummary S = summarizeSamples(P);
+  Aggregate A = aggregate(P);
+  SampleSummary S = summarizeSamples(P, A);
+  // Full names, as every other speedscope profile has them.
+  ReportModel M(P, A, Demangle, /*FullNames=*/true);
   SampledProfile On{"samples: on-CPU and off-CPU (wall clock)", {}, {}};
   unsigned OffFrame = Frames.get(kOffCpuFrame, "", 0);
   for (const auto &[Path, F] : S.Paths) {
     std::vector<unsigned> Stack;
-    for (const std::string &Fr : Path)
-      Stack.push_back(Frames.get(displayName(Fr, Demangle), "", 0));
+    for (const SampleFrame &Fr : Path)
+      Stack.push_back(Frames.get(sampleFrameName(M, Fr), "", 0));
     if (F.OnNs > 0) {
       On.Stacks.push_back(Stack);
       On.Weights.push_back(F.OnNs);

@@ -7,6 +7,7 @@
 #include "activetime/Report/Format.h"
 #include "Common.h"
 #include "activetime/Profile/Samples.h"
+#include "activetime/Report/ReportModel.h"
 #include "activetime/abi.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -66,6 +67,17 @@ double report::jsonNs(double Ns) { return Ns == 0 ? 0.0 : Ns; }
 
 const char report::kGenerator[] = "activetime " ACTIVETIME_VERSION_STRING;
 const char report::kOffCpuFrame[] = "[off-CPU]";
+const char report::kCountedMark[] = " [counted]";
+const char report::kOutsideProbesMark[] = " [outside probes]";
+
+std::string report::sampleFrameName(const ReportModel &M,
+                                    const profile::SampleFrame &F) {
+  if (F.Func == profile::kOutsideFunc)
+    return profile::kOutsideFrame;
+  return M.name(F.Func) + (F.OutsideProbes ? kOutsideProbesMark
+                           : F.Counted     ? kCountedMark
+                                           : "");
+}
 
 Error report::noSamplesError() {
   return createStringError(inconvertibleErrorCode(),

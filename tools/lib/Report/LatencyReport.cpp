@@ -61,9 +61,12 @@ const char *report::latencyReason(LatencyState St) {
 }
 
 LatencyFigures report::latencyFigures(const LatencyHistogram &H,
-                                      const Stats &S, LatencyState St) {
+                                      const Stats &S, LatencyState St,
+                                      const LatencyGap &Gap) {
   LatencyFigures F;
-  F.TimedCalls = S.Calls - std::min(S.Calls, S.CountedCalls);
+  uint64_t Timed = S.Calls - std::min(S.Calls, S.CountedCalls);
+  F.SampledApart = std::min(Timed, Gap.SampledApart);
+  F.TimedCalls = Timed - F.SampledApart;
   if (St != LatencyState::Ok) {
     F.Missing = latencyReason(St);
     return F;
@@ -77,13 +80,15 @@ LatencyFigures report::latencyFigures(const LatencyHistogram &H,
 }
 
 void report::latencyJson(json::OStream &J, const LatencyHistogram &H,
-                         const Stats &S, LatencyState St, bool Buckets) {
-  LatencyFigures F = latencyFigures(H, S, St);
+                         const Stats &S, LatencyState St,
+                         const LatencyGap &Gap, bool Buckets) {
+  LatencyFigures F = latencyFigures(H, S, St, Gap);
   auto Ns = [](const std::optional<double> &V) {
     return V ? json::Value(jsonNs(*V)) : json::Value(nullptr);
   };
   J.attributeObject("latency", [&] {
     J.attribute("timed_calls", int64_t(F.TimedCalls));
+    J.attribute("sampled_apart", int64_t(F.SampledApart));
     J.attribute("min", Ns(F.Min));
     J.attribute("p50", Ns(F.P50));
     J.attribute("p90", Ns(F.P90));
@@ -151,6 +156,27 @@ static void printRows(const std::vector<std::vector<std::string>> &Rows,
   }
 }
 
+/// Why some timed calls of the first \p Listed functions are in no
+/// histogram although their threads had histograms.
+static void sampledApartLine(const LatencyTable &L, const Aggregate &A,
+                             size_t Listed, raw_ostream &OS) {
+  uint64_t Calls = 0, Functions = 0;
+  for (size_t I = 0; I < Listed; ++I)
+    if (uint64_t N = L.Function[A.Flat[I].Func].SampledApart) {
+      Calls += N;
+      ++Functions;
+    }
+  if (!Calls)
+    return;
+  OS << formatv("\nsampled calls set apart: {0} timed calls of {1} listed "
+                "{2} had a code sample whose interrupt, charged at its "
+                "start-up estimate, was over a quarter of their time: their "
+                "per-call time is that uncertain, so they are in no histogram "
+                "and its percentiles describe the other calls; min and max "
+                "bound them (min with the interrupts' cost, max without)\n",
+                Calls, Functions, Functions == 1 ? "function" : "functions");
+}
+
 void report::printLatencyReport(const Profile &P, const Aggregate &A,
                                 raw_ostream &OS, bool Demangle, unsigned Top,
                                 bool FullNames) {
@@ -165,19 +191,24 @@ void report::printLatencyReport(const Profile &P, const Aggregate &A,
     if (Top && Listed.size() == Top)
       break;
     const LatencyHistogram &H = L.ByFunction[F.Func];
-    Listed.push_back(latencyState(H, F.S, L.Function[F.Func]));
-    Rows.push_back(latencyCells(latencyFigures(H, F.S, Listed.back()),
+    const LatencyGap &Gap = L.Function[F.Func];
+    Listed.push_back(latencyState(H, F.S, Gap));
+    Rows.push_back(latencyCells(latencyFigures(H, F.S, Listed.back(), Gap),
                                 M.name(F.Func)));
   }
   printRows(Rows, OS);
+  sampledApartLine(L, A, Listed.size(), OS);
   for (size_t I = 0; I < Listed.size(); ++I) {
     const FunctionStats &F = A.Flat[I];
     const LatencyHistogram &H = L.ByFunction[F.Func];
     if (Listed[I] != LatencyState::Ok)
       continue;
     OS << formatv("\nhistogram of {0}: {1} timed calls (bucket, calls, "
-                  "calls up to here)\n",
+                  "calls up to here)",
                   M.name(F.Func), H.total());
+    if (uint64_t Apart = L.Function[F.Func].SampledApart)
+      OS << formatv("; {0} sampled calls set apart", Apart);
+    OS << "\n";
     printHistogram(H, OS);
   }
 }

@@ -1,16 +1,19 @@
 //===- SampleReport.cpp - `activetime report --samples` -------------------===//
 //
 // Part of ActiveTime. The sampled, wall-clock view (sample=1): the
-// sampler's own figures; then per function and per call path the on-CPU
-// time, the off-CPU time charged to it (a period off CPU is charged to the
-// frame the thread was in when it left the CPU), the samples and the share
-// of all sampled time; then the summary of the off-CPU periods.
+// sampler's own figures and how counted functions got their on-CPU time;
+// then per function and per call path the on-CPU time, the off-CPU time
+// charged to it (a period off CPU is charged to the frame the thread was in
+// when it left the CPU), the samples and the share of all sampled time;
+// then the summary of the off-CPU periods.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
 #include "activetime/Report/Format.h"
+#include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
+#include "activetime/Profile/CodeSampleSplit.h"
 #include "activetime/Profile/Samples.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -18,59 +21,69 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
 using namespace activetime::report;
 
-/// A call path of the samples: frame names, outermost first.
-using SamplePath = std::vector<std::string>;
+namespace {
 
-template <typename KeyT>
-static std::vector<std::pair<KeyT, SampleFigures>>
-largestFirst(const std::map<KeyT, SampleFigures> &M) {
-  std::vector<std::pair<KeyT, SampleFigures>> V(M.begin(), M.end());
-  std::stable_sort(V.begin(), V.end(), [](const auto &A, const auto &B) {
-    return A.second.totalNs() > B.second.totalNs();
+/// A table row: what it is named and its figures.
+struct Row {
+  std::string Name;
+  SampleFigures F;
+};
+
+/// The rows of \p M, largest first (ties by name), named by \p Name.
+template <typename KeyT, typename NameT>
+std::vector<Row> largestFirst(const std::map<KeyT, SampleFigures> &M,
+                              NameT Name) {
+  std::vector<Row> V;
+  for (const auto &[Key, F] : M)
+    V.push_back({Name(Key, F), F});
+  llvm::stable_sort(V, [](const Row &A, const Row &B) {
+    if (A.F.totalNs() != B.F.totalNs())
+      return A.F.totalNs() > B.F.totalNs();
+    return A.Name < B.Name;
   });
   return V;
 }
-
-namespace {
 
 /// The text of `report --samples`: the sampler's figures, then tables of
 /// the sampled time per function, per call path and of the off-CPU periods,
 /// each largest first and cut at --top.
 class SampleView {
 public:
-  SampleView(const SampleSummary &S, raw_ostream &OS, bool Demangle,
+  SampleView(const SampleSummary &S, const ReportModel &M, raw_ostream &OS,
              unsigned Top)
-      : S(S), OS(OS), Demangle(Demangle), Top(Top), Whole(S.All.totalNs()) {}
+      : S(S), M(M), OS(OS), Top(Top), Whole(S.All.totalNs()) {}
   void print();
 
 private:
   void printSampler();
+  void printSplit();
   void printFunctionTable(StringRef Title,
-                          const std::map<std::string, SampleFigures> &M);
-  void printPathTable(
-      const std::vector<std::pair<SamplePath, SampleFigures>> &Paths);
-  void printOffCpuSummary(
-      const std::vector<std::pair<SamplePath, SampleFigures>> &Paths);
+                          const std::map<uint32_t, SampleFigures> &Fns);
+  void printPathTable(const std::vector<Row> &Paths);
+  void printOffCpuSummary(const std::vector<Row> &Paths);
   void heading(StringRef Title, StringRef What);
   void row(const SampleFigures &F, const std::string &Name);
+  std::string functionName(uint32_t Func, const SampleFigures &F) const;
   std::string pathName(const SamplePath &Path) const;
   size_t limit(size_t N) const { return Top && N > Top ? size_t(Top) : N; }
 
   const SampleSummary &S;
+  const ReportModel &M;
   raw_ostream &OS;
-  bool Demangle;
   unsigned Top;
   double Whole; // all sampled time, the whole of the Share column
 };
 
 void SampleView::print() {
   printSampler();
+  printSplit();
   printFunctionTable("function (self: the frame each sample was charged to; "
                      "off-CPU = time off CPU charged to the frame the thread "
                      "left the CPU in)",
@@ -78,8 +91,26 @@ void SampleView::print() {
   printFunctionTable("function (total: samples with the function anywhere "
                      "on the stack)",
                      S.Total);
-  auto Paths = largestFirst(S.Paths);
+  std::vector<Row> Paths = largestFirst(
+      S.Paths, [&](const SamplePath &P, const SampleFigures &) {
+        return pathName(P);
+      });
   printPathTable(Paths);
+  OS << "+-95%: the uncertainty of On-CPU from the code samples' ratios (-: "
+        "not split by code samples); On%: share of all on-CPU sampled time "
+        "(as the time report's % is of self-active time); Share: of all "
+        "sampled time\n";
+  if (M.A.How.CountedCalls || S.Split.SplitOnNs > 0)
+    OS << "[counted]: the on-CPU time of a counted function's calls inside "
+          "the timed frame below it, estimated from that frame's code "
+          "samples; its samples are the frame's on-CPU samples it got a part "
+          "of\n";
+  if (any_of(S.Paths,
+             [](const auto &P) { return P.first.back().OutsideProbes; }))
+    OS << "[outside probes]: code of a function with no counted calls there "
+          "that ran outside its probes (prologue, epilogue) inside the timed "
+          "frame below it, estimated from that frame's code samples, as in "
+          "the time report's tree\n";
   printOffCpuSummary(Paths);
 }
 
@@ -124,38 +155,97 @@ void SampleView::printSampler() {
           "sampler was running)\n";
 }
 
-void SampleView::printFunctionTable(
-    StringRef Title, const std::map<std::string, SampleFigures> &M) {
-  heading(Title, "Function");
-  auto V = largestFirst(M);
-  for (size_t I = 0, E = limit(V.size()); I < E; ++I)
-    row(V[I].second, displayName(V[I].first, Demangle));
+/// "1 frame", "2 frames".
+static std::string frames(uint64_t N) {
+  return std::to_string(N) + (N == 1 ? " frame" : " frames");
 }
 
-void SampleView::printPathTable(
-    const std::vector<std::pair<SamplePath, SampleFigures>> &Paths) {
+/// Counted functions have no frame on the shadow stack, so the sampler
+/// charged their time to their nearest timed caller: how much of it the
+/// code samples gave back to them, how sure that is, and what was left.
+void SampleView::printSplit() {
+  const SampledSplit &Sp = S.Split;
+  double On = S.All.OnNs;
+  if (!M.A.How.CountedCalls && Sp.SplitOnNs == 0)
+    return;
+  OS << "Counted functions: no frame of their own, so the sampler charged "
+        "their time to their nearest timed caller"
+     << (Sp.SplitOnNs > 0 ? "; its code samples split it off again, as in "
+                            "the time report"
+                          : "")
+     << "\n";
+  if (Sp.SplitOnNs > 0) {
+    OS << formatv("  estimated:       {0} of the {1} on-CPU ({2}) moved to "
+                  "counted functions, +-{3} (95%, from the code samples' "
+                  "ratios): each timed frame's on-CPU time divided among "
+                  "its own code and the counted functions its code samples "
+                  "fell in\n",
+                  plainTime(Sp.CountedOnNs), plainTime(On),
+                  percentOf(Sp.CountedOnNs, On),
+                  plainTime(1.96 * std::sqrt(Sp.CountedVarNs2)));
+    OS << formatv("  ratios:          own code samples for {0}; for {1}, "
+                  "with fewer than {2} of their own, those of every frame of "
+                  "their function in the process\n",
+                  frames(Sp.OwnFrames), frames(Sp.PooledFrames),
+                  kMinFrameSamples);
+  }
+  if (Sp.OutsideProbesOnNs > 0)
+    OS << formatv("  outside probes:  {0} on-CPU moved to functions whose "
+                  "code before and after their probes (prologues, "
+                  "epilogues) the frames' code samples fell in: to their "
+                  "timed frames above, or to [outside probes] frames\n",
+                  plainTime(Sp.OutsideProbesOnNs));
+  if (Sp.UnsplitOnNs > 0)
+    OS << formatv("  not split:       {0} on-CPU of {1} whose function had no "
+                  "code sample: any counted functions they ran stay in "
+                  "them\n",
+                  plainTime(Sp.UnsplitOnNs), frames(Sp.UnsplitFrames));
+  if (Sp.ProcessesWithoutCodeSamples)
+    OS << formatv("  no code samples: {0} of {1} sampled processes "
+                  "(code_samples=0, perf refused, or mode=trace) took none: "
+                  "counted functions' time stays in their timed callers "
+                  "there\n",
+                  Sp.ProcessesWithoutCodeSamples, S.Processes);
+}
+
+std::string SampleView::functionName(uint32_t Func,
+                                     const SampleFigures &F) const {
+  return sampleFrameName(M, SampleFrame{Func, F.Counted});
+}
+
+void SampleView::printFunctionTable(
+    StringRef Title, const std::map<uint32_t, SampleFigures> &Fns) {
+  heading(Title, "Function");
+  std::vector<Row> V = largestFirst(
+      Fns, [&](uint32_t F, const SampleFigures &Fig) {
+        return functionName(F, Fig);
+      });
+  for (size_t I = 0, E = limit(V.size()); I < E; ++I)
+    row(V[I].F, V[I].Name);
+}
+
+void SampleView::printPathTable(const std::vector<Row> &Paths) {
   heading("call path", "Call path");
   for (size_t I = 0, E = limit(Paths.size()); I < E; ++I)
-    row(Paths[I].second, pathName(Paths[I].first));
+    row(Paths[I].F, Paths[I].Name);
 }
 
 /// Per activity (call path) that recorded off-CPU periods: the time off
 /// CPU, its samples and how many of them reached the activity through the
 /// thread's prior on-CPU sample; then the totals.
-void SampleView::printOffCpuSummary(
-    const std::vector<std::pair<SamplePath, SampleFigures>> &Paths) {
+void SampleView::printOffCpuSummary(const std::vector<Row> &Paths) {
   OS << "\nOff-CPU summary (a period off CPU is recorded in the frame of "
         "the activity that led to it)\n";
   OS << formatv("{0,12} {1,8} {2,8}  {3}\n", "Off-CPU", "Samples", "Prior",
                 "Activity (call path)");
   unsigned Shown = 0;
-  for (const auto &[Path, F] : Paths) {
-    if (!F.OffSamples)
+  for (const Row &R : Paths) {
+    if (!R.F.OffSamples)
       continue;
     if (Top && Shown++ >= Top)
       break;
-    OS << formatv("{0,12} {1,8} {2,8}  {3}\n", formatTime(F.OffNs),
-                  F.OffSamples, F.PriorFrame, pathName(Path));
+    OS << formatv("{0,12} {1,8} {2,8}  {3}\n", formatTime(R.F.OffNs),
+                  R.F.OffSamples, R.F.PriorFrame, R.Name);
   }
   OS << formatv("{0} samples recorded an off-CPU period ({1}) in the frame "
                 "of the activity that led to it; {2} of them (off CPU inside "
@@ -165,12 +255,15 @@ void SampleView::printOffCpuSummary(
 
 void SampleView::heading(StringRef Title, StringRef What) {
   OS << "\nPer " << Title << "\n";
-  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", "On-CPU", "Off-CPU",
-                "Samples", "Share", What);
+  OS << formatv("{0,12} {1,11} {2,7} {3,12} {4,8} {5,7}  {6}\n", "On-CPU",
+                "+-95%", "On%", "Off-CPU", "Samples", "Share", What);
 }
 
 void SampleView::row(const SampleFigures &F, const std::string &Name) {
-  OS << formatv("{0,12} {1,12} {2,8} {3,7}  {4}\n", formatTime(F.OnNs),
+  std::string Err =
+      F.OnVarNs2 > 0 ? formatTime(1.96 * std::sqrt(F.OnVarNs2)) : "-";
+  OS << formatv("{0,12} {1,11} {2,7} {3,12} {4,8} {5,7}  {6}\n",
+                formatTime(F.OnNs), Err, percentOf(F.OnNs, S.All.OnNs),
                 formatTime(F.OffNs), F.samples(),
                 percentOf(F.totalNs(), Whole), Name);
 }
@@ -178,18 +271,20 @@ void SampleView::row(const SampleFigures &F, const std::string &Name) {
 /// A call path as printed, outermost first: "main > f > g".
 std::string SampleView::pathName(const SamplePath &Path) const {
   std::string Name;
-  for (const std::string &F : Path)
-    Name += (Name.empty() ? "" : " > ") + displayName(F, Demangle);
+  for (const SampleFrame &F : Path)
+    Name += (Name.empty() ? "" : " > ") + sampleFrameName(M, F);
   return Name;
 }
 
 } // namespace
 
 Error report::printSampleReport(const Profile &P, raw_ostream &OS,
-                                bool Demangle, unsigned Top) {
+                                bool Demangle, unsigned Top, bool FullNames) {
   if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
     return noSamplesError();
-  SampleSummary S = summarizeSamples(P);
-  SampleView(S, OS, Demangle, Top).print();
+  Aggregate A = aggregate(P);
+  SampleSummary S = summarizeSamples(P, A);
+  ReportModel M(P, A, Demangle, FullNames);
+  SampleView(S, M, OS, Top).print();
   return Error::success();
 }

@@ -39,6 +39,7 @@ private:
   void header();
   void processBlock(const Process &Pr);
   void processesSummary(size_t NumThreads, const SwitchSummary &All);
+  void cpuLines();
   void differingCostLine();
   void overheadLines(const Process &Pr);
   void codeSampleLines(const Process &Pr);
@@ -230,6 +231,47 @@ void TextReport::provenanceLines() {
        << formatv("{0:F0}", 100 * kSampleCostUncertainty)
        << "%: up to " << plainTime(H.SampleCostUncertaintyNs)
        << " in all, in the +-95% of the frames charged\n";
+  cpuLines();
+}
+
+// The threads' own CPU clocks: what the self-active time must stay within.
+void TextReport::cpuLines() {
+  double Cpu = 0, Self = 0;
+  size_t Known = 0;
+  std::vector<const ThreadSummary *> Over;
+  for (const ThreadSummary &T : A.Threads) {
+    if (T.CpuNs < 0)
+      continue;
+    ++Known;
+    Cpu += T.CpuNs;
+    Self += T.TotalSelfActive;
+    if (T.exceedsCpu())
+      Over.push_back(&T);
+  }
+  if (!Known)
+    return;
+  OS << "  CPU time:        " << plainTime(Cpu)
+     << " on the threads' own clocks, the profiler's cost included: "
+        "self-active is "
+     << percentOf(Self, Cpu) << " of it";
+  if (Known < A.Threads.size())
+    OS << " (" << A.Threads.size() - Known << " threads' clocks not read)";
+  OS << "\n";
+  if (Over.empty())
+    return;
+  OS << "  OVER CPU TIME:   " << Over.size()
+     << (Over.size() == 1 ? " thread's" : " threads'")
+     << " self-active time exceeds its CPU time beyond its uncertainty: "
+        "their figures are too high by the excess";
+  constexpr size_t MaxListed = 4;
+  for (size_t I = 0; I < Over.size() && I < MaxListed; ++I)
+    OS << (I ? "; " : ": ") << "tid " << Over[I]->Tid << " "
+       << plainTime(Over[I]->TotalSelfActive) << " > "
+       << plainTime(Over[I]->CpuNs) << " +- "
+       << plainTime(Over[I]->TotalSelfActiveErrNs);
+  if (Over.size() > MaxListed)
+    OS << "; ... (--json lists all)";
+  OS << "\n";
 }
 
 // Every call timed (mode=trace, timing_ratio=0): the calls profile mode

@@ -313,8 +313,8 @@ void JsonReport::functions() {
         // What the text report prints by default (ShortNames.h).
         J.attribute("short_name", M.shortName(F.Func));
         const LatencyHistogram &H = Lat.ByFunction[F.Func];
-        latencyJson(J, H, F.S,
-                    latencyState(H, F.S, Lat.Function[F.Func]),
+        const LatencyGap &Gap = Lat.Function[F.Func];
+        latencyJson(J, H, F.S, latencyState(H, F.S, Gap), Gap,
                     /*Buckets=*/true);
       });
     }
@@ -360,7 +360,8 @@ void JsonReport::treeNode(uint32_t I, uint32_t Id, uint32_t Parent,
                     ShareTotal));
     if (!N.Counted) {
       const LatencyHistogram &H = Lat.ByTreeNode[I];
-      latencyJson(J, H, N.S, latencyState(H, N.S, Lat.TreeNode[I]),
+      const LatencyGap &Gap = Lat.TreeNode[I];
+      latencyJson(J, H, N.S, latencyState(H, N.S, Gap), Gap,
                   /*Buckets=*/false);
     }
     if (Cut)
@@ -395,7 +396,15 @@ void JsonReport::thread(const ThreadSummary &T) {
         break;
       }
     J.attribute("total_self_active_ns", T.TotalSelfActive);
+    J.attribute("total_self_active_err_ns", T.TotalSelfActiveErrNs);
     J.attribute("total_self_elapsed_ns", T.TotalSelfElapsed);
+    // The thread's own CPU clock (null: not read), and whether its total
+    // self-active time exceeds it beyond that total's 95% bound.
+    if (T.CpuNs >= 0)
+      J.attribute("cpu_ns", T.CpuNs);
+    else
+      J.attribute("cpu_ns", nullptr);
+    J.attribute("exceeds_cpu", T.exceedsCpu());
     double Total = ReportModel::shareTotal(T.Functions);
     J.attributeArray("functions", [&] {
       for (const FunctionStats &F : T.Functions)

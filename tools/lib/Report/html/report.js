@@ -175,8 +175,13 @@
   function details(d) {
     var f = d.data.fig;
     if (!f) return d.data.name + ": " + fmtNs(d.value);
-    if (f.on_cpu_ns !== undefined)
+    if (d.data.sampled === "off")
       return d.data.name + ": off-CPU " + fmtNs(f.off_cpu_ns) + " in " + f.off_cpu_samples + " samples";
+    if (d.data.sampled === "on")
+      return d.data.name + ": on-CPU " + fmtNs(f.on_cpu_ns) +
+        (f.on_cpu_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.on_cpu_uncertainty_ns) : "") +
+        (f.counted ? ", estimated from the code samples of the timed frame below, a part of its " : " in ") +
+        f.on_cpu_samples + (f.on_cpu_samples === 1 ? " sample" : " samples");
     if (f.calls === null)
       return d.data.name + " [counted]: self-active " + fmtSelf(f.self_active_ns, f) +
         " inside its timed caller, from code samples";
@@ -244,30 +249,72 @@
   if (rep.clamp_note && rep.functions.some(function (f) { return f.clamped; }))
     add(fs, "p", { id: "clamp-note", "class": "note" }, rep.clamp_note);
 
-  // ---- off-CPU flame graph from samples ----
-  var os = section("off-cpu", "Off-CPU flame graph (samples)");
-  var off = { name: "off-CPU", value: 0, children: [], fig: null };
-  doc.samples.paths.forEach(function (p) {
-    if (!(p.off_cpu_ns > 0)) return;
-    var n = off;
-    p.frames.forEach(function (fr) {
-      var c = n.children.find(function (x) { return x.name === fr; });
-      if (!c) { c = { name: fr, value: 0, children: [], fig: null }; n.children.push(c); }
-      n = c;
+  // ---- flame graphs of the samples (sample=1) ----
+  // A frame of a sample path as the tables name it; a counted function's
+  // synthetic frame, or a function's code outside its probes (only ever a
+  // leaf), is marked.
+  function sampleFrameLabel(p, i) {
+    var id = p.functions ? p.functions[i] : null;
+    var name = id === null || id === undefined ? p.frames[i] : label(rep.functions[id]);
+    if (i !== p.frames.length - 1) return name;
+    return p.outside_probes ? name + " [outside probes]" : p.counted ? name + " [counted]" : name;
+  }
+  // The samples' paths as a tree weighted by value(p) ("on" or "off"):
+  // samples charge a path's leaf, so the values are summed upwards.
+  function sampleTree(rootName, kind, value) {
+    var root = { name: rootName, value: 0, children: [], fig: null };
+    doc.samples.paths.forEach(function (p) {
+      if (!(value(p) > 0)) return;
+      var n = root;
+      p.frames.forEach(function (fr, i) {
+        var name = sampleFrameLabel(p, i);
+        var c = n.children.find(function (x) { return x.name === name; });
+        if (!c) { c = { name: name, value: 0, children: [], fig: null, sampled: kind }; n.children.push(c); }
+        n = c;
+      });
+      n.value += value(p);
+      n.fig = p;
     });
-    n.value += p.off_cpu_ns;
-    n.fig = p;
-  });
-  if (!doc.samples.processes) {
-    add(os, "p", { "class": "empty" }, "No samples in this profile (run the program with ACTIVETIME_OPTIONS=sample=1).");
-  } else if (!off.children.length) {
-    add(os, "p", { "class": "empty" }, "The samples found no thread off CPU.");
-  } else {
-    // Samples charge off-CPU time to the path's leaf: sum it upwards.
-    (function sum(n) { n.children.forEach(function (c) { n.value += sum(c); }); return n.value; })(off);
-    add(os, "p", { "class": "note" }, "Off-CPU time charged to the frame the thread left the CPU in (blocked or preempted); " +
-      fmtNs(doc.samples.off_cpu_ns) + " off CPU of " + fmtNs(doc.samples.on_cpu_ns + doc.samples.off_cpu_ns) + " sampled.");
-    flame(os, "flame-offcpu", off);
+    (function sum(n) { n.children.forEach(function (c) { n.value += sum(c); }); return n.value; })(root);
+    return root;
+  }
+  function noSamples(sec) {
+    if (doc.samples.processes) return false;
+    add(sec, "p", { "class": "empty" }, "No samples in this profile (run the program with ACTIVETIME_OPTIONS=sample=1).");
+    return true;
+  }
+  var sampled = doc.samples.on_cpu_ns + doc.samples.off_cpu_ns;
+  var ons = section("on-cpu", "On-CPU flame graph (samples)");
+  var on = sampleTree("on-CPU", "on", function (p) { return p.on_cpu_ns; });
+  if (!noSamples(ons)) {
+    if (!on.children.length) {
+      add(ons, "p", { "class": "empty" }, "The samples found no thread on CPU.");
+    } else {
+      var sp = doc.samples.split, counted = rep.provenance.counted_calls > 0;
+      var note = "On-CPU time charged to the frame each sample found on top of the shadow stack; " +
+        fmtNs(doc.samples.on_cpu_ns) + " on CPU of " + fmtNs(sampled) + " sampled.";
+      if (sp.counted_on_cpu_ns > 0)
+        note += " [counted] frames: counted functions, which have no frame of their own: " +
+          fmtNs(sp.counted_on_cpu_ns) + " \u00b1 " + fmtNs(sp.counted_uncertainty_ns) +
+          " (95%) of their timed callers' on-CPU time, estimated from the callers' code samples as the time report splits their self time.";
+      else if (counted && !(sp.split_on_cpu_ns > 0))
+        note += " No frame had code samples: counted functions' time stays in their timed callers.";
+      if (counted && sp.unsplit_on_cpu_ns > 0)
+        note += " Not split: " + fmtNs(sp.unsplit_on_cpu_ns) + " of frames whose function had no code sample.";
+      add(ons, "p", { id: "on-cpu-note", "class": "note" }, note);
+      flame(ons, "flame-oncpu", on);
+    }
+  }
+  var os = section("off-cpu", "Off-CPU flame graph (samples)");
+  var off = sampleTree("off-CPU", "off", function (p) { return p.off_cpu_ns; });
+  if (!noSamples(os)) {
+    if (!off.children.length) {
+      add(os, "p", { "class": "empty" }, "The samples found no thread off CPU.");
+    } else {
+      add(os, "p", { "class": "note" }, "Off-CPU time charged to the frame the thread left the CPU in (blocked or preempted); " +
+        fmtNs(doc.samples.off_cpu_ns) + " off CPU of " + fmtNs(sampled) + " sampled.");
+      flame(os, "flame-offcpu", off);
+    }
   }
 
   // ---- strides ----
@@ -444,7 +491,8 @@
   function latencyHistogram(out, f) {
     out.textContent = "";
     var l = f.latency, b = l.buckets || [];
-    add(out, "h3", {}, f.name + ": " + l.timed_calls + " timed calls");
+    add(out, "h3", {}, f.name + ": " + l.timed_calls + " timed calls" +
+      (l.sampled_apart > 0 ? "; " + l.sampled_apart + " sampled calls set apart" : ""));
     if (!b.length) {
       add(out, "p", { "class": "empty" }, l.missing || "No histogram.");
       return;

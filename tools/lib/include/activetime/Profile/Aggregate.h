@@ -160,6 +160,16 @@ struct ThreadSummary {
            LostSwitchRecords = 0;
   double TotalSelfActive = 0;
   double TotalSelfElapsed = 0;
+  /// The thread's own CPU clock over its profiled span (raw v10), ns; < 0
+  /// when it was not read. The probes' and code samples' cost is in it, so
+  /// TotalSelfActive can only exceed it by its own uncertainty, the 95%
+  /// bound TotalSelfActiveErrNs: halfWidth95 of the thread's functions'
+  /// self-active error parts and split variances added up.
+  double CpuNs = -1;
+  double TotalSelfActiveErrNs = 0;
+  bool exceedsCpu() const {
+    return CpuNs >= 0 && TotalSelfActive > CpuNs + TotalSelfActiveErrNs;
+  }
   std::vector<FunctionStats> Functions; // sorted like Aggregate::Flat
 };
 

@@ -68,6 +68,11 @@ private:
 struct LatencyGap {
   uint64_t Uncovered = 0; // all of them
   uint64_t Dropped = 0;   // of them, dropped by a filter
+  /// Not in Uncovered: calls of histogram-carrying threads set apart
+  /// because code samples' interrupts, charged at their start-up estimate,
+  /// were over a quarter of their time (raw::TF_SampledCallsApart). The
+  /// histogram describes the other calls.
+  uint64_t SampledApart = 0;
   void add(uint64_t Calls, bool ByFilter) {
     Uncovered += Calls;
     Dropped += ByFilter ? Calls : 0;

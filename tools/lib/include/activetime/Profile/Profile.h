@@ -237,6 +237,9 @@ struct Thread {
   std::vector<CallCount> Counts;       // by function id, ascending
   std::vector<CodeSample> CodeSamples;
   uint64_t LostCodeSamples = 0;
+  /// The thread's own CPU clock over [StartTick, EndTick], ns, profiler's
+  /// cost included (raw::kCpuUnknown: not read).
+  uint64_t CpuNs = raw::kCpuUnknown;
 };
 
 /// OpenMP worker-state analysis (raw::SK_Parallel).

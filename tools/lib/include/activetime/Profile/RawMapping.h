@@ -298,6 +298,7 @@ template <> struct RawMapping<raw::ThreadRecord> {
     io.field(&R::LostSwitchRecords, T.LostSwitchRecords);
     io.count(&R::NumCodeSamples, T.CodeSamples);
     io.field(&R::LostCodeSamples, T.LostCodeSamples);
+    io.field(&R::CpuNs, T.CpuNs);
   }
 };
 

@@ -8,44 +8,126 @@
 // CPU); when the stack was mid-update it recorded the thread's prior on-CPU
 // sample's frame instead (raw::SF_PriorFrame).
 //
+// A counted function has no frame on the shadow stack: while it runs, the
+// sampler sees its nearest timed caller. So the on-CPU time charged to a
+// timed frame is divided as the time report divides the frame's self time,
+// by the frame's code samples (CodeSampleSplit.h): its own code keeps its
+// share, each counted function it ran gets a synthetic frame above it
+// (SampleFrame::Counted) with the rest, and the share of a timed callee's
+// code outside its probes goes to that callee's frame (or, the callee
+// having no counted calls on the thread and no timed node under the frame,
+// to a synthetic "[outside probes]" frame of it, SampleFrame::OutsideProbes,
+// as the time report's tree has it). Off-CPU time stays
+// with the frame the thread left the CPU in: code samples are taken on CPU
+// only, so nothing says which counted function, if any, the thread waited
+// in (the time report, too, keeps switched-out time in the timed frames).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ACTIVETIME_PROFILE_SAMPLES_H
 #define ACTIVETIME_PROFILE_SAMPLES_H
 
+#include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Profile.h"
+
+#include "llvm/ADT/ArrayRef.h"
 
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace activetime {
 namespace profile {
 
 /// The name of the "frame" of samples taken outside any instrumented
-/// function (shadow stack empty).
+/// function (shadow stack empty) ...
 extern const char kOutsideFrame[];
+/// ... and its function id in a SampleFrame.
+constexpr uint32_t kOutsideFunc = UINT32_MAX;
+
+/// One frame of a sampled call path.
+struct SampleFrame {
+  uint32_t Func = kOutsideFunc; // Aggregate::Functions index, or kOutsideFunc
+  /// A counted function's synthetic frame: its on-CPU time inside the timed
+  /// frame below it, estimated from that frame's code samples (the time
+  /// report's "[counted]" child). Only ever a path's leaf.
+  bool Counted = false;
+  /// A function's code outside its probes inside the timed frame below it,
+  /// where it had no counted calls on the thread and no timed node under
+  /// that frame (the time report's "[outside probes]" child): on-CPU time
+  /// estimated from the frame's code samples, not a counted function's.
+  /// Only ever a path's leaf.
+  bool OutsideProbes = false;
+  friend bool operator<(const SampleFrame &A, const SampleFrame &B) {
+    return std::tie(A.Func, A.Counted, A.OutsideProbes) <
+           std::tie(B.Func, B.Counted, B.OutsideProbes);
+  }
+  friend bool operator==(const SampleFrame &A, const SampleFrame &B) {
+    return A.Func == B.Func && A.Counted == B.Counted &&
+           A.OutsideProbes == B.OutsideProbes;
+  }
+};
+
+/// A call path of the samples, outermost first.
+using SamplePath = std::vector<SampleFrame>;
 
 struct SampleFigures {
   double OnNs = 0;       // on-CPU weight charged here
   double OffNs = 0;      // off-CPU weight charged here
+  /// Samples charged here, wholly or in part: an on-CPU sample of a frame
+  /// split by code samples counts for the frame and for every frame that
+  /// got a part of it.
   uint64_t OnSamples = 0;
   uint64_t OffSamples = 0;
   uint64_t PriorFrame = 0; // off-CPU samples charged via the prior sample
   uint64_t Preempted = 0;  // off-CPU samples of a runnable (preempted) thread
+  double PreemptedNs = 0;  // their weight (part of OffNs)
+  /// On-CPU samples' worth charged here (OnSamples less the parts a split
+  /// gave other frames): what a flame graph of sample counts adds up.
+  double OnSampleShare = 0;
+  /// The variance (ns^2) of OnNs from the code samples' ratios of the
+  /// splits behind it; 0 where no split is.
+  double OnVarNs2 = 0;
+  /// Includes a counted function's synthetic frames (estimated time).
+  bool Counted = false;
   double totalNs() const { return OnNs + OffNs; }
   uint64_t samples() const { return OnSamples + OffSamples; }
+  SampleFigures &operator+=(const SampleFigures &O);
+};
+
+/// How the on-CPU time charged to timed frames was divided by their code
+/// samples, over all sampled processes. A frame is a (thread, node) with
+/// on-CPU samples.
+struct SampledSplit {
+  double SplitOnNs = 0;    // of frames with code-sample ratios
+  double CountedOnNs = 0;  // of that, given to counted functions' frames
+  double CountedVarNs2 = 0; // the variance of CountedOnNs
+  /// Given to functions whose code outside their probes (prologue,
+  /// epilogue) the frames' code samples fell in: to their timed frames
+  /// under the frame, or to "[outside probes]" frames (SampleFrame).
+  double OutsideProbesOnNs = 0;
+  /// Of frames whose function had no code sample in the process: not split
+  /// (counted functions they ran stay in them).
+  double UnsplitOnNs = 0;
+  uint64_t OwnFrames = 0;    // split by the frame's own code samples
+  uint64_t PooledFrames = 0; // by those of every frame of its function
+  uint64_t UnsplitFrames = 0;
+  /// Sampled processes that took no code samples (code_samples=0, perf
+  /// refused, mode=trace).
+  unsigned ProcessesWithoutCodeSamples = 0;
 };
 
 struct SampleSummary {
-  /// Call path (linkage names, outermost first; {kOutsideFrame} outside) ->
-  /// figures of the samples whose charged frame is that path's leaf.
-  std::map<std::vector<std::string>, SampleFigures> Paths;
+  /// Call path ({kOutsideFunc} outside) -> figures of the samples whose
+  /// charged frame (or the part of it a split gave) is that path's leaf.
+  std::map<SamplePath, SampleFigures> Paths;
   /// Function -> figures where it is the charged frame (self) ...
-  std::map<std::string, SampleFigures> Self;
+  std::map<uint32_t, SampleFigures> Self;
   /// ... and where it is anywhere on the path (once per sample).
-  std::map<std::string, SampleFigures> Total;
+  std::map<uint32_t, SampleFigures> Total;
   SampleFigures All;
+  SampledSplit Split;
   uint64_t Processes = 0;      // processes with a samples section
   double IntervalNs = 0;       // mean interval (of the first such process)
   bool Randomized = false;     // of the first such process
@@ -58,13 +140,15 @@ struct SampleSummary {
 };
 
 /// Aggregates the samples of every process of \p P (ticks -> ns with each
-/// process's tick rate). Processes without samples contribute nothing.
-SampleSummary summarizeSamples(const Profile &P);
+/// process's tick rate), functions identified as in \p A, aggregate(P).
+/// Processes without samples contribute nothing.
+SampleSummary summarizeSamples(const Profile &P, const Aggregate &A);
 
-/// The call path of node \p Node of thread \p T (linkage names, outermost
-/// first); {kOutsideFrame} for raw::kNoNode.
-std::vector<std::string> samplePath(const Process &P, const Thread &T,
-                                    uint32_t Node);
+/// The call path of node \p Node of thread \p T (outermost first, timed
+/// frames only), its functions mapped through \p Global (the process's
+/// Aggregate::FunctionIds); {kOutsideFunc} for raw::kNoNode.
+SamplePath samplePath(const Thread &T, uint32_t Node,
+                      llvm::ArrayRef<uint32_t> Global);
 
 } // namespace profile
 } // namespace activetime

@@ -37,7 +37,8 @@ enum class SampleProfileEncoding { ExtBinary, Text };
 /// Options list names them, so the command can refuse the others).
 struct ExportOptions {
   bool Demangle = true;
-  bool FullNames = false; // json: the report's "names" (ShortNames.h)
+  // json: the report's "names"; folded: its frames' (ShortNames.h)
+  bool FullNames = false;
   OffCpuMode OffCpu = OffCpuMode::Mark;
   FoldedValue Value = FoldedValue::Micros;
   double LatencyNs = 100;

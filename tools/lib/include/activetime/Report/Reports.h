@@ -89,10 +89,12 @@ void printParallelReport(const profile::Profile &P,
                          llvm::raw_ostream &OS);
 
 /// The sampled wall-clock view (runs with sample=1); an error if the profile
-/// has no samples. It has no JSON form (export --format=folded or
+/// has no samples. Functions are named as in the time report (\p FullNames:
+/// ReportModel). It has no JSON form (export --format=json, folded or
 /// speedscope carry the samples).
 llvm::Error printSampleReport(const profile::Profile &P, llvm::raw_ostream &OS,
-                              bool Demangle, unsigned Top);
+                              bool Demangle, unsigned Top,
+                              bool FullNames = false);
 
 /// Latency distributions (activetime/Profile/Latency.h). The note printed
 /// with them: what the percentiles are and their error bound.
@@ -105,19 +107,25 @@ LatencyState latencyState(const profile::LatencyHistogram &H,
                           const profile::LatencyGap &Gap);
 const char *latencyReason(LatencyState St);
 /// The figures of one latency row, as every view prints them: the timed
-/// calls (exact), and min, p50, p90, p99, max (ns) or none with the reason.
+/// calls (exact) in the histogram, those set apart from it
+/// (LatencyGap::SampledApart), and min, p50, p90, p99, max (ns) or none
+/// with the reason. Min and max are of every timed call, set apart or not.
 struct LatencyFigures {
   uint64_t TimedCalls = 0;
+  uint64_t SampledApart = 0;
   std::optional<double> Min, P50, P90, P99, Max;
   std::string Missing; // why there are no figures ("" when there are)
 };
 LatencyFigures latencyFigures(const profile::LatencyHistogram &H,
-                              const profile::Stats &S, LatencyState St);
+                              const profile::Stats &S, LatencyState St,
+                              const profile::LatencyGap &Gap);
 /// The "latency" object of a function (with its buckets) or tree node:
 /// latencyFigures (null, with "missing" saying why, when the row has no
-/// percentiles).
+/// percentiles); "sampled_apart": the timed calls left out of the
+/// histogram (Gap).
 void latencyJson(llvm::json::OStream &J, const profile::LatencyHistogram &H,
-                 const profile::Stats &S, LatencyState St, bool Buckets);
+                 const profile::Stats &S, LatencyState St,
+                 const profile::LatencyGap &Gap, bool Buckets);
 /// `report --latency`: per function timed calls, min, p50, p90, p99, max
 /// (the first Top rows of the flat order; 0 = all), then their histograms.
 void printLatencyReport(const profile::Profile &P,
