@@ -865,6 +865,29 @@ TEST(FigureClamp, UncountedCalleeCodeAddsToItsActiveTime) {
   EXPECT_EQ(Outside, 1u);
 }
 
+TEST(FigureClamp, UncountedCodeOfAFunctionNeverCalledStaysInTheTotals) {
+  // P's samples fall in X's code, and X has neither calls nor counts on
+  // the thread (its code ran without its probes: entered by a jump, or
+  // its probes gated off): the 750 moved to X is X's, in the flat table
+  // as in the thread's, and the process total is the threads' total.
+  Process P = makeProcess({"main", "P", "X"});
+  Thread T = makeThread(1, {{Root, 0, 1, 5000, 2000, 5000, 5000},
+                            {0, 1, 1, 3000, 3000, 3000, 3000}});
+  T.Counts = {{0, false, 1}, {1, false, 1}};
+  T.CodeSamples = {resolved(1, 1, 6), resolved(1, 2, 2)};
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  const FunctionStats *X = find(A, "X");
+  ASSERT_TRUE(X);
+  EXPECT_EQ(X->S.SelfActive, 750);
+  EXPECT_EQ(X->S.Calls, 0u);
+  ASSERT_EQ(A.Threads.size(), 1u);
+  EXPECT_DOUBLE_EQ(A.TotalSelfActive, A.Threads[0].TotalSelfActive);
+  EXPECT_DOUBLE_EQ(A.TotalSelfActive, 5000);
+}
+
 TEST(FunctionNames, TimedCopyIsItsFunction) {
   EXPECT_EQ(sourceFunctionName("f.activetime.timed"), "f");
   EXPECT_EQ(sourceFunctionName("_Z1fv.activetime.timed"), "_Z1fv");

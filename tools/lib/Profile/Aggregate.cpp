@@ -726,7 +726,10 @@ void Aggregator::finishThread(uint32_t ProcIdx, const Process &P,
   for (uint32_t G : Touched) {
     Stats &S = ThreadAcc[G];
     Used[G] = false;
-    if (S.Calls == 0 && S.Sampled == 0) {
+    // Touched without calls and given no time (a code sample's function
+    // only): nothing to show. Time moved to it (counted, or its code
+    // outside its probes) keeps it, so that the totals hold that time.
+    if (S.Calls == 0 && S.Sampled == 0 && S.SelfActive == 0) {
       S = Stats();
       continue;
     }
@@ -784,7 +787,10 @@ Aggregate Aggregator::run() {
         Seen[Global[C.Func]] = true;
     }
     for (uint32_t G = 0; G < Out.Functions.size(); ++G)
-      Seen[G] = Seen[G] || FlatAcc[G].Sampled != 0;
+      // Functions without calls that code samples gave time: counted
+      // time, or code run outside their probes (Uncounted).
+      Seen[G] = Seen[G] || FlatAcc[G].Sampled != 0 ||
+                FlatAcc[G].SelfActive != 0;
   }
   Out.How.SampledSigmaNs = std::sqrt(MovedVar);
   for (const Process &P : Prof.Processes)
