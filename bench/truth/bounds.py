@@ -15,6 +15,8 @@
 #   min/max per call, latency
 #   self_active_share,           none                        [0, 1]
 #   active_share, share
+#   a thread's                   total_self_active_err_ns    [0, cpu_ns]
+#   total_self_active_ns                                     (when read)
 #
 # in "functions", "tree.nodes", "threads[].functions", the arcs of
 # "call_graph" (active_ns), "call_sites" and "bottom_up.nodes"; a time printed
@@ -114,6 +116,14 @@ class Checker:
             self.row("%s: tree node %d %s" % (name, n["id"], label(n["function"])),
                      n)
         for t in doc.get("threads", []):
+            # Its own CPU clock (raw v10; null: not read) bounds the
+            # thread's total self-active time (the report's exceeds_cpu).
+            if t.get("cpu_ns") is not None:
+                self.check("%s: thread %s" % (name, t.get("tid")),
+                           "total_self_active_ns",
+                           t.get("total_self_active_ns"),
+                           t.get("total_self_active_err_ns"), 0.0,
+                           t["cpu_ns"])
             for f in t.get("functions", []):
                 self.row("%s: thread %s %s" % (name, t.get("tid"),
                                                label(f["function"])), f)
