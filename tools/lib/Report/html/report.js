@@ -182,6 +182,9 @@
         (f.on_cpu_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.on_cpu_uncertainty_ns) : "") +
         (f.counted ? ", estimated from the code samples of the timed frame below, a part of its " : " in ") +
         f.on_cpu_samples + (f.on_cpu_samples === 1 ? " sample" : " samples");
+    if (f.calls === null && f.outside_probes)
+      return d.data.name + " [outside probes]: self-active " + fmtSelf(f.self_active_ns, f) +
+        " of its code outside its probes inside its timed caller, from code samples";
     if (f.calls === null)
       return d.data.name + " [counted]: self-active " + fmtSelf(f.self_active_ns, f) +
         " inside its timed caller, from code samples";
