@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/CallSites.h"
 #include "activetime/Profile/CallerCallee.h"
 #include "activetime/Profile/Checksum.h"
 #include "activetime/Profile/Diff.h"
@@ -90,7 +91,7 @@ static void fuzzFilters(const Profile &In) {
     abort();
   }
   Aggregate A = aggregate(*Q);
-  (void)buildCallArcs(*Q, A);
+  (void)placeCalls(*Q, A, nullptr);
   (void)invertTree(A, 64);
 }
 

@@ -431,14 +431,17 @@ def sampled_shares(tool, raws):
             continue
         leaf = stack.split(";")[-1]
         # A counted function's frame is marked (its time is estimated from
-        # the code samples); it is still that function.
-        if leaf.endswith(COUNTED_MARK):
-            leaf = leaf[:-len(COUNTED_MARK)]
+        # the code samples), as is a function's code outside its probes; it
+        # is still that function.
+        for mark in (COUNTED_MARK, OUTSIDE_PROBES_MARK):
+            if leaf.endswith(mark):
+                leaf = leaf[:-len(mark)]
         acc[leaf] += float(n)
     return normalize(acc), how
 
 
 COUNTED_MARK = " [counted]"
+OUTSIDE_PROBES_MARK = " [outside probes]"
 
 
 # --- printing helpers --------------------------------------------------------

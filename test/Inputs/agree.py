@@ -22,7 +22,8 @@ for f in sorted(report["functions"], key=lambda f: f["name"]):
     if f["active_ns"] is None:
         print("%s counted" % f["name"])
         continue
-    online = f["active_ns"] * rate / 1e9
+    # The measured figure where the report printed it clamped.
+    online = f.get("clamped", {}).get("active_ns", f["active_ns"]) * rate / 1e9
     off = totals.get(f["name"])
     if off is None:
         print("%s missing-offline" % f["name"])

@@ -103,23 +103,38 @@ def dump(p, funcs, locs):
             stack, ",".join(str(v) for v in smp.value), labels))
 
 
+def measured(p, smp, active):
+    """The sample's values with its measured self-active time where the
+    export printed it clamped (label measured_self_active)."""
+    v = list(smp.value)
+    if v[active] < 0:
+        fail("a sample's active value is negative")
+    for lb in smp.label:
+        if p.string_table[lb.key] == "measured_self_active":
+            v[active] = lb.num
+    return v
+
+
 def totals(p, funcs, locs):
     """Per function name: flat (the leaf's values) and cum (every sample the
-    function is on, once per sample), and the number of samples."""
+    function is on, once per sample), of the measured values, and the
+    number of samples."""
     st = p.string_table
     n = len(p.sample_type)
+    active = [st[t.type] for t in p.sample_type].index("active")
     flat, cum, count = {}, {}, {}
     for smp in p.sample:
         fr = frames(p, funcs, locs, smp)
         leaf = st[fr[-1][0].name]
         flat.setdefault(leaf, [0] * n)
         count[leaf] = count.get(leaf, 0) + 1
-        for i, v in enumerate(smp.value):
+        values = measured(p, smp, active)
+        for i, v in enumerate(values):
             flat[leaf][i] += v
         for name in {st[f.name] for f, _ in fr}:
             cum.setdefault(name, [0] * n)
             count[name] = count.get(name, 0) + 1
-            for i, v in enumerate(smp.value):
+            for i, v in enumerate(values):
                 cum[name][i] += v
     return flat, cum, count
 
@@ -146,16 +161,22 @@ def compare(p, funcs, locs, report):
     for fn in report["functions"]:
         name = fn["name"]
         fl, cu = flat.get(name, [0] * n), cum.get(name, [0] * n)
-        agree(name, "flat active", fl[idx["active"]], fn["self_active_ns"])
+        # The report's measured figures (its "clamped" values where it
+        # printed them clamped), against the samples' measured ones.
+        meas = fn.get("clamped", {})
+        agree(name, "flat active", fl[idx["active"]],
+              meas.get("self_active_ns", fn["self_active_ns"]))
         agree(name, "flat calls", fl[idx["calls"]],
               fn["calls"] - fn["counted_calls"])
         if fn["active_ns"] is not None:
-            agree(name, "cum active", cu[idx["active"]], fn["active_ns"])
+            agree(name, "cum active", cu[idx["active"]],
+                  meas.get("active_ns", fn["active_ns"]))
         if fn["off_cpu_ns"] is not None:
             agree(name, "cum off_cpu", cu[idx["off_cpu"]], fn["off_cpu_ns"])
         if fn["overhead_ns"] is not None:
             agree(name, "cum overhead", cu[idx["overhead"]], fn["overhead_ns"])
-    total = sum(smp.value[idx["active"]] for smp in p.sample)
+    total = sum(measured(p, smp, idx["active"])[idx["active"]]
+                for smp in p.sample)
     agree("all", "active", total, report["total_self_active_ns"],
           len(p.sample))
     if bad:

@@ -96,14 +96,14 @@ def check_page(b, check, args):
            x=geom["x"], y=geom["y"])
     det = b.wait_until("document.getElementById('flame-diff-details').textContent")
     check(det.startswith("compute(...) [both]: active 500.000 us -> 810.000 us "
-                         "(+310.000 us, 1.62x, \u00b195% 59.770 us, significant); "
+                         "(+310.000 us, 1.62x, \u00b195% 59.907 us, significant); "
                          "self-active 300.000 us -> 510.000 us") and "calls 2 -> 2" in det,
           "hovering shows before/after/delta (%s)" % det)
 
     b.eval("document.getElementById('metric-self_active').click()")
     check(b.wait_until("document.getElementById('flame-diff').getAttribute('data-metric') "
                        "=== 'self_active'"), "the color switch selects self-active time")
-    # main's self time did not change: 0 within a spread of 0.
+    # main's self time did not change: 0 within its noise bound.
     check(fill("main") == "#c8c8c8",
           "by self-active time main is grey (%s)" % fill("main"))
     rows = b.eval("document.querySelectorAll('#diff-functions tbody tr').length")

@@ -327,10 +327,14 @@ def check_page(b, check, args):
     # compute(int): self-active 400 us, of which its samples put a
     # quarter in helper(): keeps 300 us, +- 1.96 * sqrt(400000^2 *
     # Q(1 - Q) / 42), Q = (10 + 1) / (40 + 2) (the rule-of-succession
-    # share), = 53.189 us from the sampling plus 12 timed calls *
-    # 5 ns probe residual (1 + 1 + |27 - 30|) = 53.249 us.
-    # helper(): 200 us timed + 100 us sampled, +- 53.189 us + 10
-    # timed calls * 5 ns = 53.239 us; per-call figures "-".
+    # share), = 53.189 us from the sampling plus its 3/4 share of: the 40
+    # samples' cost (2 us each, 80 us), 12 timed calls * 5 ns probe
+    # residual (1 + 1 + |27 - 30|) and their 24 readings' rounding
+    # (1.96 * sqrt(24 / 6) * 1 ns): 113.237 us.
+    # helper(): 200 us timed + 100 us sampled, +- 53.189 us + the
+    # other quarter (20.015 us) + its 10 timed calls' residual and
+    # rounding = 73.257 us; per-call figures "-". Active times have
+    # their +-95% too (compute: every sample charged, 80.064 us).
     # Short names (template arguments and parameters elided), as
     # in the text report.
     comp = cells.get("compute(...)", [None] * 5)
@@ -338,19 +342,29 @@ def check_page(b, check, args):
     check(comp[0] == "timed" and helper[0] == "counted" and
           cells.get("main", [None])[0] == "timed",
           "functions table has a how column: timed / counted (%s)" % cells)
-    check(comp[2] == "300.000 us \u00b1 53.249 us" and
-          helper[2] == "300.000 us \u00b1 53.239 us",
+    check(comp[2] == "300.000 us \u00b1 113.237 us" and
+          helper[2] == "300.000 us \u00b1 73.257 us",
           "self-active times show their +- uncertainty (%s, %s)" % (comp[2], helper[2]))
     check(helper[1] == "1000" and helper[3] == "-" and helper[4] == "-" and
-          comp[3] == "600.000 us",
+          comp[3] == "600.000 us \u00b1 80.064 us",
           "a counted function has exact calls and no per-call figures (%s)" % helper)
     check(not any("~" in c for row in cells.values() for c in row if c),
           "no '~' marks any more")
     check(b.eval("!document.getElementById('approximate-note')"),
           "no #approximate-note")
     note = b.eval("(document.getElementById('how-note') || {}).textContent")
-    check(bool(note) and note.startswith("how: timed = every call timed by the probes") and
-          "+-95%" in note, "a #how-note explains how and +-95%% (%s)" % note)
+    check(bool(note) and note.startswith("how: timed = every call timed by the probes"),
+          "a #how-note explains how (%s)" % note)
+    enote = b.eval("(document.getElementById('error-note') || {}).textContent")
+    check(bool(enote) and enote.startswith("+-95% = "),
+          "an #error-note explains +-95%% (%s)" % enote)
+    # The page formats a time as the text reports do (report::formatTime):
+    # never "-0 ns"; a clamped figure is marked.
+    fmt = b.eval("""[ActiveTimeHtml.fmtNs(-0.3), ActiveTimeHtml.fmtNs(-0.6),
+        ActiveTimeHtml.fmtNs(-11631), ActiveTimeHtml.fmtNs(null),
+        ActiveTimeHtml.fmtFigure({active_ns: 0, clamped: {active_ns: -5}}, 'active_ns')].join('|')""")
+    check(fmt == "0 ns|-1 ns|-11.631 us|-|0 ns!",
+          "times format as in the text report (%s)" % fmt)
     prov = b.eval("(document.getElementById('provenance') || {}).textContent")
     check(bool(prov) and prov.startswith("Self-active time: ") and
           "in 990 counted calls, split off their timed callers by 40 code samples" in prov

@@ -21,7 +21,7 @@
 // RUN: %activetime report --json fixed.raw | python3 -c "import json,sys; d=json.load(sys.stdin); r=d['processes'][0]['tick_rate']; print(*('%%s %%s' %% (f['name'], 'ok' if f['overhead_ns']*r/1e9 >= {'leaf': 99, 'main': 233, 'middle': 193, 'twice': 21}[f['name']] - 0.5 else round(f['overhead_ns']*r/1e9)) for f in sorted(d['functions'], key=lambda f: f['name'])))" | FileCheck --check-prefix=TICKS %s
 // RUN: not env ACTIVETIME_OPTIONS=switch_source=bogus ./calls 2>&1 | FileCheck --check-prefix=BAD %s
 
-// PERF: tick step: {{1 tick$|[0-9]+\.[0-9]+ ticks \([0-9.]+ ns\): one call is timed to within a step}}
+// PERF: tick step: {{1 tick$|[0-9]+\.[0-9]+ ticks \([0-9.]+ ns\): each timed interval is rounded to a step}}
 // PERF: timing: a function's calls are timed while they last {{[0-9.]+ [num]?s}} or more on average
 // PERF-NEXT: probe cost: measured by every probe between its two tick reads, plus {{[0-9.]+}} + {{[0-9.]+}} ns per timed call outside them
 // PERF-NEXT: calibrated at start-up: 31 batches
@@ -31,10 +31,10 @@
 
 // CPU: switched-out time from the thread CPU clock (resolution {{.*}}): 1 thread
 // CPU: note: for threads measured with the thread CPU clock
-// CPU: calls elapsed active self-active +-95% % overhead off-cpu min max how function location
+// CPU: calls elapsed active +-95% self-active +-95% % overhead off-cpu min max how function location
 
 // NONE: switched-out time NOT MEASURED: 1 thread
-// NONE: calls elapsed active* self-active* +-95% %* overhead off-cpu min* max* how function location
+// NONE: calls elapsed active* +-95% self-active* +-95% %* overhead off-cpu min* max* how function location
 // NONE: * switched-out time not measured
 // NONE-JSON: "switch_source": "none"
 

@@ -10,7 +10,7 @@
 // RUN: env ACTIVETIME_OPTIONS=output=a.raw:timing_ratio=0 ./sites 1000
 // RUN: env ACTIVETIME_OPTIONS=output=b.raw:timing_ratio=0 ./sites 1000
 // RUN: %activetime report --call-sites --top 0 a.raw | FileCheck --check-prefix=SITES %s
-// RUN: %activetime report --call-sites --json a.raw | python3 -c "import json,sys; d=json.load(sys.stdin); print(sorted((s['callee'], s['line'], s['timed_calls'], s['targets_at_site']) for s in d['call_sites'] if s['caller']))" | FileCheck --check-prefix=JSON %s
+// RUN: %activetime report --call-sites --json a.raw | python3 -c "import json,sys; d=json.load(sys.stdin); print(sorted((s['callee'], s['line'], s['calls'], s['targets_at_site']) for s in d['call_sites'] if s['caller']))" | FileCheck --check-prefix=JSON %s
 // RUN: %activetime merge -o m.raw a.raw b.raw
 // RUN: %activetime export --format=sample-profile --sample-profile-format=text -o m.txt m.raw
 // RUN: FileCheck --check-prefix=PROF --input-file=m.txt %s
@@ -67,14 +67,14 @@ int main(int argc, char **argv) {
   return 0;
 }
 
-// SITES: call sites (calls from each call instruction; ~ = includes counted calls placed by code samples, an estimate):
+// SITES: call sites (per caller and source position of the call; timed: calls through the entry probe, exact; ~counted: {{.*}}):
 // SITES-DAG: {{^}}  work  (1250 calls)
-// SITES-DAG: {{^}} 1000   main  call-sites.c:60
-// SITES-DAG: {{^}} 250   main  call-sites.c:62
-// SITES-DAG: {{^}} 800   main  call-sites.c:63  [80.0% of this call's 2 targets' calls]
-// SITES-DAG: {{^}} 200   main  call-sites.c:63  [20.0% of this call's 2 targets' calls]
-// SITES-DAG: {{^}} 1000   main  call-sites.c:64
-// SITES-DAG: {{^}} 1   <outside the program>
+// SITES-DAG: {{^}} 1000 - main call-sites.c:60
+// SITES-DAG: {{^}} 250 - main call-sites.c:62
+// SITES-DAG: {{^}} 800 - main call-sites.c:63 [80.0% of this call's 2 targets' calls]
+// SITES-DAG: {{^}} 200 - main call-sites.c:63 [20.0% of this call's 2 targets' calls]
+// SITES-DAG: {{^}} 1000 - main call-sites.c:64
+// SITES-DAG: {{^}} 1 - <thread root>
 
 // JSON: [('add1', 63, 800, 2), ('sub1', 63, 200, 2), ('tiny', 64, 1000, 1), ('work', 60, 1000, 1), ('work', 62, 250, 1)]
 
@@ -95,5 +95,7 @@ int main(int argc, char **argv) {
 // SHOW-DAG: 3{{(\.[0-9]+)?}}: 2000, calls: work:2000
 // SHOW-DAG: Function: work: {{[0-9]+}}, 2500,
 
-// COUNTED: tiny  (20000 calls)
-// COUNTED-NEXT: {{^ +}}20000~  main  call-sites.c:64
+// COUNTED: tiny  (20000 calls: {{[0-9]+}} timed, {{[0-9]+}} counted)
+// COUNTED-NEXT: timed ~counted caller call site
+// COUNTED-NEXT: {{^ +[0-9]+ +~[0-9]+ +main +call-sites.c:64$}}
+// COUNTED-NEXT: counted calls: {{[0-9]+}} {{placed by code samples|by the timed calls. sites}}{{.*}}

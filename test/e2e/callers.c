@@ -31,13 +31,13 @@ __attribute__((noinline)) unsigned long leaf(unsigned long n) {
 __attribute__((noinline)) void heavy(void) {
   for (int i = 0; i < 200; ++i)
     sink += leaf(20000);
-// LINES-DAG: {{^ +}}200 {{[0-9.]+ [mun]?s}}  heavy  callers.c:[[#@LINE-1]]
+// LINES-DAG: {{^ +}}200 {{[0-9.]+ [mun]?s}} {{[0-9.]+ [mun]?s}} - heavy callers.c:[[#@LINE-1]]
 }
 
 __attribute__((noinline)) void light(void) {
   for (int i = 0; i < 50; ++i)
     sink += leaf(200);
-// LINES-DAG: {{^ +}}50 {{[0-9.]+ [mun]?s}}  light  callers.c:[[#@LINE-1]]
+// LINES-DAG: {{^ +}}50 {{[0-9.]+ [mun]?s}} {{[0-9.]+ [mun]?s}} - light callers.c:[[#@LINE-1]]
 }
 
 int main(void) {
@@ -68,7 +68,12 @@ int main(void) {
 // FOCUS-NEXT: {{^ +}}50 {{.*}}  light  callers.c:
 // FOCUS-NEXT: {{^}}    callees: none
 // FOCUS-NOT: heavy
-// FOCUS-NOT: main
+// The focused call is a root of the filtered tree, but the call site its
+// entry probe read is still in main's code: main made the call.
+// FOCUS: {{^}}  light  (calls 1,
+// FOCUS-NEXT: {{^}}    callers:
+// FOCUS-NEXT: {{^ +}}1 {{.*}} - main callers.c:
+// FOCUS-NOT: heavy
 
 // IGNORE: filters: --ignore=heavy; {{.*}}; ignored 1 calls with
 // IGNORE: {{^}}  leaf  (calls 50,

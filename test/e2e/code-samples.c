@@ -61,10 +61,10 @@ int main(void) {
 // ON-TEXT: code samples: every {{[0-9.]+ [num]?s}} of a thread's CPU time
 // ON-TEXT: self-active time:
 // ON-TEXT: counted: {{.*}} in {{[0-9]+}} counted calls, split off their timed callers by {{[1-9][0-9]*}} code samples
-// ON-TEXT: {{^ +10000000 +- +- +[0-9.]+ ms +[0-9.]+ [num]?s +[0-9.]+% +- +- +- +- +counted +mix +code-samples.c:}}
+// ON-TEXT: {{^ +10000000 +- +- +- +[0-9.]+ ms +[0-9.]+ [num]?s +[0-9.]+% +- +- +- +- +counted +mix +code-samples.c:}}
 // The counted callee's time in the tree: a "[counted]" child of parent.
-// ON-TREE:      {{^ +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[0-9.]+% +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +1 +parent$}}
-// ON-TREE-NEXT: {{^ +- +[0-9.]+ ms +[0-9.]+% +[0-9.]+ ms +- +- +- +mix \[counted\]$}}
+// ON-TREE:      {{^ +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s!? +[0-9.]+ [mun]?s +[0-9.]+% +[0-9.]+ [mun]?s!? +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +1 +parent$}}
+// ON-TREE-NEXT: {{^ +- +[0-9.]+ ms +[0-9.]+ [mun]?s +[0-9.]+% +[0-9.]+ ms +[0-9.]+ [mun]?s +- +- +- +mix \[counted\]$}}
 
 // OFF:      mix how=counted samples=no sampled=no
 // OFF-NEXT: share={{[0-9.]+}} above50=no below1=yes

@@ -31,7 +31,7 @@
 volatile unsigned long sink;
 
 // A few nanoseconds a call.
-// TEXT-DAG:  {{^ +100000 +- +- +[0-9.]+ [num]?s +[0-9.]+ [num]?s +[0-9.]+% +- +- +- +- +counted +leaf +counting.c:}}[[#@LINE+1]]{{$}}
+// TEXT-DAG:  {{^ +100000 +- +- +- +[0-9.]+ [num]?s +[0-9.]+ [num]?s +[0-9.]+% +- +- +- +- +counted +leaf +counting.c:}}[[#@LINE+1]]{{$}}
 NOINLINE void leaf(unsigned long i) { sink += i; }
 
 // TEXT-DAG:  {{^ +1 [^-]+ timed +parent +counting.c:}}[[#@LINE+1]]{{$}}

@@ -10,9 +10,9 @@
 // RUN: %activetime diff old1.raw new1.raw > one.txt
 // RUN: FileCheck %s --check-prefix=ONE < one.txt
 // ONE: ActiveTime diff: base 1 run of old, new 1 run of new
-// ONE: noise: SPREAD UNKNOWN: each side has one run
+// ONE: SPREAD UNKNOWN: each side has one run
 // ONE: functions: 4 in both, 0 added, 0 removed; {{.*}}; calls changed in 0
-// ONE: +{{[0-9.]+ [mu]s}} {{[0-9.]+}}x slower? {{.*}} 50 50 0 timed work diff.c:[[#@LINE+29]]
+// ONE: +{{[0-9.]+ [mu]s}} {{[0-9.]+}}x {{[0-9.]+ [num]?s}} slower? {{.*}} 50 50 0 timed work diff.c:[[#@LINE+29]]
 //
 // Two runs of each build: the spread is known, each side has two runs of
 // one process, and the calls per run are still exact.

@@ -212,7 +212,8 @@ int diffMain() {
   DiffSide DS[2];
   for (int S = 0; S < 2; ++S)
     DS[S] = {&Sides[S].Whole, Sides[S].RunAggs,
-             unsigned(Sides[S].Info.Runs.size())};
+             unsigned(Sides[S].Info.Runs.size()),
+             tickStepNs(*Sides[S].Info.P)};
   Prog.phase("comparing");
   DiffResult R = diffProfiles(DS[0], DS[1], O.Noise);
   Prog.phase("writing");

@@ -633,4 +633,283 @@ TEST(Aggregate, TicksToNsKeepsPrecision) {
   EXPECT_DOUBLE_EQ(ticksToNs(P, 3000000000ull * 86400 + 3), 86400e9 + 1);
 }
 
+// The +-95% of active and self-active times (ErrorParts, halfWidth95): a
+// process with a 10 ns tick step (2560 = 10 ticks * 256 at 1 GHz), a probe
+// residual of 2 ns a pair (enter 1 + exit 1, unmeasured table) and code
+// samples costing 4 us each, removed once per sample recorded in a frame.
+TEST(FigureErrors, TickStepResidualAndSampleCost) {
+  Process P = makeProcess({"main", "f"});
+  P.TickStep256 = 2560;
+  P.Overhead.Enter256 = 256;
+  P.Overhead.Exit256 = 256;
+  P.CodeSamplePeriodNs = 100000;
+  P.CodeSampleCost256 = 4000 * 256;
+  // main (1 call) -> f (3 calls); 2 samples recorded in f's frame, both
+  // in f's own code, 1 in main's.
+  Thread T = makeThread(1, {{Root, 0, 1, 50000, 20000, 50000, 50000},
+                            {0, 1, 3, 30000, 30000, 10000, 10000}});
+  T.CodeSamples = {resolved(1, 1, 2), resolved(0, 0, 1)};
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  const FunctionStats *Main = find(A, "main"), *F = find(A, "f");
+  ASSERT_TRUE(Main && F);
+  double Step = 10, Cost = 4000 * kSampleCostUncertainty;
+  // f: 3 pairs in its self and inclusive time: residual 3 x 2 ns; 6 tick
+  // readings' rounding, 1.96 x sqrt(6 / 6) x 10 ns (under its bound 60 ns);
+  // its 2 samples' cost.
+  double FErr = 3 * 2 + 1.96 * std::sqrt(6.0 / 6) * Step + 2 * Cost;
+  ActiveFigures FF = activeFigures(F->S);
+  EXPECT_TRUE(FF.HasActive);
+  EXPECT_NEAR(FF.Active.Error, FErr, 1e-9);
+  // Its self time also has the split's sampling variance (all 2 samples
+  // in its own code still leave one: the rule-of-succession share).
+  EXPECT_NEAR(FF.Self.Error,
+              FErr + 1.96 * std::sqrt(splitVar(30000, 1, 2)), 1e-9);
+  // main's self time holds its own pair and f's 3 (their exits and
+  // elapsed times are subtracted) and its own sample; its inclusive time
+  // every pair (4) and every sample in its subtree (3).
+  ActiveFigures MF = activeFigures(Main->S);
+  EXPECT_NEAR(MF.Self.Error,
+              4 * 2 + 1.96 * std::sqrt(8.0 / 6) * Step + 1 * Cost +
+                  1.96 * std::sqrt(splitVar(20000, 1, 1)),
+              1e-9);
+  EXPECT_NEAR(MF.Active.Error,
+              4 * 2 + 1.96 * std::sqrt(8.0 / 6) * Step + 3 * Cost, 1e-9);
+  EXPECT_EQ(A.How.ChargedSamples, 3u);
+  EXPECT_EQ(A.How.SampleCostUncertaintyNs, 3 * Cost);
+  // A cost the runtime could not measure was not removed: no uncertainty.
+  Prof.Processes[0].CodeSampleFlags |= raw::CSF_CostUnmeasured;
+  Aggregate B = aggregate(Prof);
+  EXPECT_NEAR(activeFigures(find(B, "f")->S).Active.Error,
+              3 * 2 + 1.96 * Step, 1e-9);
+}
+
+TEST(FigureErrors, ThreadTotalFromTheSameParts) {
+  // A thread's total self-active time is checked against its CPU clock
+  // within the total's own +-95%: its functions' self error parts and
+  // split variances added up, through halfWidth95 like every figure. Here
+  // main's self holds 4 pairs, f's 3; 3 charged samples; the splits of 2
+  // frames.
+  Process P = makeProcess({"main", "f"});
+  P.TickStep256 = 2560;
+  P.Overhead.Enter256 = 256;
+  P.Overhead.Exit256 = 256;
+  P.CodeSamplePeriodNs = 100000;
+  P.CodeSampleCost256 = 4000 * 256;
+  Thread T = makeThread(1, {{Root, 0, 1, 50000, 20000, 50000, 50000},
+                            {0, 1, 3, 30000, 30000, 10000, 10000}});
+  T.CodeSamples = {resolved(1, 1, 2), resolved(0, 0, 1)};
+  T.CpuNs = 49000;
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  ASSERT_EQ(A.Threads.size(), 1u);
+  const ThreadSummary &TS = A.Threads[0];
+  double Step = 10, Cost = 4000 * kSampleCostUncertainty;
+  ErrorParts E;
+  E.ResidualNs = 7 * 2;
+  E.QuantVarNs2 = 14 * Step * Step / 6;
+  E.QuantMaxNs = 14 * Step;
+  E.SampleCostNs = 3 * Cost;
+  double Var = splitVar(30000, 1, 2) + splitVar(20000, 1, 1);
+  EXPECT_NEAR(TS.TotalSelfActiveErrNs, halfWidth95(E, Var), 1e-6);
+  EXPECT_DOUBLE_EQ(TS.TotalSelfActive, 50000);
+  EXPECT_DOUBLE_EQ(TS.CpuNs, 49000);
+  // 1 us over the clock is within the bound (tens of us of sample cost).
+  EXPECT_FALSE(TS.exceedsCpu());
+  // Far over it is not.
+  Prof.Processes[0].Threads[0].CpuNs = 20000;
+  EXPECT_TRUE(aggregate(Prof).Threads[0].exceedsCpu());
+  // A clock not read is never exceeded.
+  Prof.Processes[0].Threads[0].CpuNs = raw::kCpuUnknown;
+  EXPECT_FALSE(aggregate(Prof).Threads[0].exceedsCpu());
+}
+
+TEST(FigureErrors, RoundingNeverAboveItsBound) {
+  // One reading of a 10 ns counter is off by less than 10 ns: the normal
+  // approximation (1.96 x sqrt(1/6) x 10 = 8.0 ns) is below the bound
+  // here, but for M readings the bound M x S caps it.
+  ErrorParts E;
+  E.QuantVarNs2 = 100.0 / 6;
+  E.QuantMaxNs = 10;
+  EXPECT_NEAR(halfWidth95(E, 0), 1.96 * std::sqrt(100.0 / 6), 1e-12);
+  E.QuantMaxNs = 5;
+  EXPECT_EQ(halfWidth95(E, 0), 5);
+  // Bounds add in full; the sampling variance as 1.96 standard deviations.
+  E.ResidualNs = 7;
+  E.SampleCostNs = 100;
+  EXPECT_NEAR(halfWidth95(E, 400), 5 + 7 + 100 + 1.96 * 20, 1e-12);
+  // A share of a figure takes the same share of each bound, and its
+  // square of each variance.
+  ErrorParts H = E.scaled(0.25);
+  EXPECT_EQ(H.ResidualNs, 1.75);
+  EXPECT_EQ(H.SampleCostNs, 25);
+  EXPECT_EQ(H.QuantVarNs2, E.QuantVarNs2 / 16);
+  EXPECT_EQ(H.QuantMaxNs, 1.25);
+}
+
+TEST(FigureErrors, SplitSharesTheFramesErrors) {
+  // P's self time (3000) is split 3:1 between P and counted X by 8
+  // samples: X's part takes 1/4 of the frame's residual, rounding and
+  // sample cost, P keeps 3/4; the parts add up to the frame's.
+  Process P = makeProcess({"P", "X"});
+  P.Overhead.Enter256 = 256 * 4;
+  P.CodeSamplePeriodNs = 100000;
+  P.CodeSampleCost256 = 1000 * 256;
+  Thread T = makeThread(1, {{Root, 0, 1, 3000, 3000, 3000, 3000}});
+  T.Counts = {{0, false, 1}, {1, true, 100}};
+  T.CodeSamples = {resolved(0, 0, 6), resolved(0, 1, 2)};
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  const Stats &SP = find(A, "P")->S, &SX = find(A, "X")->S;
+  double Cost = 8 * 1000 * kSampleCostUncertainty;
+  EXPECT_NEAR(SP.SelfErr.SampleCostNs, 0.75 * Cost, 1e-9);
+  EXPECT_NEAR(SX.SelfErr.SampleCostNs, 0.25 * Cost, 1e-9);
+  EXPECT_NEAR(SP.SelfErr.ResidualNs + SX.SelfErr.ResidualNs, 4, 1e-12);
+  EXPECT_NEAR(SX.SelfErr.ResidualNs, 1, 1e-12);
+  // P's inclusive time is not split: all of it.
+  EXPECT_NEAR(SP.ActiveErr.SampleCostNs, Cost, 1e-9);
+}
+
+// Figures outside what they can be are printed at the bound, marked, with
+// the measured value and its +-95% kept.
+TEST(FigureClamp, NegativeSelfAboveActiveAboveElapsed) {
+  Stats S;
+  S.Calls = 4;
+  S.Elapsed = 1000;
+  S.Active = -50;
+  S.SelfActive = -80;
+  S.SelfErr.ResidualNs = 100;
+  ActiveFigures F = activeFigures(S);
+  ASSERT_TRUE(F.HasActive);
+  EXPECT_EQ(F.Active.Shown, 0);
+  EXPECT_TRUE(F.Active.Clamped);
+  EXPECT_EQ(F.Active.Measured, -50);
+  EXPECT_EQ(F.Self.Shown, 0);
+  EXPECT_TRUE(F.Self.Clamped);
+  EXPECT_EQ(F.Self.Measured, -80);
+  EXPECT_EQ(F.Self.Error, 100);
+  // Self above active: self is printed at active.
+  S.Active = 300;
+  S.SelfActive = 360;
+  F = activeFigures(S);
+  EXPECT_FALSE(F.Active.Clamped);
+  EXPECT_EQ(F.Self.Shown, 300);
+  EXPECT_TRUE(F.Self.Clamped);
+  // Active above elapsed: active is printed at elapsed, self below it.
+  S.Active = 1200;
+  S.SelfActive = 1100;
+  F = activeFigures(S);
+  EXPECT_EQ(F.Active.Shown, 1000);
+  EXPECT_EQ(F.Self.Shown, 1000);
+  EXPECT_TRUE(F.Active.Clamped && F.Self.Clamped);
+  // In range: nothing clamped.
+  S.Active = 500;
+  S.SelfActive = 200;
+  F = activeFigures(S);
+  EXPECT_FALSE(F.Active.Clamped || F.Self.Clamped);
+  EXPECT_EQ(F.Self.Shown, 200);
+  // A function with counted calls has no inclusive figure: self is only
+  // bounded below.
+  S.CountedCalls = 10;
+  S.SelfActive = 5000;
+  F = activeFigures(S);
+  EXPECT_FALSE(F.HasActive);
+  EXPECT_EQ(F.Self.Shown, 5000);
+  EXPECT_FALSE(F.Self.Clamped);
+  // A counted tree node: its active time is its self time.
+  S.SelfActive = -1;
+  F = activeFigures(S, /*CountedNode=*/true);
+  EXPECT_TRUE(F.HasActive && F.Self.Clamped && F.Active.Clamped);
+  EXPECT_EQ(F.Active.Shown, 0);
+}
+
+TEST(FigureClamp, UncountedCalleeCodeAddsToItsActiveTime) {
+  // P's samples fall in X's code, X has no counted calls on the thread and
+  // no timed node under P (its timed call was made elsewhere): that code
+  // ran outside X's probes, so it adds to X's self and inclusive time (and
+  // elapsed), not to "counted" time; the tree marks it [outside probes].
+  Process P = makeProcess({"main", "P", "X"});
+  Thread T = makeThread(1, {{Root, 0, 1, 5000, 1000, 5000, 5000},
+                            {0, 1, 1, 3000, 3000, 3000, 3000},
+                            {0, 2, 1, 1000, 1000, 1000, 1000}});
+  T.Counts = {{0, false, 1}, {1, false, 1}, {2, false, 1}};
+  T.CodeSamples = {resolved(1, 1, 6), resolved(1, 2, 2)};
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  const Stats &X = find(A, "X")->S;
+  EXPECT_EQ(X.CountedCalls, 0u);
+  EXPECT_EQ(X.SelfActive, 1000 + 750);
+  EXPECT_EQ(X.Active, 1000 + 750);
+  EXPECT_EQ(X.Elapsed, 1000 + 750);
+  EXPECT_EQ(X.Sampled, 0);
+  EXPECT_FALSE(activeFigures(X).Self.Clamped);
+  EXPECT_EQ(A.How.SampledNs, 0);
+  EXPECT_EQ(A.How.OutsideProbesNs, 750);
+  EXPECT_EQ(find(A, "P")->S.SelfElapsed, 3000 - 750);
+  unsigned Outside = 0;
+  for (const TreeNode &N : A.Tree)
+    if (N.OutsideProbes) {
+      ++Outside;
+      EXPECT_TRUE(N.Counted);
+      EXPECT_EQ(A.Functions[N.Func].Name, "X");
+      EXPECT_EQ(N.S.SelfActive, 750);
+    }
+  EXPECT_EQ(Outside, 1u);
+}
+
+TEST(FigureClamp, UncountedCodeOfAFunctionNeverCalledStaysInTheTotals) {
+  // P's samples fall in X's code, and X has neither calls nor counts on
+  // the thread (its code ran without its probes: entered by a jump, or
+  // its probes gated off): the 750 moved to X is X's, in the flat table
+  // as in the thread's, and the process total is the threads' total.
+  Process P = makeProcess({"main", "P", "X"});
+  Thread T = makeThread(1, {{Root, 0, 1, 5000, 2000, 5000, 5000},
+                            {0, 1, 1, 3000, 3000, 3000, 3000}});
+  T.Counts = {{0, false, 1}, {1, false, 1}};
+  T.CodeSamples = {resolved(1, 1, 6), resolved(1, 2, 2)};
+  P.Threads.push_back(T);
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  const FunctionStats *X = find(A, "X");
+  ASSERT_TRUE(X);
+  EXPECT_EQ(X->S.SelfActive, 750);
+  EXPECT_EQ(X->S.Calls, 0u);
+  ASSERT_EQ(A.Threads.size(), 1u);
+  EXPECT_DOUBLE_EQ(A.TotalSelfActive, A.Threads[0].TotalSelfActive);
+  EXPECT_DOUBLE_EQ(A.TotalSelfActive, 5000);
+}
+
+TEST(FunctionNames, TimedCopyIsItsFunction) {
+  EXPECT_EQ(sourceFunctionName("f.activetime.timed"), "f");
+  EXPECT_EQ(sourceFunctionName("_Z1fv.activetime.timed"), "_Z1fv");
+  EXPECT_EQ(sourceFunctionName("f.activetime.timed.cold.1"), "f");
+  EXPECT_EQ(sourceFunctionName("f.activetime.timed.llvm.42"), "f");
+  EXPECT_EQ(sourceFunctionName("f() (.activetime.timed)"), "f()");
+  EXPECT_EQ(sourceFunctionName("f() (.activetime.timed.cold.1)"), "f()");
+  EXPECT_EQ(sourceFunctionName("f.activetime.timedx"),
+            "f.activetime.timedx");
+  EXPECT_EQ(sourceFunctionName("main"), "main");
+  EXPECT_EQ(sourceFunctionName(".activetime.timed"), ".activetime.timed");
+  // The aggregate names a timed copy's table entry by its function and
+  // merges the two.
+  Process P = makeProcess({"_Z1fv", "_Z1fv.activetime.timed"});
+  P.Threads.push_back(makeThread(1, {{Root, 0, 1, 100, 100, 100, 100},
+                                     {Root, 1, 2, 50, 50, 25, 25}}));
+  Profile Prof;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  ASSERT_EQ(A.Flat.size(), 1u);
+  EXPECT_EQ(A.Functions[A.Flat[0].Func].Name, "_Z1fv");
+  EXPECT_EQ(A.Flat[0].S.Calls, 3u);
+}
+
 } // namespace

@@ -184,3 +184,75 @@ TEST(CallSites, CountedCallsWithNoSiteStayUnplaced) {
 }
 
 } // namespace
+
+namespace {
+
+/// The caller of every timed call is the function holding its call
+/// instruction: here f, though f was only counted (no node) and g's node
+/// hangs under main, its nearest timed caller.
+TEST(CallSitePlacement, CallerIsTheCodeThatCalledNotTheNearestTimedFrame) {
+  Profile Prof;
+  Prof.Processes.push_back(makeProcess());
+  Thread T;
+  T.Nodes = {node(Root, kMain, 1, 0), node(0, kG, 6, 0x2010)};
+  T.Nodes[1].Site = {kF, 0x2010};
+  T.Counts = {{kMain, false, 1}, {kF, true, 3}, {kG, false, 6}};
+  Prof.Processes[0].Threads.push_back(T);
+  Aggregate A = aggregate(Prof);
+  CallSiteTable Tab = placeCalls(Prof, A, nullptr);
+  uint32_t G = 0, F = 0;
+  for (uint32_t I = 0; I < A.Functions.size(); ++I) {
+    if (A.Functions[I].Name == "g")
+      G = I;
+    if (A.Functions[I].Name == "f")
+      F = I;
+  }
+  ASSERT_EQ(Tab.ByCallee[G].size(), 1u);
+  const SiteRow &R = Tab.Rows[Tab.ByCallee[G][0]];
+  EXPECT_EQ(R.Kind, CallerKind::Function);
+  EXPECT_EQ(R.Caller, F);
+  EXPECT_EQ(R.Timed, 6u);
+  // The callers view of f lists g as its callee (the same row).
+  ASSERT_EQ(Tab.ByCaller[F].size(), 1u);
+  EXPECT_EQ(Tab.ByCaller[F][0], Tab.ByCallee[G][0]);
+}
+
+/// Without program code at the call site: the thread's root call, a
+/// library calling back inside a timed call (the site is known to be
+/// outside: every object was read), and a site that could not be resolved
+/// (the nearest timed caller, flagged).
+TEST(CallSitePlacement, RootsCallbacksAndUnresolvedSites) {
+  Profile Prof;
+  Prof.Processes.push_back(makeProcess());
+  Thread T;
+  T.Nodes = {node(Root, kMain, 1, 0), node(0, kF, 4, 0), node(0, kG, 2, 0)};
+  T.Nodes[0].CallSite = 0x7fff0000; // libc's call of main: outside
+  T.Nodes[0].Site.Known = true;
+  T.Nodes[1].CallSite = 0x7fff1000; // qsort calling back f, inside main
+  T.Nodes[1].Site.Known = true;
+  T.Nodes[2].CallSite = 0x401000;   // recorded, but not resolvable
+  Prof.Processes[0].Threads.push_back(T);
+  Aggregate A = aggregate(Prof);
+  CallSiteTable Tab = placeCalls(Prof, A, nullptr);
+  auto RowOf = [&](const char *Name) -> const SiteRow & {
+    for (const SiteRow &R : Tab.Rows)
+      if (A.Functions[R.Callee].Name == Name)
+        return R;
+    ADD_FAILURE() << Name;
+    return Tab.Rows.front();
+  };
+  EXPECT_EQ(RowOf("main").Kind, CallerKind::ThreadRoot);
+  const SiteRow &F = RowOf("f");
+  EXPECT_EQ(F.Kind, CallerKind::Outside);
+  EXPECT_EQ(A.Functions[F.Enclosing].Name, "main");
+  EXPECT_EQ(F.Caller, kNoFunc);
+  const SiteRow &G = RowOf("g");
+  EXPECT_EQ(G.Kind, CallerKind::Function);
+  EXPECT_EQ(A.Functions[G.Caller].Name, "main");
+  EXPECT_TRUE(Tab.Graph.Edges[G.Edges[0]].Unresolved);
+  // Outside callers are no function's callees.
+  for (uint32_t I : Tab.ByCaller[G.Caller])
+    EXPECT_NE(Tab.Rows[I].Kind, CallerKind::Outside);
+}
+
+} // namespace

@@ -1,15 +1,16 @@
 //===- CallerCalleeTest.cpp - Callers, callees and the inverted tree ------===//
 //
-// Part of ActiveTime. The arcs count recursion once (a function's callers'
-// active times sum to its inclusive active time; one function in several
-// modules' tables is one function), and the inversion puts
-// every node's self time on the path up from it: a function's paths sum to
+// Part of ActiveTime. The call-site rows count recursion once (a
+// function's callers' active times sum to its inclusive active time; one
+// function in several modules' tables is one function), and the inversion
+// puts every node's self time on the path up from it: a function's paths sum to
 // its self time, a node's children to its time less the paths ending there;
 // the depth limit cuts paths and says so; deep trees invert without
 // recursion.
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/Profile/CallSites.h"
 #include "activetime/Profile/CallerCallee.h"
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/raw_format.h"
@@ -65,16 +66,18 @@ Profile callersProfile() {
                       {{Root, 4, 2, 400, 200}, {0, 3, 4, 200, 200}}});
 }
 
-TEST(CallArcs, RecursionCountedOnce) {
+TEST(CallSiteRows, RecursionCountedOnce) {
+  // No call site recorded: each node's caller is its parent's function.
   Profile P = callersProfile();
   Aggregate A = aggregate(P);
-  CallArcs G = buildCallArcs(P, A);
+  CallSiteTable T = placeCalls(P, A, nullptr);
   uint32_t Leaf = idOf(A, "leaf");
   std::map<uint32_t, std::tuple<uint64_t, uint64_t, double>> Callers;
   double Sum = 0;
-  for (uint32_t I : G.Callers[Leaf]) {
-    const CallArc &X = G.Arcs[I];
-    Callers[X.Caller] = {X.Calls, X.RecursiveCalls, X.ActiveNs};
+  for (uint32_t I : T.ByCallee[Leaf]) {
+    const SiteRow &X = T.Rows[I];
+    EXPECT_EQ(X.Kind, CallerKind::Function);
+    Callers[X.Caller] = {X.Timed, X.RecursiveTimed, X.ActiveNs};
     Sum += X.ActiveNs;
   }
   ASSERT_EQ(Callers.size(), 4u);
@@ -87,14 +90,16 @@ TEST(CallArcs, RecursionCountedOnce) {
     if (F.Func == Leaf)
       EXPECT_EQ(Sum, F.S.Active);
   // The first caller is the heaviest.
-  EXPECT_EQ(G.Arcs[G.Callers[Leaf][0]].Caller, idOf(A, "x"));
+  EXPECT_EQ(T.Rows[T.ByCallee[Leaf][0]].Caller, idOf(A, "x"));
   // main's callees; its own caller is the thread root.
-  ASSERT_EQ(G.Callees[idOf(A, "main")].size(), 2u);
-  ASSERT_EQ(G.Callers[idOf(A, "main")].size(), 1u);
-  EXPECT_EQ(G.Arcs[G.Callers[idOf(A, "main")][0]].Caller, kNoFunc);
+  ASSERT_EQ(T.ByCaller[idOf(A, "main")].size(), 2u);
+  ASSERT_EQ(T.ByCallee[idOf(A, "main")].size(), 1u);
+  const SiteRow &Root = T.Rows[T.ByCallee[idOf(A, "main")][0]];
+  EXPECT_EQ(Root.Kind, CallerKind::ThreadRoot);
+  EXPECT_EQ(Root.Caller, kNoFunc);
 }
 
-TEST(CallArcs, RecursionAcrossModulesCountedOnce) {
+TEST(CallSiteRows, RecursionAcrossModulesCountedOnce) {
   // An inline function is in the table of each module that uses it: f of
   // the second module calling f of the first is recursion of one function,
   // as Aggregate counts it.
@@ -105,13 +110,13 @@ TEST(CallArcs, RecursionAcrossModulesCountedOnce) {
   Pr.Modules.push_back({2, 0, 0, "n.c", "/bin/app"});
   Pr.Functions.push_back({1, 0, 1, 0, "f", "n.c"});
   Aggregate A = aggregate(P);
-  CallArcs G = buildCallArcs(P, A);
+  CallSiteTable T = placeCalls(P, A, nullptr);
   uint32_t F = idOf(A, "f");
   double Sum = 0;
   uint64_t Recursive = 0;
-  for (uint32_t I : G.Callers[F]) {
-    Sum += G.Arcs[I].ActiveNs;
-    Recursive += G.Arcs[I].RecursiveCalls;
+  for (uint32_t I : T.ByCallee[F]) {
+    Sum += T.Rows[I].ActiveNs;
+    Recursive += T.Rows[I].RecursiveTimed;
   }
   EXPECT_EQ(Recursive, 3u);
   for (const FunctionStats &FS : A.Flat)
@@ -119,28 +124,32 @@ TEST(CallArcs, RecursionAcrossModulesCountedOnce) {
       EXPECT_EQ(Sum, FS.S.Active);
 }
 
-TEST(CallArcs, OneArcPerCallInstruction) {
-  // leaf called from two lines of main: two arcs with their own calls; the
-  // object is the caller's module's file, the address its link-time one.
+TEST(CallSiteRows, OneRowPerCallInstructionWithoutLines) {
+  // leaf called from two instructions of main, which no symbolizer places
+  // in the source: two rows with their own calls; the object is the
+  // caller's module's file, the address its link-time one.
   Profile P = makeProfile({"main", "leaf"}, {{{Root, 0, 1, 1000, 400},
                                               {0, 1, 5, 500, 500},
                                               {0, 1, 1, 100, 100}}});
   auto &N = P.Processes[0].Threads[0].Nodes;
+  N[1].CallSite = 0x7f0000001234;
   N[1].Site = {0, 0x1234};
+  N[2].CallSite = 0x7f0000001250;
   N[2].Site = {0, 0x1250};
   Aggregate A = aggregate(P);
-  CallArcs G = buildCallArcs(P, A);
+  CallSiteTable T = placeCalls(P, A, nullptr);
   uint32_t Leaf = idOf(A, "leaf");
-  ASSERT_EQ(G.Callers[Leaf].size(), 2u);
-  const CallArc &First = G.Arcs[G.Callers[Leaf][0]];
-  const CallArc &Second = G.Arcs[G.Callers[Leaf][1]];
-  EXPECT_EQ(First.ReturnAddr, 0x1234u);
-  EXPECT_EQ(First.Calls, 5u);
+  ASSERT_EQ(T.ByCallee[Leaf].size(), 2u);
+  const SiteRow &First = T.Rows[T.ByCallee[Leaf][0]];
+  const SiteRow &Second = T.Rows[T.ByCallee[Leaf][1]];
+  const CallEdge &E1 = T.Graph.Edges[First.Edges[0]];
+  EXPECT_EQ(E1.ReturnAddr, 0x1234u);
+  EXPECT_EQ(E1.Object, "/bin/app");
+  EXPECT_EQ(First.Timed, 5u);
   EXPECT_EQ(First.ActiveNs, 500);
-  EXPECT_EQ(First.Object, "/bin/app");
-  EXPECT_EQ(Second.ReturnAddr, 0x1250u);
-  EXPECT_EQ(Second.Calls, 1u);
-  EXPECT_EQ(G.Callees[idOf(A, "main")].size(), 2u);
+  EXPECT_EQ(T.Graph.Edges[Second.Edges[0]].ReturnAddr, 0x1250u);
+  EXPECT_EQ(Second.Timed, 1u);
+  EXPECT_EQ(T.ByCaller[idOf(A, "main")].size(), 2u);
 }
 
 /// Every node's children plus the paths ending there sum to its time.

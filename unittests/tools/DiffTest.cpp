@@ -80,7 +80,7 @@ struct TestSide {
       RunAggs = aggregateRuns(P, Runs);
   }
   DiffSide side() const {
-    return {&Whole, RunAggs, unsigned(Runs.size())};
+    return {&Whole, RunAggs, unsigned(Runs.size()), tickStepNs(P)};
   }
   Profile P;
   std::vector<std::vector<uint32_t>> Runs;
@@ -286,19 +286,74 @@ TEST(Diff, NoiseIsWelchsHalfWidthTimesTheFactor) {
   EXPECT_EQ(welchSpread({1}, {10, 17}), -1);
   EXPECT_EQ(welchSpread({}, {}), -1);
   DiffOptions O;
-  EXPECT_EQ(markDelta(4, 4, O), Mark::Noise);
-  EXPECT_EQ(markDelta(-4, 4, O), Mark::Noise);
-  EXPECT_EQ(markDelta(4.5, 4, O), Mark::Significant);
-  EXPECT_EQ(markDelta(0, 0, O), Mark::Noise);
-  EXPECT_EQ(markDelta(1, 0, O), Mark::Significant);
-  EXPECT_EQ(markDelta(100, -1, O), Mark::Unknown);
+  EXPECT_EQ(markDelta(4, 4, 4, O), Mark::Noise);
+  EXPECT_EQ(markDelta(-4, 4, 4, O), Mark::Noise);
+  EXPECT_EQ(markDelta(4.5, 4, 4, O), Mark::Significant);
+  EXPECT_EQ(markDelta(0, 0, 0, O), Mark::Noise);
+  EXPECT_EQ(markDelta(1, 0, 0, O), Mark::Significant);
+  EXPECT_EQ(markDelta(100, -1, 0, O), Mark::Unknown);
   O.NoiseFactor = 2;
-  EXPECT_EQ(markDelta(8, 4, O), Mark::Noise);
-  EXPECT_EQ(markDelta(-8.5, 4, O), Mark::Significant);
+  EXPECT_EQ(markDelta(8, 4, 4, O), Mark::Noise);
+  EXPECT_EQ(markDelta(-8.5, 4, 4, O), Mark::Significant);
   O.MinDeltaNs = 10;
-  EXPECT_EQ(markDelta(9, 1, O), Mark::BelowFloor);
-  EXPECT_EQ(markDelta(9, -1, O), Mark::BelowFloor);
-  EXPECT_EQ(markDelta(10, -1, O), Mark::Unknown);
+  EXPECT_EQ(markDelta(9, 1, 1, O), Mark::BelowFloor);
+  EXPECT_EQ(markDelta(9, -1, 1, O), Mark::BelowFloor);
+  EXPECT_EQ(markDelta(10, -1, 1, O), Mark::Unknown);
+}
+
+TEST(Diff, NoiseBoundHoldsBothSidesUncertaintyAndTheTickStep) {
+  // The sides' own +-95% add to the spread; one tick step at least.
+  EXPECT_EQ(noiseBound(20, 3, 4, 10), 27);
+  EXPECT_EQ(noiseBound(-1, 3, 4, 10), 10); // spread unknown: 7, step 10
+  EXPECT_EQ(noiseBound(0, 0, 0, 10), 10);
+  DiffOptions O;
+  // Within the sides' uncertainty even with one run a side: noise, not
+  // "unknown" -- the measurement cannot tell the figures apart.
+  EXPECT_EQ(markDelta(9, -1, noiseBound(-1, 3, 4, 10), O), Mark::Noise);
+  EXPECT_EQ(markDelta(11, -1, noiseBound(-1, 3, 4, 10), O), Mark::Unknown);
+  // A spread of 0 (every run rounded to the same tick) does not make a
+  // one-step delta a change.
+  EXPECT_EQ(markDelta(-10, 0, noiseBound(0, 0, 0, 10), O), Mark::Noise);
+}
+
+/// One run whose main calls f once; f's node has \p Incl elapsed ticks of
+/// which \p Overhead probe cost, on a counter that moves in 10 ns steps.
+Process quantizedRun(uint32_t N, uint64_t Incl, uint64_t Overhead) {
+  Process P = makeProcess(100 + N, 1, {{"main"}, {"f"}},
+                          {{Root, 0, 1, 1000 + Incl, 1000},
+                           {0, 1, 1, Incl, Incl, 0, 0, Overhead}});
+  P.TickStep256 = 10 * 256;
+  return P;
+}
+
+TEST(Diff, TickQuantizedFiguresAreNotChanges) {
+  // f took 10 ns (one tick step) in both base runs, and 0 ns -- or, after
+  // its probe overhead, -5 ns, printed as 0 -- in both new runs: every run
+  // alike, so the spread is 0, yet one call is only timed to within its
+  // readings' rounding (1.96 x sqrt(2 / 6) x 10 ns = 11.3 ns a run; 8 ns
+  // for the mean of two) on each side: the 10 ns delta is noise, not
+  // "faster".
+  TestSide B(profileOf({quantizedRun(1, 10, 0), quantizedRun(2, 10, 0)}));
+  TestSide N(profileOf({quantizedRun(3, 0, 0), quantizedRun(4, 5, 10)}));
+  DiffResult R = diff(B, N);
+  const DiffEntry *F = fn(R, "f");
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Self.Spread, 0);
+  EXPECT_EQ(F->Self.Base, 10);
+  EXPECT_EQ(F->Self.New, 0); // -5 in run 4, printed (and compared) as 0
+  EXPECT_EQ(F->Self.NewRuns, (std::vector<double>{0, 0}));
+  // Per run: the whole side's +-95% (4 readings) over its 2 runs.
+  EXPECT_NEAR(F->Self.BaseErr, 1.96 * std::sqrt(4.0 / 6) * 10 / 2, 1e-9);
+  EXPECT_EQ(F->Self.StepNs, 10);
+  EXPECT_EQ(F->Self.M, Mark::Noise);
+  EXPECT_EQ(F->Active.M, Mark::Noise);
+  // The ratio of printed figures is never negative.
+  ASSERT_TRUE(F->Self.ratio());
+  EXPECT_EQ(*F->Self.ratio(), 0);
+  // Reversed, the base is 0: no ratio (not -inf, not negative).
+  DiffResult Rev = diff(N, B);
+  EXPECT_FALSE(fn(Rev, "f")->Self.ratio());
+  EXPECT_TRUE(fn(Rev, "f")->Self.comparable());
 }
 
 /// One run of a program whose main calls f; f's self time \p F ns. (Its

@@ -347,6 +347,48 @@ TEST(SamplesCounted, TimedCalleeCodeOutsideItsProbes) {
   EXPECT_DOUBLE_EQ(S.Total.at(idOf(A, "other")).OnNs, 1000);
 }
 
+TEST(SamplesCounted, UncountedCodeOutsideProbesAsInTheTimeReport) {
+  // other was timed on every call of the thread (10 calls, under main, not
+  // under work) and never counted: the 2 of work's 8 code samples in its
+  // code ran outside its probes, and no timed frame of it is above work.
+  // The time report moves that share of work's self time to an "[outside
+  // probes]" child of work, not to counted time; the sampled view gives
+  // the same share of work's on-CPU time to an OutsideProbes frame.
+  Profile P = makeCounted({resolved(1, 1, 6), resolved(1, 3, 2)},
+                          {{10, 4000, 0, 1, 0, 2}});
+  Thread &T = P.Processes[0].Threads[0];
+  T.Nodes.push_back({0, 3, 10, 1000, 1000});
+  T.Counts.push_back({3, false, 10});
+  Aggregate A = aggregate(P);
+  SampleSummary S = summarizeSamples(P, A);
+  SamplePath To = pathOf(A, {"main", "work", "other"});
+  To.back().OutsideProbes = true;
+  const SampleFigures &Other = S.Paths.at(To);
+  EXPECT_DOUBLE_EQ(Other.OnNs, 1000);
+  EXPECT_FALSE(Other.Counted);
+  EXPECT_EQ(S.Paths.count(pathOf(A, {"main", "work", "other"}, true)), 0u);
+  EXPECT_EQ(S.Paths.count(pathOf(A, {"main", "work", "other"})), 0u);
+  EXPECT_DOUBLE_EQ(S.Split.OutsideProbesOnNs, 1000);
+  EXPECT_EQ(S.Split.CountedOnNs, 0);
+  EXPECT_EQ(S.Split.CountedVarNs2, 0);
+  EXPECT_FALSE(S.Self.at(idOf(A, "other")).Counted);
+  EXPECT_DOUBLE_EQ(S.Self.at(idOf(A, "other")).OnNs, 1000);
+  EXPECT_DOUBLE_EQ(S.Total.at(idOf(A, "other")).OnNs, 1000);
+
+  // The time report: the same share (1/4) of work's self time (80000 ns)
+  // in an [outside probes] child of work.
+  unsigned Outside = 0;
+  for (const TreeNode &N : A.Tree)
+    if (N.OutsideProbes) {
+      ++Outside;
+      EXPECT_EQ(A.Functions[N.Func].Name, "other");
+      EXPECT_EQ(A.Functions[A.Tree[N.Parent].Func].Name, "work");
+      EXPECT_DOUBLE_EQ(N.S.SelfActive / 80000, Other.OnNs / 4000);
+    }
+  EXPECT_EQ(Outside, 1u);
+  EXPECT_EQ(A.How.SampledNs, 0);
+}
+
 TEST(SamplesCounted, RecursionCountsOnceInTotals) {
   // tiny was timed on some calls (node 2: main > work > tiny) and counted
   // on the rest: work's split gives a counted tiny frame beside the timed

@@ -95,16 +95,68 @@ void Stats::addMinMax(double NodeMin, double NodeMax) {
 
 namespace {
 
-// The key bit of a counted function's synthetic node in the merged tree.
+// The key bits of a counted function's synthetic node in the merged tree,
+// and of a function's code outside its probes (TreeNode::OutsideProbes).
 constexpr uint32_t kCountedChild = 1u << 31;
+constexpr uint32_t kOutsideChild = 1u << 30;
 
-/// Self time moved from a timed frame to a counted function it ran.
+/// Self time moved from a timed frame to a function whose code its
+/// samples fell in: a counted function it ran, or (Uncounted) a function
+/// without counted calls on the thread and without a timed node under the
+/// frame, whose code ran outside its probes.
 struct MovedTime {
   uint32_t Func;  // process-wide function id
   double Ticks;
   double VarNs2;  // variance of the estimate from the sampling, ns^2
   uint64_t Samples;
+  ErrorParts Err; // the frame's other error parts, in the same share
+  bool Uncounted;
 };
+
+/// A fractional number of ticks (a share of a split) in nanoseconds.
+double fracTicksToNs(const Process &P, double Ticks) {
+  return Ticks * 1e9 / double(P.TickRate);
+}
+
+/// Per process: what one timed call, one tick reading and one code sample
+/// contribute to a figure's uncertainty (ErrorParts).
+struct ProcessErrors {
+  double ResidualNs = 0; // per timed call (probe pair)
+  double StepNs = 0;     // the tick counter's step
+  double SampleCostNs = 0; // per code sample charged
+};
+
+/// How far one timed call's removed probe cost may be off, in ticks.
+double probeResidualTicks(const OverheadTable &O);
+
+ProcessErrors processErrors(const Process &P) {
+  ProcessErrors E;
+  E.ResidualNs = probeResidualTicks(P.Overhead) * 1e9 / double(P.TickRate);
+  // Not measured (0): the counter is taken to move every tick.
+  E.StepNs = P.TickStep256 ? ticks256ToNs(P, P.TickStep256)
+                           : 1e9 / double(P.TickRate);
+  // A cost that was not measured was not removed either: the interrupts
+  // stay in the times, as the report says, with nothing uncertain about a
+  // removal.
+  if (!(P.CodeSampleFlags & raw::CSF_CostUnmeasured))
+    E.SampleCostNs =
+        kSampleCostUncertainty * ticks256ToNs(P, P.CodeSampleCost256);
+  return E;
+}
+
+/// The error parts of a figure holding \p Pairs timed calls' probe pairs
+/// (two tick differences each: the call's elapsed time and the probe
+/// interval charged to it) and \p Samples charged code samples.
+ErrorParts errorParts(const ProcessErrors &PE, uint64_t Pairs,
+                      uint64_t Samples) {
+  ErrorParts E;
+  double M = 2 * double(Pairs);
+  E.ResidualNs = double(Pairs) * PE.ResidualNs;
+  E.QuantVarNs2 = M * PE.StepNs * PE.StepNs / 6;
+  E.QuantMaxNs = M * PE.StepNs;
+  E.SampleCostNs = double(Samples) * PE.SampleCostNs;
+  return E;
+}
 
 /// How far one timed call's removed probe cost may be off, in ticks: the
 /// parts outside the probes' tick reads are calibrated, not measured (all
@@ -123,12 +175,18 @@ double probeResidualTicks(const OverheadTable &O) {
 /// What a thread's nodes add to the tree and the flat stats beyond the
 /// nodes themselves, per node (Aggregator::nodeFigures).
 struct NodeFigures {
-  std::vector<int64_t> SelfActive;   // ticks, after the code-sample split
+  // Ticks, after the code-sample split; fractional, so that the parts of a
+  // split add up to the whole (self times then sum to inclusive ones).
+  std::vector<double> SelfActive;
   std::vector<int64_t> SelfOverhead; // ticks, clamped at 0
   std::vector<uint64_t> SelfPairs;   // probe pairs in the self time
   std::vector<std::vector<MovedTime>> Moved; // self time of counted callees
   std::vector<double> KeptVar;       // variance of the self time kept
-  std::vector<int64_t> Outside;      // callee code outside its probes
+  std::vector<double> Outside;       // the node's code outside its probes
+  // Ticks of the node's self time moved to its callees' code outside their
+  // probes: they leave its self elapsed time too.
+  std::vector<double> GivenAway;
+  std::vector<ErrorParts> SelfErr, InclErr; // after the split
 };
 
 class Aggregator {
@@ -136,14 +194,12 @@ public:
   Aggregator(const Profile &P, const AggregateOptions &O)
       : Prof(P), Opts(O) {}
   Aggregate run();
+  std::vector<std::vector<std::vector<NodeInclusive>>> inclusive();
 
 private:
   std::vector<uint32_t> mapFunctions(const Process &P);
-  void splitBySamples(const Process &P, const Thread &T,
-                      std::vector<int64_t> &SelfActive,
-                      std::vector<std::vector<MovedTime>> &Moved,
-                      std::vector<double> &KeptVar,
-                      std::vector<int64_t> &Outside);
+  void splitBySamples(const Process &P, const Thread &T, NodeFigures &F);
+  void nodeErrors(const Process &P, const Thread &T, NodeFigures &F);
   /// One thread's nodes into the merged tree, its summary and the flat
   /// stats.
   void addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
@@ -185,54 +241,69 @@ private:
 };
 
 /// Moves from every timed frame's self time the part its code samples put
-/// in other functions (CodeSampleSplit.h); the frame keeps the rest. A
-/// counted callee gets its part as Moved; a timed callee's code outside its
-/// probes goes to its timed node under the frame (Outside, added after the
-/// split so that the node's own split covers only its own time).
+/// in other functions (CodeSampleSplit.h: the frame's own ratios, or its
+/// function's pooled ones); the frame keeps the rest. A counted callee gets
+/// its part as Moved; a timed callee's code outside its probes goes to its
+/// timed node under the frame (Outside, added after the split so that the
+/// node's own split covers only its own time); a function with neither
+/// counted calls on the thread nor a timed node under the frame ran that
+/// code outside its probes too, and gets it itself (Moved, Uncounted). Each
+/// part takes the same share of the frame's error parts.
 void Aggregator::splitBySamples(const Process &P, const Thread &T,
-                                std::vector<int64_t> &SelfActive,
-                                std::vector<std::vector<MovedTime>> &Moved,
-                                std::vector<double> &KeptVar,
-                                std::vector<int64_t> &Outside) {
+                                NodeFigures &F) {
   size_t N = T.Nodes.size();
   ThreadCodeSamples Split(*ProcSamples, T);
   Out.How.CodeSamples += Split.samplesUsed();
   Out.How.LostCodeSamples += T.LostCodeSamples;
-  std::vector<double> OutsideTicks(N, 0.0);
+  std::vector<double> OutsideTicks(N, 0.0), GivenTicks(N, 0.0);
+  std::vector<ErrorParts> OutsideErr(N);
   for (size_t I = 0; I < N; ++I) {
-    if (SelfActive[I] <= 0)
+    if (F.SelfActive[I] <= 0)
       continue;
     const SampleSplit *R = Split.ratios(I);
-    double SaNs = ticksToNs(P, uint64_t(SelfActive[I]));
+    double SaNs = fracTicksToNs(P, F.SelfActive[I]);
     if (!R) {
       Out.How.UnsampledSelfNs += SaNs;
       continue;
     }
     uint64_t Total = R->total();
-    double SA = double(SelfActive[I]), Left = SA;
+    double SA = F.SelfActive[I], Left = SA, KeptShare = 1;
+    bool MovedCounted = false;
     for (const SplitShare &Sh : Split.shares(I)) {
       double Part = double(Sh.Samples) / double(Total);
       double Var = shareVariance(SaNs, Sh.Samples, Total);
+      ErrorParts Err = F.SelfErr[I].scaled(Part);
       Left -= SA * Part;
+      KeptShare -= Part;
       if (Sh.TimedChild != raw::kNoNode) {
         OutsideTicks[Sh.TimedChild] += SA * Part;
-        KeptVar[Sh.TimedChild] += Var;
+        GivenTicks[I] += SA * Part;
+        F.KeptVar[Sh.TimedChild] += Var;
+        OutsideErr[Sh.TimedChild].add(Err);
         Out.How.OutsideProbesNs += SaNs * Part;
         continue;
       }
-      Moved[I].push_back({Sh.Func, SA * Part, Var, Sh.Samples});
+      if (Sh.Uncounted)
+        GivenTicks[I] += SA * Part;
+      MovedCounted |= !Sh.Uncounted;
+      F.Moved[I].push_back(
+          {Sh.Func, SA * Part, Var, Sh.Samples, Err, Sh.Uncounted});
     }
     Out.How.CountingBoundNs += SaNs * double(R->Counting) / double(Total);
     double Var = shareVariance(SaNs, R->Own, Total);
-    KeptVar[I] += Var;
+    F.KeptVar[I] += Var;
     // The time moved out of the frame has the same error as what it kept.
-    if (!Moved[I].empty())
+    if (MovedCounted)
       MovedVar += Var;
-    SelfActive[I] = std::llround(Left);
+    F.SelfActive[I] = Left;
+    F.SelfErr[I] = F.SelfErr[I].scaled(std::max(KeptShare, 0.0));
   }
   for (size_t I = 0; I < N; ++I) {
-    Outside[I] = std::llround(OutsideTicks[I]);
-    SelfActive[I] += Outside[I];
+    F.Outside[I] = OutsideTicks[I];
+    F.GivenAway[I] = GivenTicks[I];
+    F.SelfActive[I] += F.Outside[I];
+    F.SelfErr[I].add(OutsideErr[I]);
+    F.InclErr[I].add(OutsideErr[I]);
   }
 }
 
@@ -253,10 +324,16 @@ void Aggregator::addSampledAndCounts(const Process &P, const Thread &T,
   for (const std::vector<MovedTime> &V : Moved)
     for (const MovedTime &M : V) {
       Stats &S = touch(Global[M.Func]);
-      double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
+      double Ns = fracTicksToNs(P, M.Ticks);
       S.SelfActive += Ns;
-      S.Sampled += Ns;
+      S.SelfElapsed += M.Uncounted ? Ns : 0;
       S.SelfVar += M.VarNs2;
+      S.SelfErr.add(M.Err);
+      if (M.Uncounted) {
+        Out.How.OutsideProbesNs += Ns;
+        continue;
+      }
+      S.Sampled += Ns;
       Out.How.SampledNs += Ns;
     }
   for (const CodeSample &S : T.CodeSamples)
@@ -298,8 +375,11 @@ std::vector<uint32_t> Aggregator::mapFunctions(const Process &P) {
     const Function &F = P.Functions[I];
     bool Local = F.Flags & abi::FF_LocalLinkage;
     const std::string &ModName = P.Modules[F.Module].Name;
+    // A timed copy's entry (never written by the pass, but a table is
+    // outside data) is its function.
+    StringRef Name = sourceFunctionName(F.Name);
     // '\0' cannot occur in either name, so the key is unambiguous.
-    std::string Key = F.Name;
+    std::string Key = Name.str();
     if (Local) {
       Key.push_back('\0');
       Key += ModName;
@@ -307,7 +387,7 @@ std::vector<uint32_t> Aggregator::mapFunctions(const Process &P) {
     auto [It, New] = FuncIds.try_emplace(Key, Out.Functions.size());
     if (New) {
       FunctionInfo Info;
-      Info.Name = F.Name;
+      Info.Name = Name.str();
       Info.Local = Local;
       if (Local)
         Info.Module = ModName;
@@ -334,8 +414,9 @@ uint32_t Aggregator::treeChild(uint32_t Parent, uint32_t Func) {
   if (New) {
     It->second = Out.Tree.size();
     TreeNode N;
-    N.Func = Func & ~kCountedChild;
+    N.Func = Func & ~(kCountedChild | kOutsideChild);
     N.Counted = Func & kCountedChild;
+    N.OutsideProbes = Func & kOutsideChild;
     N.Parent = Parent;
     N.Depth = Out.Tree[Parent].Depth + 1;
     Out.Tree.push_back(std::move(N));
@@ -394,30 +475,69 @@ static void selfTimes(ArrayRef<Node> Nodes, std::vector<int64_t> &SelfActive,
   }
 }
 
-NodeFigures Aggregator::nodeFigures(const Process &P, const Thread &T) {
+/// Each node's error parts before the split: its self time holds the
+/// probe pairs of its own calls and its timed callees' (their exit probe's
+/// interval and their elapsed time, subtracted) and the code samples
+/// recorded against it; its inclusive time those of every timed call in
+/// its subtree and every sample recorded in it (a sample's cost is charged
+/// to the frame it was recorded in and to all frames open around it).
+void Aggregator::nodeErrors(const Process &P, const Thread &T,
+                            NodeFigures &F) {
   size_t N = T.Nodes.size();
-  NodeFigures F;
-  selfTimes(T.Nodes, F.SelfActive, F.SelfOverhead);
-  F.Moved.resize(N);
-  F.KeptVar.assign(N, 0.0);
-  F.Outside.assign(N, 0);
-  splitBySamples(P, T, F.SelfActive, F.Moved, F.KeptVar, F.Outside);
-  // Timed calls whose probes' unmeasured cost is in each node's self time:
-  // its own and its timed callees'.
+  std::vector<uint64_t> SelfSamples(N, 0), InclSamples(N, 0),
+      InclPairs(N, 0);
+  for (const CodeSample &S : T.CodeSamples)
+    if (S.Node < N)
+      SelfSamples[S.Node] += S.Count;
   F.SelfPairs.assign(N, 0);
   for (size_t I = 0; I < N; ++I) {
     F.SelfPairs[I] += T.Nodes[I].Calls;
     if (T.Nodes[I].Parent != raw::kNoParent)
       F.SelfPairs[T.Nodes[I].Parent] += T.Nodes[I].Calls;
+    InclPairs[I] = T.Nodes[I].Calls;
+    InclSamples[I] = SelfSamples[I];
+    Out.How.ChargedSamples += SelfSamples[I];
   }
+  // Children after parents: a reverse pass adds each subtree upwards.
+  for (size_t I = N; I-- > 0;)
+    if (T.Nodes[I].Parent != raw::kNoParent) {
+      InclPairs[T.Nodes[I].Parent] += InclPairs[I];
+      InclSamples[T.Nodes[I].Parent] += InclSamples[I];
+    }
+  ProcessErrors PE = processErrors(P);
+  F.SelfErr.resize(N);
+  F.InclErr.resize(N);
+  for (size_t I = 0; I < N; ++I) {
+    F.SelfErr[I] = errorParts(PE, F.SelfPairs[I], SelfSamples[I]);
+    F.InclErr[I] = errorParts(PE, InclPairs[I], InclSamples[I]);
+    Out.How.SampleCostUncertaintyNs += F.SelfErr[I].SampleCostNs;
+  }
+}
+
+NodeFigures Aggregator::nodeFigures(const Process &P, const Thread &T) {
+  size_t N = T.Nodes.size();
+  NodeFigures F;
+  std::vector<int64_t> SelfActive;
+  selfTimes(T.Nodes, SelfActive, F.SelfOverhead);
+  F.SelfActive.assign(SelfActive.begin(), SelfActive.end());
+  F.Moved.resize(N);
+  F.KeptVar.assign(N, 0.0);
+  F.Outside.assign(N, 0);
+  F.GivenAway.assign(N, 0);
+  nodeErrors(P, T, F);
+  splitBySamples(P, T, F);
   return F;
 }
 
-/// Node \p I's inclusive figures, added to \p S.
+/// Node \p I's inclusive figures, added to \p S. The node's code outside
+/// its probes that samples found ran during its calls: it is in their
+/// elapsed time as well as in their active time.
 static void addInclusive(Stats &S, const Process &P, const Node &Nd,
                          const NodeFigures &F, size_t I) {
-  S.Elapsed += ticksToNs(P, Nd.Incl);
-  S.Active += signedTicksToNs(P, Nd.active() + F.Outside[I]);
+  S.Elapsed += ticksToNs(P, Nd.Incl) +
+               fracTicksToNs(P, std::max(F.Outside[I], 0.0));
+  S.Active += signedTicksToNs(P, Nd.active()) + fracTicksToNs(P, F.Outside[I]);
+  S.ActiveErr.add(F.InclErr[I]);
   S.Overhead += ticksToNs(P, Nd.Overhead);
   S.OffCpu += ticksToNs(P, Nd.OffCpu);
   S.Voluntary += Nd.Voluntary;
@@ -427,11 +547,13 @@ static void addInclusive(Stats &S, const Process &P, const Node &Nd,
 /// Node \p I's self figures and calls, added to \p S.
 static void addSelf(Stats &S, const Process &P, const Node &Nd,
                     const NodeFigures &F, size_t I) {
-  S.SelfElapsed += ticksToNs(P, Nd.Excl);
-  S.SelfActive += signedTicksToNs(P, F.SelfActive[I]);
+  S.SelfElapsed += ticksToNs(P, Nd.Excl) +
+                   fracTicksToNs(P, F.Outside[I] - F.GivenAway[I]);
+  S.SelfActive += fracTicksToNs(P, F.SelfActive[I]);
   S.SelfOverhead += ticksToNs(P, uint64_t(F.SelfOverhead[I]));
   S.SelfVar += F.KeptVar[I];
   S.SelfProbePairs += F.SelfPairs[I];
+  S.SelfErr.add(F.SelfErr[I]);
   if (Nd.Calls)
     S.addMinMax(ticksToNs(P, Nd.Min), ticksToNs(P, Nd.Max));
   S.Calls += Nd.Calls;
@@ -460,13 +582,17 @@ void Aggregator::addToTree(const Process &P, const Thread &T,
     addSelf(S, P, Nd, F, I);
     Out.How.TimedCalls += Nd.Calls;
     for (const MovedTime &M : F.Moved[I]) {
-      Stats &C = Out.Tree[treeChild(Idx, Global[M.Func] | kCountedChild)].S;
-      double Ns = ticksToNs(P, uint64_t(std::llround(M.Ticks)));
+      uint32_t Key = Global[M.Func] | kCountedChild |
+                     (M.Uncounted ? kOutsideChild : 0);
+      Stats &C = Out.Tree[treeChild(Idx, Key)].S;
+      double Ns = fracTicksToNs(P, M.Ticks);
       C.SelfActive += Ns;
       C.Active += Ns;
-      C.Sampled += Ns;
+      C.Sampled += M.Uncounted ? 0 : Ns;
       C.SelfVar += M.VarNs2;
       C.Samples += M.Samples;
+      C.SelfErr.add(M.Err);
+      C.ActiveErr.add(M.Err);
     }
   }
 }
@@ -516,6 +642,18 @@ void Aggregator::addToThreadFlat(const Process &P, const Thread &T,
     if (Outermost)
       addInclusive(S, P, Nd, F, I);
     addSelf(S, P, Nd, F, I);
+    // A function's code outside its probes, found in this frame's samples,
+    // ran inside none of its own calls: it adds to the function's
+    // inclusive figures unless a call of it is open around the frame
+    // (whose inclusive time already holds the frame's).
+    for (const MovedTime &M : F.Moved[I])
+      if (M.Uncounted && Active[Global[M.Func]] == 0) {
+        Stats &C = touch(Global[M.Func]);
+        double Ns = fracTicksToNs(P, M.Ticks);
+        C.Elapsed += Ns;
+        C.Active += Ns;
+        C.ActiveErr.add(M.Err);
+      }
   });
 }
 
@@ -538,6 +676,8 @@ static void addThreadStats(Stats &F, const Stats &S) {
   F.Samples += S.Samples;
   F.SelfVar += S.SelfVar;
   F.SelfProbePairs += S.SelfProbePairs;
+  F.SelfErr.add(S.SelfErr);
+  F.ActiveErr.add(S.ActiveErr);
 }
 
 static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
@@ -563,21 +703,18 @@ static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
   return TS;
 }
 
-/// The 95% bound of a thread's total self-active time: its code-sample
-/// splits (variances add), and per timed call the probes' residual cost and
-/// one tick step (systematic: they add up).
-static double totalSelfActiveErrNs(const Process &P,
-                                   ArrayRef<FunctionStats> Functions) {
+/// The 95% bound of a thread's total self-active time: that of the sum of
+/// its functions' self-active figures, from their error parts (tick steps,
+/// probe residual, code-sample cost) and split variances added up, by the
+/// rule of every other figure (halfWidth95).
+static double totalSelfActiveErrNs(ArrayRef<FunctionStats> Functions) {
+  ErrorParts Err;
   double Var = 0;
-  uint64_t Pairs = 0, Timed = 0;
   for (const FunctionStats &FS : Functions) {
+    Err.add(FS.S.SelfErr);
     Var += FS.S.SelfVar;
-    Pairs += FS.S.SelfProbePairs;
-    Timed += FS.S.Calls - FS.S.CountedCalls;
   }
-  double PerPair = probeResidualTicks(P.Overhead) * 1e9 / double(P.TickRate);
-  double Step = double(P.TickStep256) / 256 * 1e9 / double(P.TickRate);
-  return 1.96 * std::sqrt(Var) + double(Pairs) * PerPair + double(Timed) * Step;
+  return halfWidth95(Err, Var);
 }
 
 /// Moves the thread's flat stats (ThreadAcc) into its summary and the
@@ -589,7 +726,10 @@ void Aggregator::finishThread(uint32_t ProcIdx, const Process &P,
   for (uint32_t G : Touched) {
     Stats &S = ThreadAcc[G];
     Used[G] = false;
-    if (S.Calls == 0 && S.Sampled == 0) {
+    // Touched without calls and given no time (a code sample's function
+    // only): nothing to show. Time moved to it (counted, or its code
+    // outside its probes) keeps it, so that the totals hold that time.
+    if (S.Calls == 0 && S.Sampled == 0 && S.SelfActive == 0) {
       S = Stats();
       continue;
     }
@@ -603,7 +743,7 @@ void Aggregator::finishThread(uint32_t ProcIdx, const Process &P,
   for (FunctionStats &FS : TS.Functions)
     FS.Share = TS.TotalSelfActive > 0 ? FS.S.SelfActive / TS.TotalSelfActive
                                       : 0;
-  TS.TotalSelfActiveErrNs = totalSelfActiveErrNs(P, TS.Functions);
+  TS.TotalSelfActiveErrNs = totalSelfActiveErrNs(TS.Functions);
   sortAll(TS.Functions);
   Out.Threads.push_back(std::move(TS));
 }
@@ -647,7 +787,10 @@ Aggregate Aggregator::run() {
         Seen[Global[C.Func]] = true;
     }
     for (uint32_t G = 0; G < Out.Functions.size(); ++G)
-      Seen[G] = Seen[G] || FlatAcc[G].Sampled != 0;
+      // Functions without calls that code samples gave time: counted
+      // time, or code run outside their probes (Uncounted).
+      Seen[G] = Seen[G] || FlatAcc[G].Sampled != 0 ||
+                FlatAcc[G].SelfActive != 0;
   }
   Out.How.SampledSigmaNs = std::sqrt(MovedVar);
   for (const Process &P : Prof.Processes)
@@ -689,7 +832,33 @@ Aggregate Aggregator::run() {
   return std::move(Out);
 }
 
+std::vector<std::vector<std::vector<NodeInclusive>>> Aggregator::inclusive() {
+  std::vector<std::vector<std::vector<NodeInclusive>>> R;
+  for (const Process &P : Prof.Processes) {
+    ProcSamples.emplace(P);
+    R.emplace_back();
+    for (const Thread &T : P.Threads) {
+      NodeFigures F = nodeFigures(P, T);
+      std::vector<NodeInclusive> &V = R.back().emplace_back(T.Nodes.size());
+      for (size_t I = 0; I < T.Nodes.size(); ++I) {
+        const Node &Nd = T.Nodes[I];
+        V[I].ActiveNs =
+            signedTicksToNs(P, Nd.active()) + fracTicksToNs(P, F.Outside[I]);
+        V[I].ElapsedNs = ticksToNs(P, Nd.Incl) +
+                         fracTicksToNs(P, std::max(F.Outside[I], 0.0));
+        V[I].Err = F.InclErr[I];
+      }
+    }
+  }
+  return R;
+}
+
 } // namespace
+
+std::vector<std::vector<std::vector<NodeInclusive>>>
+profile::nodeInclusive(const Profile &P) {
+  return Aggregator(P, {}).inclusive();
+}
 
 void profile::walkOutermost(
     const Thread &T, ArrayRef<uint32_t> Global, std::vector<uint32_t> &Open,
@@ -718,4 +887,59 @@ void profile::walkOutermost(
 
 Aggregate profile::aggregate(const Profile &P, const AggregateOptions &O) {
   return Aggregator(P, O).run();
+}
+
+void ErrorParts::add(const ErrorParts &E) {
+  ResidualNs += E.ResidualNs;
+  QuantVarNs2 += E.QuantVarNs2;
+  QuantMaxNs += E.QuantMaxNs;
+  SampleCostNs += E.SampleCostNs;
+}
+
+ErrorParts ErrorParts::scaled(double F) const {
+  ErrorParts E;
+  E.ResidualNs = ResidualNs * F;
+  E.QuantVarNs2 = QuantVarNs2 * F * F;
+  E.QuantMaxNs = QuantMaxNs * F;
+  E.SampleCostNs = SampleCostNs * F;
+  return E;
+}
+
+double profile::halfWidth95(const ErrorParts &E, double SampleVar) {
+  // The tick rounding's normal approximation is wider than its bound for
+  // one or two readings; the bound holds whatever the distribution.
+  double Quant = std::min(E.QuantMaxNs, 1.96 * std::sqrt(E.QuantVarNs2));
+  return 1.96 * std::sqrt(std::max(SampleVar, 0.0)) + Quant + E.ResidualNs +
+         E.SampleCostNs;
+}
+
+Figure profile::clampFigure(double V, double Err, double Low, double High) {
+  Figure F;
+  F.Measured = V;
+  F.Error = Err;
+  F.Shown = std::clamp(V, Low, std::max(Low, High));
+  F.Clamped = F.Shown != V;
+  return F;
+}
+
+ActiveFigures profile::activeFigures(const Stats &S, bool CountedNode) {
+  ActiveFigures R;
+  double SelfErr = halfWidth95(S.SelfErr, S.SelfVar);
+  if (CountedNode) {
+    // A counted node's active time is its self time.
+    R.HasActive = true;
+    R.Self = clampFigure(S.SelfActive, SelfErr, 0,
+                         std::numeric_limits<double>::infinity());
+    R.Active = R.Self;
+    return R;
+  }
+  R.HasActive = S.allTimed() && S.Calls != 0;
+  double High = std::numeric_limits<double>::infinity();
+  if (R.HasActive) {
+    R.Active = clampFigure(S.Active, halfWidth95(S.ActiveErr, 0), 0,
+                           S.Elapsed);
+    High = R.Active.Shown;
+  }
+  R.Self = clampFigure(S.SelfActive, SelfErr, 0, High);
+  return R;
 }

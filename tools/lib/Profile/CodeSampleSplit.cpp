@@ -107,11 +107,15 @@ SmallVector<SplitShare, 4> ThreadCodeSamples::shares(uint32_t Node) const {
     S.Func = F;
     S.Samples = Cnt;
     // A function with counted calls on this thread gets its part as a
-    // counted callee; one whose every call was timed ran that code outside
-    // its probes, in its timed node under the frame.
-    auto Child = TimedChild.find((uint64_t(Node) << 32) | F);
-    if (!Counted.contains(F) && Child != TimedChild.end())
-      S.TimedChild = Child->second;
+    // counted callee; one without ran that code outside its probes: in its
+    // timed node under the frame, or, without one, timed nowhere.
+    if (!Counted.contains(F)) {
+      auto Child = TimedChild.find((uint64_t(Node) << 32) | F);
+      if (Child != TimedChild.end())
+        S.TimedChild = Child->second;
+      else
+        S.Uncounted = true;
+    }
     V.push_back(S);
   }
   return V;

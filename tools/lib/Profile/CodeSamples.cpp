@@ -220,8 +220,10 @@ void Resolver::resolveNearest(CodeSample &S) const {
 uint32_t Resolver::timedCopyOf(StringRef Name, uint64_t RunAddr,
                                bool &Found) const {
   Found = false;
-  if (!Name.consume_back(abi::kTimedCopySuffix))
+  StringRef Source = sourceFunctionName(Name);
+  if (Source.size() == Name.size())
     return 0;
+  Name = Source;
   auto It = FuncsNamed.find(Name);
   if (It == FuncsNamed.end())
     return 0;
@@ -279,6 +281,9 @@ CallerCode Resolver::callerCode(uint64_t ReturnAddr) const {
   CallerCode C;
   if (!ReturnAddr)
     return C;
+  // Outside every object is outside the program only if every object of
+  // the process could be read.
+  C.Known = !P.CodeResolvedByNearest;
   CodeSample S;
   S.Addr = ReturnAddr;
   S.Flags = raw::CSR_Caller;
@@ -289,6 +294,7 @@ CallerCode Resolver::callerCode(uint64_t ReturnAddr) const {
         C.Func = S.Func;
         C.LinkAddr = ReturnAddr - uint64_t(O.Bias);
       }
+      C.Known = true;
       break;
     }
   return C;
@@ -322,6 +328,23 @@ void Resolver::run(std::vector<std::string> &Warnings) {
 }
 
 } // namespace
+
+StringRef profile::sourceFunctionName(StringRef Name) {
+  // Demangled: "f() (.activetime.timed)", "f() (.activetime.timed.cold.1)".
+  std::string Demangled = std::string(" (") + abi::kTimedCopySuffix;
+  size_t At = Name.find(Demangled);
+  if (At != StringRef::npos && Name.ends_with(")"))
+    return Name.take_front(At);
+  At = Name.find(abi::kTimedCopySuffix);
+  if (At == StringRef::npos || At == 0)
+    return Name;
+  // Only a whole suffix component: ".activetime.timed" followed by the end
+  // of the name or by another '.'-suffix.
+  size_t End = At + StringRef(abi::kTimedCopySuffix).size();
+  if (End != Name.size() && Name[End] != '.')
+    return Name;
+  return Name.take_front(At);
+}
 
 std::vector<std::string> profile::resolveCodeSamples(Profile &Prof) {
   std::vector<std::string> Warnings;

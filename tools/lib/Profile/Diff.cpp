@@ -114,9 +114,17 @@ const char *profile::markName(Mark M) {
 }
 
 std::optional<double> DiffTime::ratio() const {
-  if (!comparable() || Base == 0)
+  if (!comparable() || !(Base > 0))
     return std::nullopt;
-  return New / Base;
+  return std::max(New, 0.0) / Base;
+}
+
+double profile::tickStepNs(const Profile &P) {
+  double Step = 0;
+  for (const Process &Pr : P.Processes)
+    Step = std::max(Step, Pr.TickStep256 ? ticks256ToNs(Pr, Pr.TickStep256)
+                                         : 1e9 / double(Pr.TickRate));
+  return Step;
 }
 
 /// The continued fraction of the regularized incomplete beta function
@@ -195,14 +203,21 @@ double profile::welchSpread(ArrayRef<double> BaseRuns,
   return tQuantile975(Df) * std::sqrt(Var);
 }
 
-Mark profile::markDelta(double Delta, double Spread, const DiffOptions &O) {
+double profile::noiseBound(double Spread, double BaseErr, double NewErr,
+                           double StepNs) {
+  double B = BaseErr + NewErr + std::max(Spread, 0.0);
+  return std::max(B, StepNs);
+}
+
+Mark profile::markDelta(double Delta, double Spread, double Bound,
+                        const DiffOptions &O) {
   double A = std::fabs(Delta);
   if (A < O.MinDeltaNs)
     return Mark::BelowFloor;
+  if (A <= O.NoiseFactor * Bound)
+    return Mark::Noise;
   if (Spread < 0)
     return Mark::Unknown;
-  if (A <= O.NoiseFactor * Spread)
-    return Mark::Noise;
   return Mark::Significant;
 }
 
@@ -212,7 +227,8 @@ namespace {
 struct Figures {
   Has Calls = Has::Absent, Active = Has::Absent;
   bool Present = false;
-  double NCalls = 0, Self = 0, Incl = 0;
+  double NCalls = 0, Self = 0, Incl = 0; // as printed (activeFigures)
+  double SelfErr = 0, InclErr = 0;       // their +-95%
 };
 
 /// Combines a figure's state: any part without it leaves the sum without it.
@@ -240,8 +256,8 @@ private:
   void fill(std::vector<DiffEntry> &Out, const Table (&Whole)[2],
             const std::vector<Table> (&Runs)[2], bool Paths);
   DiffTime time(const Figures &B, const Figures &N, Has BH, Has NH,
-                double Figures::*Field, const std::vector<Table> (&Runs)[2],
-                bool Paths, size_t Id);
+                double Figures::*Field, double Figures::*Err,
+                const std::vector<Table> (&Runs)[2], bool Paths, size_t Id);
 
   const DiffSide *Sides[2];
   const DiffOptions &O;
@@ -284,9 +300,12 @@ Table Differ::collect(const Aggregate &A, ArrayRef<uint32_t> Fn) {
     G.Present = true;
     G.Calls = Has::Value;
     G.NCalls = double(F.S.Calls);
-    G.Self = F.S.SelfActive;
-    G.Active = F.S.allTimed() && F.S.Calls ? Has::Value : Has::Unknown;
-    G.Incl = G.Active == Has::Value ? F.S.Active : 0;
+    ActiveFigures AF = activeFigures(F.S);
+    G.Self = AF.Self.Shown;
+    G.SelfErr = AF.Self.Error;
+    G.Active = AF.HasActive ? Has::Value : Has::Unknown;
+    G.Incl = AF.HasActive ? AF.Active.Shown : 0;
+    G.InclErr = AF.HasActive ? AF.Active.Error : 0;
   }
   std::vector<uint32_t> PathOf(A.Tree.size(), kNoPath);
   for (size_t I = 1; I < A.Tree.size(); ++I) {
@@ -300,27 +319,33 @@ Table Differ::collect(const Aggregate &A, ArrayRef<uint32_t> Fn) {
     G.Active = G.Present ? combine(G.Active, Part) : Part;
     G.Present = true;
     G.NCalls += N.Counted ? 0 : double(N.S.Calls);
-    G.Self += N.S.SelfActive;
-    G.Incl += N.Counted ? 0 : N.S.Active;
+    ActiveFigures AF = activeFigures(N.S, N.Counted);
+    G.Self += AF.Self.Shown;
+    G.SelfErr += AF.Self.Error;
+    G.Incl += N.Counted ? 0 : AF.Active.Shown;
+    G.InclErr += N.Counted ? 0 : AF.Active.Error;
   }
   return T;
 }
 
 DiffTime Differ::time(const Figures &B, const Figures &N, Has BH, Has NH,
-                      double Figures::*Field,
+                      double Figures::*Field, double Figures::*Err,
                       const std::vector<Table> (&Runs)[2], bool Paths,
                       size_t Id) {
   DiffTime D;
   D.BaseHas = BH;
   D.NewHas = NH;
+  D.StepNs = std::max(Sides[0]->TickStepNs, Sides[1]->TickStepNs);
   const Figures *Whole[2] = {&B, &N};
   double *Mean[2] = {&D.Base, &D.New};
+  double *MeanErr[2] = {&D.BaseErr, &D.NewErr};
   std::vector<double> *PerRun[2] = {&D.BaseRuns, &D.NewRuns};
   Has States[2] = {BH, NH};
   for (int S = 0; S < 2; ++S) {
     if (States[S] != Has::Value)
       continue;
     *Mean[S] = Whole[S]->*Field / double(Sides[S]->NumRuns);
+    *MeanErr[S] = Whole[S]->*Err / double(Sides[S]->NumRuns);
     for (const Table &T : Runs[S]) {
       const std::vector<Figures> &V = Paths ? T.Paths : T.Functions;
       PerRun[S]->push_back(Id < V.size() ? V[Id].*Field : 0);
@@ -335,7 +360,8 @@ DiffTime Differ::time(const Figures &B, const Figures &N, Has BH, Has NH,
     if (States[S] == Has::Absent)
       PerRun[S]->assign(Runs[S].size(), 0.0);
   D.Spread = welchSpread(D.BaseRuns, D.NewRuns);
-  D.M = markDelta(D.delta(), D.Spread, O);
+  D.Bound = noiseBound(D.Spread, D.BaseErr, D.NewErr, D.StepNs);
+  D.M = markDelta(D.delta(), D.Spread, D.Bound, O);
   return D;
 }
 
@@ -360,8 +386,10 @@ void Differ::fill(std::vector<DiffEntry> &Out, const Table (&Whole)[2],
     E.Calls.New = Nw.Calls == Has::Value ? Nw.NCalls / Sides[1]->NumRuns : 0;
     Has BS = B.Present ? Has::Value : Has::Absent;
     Has NS = Nw.Present ? Has::Value : Has::Absent;
-    E.Self = time(B, Nw, BS, NS, &Figures::Self, Runs, Paths, I);
-    E.Active = time(B, Nw, B.Active, Nw.Active, &Figures::Incl, Runs, Paths, I);
+    E.Self = time(B, Nw, BS, NS, &Figures::Self, &Figures::SelfErr, Runs,
+                  Paths, I);
+    E.Active = time(B, Nw, B.Active, Nw.Active, &Figures::Incl,
+                    &Figures::InclErr, Runs, Paths, I);
   }
 }
 

@@ -199,6 +199,11 @@ void Summarizer::splitFrame(const Thread &T, uint32_t Node,
     if (Sh.TimedChild != raw::kNoNode) {
       To.push_back({Global[T.Nodes[Sh.TimedChild].Func], false});
       Sp.OutsideProbesOnNs += Part.OnNs;
+    } else if (Sh.Uncounted) {
+      // Not a counted function's time: its code outside its probes, where
+      // the time report's tree has an "[outside probes]" child.
+      To.push_back({Global[Sh.Func], false, true});
+      Sp.OutsideProbesOnNs += Part.OnNs;
     } else {
       To.push_back({Global[Sh.Func], true});
       Part.Counted = true;

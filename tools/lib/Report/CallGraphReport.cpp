@@ -1,24 +1,21 @@
-//===- CallGraphReport.cpp - `report --callers`
-//----------------------------===//
+//===- CallGraphReport.cpp - `report --callers` ---------------------------===//
 //
 // Part of ActiveTime. gprof's call graph with call sites: for each function
-// of the flat table its callers (caller, source line of the call, calls,
-// the function's active time when called from there) and its callees
-// (callee, line, calls, the callee's active time under it). Text and the
-// "call_graph" array of `report --json`. The model is CallerCallee.h.
+// of the flat table its callers (caller, source position of the call, the
+// calls made there and the function's active time in the timed ones) and
+// its callees (callee, position, calls, the callee's active time under
+// it). Text and the "call_graph" array of `report --json`. The rows are
+// the one placement of calls at sites (profile::placeCalls) that
+// `--call-sites` prints too, so the two views agree on callers and calls.
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime/Profile/CallerCallee.h"
+#include "CallSiteRows.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/DebugInfo/Symbolize/Symbolize.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
-
-#include <map>
 
 using namespace llvm;
 using namespace activetime;
@@ -33,61 +30,26 @@ public:
   /// full demangled names, as its "functions" array's.
   CallGraphView(const Profile &P, const Aggregate &A, bool Demangle,
                 const ReportModel *M = nullptr)
-      : A(A), Demangle(Demangle), M(M), G(buildCallArcs(P, A)),
-        JsonId(A.Functions.size(), UINT32_MAX) {
+      : A(A), Rows(P, A, Demangle, M), JsonId(A.Functions.size(), UINT32_MAX) {
     for (size_t I = 0; I < A.Flat.size(); ++I)
       JsonId[A.Flat[I].Func] = I;
-    symbolize::LLVMSymbolizer::Options SO;
-    SO.Demangle = false;
-    Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
   }
   void text(raw_ostream &OS, unsigned Top);
   void json(json::OStream &J);
 
 private:
-  struct Line {
-    std::string File;
-    uint32_t Line = 0;
-  };
-  std::string name(uint32_t F) const {
-    if (F == kNoFunc)
-      return "<thread root>";
-    return M ? M->name(F) : displayName(A.Functions[F].Name, Demangle);
-  }
-  const Line &line(uint32_t Arc);
-  std::string where(uint32_t Arc);
   void arcsText(raw_ostream &OS, ArrayRef<uint32_t> Arcs, bool Callers);
   void arcsJson(json::OStream &J, ArrayRef<uint32_t> Arcs, bool Callers);
 
   const Aggregate &A;
-  bool Demangle;
-  const ReportModel *M;
-  CallArcs G;
-  std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
-  std::map<uint32_t, Line> Lines; // by arc, symbolized once
-  std::vector<uint32_t> JsonId;   // positions in the flat order
+  CallSiteRows Rows;
+  std::vector<uint32_t> JsonId; // positions in the flat order
+  bool AnyClamped = false;
 };
 
-const CallGraphView::Line &CallGraphView::line(uint32_t Arc) {
-  auto [It, New] = Lines.try_emplace(Arc);
-  if (New) {
-    DIInliningInfo Frames = symbolizeCall(*Sym, G.Arcs[Arc].edge());
-    if (Frames.getNumberOfFrames() && Frames.getFrame(0).Line) {
-      It->second.File = sys::path::filename(Frames.getFrame(0).FileName).str();
-      It->second.Line = Frames.getFrame(0).Line;
-    }
-  }
-  return It->second;
-}
-
-std::string CallGraphView::where(uint32_t Arc) {
-  const CallArc &X = G.Arcs[Arc];
-  if (!X.ReturnAddr)
-    return "";
-  const Line &L = line(Arc);
-  if (!L.Line)
-    return formatv("(no line info, return address {0:x})", X.ReturnAddr);
-  return formatv("{0}:{1}", L.File, L.Line).str();
+/// A figure as the tables print it, marked when clamped.
+std::string shown(const Figure &F) {
+  return formatTime(F.Shown) + (F.Clamped ? std::string(1, kClampMark) : "");
 }
 
 void CallGraphView::arcsText(raw_ostream &OS, ArrayRef<uint32_t> Arcs,
@@ -98,15 +60,19 @@ void CallGraphView::arcsText(raw_ostream &OS, ArrayRef<uint32_t> Arcs,
     return;
   }
   OS << "\n";
+  const CallSiteTable &T = Rows.table();
   for (uint32_t I : Arcs) {
-    const CallArc &X = G.Arcs[I];
-    std::string Calls = utostr(X.Calls);
-    if (X.RecursiveCalls)
-      Calls += formatv(" ({0} rec)", X.RecursiveCalls).str();
-    OS << "      " << right_justify(Calls, 18) << ' '
-       << right_justify(formatTime(X.ActiveNs), 11) << "  "
-       << name(Callers ? X.Caller : X.Callee);
-    std::string W = where(I);
+    const SiteRow &R = T.Rows[I];
+    Figure F = R.active();
+    // Counted calls alone have no time: no figure rather than 0.
+    bool Timed = R.Timed != 0;
+    AnyClamped |= Timed && F.Clamped;
+    OS << "      " << right_justify(CallSiteRows::timedCalls(R), 18) << ' '
+       << right_justify(Timed ? shown(F) : "-", 11) << ' '
+       << right_justify(Timed ? formatTime(F.Error) : "-", 11) << ' '
+       << right_justify(CallSiteRows::countedCalls(R), 10) << "  "
+       << (Callers ? Rows.caller(R) : Rows.name(R.Callee));
+    std::string W = Rows.location(R);
     if (!W.empty())
       OS << "  " << W;
     OS << "\n";
@@ -114,13 +80,17 @@ void CallGraphView::arcsText(raw_ostream &OS, ArrayRef<uint32_t> Arcs,
 }
 
 void CallGraphView::text(raw_ostream &OS, unsigned Top) {
-  OS << "\ncallers and callees (timed calls; active: of the callee's calls "
-        "on that arc, a recursive call's time counted once, in the "
-        "outermost call; rec: calls made inside an outer call of the same "
-        "function):\n";
+  OS << "\ncallers and callees (per caller and source position of the call, "
+        "as --call-sites places them; calls: timed calls, exact, with their "
+        "active time, a recursive call's time counted once, in the "
+        "outermost call (rec: calls made inside an outer call of the same "
+        "function); "
+     << CallSiteRows::CountedNote << "):\n";
   OS << "      " << right_justify("calls", 18) << ' '
-     << right_justify("active", 11) << "  function  call site\n";
+     << right_justify("active", 11) << ' ' << right_justify("+-95%", 11) << ' '
+     << right_justify("~counted", 10) << "  function  call site\n";
   unsigned Shown = 0;
+  const CallSiteTable &T = Rows.table();
   for (const FunctionStats &FS : A.Flat) {
     if (Top && Shown++ == Top) {
       OS << "  (" << A.Flat.size() - Top
@@ -128,58 +98,66 @@ void CallGraphView::text(raw_ostream &OS, unsigned Top) {
       break;
     }
     const Stats &S = FS.S;
-    OS << "  " << name(FS.Func) << "  (calls " << S.Calls << ", active "
-       << formatTime(S.Active) << ", self-active " << formatTime(S.SelfActive)
-       << ")";
+    ActiveFigures F = ReportModel::figures(S);
+    AnyClamped |= F.Self.Clamped || (F.HasActive && F.Active.Clamped);
+    OS << "  " << Rows.name(FS.Func) << "  (calls " << S.Calls;
     if (S.CountedCalls)
-      OS << "  [" << S.CountedCalls
-         << " counted calls: not in these arcs (no probe, no node); "
-            "--call-sites places them by code samples]";
-    OS << "\n";
-    arcsText(OS, G.Callers[FS.Func], true);
-    arcsText(OS, G.Callees[FS.Func], false);
+      OS << ": " << S.Calls - S.CountedCalls << " timed, " << S.CountedCalls
+         << " counted";
+    OS << ", active " << (F.HasActive ? shown(F.Active) : std::string("-"))
+       << ", self-active " << shown(F.Self) << ")\n";
+    arcsText(OS, T.ByCallee[FS.Func], true);
+    arcsText(OS, T.ByCaller[FS.Func], false);
   }
+  if (AnyClamped)
+    OS << ClampNote << "\n";
 }
 
 void CallGraphView::arcsJson(json::OStream &J, ArrayRef<uint32_t> Arcs,
                              bool Callers) {
+  const CallSiteTable &T = Rows.table();
   J.attributeArray(Callers ? "callers" : "callees", [&] {
     for (uint32_t I : Arcs) {
-      const CallArc &X = G.Arcs[I];
-      uint32_t F = Callers ? X.Caller : X.Callee;
+      const SiteRow &R = T.Rows[I];
+      uint32_t F = Callers
+                       ? (R.Kind == CallerKind::Function ? R.Caller : kNoFunc)
+                       : R.Callee;
       J.object([&] {
-        // null: a thread's root call (callers only).
-        J.attribute("function", F == kNoFunc ? json::Value(nullptr)
-                                             : json::Value(JsonId[F]));
-        J.attribute("name",
-                    F == kNoFunc ? json::Value(nullptr) : json::Value(name(F)));
-        const Line &L = X.ReturnAddr ? line(I) : Line();
-        J.attribute("file", L.File);
-        J.attribute("line", int64_t(L.Line));
-        J.attribute("return_address",
-                    X.ReturnAddr
-                        ? json::Value(formatv("{0:x}", X.ReturnAddr).str())
-                        : json::Value(nullptr));
-        J.attribute("calls", int64_t(X.Calls));
-        J.attribute("recursive_calls", int64_t(X.RecursiveCalls));
-        J.attribute("active_ns", X.ActiveNs);
+        // null: not a function of the program (Callers only: the thread
+        // root, or code outside the program; "caller_kind" says which).
+        J.attribute("function", F == kNoFunc || JsonId[F] == UINT32_MAX
+                                    ? json::Value(nullptr)
+                                    : json::Value(JsonId[F]));
+        J.attribute("name", F == kNoFunc ? json::Value(nullptr)
+                                         : json::Value(Rows.name(F)));
+        Rows.json(J, R, JsonId);
       });
     }
   });
 }
 
 void CallGraphView::json(json::OStream &J) {
+  const CallSiteTable &T = Rows.table();
   J.attributeArray("call_graph", [&] {
     for (const FunctionStats &FS : A.Flat)
       J.object([&] {
+        ActiveFigures F = ReportModel::figures(FS.S);
         J.attribute("function", int64_t(JsonId[FS.Func]));
-        J.attribute("name", name(FS.Func));
+        J.attribute("name", Rows.name(FS.Func));
         J.attribute("calls", int64_t(FS.S.Calls));
         J.attribute("counted_calls", int64_t(FS.S.CountedCalls));
-        J.attribute("active_ns", FS.S.Active);
-        J.attribute("self_active_ns", FS.S.SelfActive);
-        arcsJson(J, G.Callers[FS.Func], true);
-        arcsJson(J, G.Callees[FS.Func], false);
+        J.attribute("active_ns", F.HasActive
+                                     ? json::Value(jsonNs(F.Active.Shown))
+                                     : json::Value(nullptr));
+        J.attribute("self_active_ns", jsonNs(F.Self.Shown));
+        const CountedPlacement &Pl = T.Graph.Placement[FS.Func];
+        J.attributeObject("counted_placement", [&] {
+          J.attribute("by_samples", int64_t(Pl.BySamples));
+          J.attribute("by_timed_share", int64_t(Pl.ByTimedShare));
+          J.attribute("unplaced", int64_t(Pl.Unplaced));
+        });
+        arcsJson(J, T.ByCallee[FS.Func], true);
+        arcsJson(J, T.ByCaller[FS.Func], false);
       });
   });
 }

@@ -1,27 +1,23 @@
 //===- CallSiteReport.cpp - `report --call-sites` -------------------------===//
 //
 // Part of ActiveTime. Who called each function from where: for each function
-// of the flat table, its call sites (caller, source line of the call) with
-// their calls, and for a call instruction that reached several functions (an
-// indirect or virtual call) how its calls divided among them. Text and the
-// "call_sites" array of `report --json`. The model is CallSites.h.
+// of the flat table, its call sites (caller, source position of the call)
+// with their timed calls and the counted calls placed there, and for a call
+// instruction that reached several functions (an indirect or virtual call,
+// or a tail call) how its calls divided among them. Text and the
+// "call_sites" array of `report --json`. The rows are the one placement of
+// calls at sites (profile::placeCalls) that `--callers` prints too.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CallSiteRows.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
-#include "activetime/Profile/CallSites.h"
-#include "activetime/abi.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/DebugInfo/Symbolize/Symbolize.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
-
-#include <cmath>
-#include <map>
 
 using namespace llvm;
 using namespace activetime;
@@ -30,165 +26,103 @@ using namespace activetime::report;
 
 namespace {
 
-/// Source position of a call: file:line of the call instruction, with the
-/// function it was inlined into when the profiled build had inlined it.
-struct SiteLocation {
-  std::string File;
-  uint32_t Line = 0;
-  std::string InlinedInto; // outermost function, when not the innermost
-};
-
-class CallSiteView {
-public:
-  /// \p M: names as the text tables print them; JSON's (null) are the
-  /// full demangled names.
-  CallSiteView(const Profile &P, const Aggregate &A, bool Demangle,
-               const ReportModel *M = nullptr)
-      : A(A), Demangle(Demangle), M(M), G(buildCallGraph(P, A)) {
-    symbolize::LLVMSymbolizer::Options SO;
-    SO.Demangle = false;
-    Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
-    build();
-  }
-  void text(raw_ostream &OS, const std::vector<FunctionStats> &Order,
-            unsigned Top);
-  void json(json::OStream &J);
-
-private:
-  struct Site {
-    const CallEdge *E;
-    SiteLocation Loc;
-    uint32_t Targets = 1;     // callees reached from this call instruction
-    double SiteCalls = 0;     // calls of all of them from it
-  };
-  std::string name(uint32_t F) const {
-    if (F == kNoFunc)
-      return "<outside the program>";
-    return M ? M->name(F) : displayName(A.Functions[F].Name, Demangle);
-  }
-  SiteLocation locate(const CallEdge &E);
-  std::string where(const Site &S) const;
-
-  void build();
-
-  const Aggregate &A;
-  bool Demangle;
-  const ReportModel *M;
-  CallGraph G;
-  std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
-  std::map<uint32_t, std::vector<Site>> ByCallee;
-};
-
-SiteLocation CallSiteView::locate(const CallEdge &E) {
-  SiteLocation L;
-  DIInliningInfo Frames = symbolizeCall(*Sym, E);
-  uint32_t N = Frames.getNumberOfFrames();
-  if (!N || Frames.getFrame(0).Line == 0)
-    return L;
-  L.File = sys::path::filename(Frames.getFrame(0).FileName).str();
-  L.Line = Frames.getFrame(0).Line;
-  if (N > 1)
-    L.InlinedInto = Frames.getFrame(N - 1).FunctionName;
-  return L;
+/// How a function's counted calls were placed, when it had any.
+std::string placementLine(const CountedPlacement &Pl) {
+  std::vector<std::string> Parts;
+  if (Pl.BySamples)
+    Parts.push_back(utostr(Pl.BySamples) + " placed by code samples");
+  if (Pl.ByTimedShare)
+    Parts.push_back(utostr(Pl.ByTimedShare) +
+                    " by the timed calls' sites (no sample gave a site)");
+  if (Pl.Unplaced)
+    Parts.push_back(utostr(Pl.Unplaced) +
+                    " unplaced (neither a sample nor a timed call gave a "
+                    "site)");
+  return join(Parts, ", ");
 }
 
-void CallSiteView::build() {
-  // Calls per call instruction over all its callees.
-  std::map<std::pair<std::string, uint64_t>, std::pair<uint32_t, double>> PerSite;
-  for (const CallEdge &E : G.Edges)
-    if (E.ReturnAddr) {
-      auto &X = PerSite[{E.Object, E.ReturnAddr}];
-      X.first++;
-      X.second += E.calls();
-    }
-  for (const CallEdge &E : G.Edges) {
-    Site S{&E, locate(E)};
-    if (E.ReturnAddr) {
-      const auto &X = PerSite[{E.Object, E.ReturnAddr}];
-      S.Targets = X.first;
-      S.SiteCalls = X.second;
-    }
-    ByCallee[E.Callee].push_back(std::move(S));
-  }
-}
-
-std::string CallSiteView::where(const Site &S) const {
-  if (S.E->Caller == kNoFunc)
-    return "";
-  if (S.Loc.Line == 0)
-    return "(no line info)";
-  std::string W = formatv("{0}:{1}", S.Loc.File, S.Loc.Line).str();
-  if (!S.Loc.InlinedInto.empty())
-    W += " (inlined into " + displayName(S.Loc.InlinedInto, Demangle) + ")";
-  return W;
-}
-
-std::string callCount(const CallEdge &E) {
-  uint64_t N = uint64_t(std::llround(E.calls()));
-  return E.Counted > 0 ? formatv("{0}~", N).str() : formatv("{0} ", N).str();
-}
-
-void CallSiteView::text(raw_ostream &OS, const std::vector<FunctionStats> &Order,
-                        unsigned Top) {
-  OS << "\ncall sites (calls from each call instruction; ~ = includes "
-        "counted calls placed by code samples, an estimate):\n";
+void printText(const CallSiteRows &V, raw_ostream &OS,
+               const std::vector<FunctionStats> &Order, unsigned Top) {
+  const CallSiteTable &T = V.table();
+  OS << "\ncall sites (per caller and source position of the call; timed: "
+        "calls through the entry probe, exact; "
+     << CallSiteRows::CountedNote << "):\n";
   unsigned Shown = 0;
   for (const FunctionStats &FS : Order) {
-    auto It = ByCallee.find(FS.Func);
-    if (It == ByCallee.end())
+    const std::vector<uint32_t> &Rows = T.ByCallee[FS.Func];
+    if (Rows.empty())
       continue;
     if (Top && Shown++ == Top)
       break;
-    OS << "  " << name(FS.Func) << "  (" << FS.S.Calls << " calls)\n";
-    for (const Site &S : It->second) {
-      OS << "    " << right_justify(callCount(*S.E), 14) << "  "
-         << name(S.E->Caller);
-      std::string W = where(S);
+    OS << "  " << V.name(FS.Func) << "  (" << FS.S.Calls << " calls";
+    if (FS.S.CountedCalls)
+      OS << ": " << FS.S.Calls - FS.S.CountedCalls << " timed, "
+         << FS.S.CountedCalls << " counted";
+    OS << ")\n";
+    OS << "    " << right_justify("timed", 14) << "  "
+       << right_justify("~counted", 10) << "  caller  call site\n";
+    for (uint32_t I : Rows) {
+      const SiteRow &R = T.Rows[I];
+      OS << "    " << right_justify(CallSiteRows::timedCalls(R), 14) << "  "
+         << right_justify(CallSiteRows::countedCalls(R), 10) << "  "
+         << V.caller(R);
+      std::string W = V.location(R);
       if (!W.empty())
         OS << "  " << W;
-      if (S.Targets > 1 && S.SiteCalls > 0)
+      if (R.Targets > 1 && R.SiteCalls > 0)
         OS << formatv("  [{0:F1}% of this call's {1} targets' calls]",
-                      100 * S.E->calls() / S.SiteCalls, S.Targets);
+                      100 * R.calls() / R.SiteCalls, R.Targets);
       OS << "\n";
     }
+    if (FS.S.CountedCalls)
+      OS << "    counted calls: " << placementLine(T.Graph.Placement[FS.Func])
+         << "\n";
   }
 }
 
-void CallSiteView::json(json::OStream &J) {
+void printJson(const CallSiteRows &V, json::OStream &J,
+               const std::vector<uint32_t> &JsonId) {
+  const CallSiteTable &T = V.table();
   J.attributeArray("call_sites", [&] {
-    for (const auto &KV : ByCallee)
-      for (const Site &S : KV.second)
+    for (uint32_t F = 0; F < T.ByCallee.size(); ++F)
+      for (uint32_t I : T.ByCallee[F]) {
+        const SiteRow &R = T.Rows[I];
         J.object([&] {
-          J.attribute("callee", name(KV.first));
-          J.attribute("caller", S.E->Caller == kNoFunc
-                                    ? json::Value(nullptr)
-                                    : json::Value(name(S.E->Caller)));
-          J.attribute("object", S.E->Object);
-          J.attribute("return_address", S.E->ReturnAddr
-                                            ? json::Value(formatv(
-                                                  "{0:x}", S.E->ReturnAddr)
-                                                              .str())
-                                            : json::Value(nullptr));
-          J.attribute("file", S.Loc.File);
-          J.attribute("line", int64_t(S.Loc.Line));
-          J.attribute("inlined_into", S.Loc.InlinedInto);
-          J.attribute("timed_calls", int64_t(S.E->Timed));
-          J.attribute("counted_calls_estimate", S.E->Counted);
-          J.attribute("counted_code_samples", int64_t(S.E->Samples));
-          J.attribute("targets_at_site", int64_t(S.Targets));
+          J.attribute("callee", V.name(F));
+          J.attribute("callee_function", JsonId[F] == UINT32_MAX
+                                             ? json::Value(nullptr)
+                                             : json::Value(JsonId[F]));
+          J.attribute("caller", R.Kind == CallerKind::Function
+                                    ? json::Value(V.name(R.Caller))
+                                    : json::Value(nullptr));
+          J.attribute("caller_function", R.Kind == CallerKind::Function &&
+                                                 JsonId[R.Caller] != UINT32_MAX
+                                             ? json::Value(JsonId[R.Caller])
+                                             : json::Value(nullptr));
+          V.json(J, R, JsonId);
         });
+      }
   });
+}
+
+std::vector<uint32_t> jsonIds(const Aggregate &A) {
+  std::vector<uint32_t> Id(A.Functions.size(), UINT32_MAX);
+  for (size_t I = 0; I < A.Flat.size(); ++I)
+    Id[A.Flat[I].Func] = I;
+  return Id;
 }
 
 } // namespace
 
 void report::printCallSites(const Profile &P, const Aggregate &A,
-                          raw_ostream &OS, const ReportModel &M,
-                          unsigned Top) {
-  CallSiteView(P, A, M.Demangle, &M).text(OS, A.Flat, Top);
+                            raw_ostream &OS, const ReportModel &M,
+                            unsigned Top) {
+  CallSiteRows V(P, A, M.Demangle, &M);
+  printText(V, OS, A.Flat, Top);
 }
 
 void report::callSitesJson(const Profile &P, const Aggregate &A,
-                         json::OStream &J, bool Demangle) {
-  CallSiteView(P, A, Demangle).json(J);
+                           json::OStream &J, bool Demangle) {
+  CallSiteRows V(P, A, Demangle, nullptr);
+  printJson(V, J, jsonIds(A));
 }

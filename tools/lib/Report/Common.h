@@ -34,11 +34,9 @@ extern const char kOffCpuFrame[];
 /// What follows the name of a counted function's frame under its nearest
 /// timed caller, whose time there code samples estimated (" [counted]").
 extern const char kCountedMark[];
-
-/// The function a symbol belongs to: a timed copy (the pass's clone named
-/// with abi::kTimedCopySuffix, "f.activetime.timed" or demangled
-/// "f() (.activetime.timed)") is the function it copies.
-llvm::StringRef sourceFunctionName(llvm::StringRef Name);
+/// ... and after a function's frame of its code outside its probes there
+/// (" [outside probes]", the time report tree's mark).
+extern const char kOutsideProbesMark[];
 
 /// The profile has no samples: the run did not set sample=1.
 llvm::Error noSamplesError();
@@ -63,7 +61,7 @@ void functionIdentityJson(llvm::json::OStream &J, llvm::StringRef LinkageName,
 /// A frame of the sampled views as they print it: the report's name of its
 /// function (\p M: short or full, ReportModel::name), kOutsideFrame outside
 /// any instrumented function, and kCountedMark after a counted function's
-/// synthetic frame.
+/// synthetic frame (kOutsideProbesMark after a code-outside-probes one).
 std::string sampleFrameName(const ReportModel &M,
                             const profile::SampleFrame &F);
 

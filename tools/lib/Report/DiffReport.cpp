@@ -227,8 +227,12 @@ std::string exeName(const Profile &P) {
                      : sys::path::filename(Exe).str();
 }
 
+/// A delta with its sign: "+" only before a value that prints as one (a
+/// delta that rounds to zero is "0 ns", neither "+0" nor "-0").
 std::string signedTime(double Ns) {
-  return (Ns > 0 ? "+" : "") + plainTime(Ns);
+  std::string T = plainTime(Ns);
+  bool Zero = StringRef(T).find_first_of("123456789") == StringRef::npos;
+  return (Ns > 0 && !Zero ? "+" : "") + T;
 }
 
 std::string callsText(double C) {
@@ -279,19 +283,20 @@ void TextDiff::side(int S) {
 
 void TextDiff::noiseLines() {
   const char *Indent = "                   ";
-  if (V.R.SpreadKnown) {
-    OS << "  noise:           a delta within "
-       << shortNumber(O.Noise.NoiseFactor)
-       << " x its spread (+-95%: the 95% confidence half-width of the "
-          "difference of the per-run means, Welch's t; --noise-factor) is "
-          "marked ~ and not counted as a change\n";
-  } else {
+  OS << "  noise:           a delta within " << shortNumber(O.Noise.NoiseFactor)
+     << " x its noise bound (+-95%: both sides' own +-95% of the figure"
+     << (V.R.SpreadKnown ? ", plus the 95% confidence half-width of the "
+                           "difference of the per-run means (Welch's t)"
+                         : "")
+     << ", at least one tick step; --noise-factor) is marked ~ and not "
+        "counted as a change\n";
+  if (!V.R.SpreadKnown) {
     size_t B = V.Sides[0]->Runs.size(), N = V.Sides[1]->Runs.size();
-    OS << "  noise:           SPREAD UNKNOWN: "
+    OS << Indent << "SPREAD UNKNOWN: "
        << (B < 2 && N < 2 ? "each side has" : B < 2 ? "base has" : "new has")
-       << " one run, so nothing is marked as a change or as noise by the "
-          "spread (slower?/faster?: the sign of the delta only); give two "
-          "runs or more of each build\n";
+       << " one run, so a delta beyond the bound is not judged against the "
+          "run-to-run variation (slower?/faster?: the sign of the delta "
+          "only); give two runs or more of each build\n";
   }
   if (O.Noise.MinDeltaNs > 0)
     OS << Indent << "deltas under " << plainTime(O.Noise.MinDeltaNs)
@@ -347,7 +352,11 @@ std::vector<std::string> TextDiff::row(const DiffEntry &E, size_t I,
   };
   auto Ratio = [](const DiffTime &T) {
     std::optional<double> R = T.ratio();
-    return R ? formatv("{0:F2}x", *R).str() : std::string("-");
+    if (R)
+      return formatv("{0:F2}x", *R).str();
+    // Comparable, but nothing to divide by: said so, not a number.
+    return std::string(T.comparable() && T.BaseHas == Has::Value ? "n/a"
+                                                                 : "-");
   };
   auto Calls = [](Has H, double C) {
     return H == Has::Value ? callsText(C) : std::string("-");
@@ -358,7 +367,7 @@ std::vector<std::string> TextDiff::row(const DiffEntry &E, size_t I,
       Time(E.Self.NewHas, E.Self.New),
       Delta(E.Self),
       Ratio(E.Self),
-      M.Spread >= 0 ? plainTime(M.Spread) : "-",
+      plainTime(M.Bound),
       changeWord(E, M),
       Time(E.Active.BaseHas, E.Active.Base),
       Time(E.Active.NewHas, E.Active.New),
@@ -424,11 +433,6 @@ void TextDiff::table(ArrayRef<DiffEntry> Entries, bool Paths) {
   Left[5] = true;
   for (size_t C = 12; C < Head.size(); ++C)
     Left[C] = true;
-  if (!V.R.SpreadKnown) { // a column of "-" only
-    for (std::vector<std::string> &R : Rows)
-      R.erase(R.begin() + 4);
-    Left.erase(Left.begin() + 4);
-  }
   printColumns(OS, Rows, Left);
   if (Shown < Order.size())
     OS << "(" << Order.size() - Shown << " more; --top 0 lists all)\n";
@@ -440,9 +444,10 @@ void TextDiff::print() {
   if (O.Paths)
     table(V.R.PathDiffs, true);
   OS << "self = self-active, active = inclusive active time (\"-\": counted "
-        "calls, no inclusive figure); change: slower/faster beyond the "
-        "spread, ~ within it, ? spread unknown, added/removed: on one side "
-        "only\n";
+        "calls, no inclusive figure), as report prints them (at least 0); "
+        "ratio n/a: the base is 0; +-95%: the delta's noise bound; change: "
+        "slower/faster beyond the bound, ~ within it, ? spread unknown, "
+        "added/removed: on one side only\n";
 }
 
 //===-- JSON ------------------------------------------------------------===//
@@ -519,10 +524,18 @@ void JsonDiff::time(StringRef Key, const DiffTime &T) {
   J.attributeObject(Key, [&] {
     J.attribute("base_ns", orNull(T.BaseHas == Has::Value, T.Base));
     J.attribute("new_ns", orNull(T.NewHas == Has::Value, T.New));
-    J.attribute("delta_ns", orNull(T.comparable(), T.delta()));
+    J.attribute("delta_ns", orNull(T.comparable(), jsonNs(T.delta())));
     std::optional<double> R = T.ratio();
     J.attribute("ratio", orNull(R.has_value(), R.value_or(0)));
+    if (!R && T.comparable() && T.BaseHas == Has::Value)
+      J.attribute("ratio_missing", "base is 0");
     J.attribute("spread_ns", orNull(T.Spread >= 0, T.Spread));
+    J.attribute("base_uncertainty_ns",
+                orNull(T.BaseHas == Has::Value, T.BaseErr));
+    J.attribute("new_uncertainty_ns",
+                orNull(T.NewHas == Has::Value, T.NewErr));
+    J.attribute("tick_step_ns", T.StepNs);
+    J.attribute("noise_ns", orNull(T.comparable(), T.Bound));
     J.attribute("mark", markName(T.M));
     J.attributeArray("base_runs_ns", [&] {
       for (double X : T.BaseRuns)
@@ -603,7 +616,9 @@ void JsonDiff::print() {
     side(0);
     side(1);
     J.attributeObject("noise", [&] {
-      J.attribute("method", "welch-t-95");
+      // The bound: both sides' +-95%, the Welch spread when known, at
+      // least one tick step.
+      J.attribute("method", "uncertainty+welch-t-95");
       J.attribute("spread_known", V.R.SpreadKnown);
       J.attribute("factor", O.Noise.NoiseFactor);
       J.attribute("min_delta_ns", O.Noise.MinDeltaNs);

@@ -7,7 +7,8 @@
 // end in an "[off-CPU]" frame (blocked, waiting) or a "[preempted]" frame
 // (runnable), or are selected alone. A counted function's on-CPU time,
 // estimated from its timed caller's code samples (Samples.h), is a
-// "name [counted]" frame on top of that caller.
+// "name [counted]" frame on top of that caller (a function's code outside
+// its probes there, with no counted calls, "name [outside probes]").
 //
 //===----------------------------------------------------------------------===//
 

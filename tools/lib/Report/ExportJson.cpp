@@ -89,6 +89,10 @@ static void samplesJson(const Profile &P, const Aggregate &A,
           // The leaf is a counted function's frame: its on-CPU time is
           // estimated (on_cpu_uncertainty_ns).
           J.attribute("counted", Path.back().Counted);
+          // The leaf is a function's code outside its probes (no counted
+          // calls there), as the tree's "outside_probes" node.
+          if (Path.back().OutsideProbes)
+            J.attribute("outside_probes", true);
           J.attribute("on_cpu_ns", F.OnNs);
           J.attribute("on_cpu_uncertainty_ns", 1.96 * std::sqrt(F.OnVarNs2));
           J.attribute("off_cpu_ns", F.OffNs);

@@ -126,6 +126,10 @@ void PprofBuilder::comments() {
   Add("active = elapsed - probe overhead - switched-out (off-CPU) time; "
       "off_cpu: switched-out time; overhead: the probes' own cost.");
   Add("calls: timed calls of the context.");
+  Add("active of a sample: its context's self-active time as the reports "
+      "print it, at least 0; where the measured one was below (a tiny, "
+      "over-corrected frame, within its +-95%), label measured_self_active "
+      "holds it.");
   uint64_t CountedFns = 0, Counted = 0;
   for (const FunctionStats &F : A.Flat)
     if (F.S.CountedCalls) {
@@ -270,7 +274,9 @@ void PprofBuilder::addSample(uint32_t Node, uint32_t ProcIdx,
   double OffCpu = TN.S.OffCpu;
   for (uint32_t C : TN.Children)
     OffCpu -= A.Tree[C].S.OffCpu;
-  S->add_value(std::llround(TN.S.SelfActive));
+  // The node's self-active time as the reports print it: never negative
+  // (activeFigures); an over-corrected tiny frame counts 0, labeled below.
+  S->add_value(std::llround(activeFigures(TN.S, TN.Counted).Self.Shown));
   S->add_value(int64_t(TN.S.Calls));
   S->add_value(std::llround(OffCpu));
   S->add_value(std::llround(TN.S.SelfOverhead));
@@ -285,6 +291,13 @@ void PprofBuilder::addSample(uint32_t Node, uint32_t ProcIdx,
     Label("thread_name")->set_str(str(T.Name));
   if (TN.Counted)
     Label("how")->set_str(str("counted"));
+  // A clamped value keeps its measured one beside it.
+  Figure Self = activeFigures(TN.S, TN.Counted).Self;
+  if (Self.Clamped) {
+    pb::Label *L = Label("measured_self_active");
+    L->set_num(std::llround(Self.Measured));
+    L->set_num_unit(str("nanoseconds"));
+  }
 }
 
 void PprofBuilder::threadSamples(uint32_t ThreadIdx, uint32_t Begin,

@@ -45,7 +45,7 @@ Error report::writePrefetchHints(const Profile &P, raw_ostream &OS,
     PrefetchDistance D = prefetchDistance(R.Stride, *R.MinIterNs, Model);
     Hints.push_back(json::Object{
         {"module", R.Module},
-        {"function", S.Func},
+        {"function", sourceFunctionName(S.Func).str()},
         {"file", S.File},
         {"line", S.Line},
         {"column", S.Column},

@@ -14,12 +14,13 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
+
 using namespace llvm;
 using namespace activetime;
 
-std::string report::formatTime(double Ns) {
-  if (Ns < 0)
-    return "-" + formatTime(-Ns);
+/// A non-negative time in its unit.
+static std::string magnitude(double Ns) {
   if (Ns < 999.5)
     return formatv("{0:F0} ns", Ns);
   if (Ns < 999999.5)
@@ -27,6 +28,16 @@ std::string report::formatTime(double Ns) {
   if (Ns < 999999999.5)
     return formatv("{0:F3} ms", Ns / 1e6);
   return formatv("{0:F3} s ", Ns / 1e9);
+}
+
+std::string report::formatTime(double Ns) {
+  if (std::isnan(Ns))
+    return "nan";
+  std::string M = magnitude(std::fabs(Ns));
+  // The sign only where a digit printed is not zero: a value that rounds
+  // to zero is zero, never "-0 ns".
+  bool Zero = StringRef(M).find_first_of("123456789") == StringRef::npos;
+  return Ns < 0 && !Zero ? "-" + M : M;
 }
 
 std::string report::plainTime(double Ns) {
@@ -44,28 +55,28 @@ std::string report::formatBytes(uint64_t Bytes) {
 }
 
 std::string report::displayName(const std::string &Name, bool Demangle) {
-  return (Demangle && Name != profile::kOutsideFrame) ? llvm::demangle(Name)
-                                                      : Name;
+  StringRef Source = profile::sourceFunctionName(Name);
+  return (Demangle && Name != profile::kOutsideFrame)
+             ? llvm::demangle(Source)
+             : Source.str();
 }
+
+double report::jsonNs(double Ns) { return Ns == 0 ? 0.0 : Ns; }
 
 // The internal helpers of Common.h.
 
 const char report::kGenerator[] = "activetime " ACTIVETIME_VERSION_STRING;
 const char report::kOffCpuFrame[] = "[off-CPU]";
 const char report::kCountedMark[] = " [counted]";
+const char report::kOutsideProbesMark[] = " [outside probes]";
 
 std::string report::sampleFrameName(const ReportModel &M,
                                     const profile::SampleFrame &F) {
   if (F.Func == profile::kOutsideFunc)
     return profile::kOutsideFrame;
-  return M.name(F.Func) + (F.Counted ? kCountedMark : "");
-}
-
-StringRef report::sourceFunctionName(StringRef Name) {
-  std::string Demangled = std::string(" (") + abi::kTimedCopySuffix + ")";
-  if (!Name.consume_back(Demangled))
-    Name.consume_back(abi::kTimedCopySuffix);
-  return Name;
+  return M.name(F.Func) + (F.OutsideProbes ? kOutsideProbesMark
+                           : F.Counted     ? kCountedMark
+                                           : "");
 }
 
 Error report::noSamplesError() {
@@ -83,7 +94,7 @@ Error report::noTraceError() {
 void report::functionIdentityJson(json::OStream &J, StringRef LinkageName,
                                   bool Local, StringRef Module, StringRef File,
                                   uint32_t Line) {
-  J.attribute("linkage_name", LinkageName);
+  J.attribute("linkage_name", profile::sourceFunctionName(LinkageName));
   J.attribute("local", Local);
   if (Local)
     J.attribute("module", Module);

@@ -27,8 +27,8 @@ namespace {
 std::pair<std::string, std::string> identity(const Function &F,
                                              const std::string &Module) {
   if (F.Flags & abi::FF_LocalLinkage)
-    return {Module, F.Name};
-  return {"", F.Name};
+    return {Module, profile::sourceFunctionName(F.Name).str()};
+  return {"", profile::sourceFunctionName(F.Name).str()};
 }
 
 } // namespace
@@ -83,7 +83,7 @@ std::string report::inlinedAwayLine(const InlinedAwaySummary &S,
                                "in their callers'): ");
   std::vector<std::string> Names;
   for (size_t I = 0; I < N && I < MaxNames; ++I) {
-    const std::string &Name = S.Functions[I]->Name;
+    std::string Name = profile::sourceFunctionName(S.Functions[I]->Name).str();
     Names.push_back(!Demangle   ? Name
                     : FullNames ? llvm::demangle(Name)
                                 : shortName(Name).Short);

@@ -60,25 +60,42 @@ const char *report::latencyReason(LatencyState St) {
   return "";
 }
 
+LatencyFigures report::latencyFigures(const LatencyHistogram &H,
+                                      const Stats &S, LatencyState St,
+                                      const LatencyGap &Gap) {
+  LatencyFigures F;
+  uint64_t Timed = S.Calls - std::min(S.Calls, S.CountedCalls);
+  F.SampledApart = std::min(Timed, Gap.SampledApart);
+  F.TimedCalls = Timed - F.SampledApart;
+  if (St != LatencyState::Ok) {
+    F.Missing = latencyReason(St);
+    return F;
+  }
+  F.Min = S.Min;
+  F.P50 = H.percentile(50, S.Min, S.Max);
+  F.P90 = H.percentile(90, S.Min, S.Max);
+  F.P99 = H.percentile(99, S.Min, S.Max);
+  F.Max = S.Max;
+  return F;
+}
+
 void report::latencyJson(json::OStream &J, const LatencyHistogram &H,
                          const Stats &S, LatencyState St,
                          const LatencyGap &Gap, bool Buckets) {
+  LatencyFigures F = latencyFigures(H, S, St, Gap);
+  auto Ns = [](const std::optional<double> &V) {
+    return V ? json::Value(jsonNs(*V)) : json::Value(nullptr);
+  };
   J.attributeObject("latency", [&] {
-    J.attribute("timed_calls", int64_t(H.total()));
-    J.attribute("sampled_apart", int64_t(Gap.SampledApart));
-    for (auto [Key, P] : {std::pair<const char *, double>{"p50", 50},
-                          {"p90", 90}, {"p99", 99}}) {
-      if (St == LatencyState::Ok)
-        J.attribute(Key, H.percentile(P, S.Min, S.Max));
-      else
-        J.attribute(Key, nullptr);
-    }
-    if (St == LatencyState::Ok)
-      J.attribute("max", S.Max);
-    else
-      J.attribute("max", nullptr);
-    if (St != LatencyState::Ok)
-      J.attribute("missing", latencyReason(St));
+    J.attribute("timed_calls", int64_t(F.TimedCalls));
+    J.attribute("sampled_apart", int64_t(F.SampledApart));
+    J.attribute("min", Ns(F.Min));
+    J.attribute("p50", Ns(F.P50));
+    J.attribute("p90", Ns(F.P90));
+    J.attribute("p99", Ns(F.P99));
+    J.attribute("max", Ns(F.Max));
+    if (!F.Missing.empty())
+      J.attribute("missing", F.Missing);
     if (!Buckets)
       return;
     J.attributeArray("buckets", [&] {
@@ -111,19 +128,16 @@ static void printHistogram(const LatencyHistogram &H, raw_ostream &OS) {
   }
 }
 
-static std::vector<std::string> latencyCells(const LatencyHistogram &H,
-                                             const Stats &S, LatencyState St,
+/// A latency row as text: the same figures as the JSON document's (and so
+/// the HTML table's), "-" where it has none.
+static std::vector<std::string> latencyCells(const LatencyFigures &F,
                                              const std::string &Name) {
-  if (St != LatencyState::Ok)
-    return {utostr(S.Calls - std::min(S.Calls, S.CountedCalls)), "-", "-",
-            "-", "-", "-", Name + "  (" + latencyReason(St) + ")"};
-  return {utostr(H.total()),
-          formatTime(S.Min),
-          formatTime(H.percentile(50, S.Min, S.Max)),
-          formatTime(H.percentile(90, S.Min, S.Max)),
-          formatTime(H.percentile(99, S.Min, S.Max)),
-          formatTime(S.Max),
-          Name};
+  auto Cell = [](const std::optional<double> &V) {
+    return V ? formatTime(*V) : std::string("-");
+  };
+  return {utostr(F.TimedCalls), Cell(F.Min), Cell(F.P50), Cell(F.P90),
+          Cell(F.P99), Cell(F.Max),
+          F.Missing.empty() ? Name : Name + "  (" + F.Missing + ")"};
 }
 
 static void printRows(const std::vector<std::vector<std::string>> &Rows,
@@ -177,8 +191,10 @@ void report::printLatencyReport(const Profile &P, const Aggregate &A,
     if (Top && Listed.size() == Top)
       break;
     const LatencyHistogram &H = L.ByFunction[F.Func];
-    Listed.push_back(latencyState(H, F.S, L.Function[F.Func]));
-    Rows.push_back(latencyCells(H, F.S, Listed.back(), M.name(F.Func)));
+    const LatencyGap &Gap = L.Function[F.Func];
+    Listed.push_back(latencyState(H, F.S, Gap));
+    Rows.push_back(latencyCells(latencyFigures(H, F.S, Listed.back(), Gap),
+                                M.name(F.Func)));
   }
   printRows(Rows, OS);
   sampledApartLine(L, A, Listed.size(), OS);

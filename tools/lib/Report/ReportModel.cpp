@@ -28,9 +28,17 @@ const char report::TimesNote[] =
 const char report::HowNote[] =
     "how: timed = every call timed by the probes; counted = calls beyond the "
     "first timed ones only counted (exactly), their self time split off the "
-    "timed callers' by code samples, no per-call figures (-); "
-    "+-95% = the self-active time's uncertainty from that sampling and the "
-    "probes' residual cost";
+    "timed callers' by code samples, no per-call figures (-)";
+const char report::ErrorNote[] =
+    "+-95% = the 95% half-width of the figure before it: 1.96 standard "
+    "deviations of the code-sample split and of the tick step's rounding "
+    "(2 readings per timed call), plus in full the probes' residual cost "
+    "per timed call and the start-up cost estimate of each code sample "
+    "charged to it";
+const char report::ClampNote[] =
+    "! = clamped: the measured figure lay outside what it can be (below 0, "
+    "self-active above active, active above elapsed) and the bound is "
+    "printed; --json gives the measured value";
 
 ReportModel::ReportModel(const Profile &P, const Aggregate &A, bool Demangle,
                          bool FullNames)
@@ -92,9 +100,11 @@ std::string ReportModel::location(uint32_t Func) const {
   return L;
 }
 
-double ReportModel::uncertainty(const Stats &S) const {
-  return 1.96 * std::sqrt(S.SelfVar) +
-         double(S.SelfProbePairs) * A.How.ProbeResidualNs;
+double ReportModel::shareTotal(ArrayRef<FunctionStats> Rows) {
+  double T = 0;
+  for (const FunctionStats &F : Rows)
+    T += figures(F.S).Self.Shown;
+  return T;
 }
 
 std::vector<uint32_t> ReportModel::subtreeHeights() const {

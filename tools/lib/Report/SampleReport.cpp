@@ -105,6 +105,12 @@ void SampleView::print() {
           "the timed frame below it, estimated from that frame's code "
           "samples; its samples are the frame's on-CPU samples it got a part "
           "of\n";
+  if (any_of(S.Paths,
+             [](const auto &P) { return P.first.back().OutsideProbes; }))
+    OS << "[outside probes]: code of a function with no counted calls there "
+          "that ran outside its probes (prologue, epilogue) inside the timed "
+          "frame below it, estimated from that frame's code samples, as in "
+          "the time report's tree\n";
   printOffCpuSummary(Paths);
 }
 
@@ -184,9 +190,10 @@ void SampleView::printSplit() {
                   kMinFrameSamples);
   }
   if (Sp.OutsideProbesOnNs > 0)
-    OS << formatv("  outside probes:  {0} on-CPU moved to timed callees whose "
+    OS << formatv("  outside probes:  {0} on-CPU moved to functions whose "
                   "code before and after their probes (prologues, "
-                  "epilogues) the frames' code samples fell in\n",
+                  "epilogues) the frames' code samples fell in: to their "
+                  "timed frames above, or to [outside probes] frames\n",
                   plainTime(Sp.OutsideProbesOnNs));
   if (Sp.UnsplitOnNs > 0)
     OS << formatv("  not split:       {0} on-CPU of {1} whose function had no "

@@ -76,8 +76,8 @@ static std::string tickStep(const Process &Pr) {
     return "not measured";
   if (Pr.TickStep256 == 256)
     return "1 tick";
-  return formatv("{0} ticks ({1:F1} ns): one call is timed to within a step; "
-                 "sums over many calls average it out",
+  return formatv("{0} ticks ({1:F1} ns): each timed interval is rounded to "
+                 "a step, part of every figure's +-95%",
                  ticks2(Pr.TickStep256), ticks256ToNs(Pr, Pr.TickStep256))
       .str();
 }
@@ -174,13 +174,28 @@ void TextReport::codeSampleLines(const Process &Pr) {
                    "start below them\n";
 }
 
+/// A sum of measured figures as printed: at least 0 (marked when clamped),
+/// with the sum of the parts' +-95% when that matters.
+static std::string totalText(double Ns, double Err) {
+  std::string S = Ns < 0 ? formatTime(0) + kClampMark : formatTime(Ns);
+  S = StringRef(S).trim().str();
+  if (Ns < 0)
+    S += " (measured " + plainTime(Ns) + " +-" + plainTime(Err) + ")";
+  return S;
+}
+
 void TextReport::provenanceLines() {
   const Provenance &H = A.How;
-  double Total = A.TotalSelfActive;
-  auto Pct = [&](double X) { return percentOf(X, Total); };
-  OS << "self-active time: " << plainTime(Total) << " in all\n";
-  OS << "  timed:           " << plainTime(Total - H.SampledNs) << " ("
-     << Pct(Total - H.SampledNs) << ") in the code of " << H.TimedCalls
+  double Total = std::max(A.TotalSelfActive, 0.0);
+  double Err = 0;
+  for (const FunctionStats &F : A.Flat)
+    Err += ReportModel::figures(F.S).Self.Error;
+  double Timed = A.TotalSelfActive - H.SampledNs;
+  auto Pct = [&](double X) { return percentOf(std::max(X, 0.0), Total); };
+  OS << "self-active time: " << totalText(A.TotalSelfActive, Err)
+     << " in all\n";
+  OS << "  timed:           " << totalText(Timed, Err) << " ("
+     << Pct(Timed) << ") in the code of " << H.TimedCalls
      << " timed calls; their probes' residual cost, at most "
      << formatv("{0:F1}", H.ProbeResidualNs) << " ns a call: "
      << plainTime(H.TimedResidualNs) << "\n";
@@ -209,6 +224,13 @@ void TextReport::provenanceLines() {
   if (H.LostCodeSamples)
     OS << "  lost samples:    " << H.LostCodeSamples
        << " code samples the kernel dropped (ring full)\n";
+  if (H.ChargedSamples && H.SampleCostUncertaintyNs > 0)
+    OS << "  sample cost:     " << H.ChargedSamples
+       << " code samples' interrupt cost removed from the frames open when "
+          "each was recorded, one start-up estimate each, taken as +-"
+       << formatv("{0:F0}", 100 * kSampleCostUncertainty)
+       << "%: up to " << plainTime(H.SampleCostUncertaintyNs)
+       << " in all, in the +-95% of the frames charged\n";
   cpuLines();
 }
 
@@ -434,6 +456,7 @@ void TextReport::differingCostLine() {
 void TextReport::notes(const SwitchSummary &All) {
   OS << "note: " << TimesNote << "\n";
   OS << "note: " << HowNote << "\n";
+  OS << "note: " << ErrorNote << "\n";
   if (All.CpuClock)
     OS << "note: for threads measured with the thread CPU clock, switched-out "
           "time is located within "
@@ -448,8 +471,16 @@ void TextReport::notes(const SwitchSummary &All) {
           "(columns marked *)\n";
 }
 
+/// A figure as printed: its value, marked when it was clamped (ReportModel).
+static std::string shown(const Figure &F) {
+  std::string S = formatTime(F.Shown);
+  if (F.Clamped)
+    S += kClampMark;
+  return S;
+}
+
 void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
-                     bool Starred) {
+                       bool Starred) {
   std::vector<FunctionStats> Sorted(Rows.begin(), Rows.end());
   sortFunctions(Sorted, A.Functions, O.Sort);
   if (O.Sort == SortKey::Name) // by the name as printed (demangled)
@@ -457,6 +488,7 @@ void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
                      [&](const FunctionStats &X, const FunctionStats &Y) {
                        return M.name(X.Func) < M.name(Y.Func);
                      });
+  double Total = ReportModel::shareTotal(Rows);
   Rows = Sorted;
   size_t Shown =
       O.Top == 0 ? Rows.size() : std::min<size_t>(O.Top, Rows.size());
@@ -467,34 +499,45 @@ void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
     NameWidth = std::max(NameWidth, Names.back().size());
   }
   NameWidth = std::min<size_t>(NameWidth, 60);
+  // calls, elapsed, active, +-95%, self-active, +-95%, %, overhead,
+  // off-cpu, min, max; then how.
+  static const size_t Width[] = {10, 11, 11, 11, 12, 11, 6, 11, 11, 11, 11};
   auto Row = [&](ArrayRef<std::string> Cols, StringRef Name, StringRef Loc) {
     std::string Line;
     raw_string_ostream L(Line);
-    L << Indent << right_justify(Cols[0], 10);
+    L << Indent << right_justify(Cols[0], Width[0]);
     for (size_t I = 1; I + 1 < Cols.size(); ++I)
-      L << ' ' << right_justify(Cols[I], I == 3 ? 12 : I == 5 ? 6 : 11);
+      L << ' ' << right_justify(Cols[I], Width[I]);
     L << "  " << left_justify(Cols.back(), 7) << "  "
       << left_justify(Name, NameWidth) << "  " << Loc;
     OS << StringRef(Line).rtrim() << "\n";
   };
   std::string Star = Starred ? "*" : "";
-  Row({"calls", "elapsed", "active" + Star, "self-active" + Star, "+-95%",
-       "%" + Star, "overhead", "off-cpu", "min" + Star, "max" + Star, "how"},
+  Row({"calls", "elapsed", "active" + Star, "+-95%", "self-active" + Star,
+       "+-95%", "%" + Star, "overhead", "off-cpu", "min" + Star, "max" + Star,
+       "how"},
       "function", "location");
+  bool AnyClamped = false;
   for (size_t I = 0; I < Shown; ++I) {
     const Stats &S = Rows[I].S;
+    ActiveFigures F = ReportModel::figures(S);
     // Counted calls have no per-call figures: the inclusive ones would
     // describe only the first, timed calls.
-    bool PerCall = S.Calls != 0 && ReportModel::hasPerCallFigures(S);
+    bool PerCall = F.HasActive;
     auto Cell = [&](double Ns) { return PerCall ? formatTime(Ns) : "-"; };
-    Row({utostr(S.Calls), Cell(S.Elapsed), Cell(S.Active),
-         formatTime(S.SelfActive), formatTime(M.uncertainty(S)),
-         percent(Rows[I].Share), Cell(S.Overhead), Cell(S.OffCpu), Cell(S.Min), Cell(S.Max), ReportModel::how(S)},
+    AnyClamped |= F.Self.Clamped || (PerCall && F.Active.Clamped);
+    Row({utostr(S.Calls), Cell(S.Elapsed),
+         PerCall ? shown(F.Active) : "-", Cell(F.Active.Error),
+         shown(F.Self), formatTime(F.Self.Error),
+         percent(ReportModel::share(F.Self.Shown, Total)), Cell(S.Overhead),
+         Cell(S.OffCpu), Cell(S.Min), Cell(S.Max), ReportModel::how(S)},
         Names[I], M.location(Rows[I].Func));
   }
   if (Shown < Rows.size())
     OS << Indent << "(" << Rows.size() - Shown
        << " more functions; --top 0 lists all)\n";
+  if (AnyClamped)
+    OS << Indent << ClampNote << "\n";
   if (Starred)
     OS << Indent
        << (Indent.empty() ? "* switched-out time not measured for some "
@@ -506,34 +549,55 @@ void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
 
 void TextReport::tree() {
   std::vector<uint32_t> Heights = M.subtreeHeights();
+  double Total = ReportModel::shareTotal(A.Flat);
   OS << "\ncall tree (all threads merged; children by active time):\n";
   std::string Star = M.activeIncludesOffCpu() ? "*" : "";
   OS << right_justify("elapsed", 11) << ' ' << right_justify("active" + Star, 11)
-     << ' ' << right_justify("%" + Star, 6) << ' '
+     << ' ' << right_justify("+-95%", 11) << ' '
+     << right_justify("%" + Star, 6) << ' '
      << right_justify("self-active" + Star, 12) << ' '
-     << right_justify("overhead", 11) << ' ' << right_justify("off-cpu", 11)
-     << ' ' << right_justify("calls", 10) << "  function\n";
-  constexpr size_t Lead = 11 + 1 + 11 + 1 + 6 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 10 + 2;
+     << right_justify("+-95%", 11) << ' ' << right_justify("overhead", 11)
+     << ' ' << right_justify("off-cpu", 11) << ' '
+     << right_justify("calls", 10) << "  function\n";
+  constexpr size_t Lead =
+      11 + 1 + 11 + 1 + 11 + 1 + 6 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 11 + 1 +
+      10 + 2;
+  bool AnyClamped = false;
   M.walkTree(O.MaxDepth, [&](uint32_t I, bool Cut) {
     const TreeNode &N = A.Tree[I];
+    ActiveFigures F = ReportModel::figures(N.S, N.Counted);
+    AnyClamped |= F.Active.Clamped || F.Self.Clamped;
     std::string Indent(2 * (N.Depth - 1), ' ');
     // A counted function under its nearest timed caller: only its self time
     // there is known (from code samples).
     auto Cell = [&](double Ns) { return N.Counted ? "-" : formatTime(Ns); };
     OS << right_justify(Cell(N.S.Elapsed), 11) << ' '
-       << right_justify(formatTime(N.S.Active), 11) << ' '
-       << right_justify(percentOf(N.S.Active, A.TotalSelfActive), 6) << ' '
-       << right_justify(formatTime(N.S.SelfActive), 12) << ' '
+       << right_justify(shown(F.Active), 11) << ' '
+       << right_justify(formatTime(F.Active.Error), 11) << ' '
+       << right_justify(percent(ReportModel::share(F.Active.Shown, Total)), 6)
+       << ' ' << right_justify(shown(F.Self), 12) << ' '
+       << right_justify(formatTime(F.Self.Error), 11) << ' '
        << right_justify(Cell(N.S.Overhead), 11) << ' '
        << right_justify(Cell(N.S.OffCpu), 11) << ' '
        << right_justify(N.Counted ? "-" : utostr(N.S.Calls), 10) << "  "
-       << Indent << M.name(N.Func) << (N.Counted ? " [counted]" : "") << "\n";
+       << Indent << M.name(N.Func)
+       << (N.OutsideProbes ? " [outside probes]"
+           : N.Counted     ? " [counted]"
+                           : "")
+       << "\n";
     if (Cut)
       OS << std::string(Lead, ' ') << Indent << "  ... " << Heights[I]
          << (Heights[I] == 1 ? " more level\n" : " more levels\n");
   });
   OS << "[counted]: a counted function's self time inside the timed caller "
         "above it, from code samples\n";
+  if (std::any_of(A.Tree.begin(), A.Tree.end(),
+                  [](const TreeNode &N) { return N.OutsideProbes; }))
+    OS << "[outside probes]: code of a function with no counted calls there "
+          "that ran outside its probes (prologue, epilogue) inside the timed "
+          "caller above it, from code samples\n";
+  if (AnyClamped)
+    OS << ClampNote << "\n";
 }
 
 void TextReport::print() {

@@ -33,7 +33,8 @@ public:
   JsonReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
              raw_ostream &OS)
       : P(P), A(A), O(O), J(OS, 2), M(P, A, O.Demangle, O.FullNames),
-        JsonId(A.Functions.size(), UINT32_MAX), Lat(latencies(P, A)) {
+        JsonId(A.Functions.size(), UINT32_MAX), Lat(latencies(P, A)),
+        ShareTotal(ReportModel::shareTotal(A.Flat)) {
     for (size_t I = 0; I < A.Flat.size(); ++I)
       JsonId[A.Flat[I].Func] = I;
   }
@@ -60,7 +61,8 @@ private:
   json::OStream J;
   ReportModel M;
   std::vector<uint32_t> JsonId;
-  LatencyTable Lat; // issue 20: "latency" of functions and tree nodes
+  LatencyTable Lat; // "latency" of functions and tree nodes
+  double ShareTotal; // what the tree's shares divide by
 };
 
 } // namespace
@@ -73,6 +75,8 @@ void JsonReport::print() {
     J.attribute("time_kind", "active");
     J.attribute("note", TimesNote);
     J.attribute("how_note", HowNote);
+    J.attribute("error_note", ErrorNote);
+    J.attribute("clamp_note", ClampNote);
     provenance();
     // Threads whose "active" still includes switched-out time.
     J.attribute("threads_without_switch_data",
@@ -126,11 +130,24 @@ void JsonReport::stats(const Stats &S, bool CountedNode) {
   J.attribute("counted_calls", int64_t(S.CountedCalls));
   Timed("elapsed_ns", S.Elapsed);
   Timed("self_elapsed_ns", S.SelfElapsed);
-  J.attribute("active_ns", PerCall || CountedNode ? json::Value(S.Active)
-                                                  : json::Value(nullptr));
-  J.attribute("self_active_ns", S.SelfActive);
+  ActiveFigures F = ReportModel::figures(S, CountedNode);
+  auto Active = [&](double V) {
+    return F.HasActive ? json::Value(jsonNs(V)) : json::Value(nullptr);
+  };
+  J.attribute("active_ns", Active(F.Active.Shown));
+  J.attribute("active_uncertainty_ns", Active(F.Active.Error));
+  J.attribute("self_active_ns", jsonNs(F.Self.Shown));
   J.attribute("self_active_sampled_ns", S.Sampled);
-  J.attribute("self_active_uncertainty_ns", M.uncertainty(S));
+  J.attribute("self_active_uncertainty_ns", F.Self.Error);
+  // The measured values of the figures printed clamped (ReportModel).
+  bool ActiveClamped = F.HasActive && F.Active.Clamped;
+  if (ActiveClamped || F.Self.Clamped)
+    J.attributeObject("clamped", [&] {
+      if (ActiveClamped)
+        J.attribute("active_ns", F.Active.Measured);
+      if (F.Self.Clamped)
+        J.attribute("self_active_ns", F.Self.Measured);
+    });
   J.attribute("code_samples", int64_t(S.Samples));
   Timed("overhead_ns", S.Overhead);
   Timed("off_cpu_ns", S.OffCpu);
@@ -169,6 +186,9 @@ void JsonReport::provenance() {
     J.attribute("short_calls", int64_t(S.Calls));
     J.attribute("short_call_functions", int64_t(S.Functions));
     J.attribute("short_call_threshold_ns", S.ThresholdNs);
+    J.attribute("charged_code_samples", int64_t(H.ChargedSamples));
+    J.attribute("sample_cost_uncertainty", kSampleCostUncertainty);
+    J.attribute("sample_cost_uncertainty_ns", H.SampleCostUncertaintyNs);
   });
 }
 
@@ -265,7 +285,9 @@ void JsonReport::inlinedAway() {
         J.object([&] {
           J.attribute("name", displayName(F.Name, O.Demangle));
           J.attribute("short_name",
-                      O.Demangle ? shortName(F.Name).Short : F.Name);
+                      O.Demangle
+                          ? shortName(sourceFunctionName(F.Name).str()).Short
+                          : sourceFunctionName(F.Name).str());
           functionIdentityJson(J, F.Name, F.Flags & abi::FF_LocalLinkage,
                                S.Modules[I], F.File, F.Line);
         });
@@ -275,6 +297,7 @@ void JsonReport::inlinedAway() {
 }
 
 void JsonReport::functions() {
+  double Total = ReportModel::shareTotal(A.Flat);
   J.attributeArray("functions", [&] {
     for (const FunctionStats &F : A.Flat) {
       const FunctionInfo &Info = A.Functions[F.Func];
@@ -284,7 +307,9 @@ void JsonReport::functions() {
         functionIdentityJson(J, Info.Name, Info.Local, Info.Module, Info.File,
                              Info.Line);
         stats(F.S);
-        J.attribute("self_active_share", F.Share);
+        J.attribute("self_active_share",
+                    ReportModel::share(ReportModel::figures(F.S).Self.Shown,
+                                       Total));
         // What the text report prints by default (ShortNames.h).
         J.attribute("short_name", M.shortName(F.Func));
         const LatencyHistogram &H = Lat.ByFunction[F.Func];
@@ -325,10 +350,14 @@ void JsonReport::treeNode(uint32_t I, uint32_t Id, uint32_t Parent,
     J.attribute("depth", int64_t(N.Depth));
     J.attribute("function", int64_t(JsonId[N.Func]));
     stats(N.S, N.Counted);
+    // A function's code outside its probes (no counted calls there).
+    if (N.OutsideProbes)
+      J.attribute("outside_probes", true);
     // Inclusive active time as a share of the total (the tree's "%").
-    J.attribute("active_share", A.TotalSelfActive > 0
-                                    ? N.S.Active / A.TotalSelfActive
-                                    : 0.0);
+    J.attribute("active_share",
+                ReportModel::share(
+                    ReportModel::figures(N.S, N.Counted).Active.Shown,
+                    ShareTotal));
     if (!N.Counted) {
       const LatencyHistogram &H = Lat.ByTreeNode[I];
       const LatencyGap &Gap = Lat.TreeNode[I];
@@ -376,12 +405,15 @@ void JsonReport::thread(const ThreadSummary &T) {
     else
       J.attribute("cpu_ns", nullptr);
     J.attribute("exceeds_cpu", T.exceedsCpu());
+    double Total = ReportModel::shareTotal(T.Functions);
     J.attributeArray("functions", [&] {
       for (const FunctionStats &F : T.Functions)
         J.object([&] {
           J.attribute("function", int64_t(JsonId[F.Func]));
           stats(F.S);
-          J.attribute("self_active_share", F.Share);
+          J.attribute(
+              "self_active_share",
+              ReportModel::share(ReportModel::figures(F.S).Self.Shown, Total));
         });
     });
   });

@@ -14,14 +14,23 @@ var ActiveTimeHtml = (function () {
     parent.appendChild(e);
     return e;
   }
-  // ns as the text reports print it: ns, us, ms or s with three decimals.
+  // ns as the text reports print it (report::formatTime, Format.cpp): ns,
+  // us, ms or s with three decimals; a value that prints as zero has no
+  // sign ("0 ns", never "-0 ns"); null is "-".
   function fmtNs(ns) {
     if (ns === null || ns === undefined) return "-";
-    var a = Math.abs(ns), s = ns < 0 ? "-" : "";
-    if (a < 999.5) return s + a.toFixed(0) + " ns";
-    if (a < 999999.5) return s + (a / 1e3).toFixed(3) + " us";
-    if (a < 999999999.5) return s + (a / 1e6).toFixed(3) + " ms";
-    return s + (a / 1e9).toFixed(3) + " s";
+    var a = Math.abs(ns), m;
+    if (a < 999.5) m = a.toFixed(0) + " ns";
+    else if (a < 999999.5) m = (a / 1e3).toFixed(3) + " us";
+    else if (a < 999999999.5) m = (a / 1e6).toFixed(3) + " ms";
+    else m = (a / 1e9).toFixed(3) + " s";
+    return ns < 0 && /[1-9]/.test(m) ? "-" + m : m;
   }
-  return { el: el, add: add, fmtNs: fmtNs };
+  // A figure of a row as printed, "!" when the report clamped it (the
+  // row's "clamped" object holds the measured value).
+  function fmtFigure(row, key) {
+    var v = row[key];
+    return fmtNs(v) + (row.clamped && row.clamped[key] !== undefined ? "!" : "");
+  }
+  return { el: el, add: add, fmtNs: fmtNs, fmtFigure: fmtFigure };
 })();

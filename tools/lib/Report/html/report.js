@@ -7,10 +7,17 @@
   var rep = doc.report;
   var app = document.getElementById("app");
 
-  var el = ActiveTimeHtml.el, add = ActiveTimeHtml.add, fmtNs = ActiveTimeHtml.fmtNs;
-  // A self-active time with its 95% uncertainty.
+  var el = ActiveTimeHtml.el, add = ActiveTimeHtml.add, fmtNs = ActiveTimeHtml.fmtNs,
+      fmtFigure = ActiveTimeHtml.fmtFigure;
+  // A self-active time with its 95% uncertainty, "!" when clamped.
   function fmtSelf(ns, f) {
-    return fmtNs(ns) + (f.self_active_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.self_active_uncertainty_ns) : "");
+    return fmtFigure(f, "self_active_ns") +
+      (f.self_active_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.self_active_uncertainty_ns) : "");
+  }
+  // An active (inclusive) time with its 95% uncertainty, "!" when clamped.
+  function fmtActive(ns, f) {
+    return fmtFigure(f, "active_ns") +
+      (ns !== null && f.active_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.active_uncertainty_ns) : "");
   }
   function fmtCalls(v) { return v === null || v === undefined ? "-" : String(v); }
   function pct(x) { return x === null || x === undefined ? "-" : (100 * x).toFixed(1) + "%"; }
@@ -175,10 +182,13 @@
         (f.on_cpu_uncertainty_ns > 0 ? " \u00b1 " + fmtNs(f.on_cpu_uncertainty_ns) : "") +
         (f.counted ? ", estimated from the code samples of the timed frame below, a part of its " : " in ") +
         f.on_cpu_samples + (f.on_cpu_samples === 1 ? " sample" : " samples");
+    if (f.calls === null && f.outside_probes)
+      return d.data.name + " [outside probes]: self-active " + fmtSelf(f.self_active_ns, f) +
+        " of its code outside its probes inside its timed caller, from code samples";
     if (f.calls === null)
       return d.data.name + " [counted]: self-active " + fmtSelf(f.self_active_ns, f) +
         " inside its timed caller, from code samples";
-    return d.data.name + ": " + f.how + ", calls " + f.calls + ", active " + fmtNs(f.active_ns) +
+    return d.data.name + ": " + f.how + ", calls " + f.calls + ", active " + fmtActive(f.active_ns, f) +
       ", self-active " + fmtSelf(f.self_active_ns, f) + ", elapsed " + fmtNs(f.elapsed_ns) + ", overhead " + fmtNs(f.overhead_ns) +
       ", off-cpu " + fmtNs(f.off_cpu_ns);
   }
@@ -224,7 +234,7 @@
     { key: "how", title: "how", text: true },
     { key: "calls", title: "calls", fmt: fmtCalls },
     { key: "self_active_ns", title: "self-active", fmt: function (v, r) { return fmtSelf(v, r); } },
-    { key: "active_ns", title: "active", fmt: fmtNs },
+    { key: "active_ns", title: "active", fmt: function (v, r) { return fmtActive(v, r); } },
     { key: "elapsed_ns", title: "elapsed", fmt: fmtNs },
     { key: "self_elapsed_ns", title: "self-elapsed", fmt: fmtNs },
     { key: "overhead_ns", title: "overhead", fmt: fmtNs },
@@ -238,14 +248,19 @@
                          f, { name: label(f) });
   }), true);
   add(fs, "p", { id: "how-note", "class": "note" }, rep.how_note);
+  if (rep.error_note) add(fs, "p", { id: "error-note", "class": "note" }, rep.error_note);
+  if (rep.clamp_note && rep.functions.some(function (f) { return f.clamped; }))
+    add(fs, "p", { id: "clamp-note", "class": "note" }, rep.clamp_note);
 
   // ---- flame graphs of the samples (sample=1) ----
   // A frame of a sample path as the tables name it; a counted function's
-  // synthetic frame (only ever a leaf) is marked.
+  // synthetic frame, or a function's code outside its probes (only ever a
+  // leaf), is marked.
   function sampleFrameLabel(p, i) {
     var id = p.functions ? p.functions[i] : null;
     var name = id === null || id === undefined ? p.frames[i] : label(rep.functions[id]);
-    return p.counted && i === p.frames.length - 1 ? name + " [counted]" : name;
+    if (i !== p.frames.length - 1) return name;
+    return p.outside_probes ? name + " [outside probes]" : p.counted ? name + " [counted]" : name;
   }
   // The samples' paths as a tree weighted by value(p) ("on" or "off"):
   // samples charge a path's leaf, so the values are summed upwards.
@@ -360,23 +375,29 @@
   // or callees (what it called).
   function arcsTable(parent, id, arcs, who) {
     if (!arcs.length) { add(parent, "p", { "class": "empty" }, "No " + who + "."); return; }
+    // The rows as the text views print them: the caller's and the
+    // location's text come with the document.
     table(parent, id, [
       { key: "who", title: who === "callers" ? "caller" : "callee", text: true },
-      { key: "site", title: "call site", text: true },
+      { key: "location", title: "call site", text: true },
       { key: "calls", title: "calls" },
       { key: "recursive_calls", title: "recursive" },
-      { key: "active_ns", title: "active", fmt: fmtNs }
+      { key: "active_ns", title: "active", fmt: function (v, r) {
+        return v === null ? "-" : fmtFigure(r, "active_ns") + " \u00b1 " + fmtNs(r.active_uncertainty_ns); } },
+      { key: "counted", title: "~counted", fmt: function (v) { return v > 0 ? "~" + Math.round(v) : "-"; } }
     ], arcs.map(function (a) {
-      return Object.assign({ who: a.name === null ? "<thread root>" : a.name,
-        site: a.line ? a.file + ":" + a.line : (a.return_address ? "0x" + a.return_address : "") }, a);
+      return Object.assign({ who: who === "callers" ? a.caller_text : a.name,
+                             counted: a.counted_calls_estimate }, a);
     }), true);
   }
   function callersView() {
     var sec = section("callers", "Callers and callees");
     var graph = rep.call_graph || [];
     if (!graph.length) { add(sec, "p", { "class": "empty" }, "No calls were recorded."); return; }
-    add(sec, "p", { "class": "note" }, "Timed calls per arc; active: the callee's time on the arc, a recursive " +
-      "call's time counted once, in the outermost call.");
+    add(sec, "p", { "class": "note" }, "Per caller and source position of the call, as report --call-sites " +
+      "places them: timed calls, exact, with the callee's active time there (a recursive call's time counted " +
+      "once, in the outermost call); ~counted: counted calls placed by code samples (or as the timed calls " +
+      "were), an estimate without time.");
     var pick = add(sec, "select", { id: "callers-function" });
     graph.forEach(function (g, i) { add(pick, "option", { value: String(i) }, g.name); });
     var box = add(sec, "div", { id: "callers-tables" });
@@ -384,7 +405,8 @@
       var g = graph[i];
       box.textContent = "";
       add(box, "p", {}, g.name + ": calls " + g.calls + ", active " + fmtNs(g.active_ns) + ", self-active " +
-        fmtNs(g.self_active_ns) + (g.counted_calls ? " (" + g.counted_calls + " counted calls: no arcs)" : ""));
+        fmtNs(g.self_active_ns) + (g.counted_calls ? " (" + g.counted_calls + " counted calls, placed at the sites " +
+        "as ~counted: an estimate)" : ""));
       add(box, "h3", {}, "Callers");
       arcsTable(box, "callers-table", g.callers, "callers");
       add(box, "h3", {}, "Callees");
@@ -447,7 +469,8 @@
       "Click a function for its histogram.");
     var rows = fns.map(function (f) {
       var l = f.latency;
-      return { name: f.name, calls: l.timed_calls, min: l.p50 === null ? null : f.min_active_ns,
+      // The document's latency figures, as the text view prints them.
+      return { name: f.name, calls: l.timed_calls, min: l.min,
                p50: l.p50, p90: l.p90, p99: l.p99, max: l.max,
                why: l.missing || "", f: f };
     });
@@ -471,7 +494,8 @@
   function latencyHistogram(out, f) {
     out.textContent = "";
     var l = f.latency, b = l.buckets || [];
-    add(out, "h3", {}, f.name + ": " + l.timed_calls + " timed calls");
+    add(out, "h3", {}, f.name + ": " + l.timed_calls + " timed calls" +
+      (l.sampled_apart > 0 ? "; " + l.sampled_apart + " sampled calls set apart" : ""));
     if (!b.length) {
       add(out, "p", { "class": "empty" }, l.missing || "No histogram.");
       return;

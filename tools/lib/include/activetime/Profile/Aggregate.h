@@ -35,6 +35,43 @@ struct FunctionInfo {
   uint32_t Line = 0;
 };
 
+/// The parts of one figure's uncertainty besides the code-sample split
+/// (Stats::SelfVar), each summed over the probe pairs, tick readings and
+/// code samples inside the figure (docs/user-guide.md, "What +-95%
+/// includes"):
+///  - ResidualNs: the probes' residual cost, at most probeResidual ns per
+///    timed call whose probe pair is inside (a bound, added in full);
+///  - QuantVarNs2 / QuantMaxNs: the tick counter's step S. Every timed
+///    interval is a difference of two readings, each rounded to a step, so
+///    off by less than S, uniformly (variance S^2/6, independent between
+///    readings); M such differences: variance M S^2/6 (QuantVarNs2), never
+///    more than M S (QuantMaxNs, every rounding the same way);
+///  - SampleCostNs: code samples charged to the figure's frames times the
+///    uncertainty of one sample's cost (kSampleCostUncertainty of the
+///    start-up estimate each), added in full.
+struct ErrorParts {
+  double ResidualNs = 0;
+  double QuantVarNs2 = 0;
+  double QuantMaxNs = 0;
+  double SampleCostNs = 0;
+  void add(const ErrorParts &E);
+  /// The parts of a share \p F (0..1) of the figure: each bound times F,
+  /// each variance times F^2.
+  ErrorParts scaled(double F) const;
+};
+
+/// How far the cost removed for one code sample from a frame may be from
+/// what the sample cost that frame, as a fraction of the start-up estimate
+/// removed per sample. The cost of an interrupt varies by tens of percent
+/// around the estimate (what the interrupted code had in its caches), and
+/// a sample is charged to the frames open when the ring is drained, which
+/// need not be the frames it interrupted: a thread's first probe drains
+/// the samples taken since the thread started, so a frame can lose a
+/// whole estimate per sample it never paid for (measured: thread entry
+/// frames of a 4-thread C++ program at -1.0 estimate with one sample).
+/// One whole estimate per sample bounds both.
+constexpr double kSampleCostUncertainty = 1.0;
+
 /// Figures of a node, a merged tree node or a function. Inclusive figures
 /// (Elapsed, Active, Overhead, OffCpu, switch counts) of flat stats count
 /// recursion once (only nodes without an ancestor of the same function);
@@ -64,6 +101,8 @@ struct Stats {
   uint64_t Samples = 0;
   double SelfVar = 0;
   uint64_t SelfProbePairs = 0;
+  // The rest of the uncertainty of SelfActive and of Active (ErrorParts).
+  ErrorParts SelfErr, ActiveErr;
 
   /// Every call was timed: the inclusive figures describe all of them.
   bool allTimed() const { return CountedCalls == 0; }
@@ -94,6 +133,11 @@ struct TreeNode {
   // from code samples: a leaf with only S.SelfActive (= S.Active, S.Sampled)
   // set; its callers between it and the parent were counted too.
   bool Counted = false;
+  /// With Counted: the function had no counted calls on the thread and no
+  /// timed node under the parent, yet the parent's samples fell in its
+  /// code: its code outside its probes (prologue, epilogue, the counting
+  /// path before the jump to its timed copy), timed nowhere.
+  bool OutsideProbes = false;
   Stats S;
   std::vector<uint32_t> Children; // sorted by active time, descending
   /// AggregateOptions::TreePerThread only: the call instruction the node's
@@ -119,8 +163,8 @@ struct ThreadSummary {
   /// The thread's own CPU clock over its profiled span (raw v10), ns; < 0
   /// when it was not read. The probes' and code samples' cost is in it, so
   /// TotalSelfActive can only exceed it by its own uncertainty, the 95%
-  /// bound TotalSelfActiveErrNs (code-sample splits, the probes' residual
-  /// cost and one tick step per timed call).
+  /// bound TotalSelfActiveErrNs: halfWidth95 of the thread's functions'
+  /// self-active error parts and split variances added up.
   double CpuNs = -1;
   double TotalSelfActiveErrNs = 0;
   bool exceedsCpu() const {
@@ -138,8 +182,14 @@ struct Provenance {
   uint64_t LostCodeSamples = 0;
   double SampledNs = 0;       // self time moved to counted functions
   // Self time moved from timed frames to timed callees whose code outside
-  // their probes (prologue, epilogue) the frames' code samples fell in.
+  // their probes (prologue, epilogue) the frames' code samples fell in
+  // (to a timed node under the frame, or, without one, to the function).
   double OutsideProbesNs = 0;
+  // Code samples whose interrupt cost was removed from timed frames (those
+  // recorded against a node), and the uncertainty that leaves in the
+  // times: samples x kSampleCostUncertainty x the cost of one.
+  uint64_t ChargedSamples = 0;
+  double SampleCostUncertaintyNs = 0;
   // Self time whose samples fell on counting instructions: counting cost
   // at most that (not removed; see SampleSplit in Aggregate.cpp).
   double CountingBoundNs = 0;
@@ -194,6 +244,48 @@ void walkOutermost(const Thread &T, llvm::ArrayRef<uint32_t> Global,
                    std::vector<uint32_t> &Open,
                    llvm::function_ref<void(uint32_t Node, bool Outermost)>
                        Visit);
+
+/// A figure as reports print it: its measured value clamped into the range
+/// it can have, with the 95% half-width of the measured value.
+struct Figure {
+  double Shown = 0;
+  double Measured = 0;
+  double Error = 0;
+  bool Clamped = false; // Shown != Measured
+};
+
+/// The active figures of \p S as printed. Active (inclusive), where the
+/// row has it (every call timed, not a counted node), lies in
+/// [0, Elapsed]; SelfActive in [0, Active as printed] (a counted node's
+/// active time is its self time; a function with counted calls has no
+/// inclusive figure, and its self time is only bounded below by 0).
+/// Each Error is the figure's 95% half-width: 1.96 standard deviations of
+/// its statistical parts (the code-sample split, SelfVar, and the tick
+/// rounding, capped at its bound) plus its bounds (probe residual,
+/// code-sample cost) in full.
+struct ActiveFigures {
+  bool HasActive = false;
+  Figure Active, Self;
+};
+ActiveFigures activeFigures(const Stats &S, bool CountedNode = false);
+/// The 95% half-width of a figure with parts \p E and sampling variance
+/// \p SampleVar (ns^2).
+double halfWidth95(const ErrorParts &E, double SampleVar);
+
+/// What aggregate() adds for one node as its inclusive figures: active and
+/// elapsed time with the node's code outside its probes that code samples
+/// found, and their error parts.
+struct NodeInclusive {
+  double ActiveNs = 0, ElapsedNs = 0;
+  ErrorParts Err;
+};
+/// Those of every node of \p P: [process][thread][node].
+std::vector<std::vector<std::vector<NodeInclusive>>>
+nodeInclusive(const Profile &P);
+
+/// \p V (with its 95% half-width \p Err) clamped into [Low, High].
+Figure clampFigure(double V, double Err, double Low, double High);
+
 
 /// Ticks of \p P converted to nanoseconds.
 double ticksToNs(const Process &P, uint64_t Ticks);

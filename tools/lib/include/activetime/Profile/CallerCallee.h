@@ -1,13 +1,9 @@
-//===- activetime/Profile/CallerCallee.h - Callers and bottom-up -*- C++
-//-*-===//
+//===- activetime/Profile/CallerCallee.h - The bottom-up tree ---*- C++ -*-===//
 //
-// Part of ActiveTime. Two views of who calls what, both from the timed
-// calling-context trees:
-//  - arcs: per (caller, callee, call site) the timed calls and the callee's
-//    active time on the arc (gprof's call graph with the call site added);
-//  - the inverted ("bottom-up") tree: functions by self time, each expanded
-//    into the call paths that led to it, with the part of its self time each
-//    path carries (perf report --no-children's callers, pprof -peek).
+// Part of ActiveTime. The inverted ("bottom-up") tree: functions by self
+// time, each expanded into the call paths that led to it, with the part of
+// its self time each path carries (perf report --no-children's callers,
+// pprof -peek). (Callers and callees per call site: CallSites.h.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +11,6 @@
 #define ACTIVETIME_PROFILE_CALLERCALLEE_H
 
 #include "activetime/Profile/Aggregate.h"
-#include "activetime/Profile/CallSites.h"
 
 #include <cstdint>
 #include <string>
@@ -23,34 +18,6 @@
 
 namespace activetime {
 namespace profile {
-
-/// The timed calls of Callee made by Caller from one call instruction.
-/// Recursion counts once, as in Aggregate's inclusive figures: ActiveNs sums
-/// the calls that have no caller of the callee's own function above them;
-/// the others (RecursiveCalls) ran inside such a call, their time in its.
-struct CallArc {
-  uint32_t Caller = kNoFunc; // Aggregate id; kNoFunc: a thread's root call
-  uint32_t Callee = 0;
-  std::string Object;      // ELF file holding the call (may be empty)
-  uint64_t ReturnAddr = 0; // link-time return address in Object; 0 unknown
-  uint64_t Calls = 0;
-  uint64_t RecursiveCalls = 0;
-  double ActiveNs = 0; // active inclusive time of the outermost calls
-  /// The arc as CallSites.h's edge, for symbolizeCall.
-  CallEdge edge() const;
-};
-
-struct CallArcs {
-  std::vector<CallArc> Arcs;
-  /// Per Aggregate function id: its arcs as callee and as caller, each by
-  /// ActiveNs descending (then calls).
-  std::vector<std::vector<uint32_t>> Callers, Callees;
-};
-
-/// The arcs of \p P's timed nodes (call sites resolved: resolveCodeSamples),
-/// with function ids of \p A = aggregate(P). Counted calls have no node and
-/// no arc (Stats::CountedCalls says how many a function had).
-CallArcs buildCallArcs(const Profile &P, const Aggregate &A);
 
 /// A node of the inverted tree. Node 0 is a synthetic root; its children
 /// are the functions with self time; a node's children are the functions

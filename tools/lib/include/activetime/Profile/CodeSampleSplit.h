@@ -64,11 +64,18 @@ bool addCodeSample(SampleSplit &Sp, const CodeSample &S, uint32_t Own);
 struct SplitShare {
   uint32_t Func = 0;     // process-wide function id
   uint64_t Samples = 0;  // K of the ratios' total N
-  /// raw::kNoNode: Func is a counted callee (its time has no frame). Else
+  /// raw::kNoNode: Func is a counted callee (its time has no frame), or,
+  /// with Uncounted, a function that ran code outside its probes. Else
   /// Func was timed on every call of the thread and this is its timed node
   /// under the frame: the samples fell in its code outside its probes
   /// (prologue, epilogue), which ran while the frame was on top.
   uint32_t TimedChild = raw::kNoNode;
+  /// Func had no counted calls on the thread and has no timed node under
+  /// the frame: the samples fell in its code outside its probes (prologue,
+  /// epilogue, the counting path before the jump to its timed copy), which
+  /// is timed nowhere. Not a counted callee's time: the time report moves
+  /// it to the function as "[outside probes]".
+  bool Uncounted = false;
 };
 
 /// Where a frame's ratios came from.

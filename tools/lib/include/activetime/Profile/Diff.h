@@ -3,10 +3,13 @@
 // Part of ActiveTime. `activetime diff BASE NEW`: the figures of two
 // profiles, possibly of different builds of a program, matched by name
 // (functions by linkage name, local ones also by module; call paths by the
-// names of their frames from the root), with each side's repeated runs
-// giving the noise a delta must exceed before it is called a change: the
-// 95% confidence half-width of the difference of the per-run means
-// (Welch's t), the "spread".
+// names of their frames from the root). The figures are the reports'
+// (clamped into what they can be, Aggregate.h's activeFigures). A delta is
+// a change only beyond its noise bound: each side's own +-95% (the
+// measurement's uncertainty, which repeating the run does not reveal),
+// plus, with repeated runs, the 95% confidence half-width of the
+// difference of the per-run means (Welch's t), the "spread"; never less
+// than one tick step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,10 +51,17 @@ struct DiffSide {
   const Aggregate *Whole = nullptr;
   llvm::ArrayRef<Aggregate> Runs; // empty when NumRuns < 2
   unsigned NumRuns = 1;
+  /// The largest step of the side's tick counters (tickStepNs).
+  double TickStepNs = 0;
 };
 
+/// The largest tick step of \p P's processes, ns (a counter whose step
+/// was not measured counts as moving every tick).
+double tickStepNs(const Profile &P);
+
 struct DiffOptions {
-  /// A delta is noise when |delta| <= NoiseFactor * spread (welchSpread).
+  /// A delta is noise when |delta| <= NoiseFactor * its noise bound
+  /// (noiseBound).
   double NoiseFactor = 1;
   /// Deltas smaller than this (ns) are below the floor whatever the spread.
   double MinDeltaNs = 0;
@@ -59,10 +69,11 @@ struct DiffOptions {
 
 /// How a time delta stands against the noise.
 enum class Mark : uint8_t {
-  Significant, // larger than NoiseFactor x spread and not below the floor
-  Noise,       // within NoiseFactor x spread
+  Significant, // beyond NoiseFactor x the noise bound, not below the floor
+  Noise,       // within NoiseFactor x the noise bound
   BelowFloor,  // |delta| < MinDeltaNs
-  Unknown,     // a side has one run: no spread to judge by
+  Unknown,     // beyond the sides' own +-95%, but a side has one run: no
+               // spread to judge the run-to-run variation by
   NotComparable, // a side has no such figure (counted calls: no inclusive)
 };
 const char *markName(Mark M);
@@ -78,16 +89,22 @@ enum class Has : uint8_t {
 /// its number of runs (the report's figure when the side has one run).
 struct DiffTime {
   Has BaseHas = Has::Absent, NewHas = Has::Absent;
-  double Base = 0, New = 0;              // ns per run; 0 when not Value
+  double Base = 0, New = 0;              // ns per run, as the reports print
+                                         // them (>= 0); 0 when not Value
   std::vector<double> BaseRuns, NewRuns; // ns, each run (>= 2 runs only)
   double Spread = -1; // ns, welchSpread of the runs; < 0: unknown (a side
                       // has one run)
+  double BaseErr = 0, NewErr = 0; // ns, each side's +-95% of its figure per
+                                  // run (its whole side's / its runs)
+  double StepNs = 0;  // the larger of the sides' tick steps
+  double Bound = 0;   // noiseBound of the above
   Mark M = Mark::Unknown;
   bool comparable() const {
     return BaseHas != Has::Unknown && NewHas != Has::Unknown;
   }
   double delta() const { return New - Base; }
-  /// New / Base; none when Base is 0 or the figure is not comparable.
+  /// New / Base, never negative (both are printed figures, >= 0); none
+  /// when Base is 0 or the figure is not comparable.
   std::optional<double> ratio() const;
 };
 
@@ -152,8 +169,17 @@ double welchSpread(llvm::ArrayRef<double> BaseRuns,
 /// The 0.975 quantile of Student's t distribution with \p Df > 0 degrees
 /// of freedom (not necessarily an integer).
 double tQuantile975(double Df);
-/// How \p Delta stands against \p Spread (< 0: unknown) and the options.
-Mark markDelta(double Delta, double Spread, const DiffOptions &O);
+/// The noise bound of a delta: the sides' own +-95% (\p BaseErr,
+/// \p NewErr) plus the run-to-run \p Spread when known (>= 0), and at
+/// least one tick step (\p StepNs): the quantum below which two figures
+/// cannot be told apart.
+double noiseBound(double Spread, double BaseErr, double NewErr,
+                  double StepNs);
+/// How \p Delta stands against its noise bound \p Bound, \p Spread (< 0:
+/// unknown) and the options: under the floor; noise within NoiseFactor x
+/// Bound; beyond it a change when the spread is known, unknown otherwise.
+Mark markDelta(double Delta, double Spread, double Bound,
+               const DiffOptions &O);
 
 /// The figure a diff is ordered and judged by.
 enum class DiffMetric { SelfActive, Active, Calls };

@@ -61,6 +61,10 @@ struct CallerCode {
   uint32_t Func = kNoFunc; // process-wide function id; kNoFunc: not program
                            // code (a library calling back) or unknown
   uint64_t LinkAddr = 0;   // return address, link-time
+  /// With Func kNoFunc: the address is known to lie outside the program's
+  /// instrumented functions (every object of the process could be read),
+  /// rather than unknown (none recorded, or an object's symbols missing).
+  bool Known = false;
 };
 
 /// A non-empty bucket of a node's latency histogram (raw::LatencyRecord,
@@ -362,6 +366,15 @@ llvm::Expected<Profile> mergeProfiles(std::vector<NamedProfile> Inputs);
 /// matches, addresses fall back to the nearest function start below them
 /// (Process::CodeResolvedByNearest). Returns one warning per such object.
 std::vector<std::string> resolveCodeSamples(Profile &P);
+
+/// The function a symbol name belongs to. The pass's timed copy of f,
+/// "f.activetime.timed" (abi::kTimedCopySuffix), is f, and so is every
+/// symbol the backend or linker derives from the copy by appending to its
+/// name ("f.activetime.timed.cold.1", "f.activetime.timed.llvm.42"); in a
+/// demangled name the suffix is in parentheses ("f() (.activetime.timed)").
+/// Any other name is returned as it is. Every name the tool prints or
+/// exports goes through this, so the internal copy never reaches a user.
+llvm::StringRef sourceFunctionName(llvm::StringRef Name);
 
 /// One-line description of the binary a process ran, for diagnostics.
 std::string describeBinary(const Process &P);

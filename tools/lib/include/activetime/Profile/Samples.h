@@ -14,7 +14,10 @@
 // by the frame's code samples (CodeSampleSplit.h): its own code keeps its
 // share, each counted function it ran gets a synthetic frame above it
 // (SampleFrame::Counted) with the rest, and the share of a timed callee's
-// code outside its probes goes to that callee's frame. Off-CPU time stays
+// code outside its probes goes to that callee's frame (or, the callee
+// having no counted calls on the thread and no timed node under the frame,
+// to a synthetic "[outside probes]" frame of it, SampleFrame::OutsideProbes,
+// as the time report's tree has it). Off-CPU time stays
 // with the frame the thread left the CPU in: code samples are taken on CPU
 // only, so nothing says which counted function, if any, the thread waited
 // in (the time report, too, keeps switched-out time in the timed frames).
@@ -50,11 +53,19 @@ struct SampleFrame {
   /// frame below it, estimated from that frame's code samples (the time
   /// report's "[counted]" child). Only ever a path's leaf.
   bool Counted = false;
+  /// A function's code outside its probes inside the timed frame below it,
+  /// where it had no counted calls on the thread and no timed node under
+  /// that frame (the time report's "[outside probes]" child): on-CPU time
+  /// estimated from the frame's code samples, not a counted function's.
+  /// Only ever a path's leaf.
+  bool OutsideProbes = false;
   friend bool operator<(const SampleFrame &A, const SampleFrame &B) {
-    return std::tie(A.Func, A.Counted) < std::tie(B.Func, B.Counted);
+    return std::tie(A.Func, A.Counted, A.OutsideProbes) <
+           std::tie(B.Func, B.Counted, B.OutsideProbes);
   }
   friend bool operator==(const SampleFrame &A, const SampleFrame &B) {
-    return A.Func == B.Func && A.Counted == B.Counted;
+    return A.Func == B.Func && A.Counted == B.Counted &&
+           A.OutsideProbes == B.OutsideProbes;
   }
 };
 
@@ -92,8 +103,9 @@ struct SampledSplit {
   double SplitOnNs = 0;    // of frames with code-sample ratios
   double CountedOnNs = 0;  // of that, given to counted functions' frames
   double CountedVarNs2 = 0; // the variance of CountedOnNs
-  /// Given to timed callees whose code outside their probes (prologue,
-  /// epilogue) the frames' code samples fell in.
+  /// Given to functions whose code outside their probes (prologue,
+  /// epilogue) the frames' code samples fell in: to their timed frames
+  /// under the frame, or to "[outside probes]" frames (SampleFrame).
   double OutsideProbesOnNs = 0;
   /// Of frames whose function had no code sample in the process: not split
   /// (counted functions they ran stay in them).

@@ -13,6 +13,7 @@
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Profile.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
@@ -24,6 +25,12 @@ namespace report {
 
 /// How active, self-active and min/max are defined (printed as a note).
 extern const char TimesNote[];
+/// What the +-95% columns include (printed as a note).
+extern const char ErrorNote[];
+/// What a clamped figure's marker means (printed when one was clamped).
+extern const char ClampNote[];
+/// The marker after a clamped figure.
+constexpr char kClampMark = '!';
 /// What "timed", "counted" and the uncertainty column mean.
 extern const char HowNote[];
 
@@ -51,9 +58,23 @@ public:
   /// includes it, and the active columns are starred, never shown as if
   /// measured.
   bool activeIncludesOffCpu() const { return Starred; }
-  /// The 95% half-width of a self-active time: the code sampling's (two
-  /// standard errors) and every probe pair's residual in it.
-  double uncertainty(const profile::Stats &S) const;
+  /// A row's active and self-active times as printed: clamped into what
+  /// they can be, each with the 95% half-width of its measured value
+  /// (profile::activeFigures).
+  static profile::ActiveFigures figures(const profile::Stats &S,
+                                        bool CountedNode = false) {
+    return profile::activeFigures(S, CountedNode);
+  }
+  /// What a row's "%" divides by: the sum of the printed self-active times
+  /// of the scope's rows, so each share lies in 0..100% and they add up.
+  static double shareTotal(llvm::ArrayRef<profile::FunctionStats> Rows);
+  static double share(double Shown, double Total) {
+    if (!(Total > 0))
+      return 0;
+    // A whole can exceed the sum of its parts by the sums' rounding only.
+    double S = Shown / Total;
+    return S > 1 && S < 1 + 1e-9 ? 1 : S;
+  }
   /// Per-call figures (inclusive times, min, max) exist only where every
   /// call was timed; a counted node of the tree has its self time only.
   static bool hasPerCallFigures(const profile::Stats &S,

@@ -22,6 +22,9 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+#include <string>
+
 namespace activetime {
 namespace report {
 
@@ -103,10 +106,23 @@ LatencyState latencyState(const profile::LatencyHistogram &H,
                           const profile::Stats &S,
                           const profile::LatencyGap &Gap);
 const char *latencyReason(LatencyState St);
-/// The "latency" object of a function (with its buckets) or tree node: its
-/// timed calls, p50, p90, p99 and max in ns (null, with "missing" saying
-/// why, when the row has no percentiles).
-/// "sampled_apart": the timed calls left out of the histogram (Gap).
+/// The figures of one latency row, as every view prints them: the timed
+/// calls (exact) in the histogram, those set apart from it
+/// (LatencyGap::SampledApart), and min, p50, p90, p99, max (ns) or none
+/// with the reason. Min and max are of every timed call, set apart or not.
+struct LatencyFigures {
+  uint64_t TimedCalls = 0;
+  uint64_t SampledApart = 0;
+  std::optional<double> Min, P50, P90, P99, Max;
+  std::string Missing; // why there are no figures ("" when there are)
+};
+LatencyFigures latencyFigures(const profile::LatencyHistogram &H,
+                              const profile::Stats &S, LatencyState St,
+                              const profile::LatencyGap &Gap);
+/// The "latency" object of a function (with its buckets) or tree node:
+/// latencyFigures (null, with "missing" saying why, when the row has no
+/// percentiles); "sampled_apart": the timed calls left out of the
+/// histogram (Gap).
 void latencyJson(llvm::json::OStream &J, const profile::LatencyHistogram &H,
                  const profile::Stats &S, LatencyState St,
                  const profile::LatencyGap &Gap, bool Buckets);
