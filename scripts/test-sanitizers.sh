@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Second test command (docs/user-guide.md), not run by scripts/test.sh:
+# Second test command (docs/building.md), not run by scripts/test.sh:
 #  1. build-asan/: AddressSanitizer + UndefinedBehaviorSanitizer (runtime and
 #     test programs instrumented): the runtime's unit tests and the
 #     end-to-end, stress and OpenMP tests;
@@ -10,7 +10,7 @@
 #     instrumented), and so is e2e/recursion.c (deeper than TSan's own call
 #     stack). Racy-by-design reads are annotated in the runtime
 #     (runtime/activetime_tsan.h); there is no suppression file.
-# Each part takes a few minutes on 2 cores (docs/user-guide.md).
+# Each part takes a few minutes on 2 cores (docs/building.md).
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 lit=/usr/lib/llvm-19/build/utils/lit/lit.py

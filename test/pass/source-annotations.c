@@ -1,5 +1,5 @@
 // Plugin + pass in one command line: each attribute and pragma changes the
-// instrumentation as documented (docs/user-guide.md, "Source annotations").
+// instrumentation as documented (docs/instrumenting.md, "Source annotations").
 //
 // RUN: %clang -fplugin=%clang_plugin -fpass-plugin=%pass_plugin \
 // RUN:   -Xclang -load -Xclang %pass_plugin -mllvm -activetime-min-size=50 \

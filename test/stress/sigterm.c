@@ -1,4 +1,4 @@
-// A process killed by SIGTERM loses its profile (docs/user-guide.md: the
+// A process killed by SIGTERM loses its profile (docs/troubleshooting.md: the
 // runtime installs no handler of its own; handle the signal and call exit(),
 // or activetime_flush(), to keep one) but never leaves a torn one: any file
 // under the profile's name is complete. A handler that calls exit() keeps it.
