@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Stride profiling benchmark (issue 4).
+"""Stride profiling benchmark.
 
 Builds bench/strides/strides.c three ways and runs them side by side,
 alternating builds within each repetition, taking the median of each

@@ -218,7 +218,7 @@ def make_report(args):
                    ["_Z3fibi", 7]]
     t["code_samples"] = [{"node": 1, "addr": "_Z7computei+8", "count": 30},
                          {"node": 1, "addr": "_ZL6helperv+8", "count": 10}]
-    t["latency"] = "auto"  # issue 20: each node's calls at its min, max, mean
+    t["latency"] = "auto"  # each node's calls at its min, max, mean
     spec_path = os.path.join(args.out, "browser.json")
     with open(spec_path, "w") as f:
         json.dump(spec, f)
@@ -425,7 +425,7 @@ def check_page(b, check, args):
     first = b.eval("document.querySelector('#functions-table tbody tr td').textContent")
     check(first == "helper()", "sorting by calls puts helper() first (%s)" % first)
 
-    # Latency (issue 20): the section's table, and a click on a
+    # Latency: the section's table, and a click on a
     # function draws its histogram.
     lrows = b.eval("document.querySelectorAll('#latency-table tbody tr').length")
     check(lrows == 4, "latency table has 4 rows (%s)" % lrows)

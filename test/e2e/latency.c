@@ -1,4 +1,4 @@
-// Latency histograms (issue 20): a function with a known bimodal pattern,
+// Latency histograms: a function with a known bimodal pattern,
 // 90 short calls and 10 calls with 100 times the work (an iteration count,
 // not a sleep). Every call is counted exactly once in its node's histogram
 // (the reader checks that the counts sum to the node's calls), p50 lies in
