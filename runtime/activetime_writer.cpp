@@ -983,30 +983,7 @@ bool WriteProfile() {
   u64 Rate = CalibrateTickRate(flags()->min_calibration_ms);
   OutBuffer B = {nullptr, 0, 0};
   SerializeProfile(&B, Rate, EndTick);
-
-  u32 Pid = (u32)internal_getpid();
-  char Path[4096];
-  bool Ok = false;
-  if (!ProfilePath(Path, sizeof(Path))) {
-    Printf("ActiveTime: ERROR: cannot write profile: output path from "
-           "output='%s' is too long\n",
-           flags()->output);
-    B.Release();
-    T.Seq = RestoreSeq;
-    return false;
-  }
-  Ok = WriteOutput(Path, Pid, B.Data, B.Size);
-  // Not lost: the directory was removed, or the path became unwritable.
-  char Fallback[4096];
-  if (!Ok && FallbackPathFor(Path, Fallback, sizeof(Fallback))) {
-    Path[0] = 0;
-    internal_strlcpy(Path, Fallback, sizeof(Path));
-    Ok = WriteOutput(Path, Pid, B.Data, B.Size);
-    if (Ok)
-      Printf("ActiveTime: the profile was written to '%s' instead\n", Path);
-  }
-  if (Ok && flags()->verbosity >= 1)
-    Printf("ActiveTime: wrote profile %s (%zu bytes)\n", Path, (uptr)B.Size);
+  bool Ok = WriteProfileOutput(B.Data, B.Size);
   B.Release();
   AT_BARRIER();
   T.Seq = RestoreSeq;
