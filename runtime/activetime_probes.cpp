@@ -192,7 +192,7 @@ NOINLINE void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind,
 #define AT_POLL(T, Now)                                                        \
   do {                                                                         \
     if (UNLIKELY(AT_POLL_DUE(T, Now)))                                         \
-      SwitchCheckSlow((T), (Now));                                             \
+      PollSlow((T), (Now));                                                    \
   } while (0)
 
 ALWAYS_INLINE static bool PollDue(const ThreadTls &T, u64 Now) {
