@@ -9,12 +9,14 @@
 
 #include "activetime/raw_format.h"
 #include "activetime_code_segments.h"
+#include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
 #include "activetime_unwind.h"
 #include "activetime_worker.h"
+#include "activetime_writer.h"
 #include "sanitizer_common/sanitizer_linux.h"
 
 #include <link.h>
@@ -830,6 +832,11 @@ void DrainCodeSamples(ThreadTls &T) {
   UnderLoaderLock(DrainOwnRing, &T);
 }
 
+void PollCodeSamples(ThreadTls &T) {
+  if (*T.SampleHead != T.SampleTailSeen)
+    DrainCodeSamples(T);
+}
+
 void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain) {
   CodeSampleState &S = TS->Code;
   if (Drain && S.Ring.Fd >= 0)
@@ -841,5 +848,100 @@ void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain) {
   T.SampleTailSeen = 0;
   T.SampleCost = 0;
 }
+
+namespace {
+void StartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
+  OpenThreadCodeSamples(T, TS);
+}
+
+void LeaveThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
+  CloseThreadCodeSamples(T, TS, /*Drain=*/true);
+}
+
+// The inherited ring samples the parent's thread, and the table holds the
+// parent's samples.
+void RestartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
+  CloseThreadCodeSamples(T, TS, /*Drain=*/false);
+  internal_memset(&TS->Code, 0, sizeof(TS->Code));
+  OpenThreadCodeSamples(T, TS);
+}
+
+void ForgetThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
+  CloseThreadCodeSamples(T, TS, /*Drain=*/false);
+}
+
+// No locks, the ring's either: in such a child they may be held for ever
+// by threads of the parent. The mapping and descriptor are this process's
+// copies.
+void AbandonThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
+  T.SampleHead = &kNoRing;
+  T.SampleTailSeen = 0;
+  if (TS)
+    ClosePerfRing(TS->Code.Ring);
+}
+
+void FillCodeSamplesProcessRecord(raw::ProcessRecord &R) {
+  R.CodeSamplePeriodNs = period_ns;
+  R.CodeSampleCost256 = cost256;
+  R.CodeSampleFlags = sampling_flags;
+}
+
+void FillCodeSamplesThreadRecord(raw::ThreadRecord &R, const ThreadState &TS) {
+  R.Flags |= (TS.Code.Refused ? raw::TF_NotSampled : 0) |
+             (TS.Code.CostTicks ? raw::TF_SampledCallsApart : 0);
+  R.LostCodeSamples = TS.Code.Lost;
+}
+
+// The thread's code samples with their nodes mapped to written nodes (no
+// frame, or a node not written: kNoNode). A live thread may be adding to
+// its table: the counts read are as of some instant per slot.
+u32 WriteCodeSampleRecords(OutBuffer *B, const ThreadState &TS, const u32 *Map,
+                           u32 NumTreeNodes) {
+  const CodeSampleState &S = TS.Code;
+  AT_TSAN_IGNORE_READS_BEGIN();
+  CodeSampleSlot *Slots = *(CodeSampleSlot *volatile *)&S.Slots;
+  uptr N = Slots ? *(volatile uptr *)&S.Mask + 1 : 0;
+  AT_TSAN_IGNORE_READS_END();
+  u32 Num = 0;
+  for (uptr I = 0; I < N; ++I) {
+    AT_TSAN_IGNORE_READS_BEGIN();
+    u64 Count = __atomic_load_n(&Slots[I].Count, __ATOMIC_ACQUIRE);
+    CodeSampleSlot E = Slots[I];
+    AT_TSAN_IGNORE_READS_END();
+    if (!Count)
+      continue;
+    raw::CodeSampleRecord R;
+    u32 Mapped = E.Node < NumTreeNodes ? Map[E.Node] : kMapDrop;
+    R.Node = Mapped >= kMapRoot ? raw::kNoNode : Mapped;
+    R.Flags = E.Flags;
+    R.Addr = E.Addr;
+    R.Count = Count;
+    R.Caller = E.Caller;
+    B->Append(&R, sizeof(R));
+    ++Num;
+  }
+  return Num;
+}
+} // namespace
+
+const Collector kCodeSamplesCollector = {
+    .Name = "codesamples",
+    .Init = InitCodeSampling,
+    .Start = StartCodeSampleDrainer,
+    .Stop = StopCodeSampleDrainer,
+    .ForkPrepare = CloseLoaderGateForFork,
+    .ForkParent = OpenLoaderGateAfterFork,
+    .ForkChild = OpenLoaderGateAfterFork,
+    .AfterForkChild = CodeSamplesAfterForkChild,
+    .ThreadStart = StartThreadCodeSamples,
+    .ThreadLeave = LeaveThreadCodeSamples,
+    .ThreadAfterForkChild = RestartThreadCodeSamples,
+    .ThreadForget = ForgetThreadCodeSamples,
+    .ThreadAbandon = AbandonThreadCodeSamples,
+    .FillProcess = FillCodeSamplesProcessRecord,
+    .FillThread = FillCodeSamplesThreadRecord,
+    .WriteThreadRecords = WriteCodeSampleRecords,
+    .NumThreadRecords = &raw::ThreadRecord::NumCodeSamples,
+};
 
 } // namespace __activetime

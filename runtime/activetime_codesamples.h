@@ -95,6 +95,9 @@ void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain);
 // The probes' slow path: records the samples in the thread's ring against
 // the current top frame and charges their interrupts as overhead.
 void DrainCodeSamples(ThreadTls &T);
+// The code samples' part of the probes' poll (PollSlow): drains the ring if
+// its head moved.
+void PollCodeSamples(ThreadTls &T);
 
 // The drainer thread: started at runtime init when sampling is on, stopped
 // before the exit-time write, restarted in a fork child.

@@ -9,12 +9,14 @@
 #include "activetime_counts.h"
 
 #include "activetime_calltree.h"
+#include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_module.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
+#include "activetime_writer.h"
 
 namespace {
 // Every PIC module's functions read as timed here until a thread adopts its
@@ -30,6 +32,7 @@ THREADLOCAL __sanitizer::u64 *__activetime_counts = shared_bootstrap;
 namespace __activetime {
 
 using activetime::abi::kCountedBit;
+namespace raw = activetime::raw;
 
 namespace {
 u32 shared_slots_in_use = 1; // slot 0 is never handed out
@@ -281,5 +284,47 @@ void CheckTiming(Node *N, u32 Frame) {
        (unsigned long long)Calls,
        (unsigned long long)(Active > 0 ? u64(Active) / Calls : 0));
 }
+
+namespace {
+void RestartThreadCounts(ThreadTls &, ThreadState *TS, u64) {
+  ResetThreadCountsAfterFork(TS);
+}
+
+void FillCountsProcessRecord(raw::ProcessRecord &R) {
+  R.TimingThreshold = timing_threshold;
+}
+
+// The thread's calls by function id, from its counter arrays (a live
+// thread may be one call ahead; aligned words are never torn).
+u32 WriteCountRecords(OutBuffer *B, const ThreadState &TS, const u32 *, u32) {
+  u32 Num = 0;
+  for (uptr M = 0; M < NumModules(); ++M) {
+    const ModuleInfo *MI = GetModule(M);
+    const u64 *C = ThreadCounters(&TS, MI);
+    for (u32 I = 0; C && I < MI->NumFuncs; ++I) {
+      AT_TSAN_IGNORE_READS_BEGIN();
+      u64 V = __atomic_load_n(&C[I], __ATOMIC_RELAXED);
+      AT_TSAN_IGNORE_READS_END();
+      u64 Calls = V & ~kCountedBit;
+      if (!Calls)
+        continue;
+      raw::CountRecord R = {MI->FirstId + I,
+                            (V & kCountedBit) ? raw::CR_Counted : 0, Calls};
+      B->Append(&R, sizeof(R));
+      ++Num;
+    }
+  }
+  return Num;
+}
+} // namespace
+
+const Collector kCountsCollector = {
+    .Name = "counts",
+    .Init = InitTiming,
+    .ThreadAfterForkChild = RestartThreadCounts,
+    .FillProcess = FillCountsProcessRecord,
+    .WriteThreadRecords = WriteCountRecords,
+    .NumThreadRecords = &raw::ThreadRecord::NumCounts,
+};
 
 } // namespace __activetime

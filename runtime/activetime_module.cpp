@@ -3,15 +3,19 @@
 #include "activetime_module.h"
 
 #include "activetime_codesamples.h"
+#include "activetime_collector.h"
 #include "activetime_counts.h"
 #include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_strides.h"
+#include "activetime_writer.h"
 
 #include <dlfcn.h>
 #include <link.h>
 
 namespace __activetime {
+
+namespace raw = activetime::raw;
 
 namespace {
 Mutex modules_mu;
@@ -297,6 +301,51 @@ void ResetModulesForTesting() {
   region_module = nullptr;
   region_table_full_reported = false;
 }
+
+namespace {
+void WriteFuncRecords(OutBuffer *B, const FuncDesc *Funcs, u32 N) {
+  for (u32 I = 0; I < N; ++I) {
+    const FuncDesc &F = Funcs[I];
+    raw::FuncRecord FR;
+    FR.Addr = uptr(F.Addr);
+    FR.Line = F.Line;
+    FR.Flags = F.Flags;
+    FR.NameLen = StrLenOrZero(F.Name);
+    FR.FileLen = StrLenOrZero(F.File);
+    B->Append(&FR, sizeof(FR));
+    B->Append(F.Name, FR.NameLen);
+    B->Append(F.File, FR.FileLen);
+  }
+}
+
+void WriteModule(OutBuffer *B, const ModuleInfo *MI) {
+  raw::ModuleRecord R;
+  internal_memset(&R, 0, sizeof(R));
+  R.Hash = MI->Hash;
+  R.LoadBase = MI->LoadBase;
+  R.NumFuncs = MI->NumFuncs;
+  R.NameLen = StrLenOrZero(MI->Name);
+  R.PathLen = StrLenOrZero(MI->Path);
+  R.Flags = MI->Unloaded ? raw::MF_Unloaded : 0;
+  R.NumInlinedAway = MI->NumInlinedAway;
+  B->Append(&R, sizeof(R));
+  B->Append(MI->Name, R.NameLen);
+  B->Append(MI->Path, R.PathLen);
+  WriteFuncRecords(B, MI->Funcs, MI->NumFuncs);
+  WriteFuncRecords(B, MI->InlinedAway, MI->NumInlinedAway);
+}
+
+// One section per module, in registration order.
+void WriteModuleSections(ProfileWriter &W) {
+  for (uptr I = 0; I < NumModules(); ++I)
+    W.Section(raw::SK_Module, [&] { WriteModule(W.Out, GetModule(I)); });
+}
+} // namespace
+
+const Collector kModulesCollector = {
+    .Name = "modules",
+    .WriteSections = WriteModuleSections,
+};
 
 } // namespace __activetime
 

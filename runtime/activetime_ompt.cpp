@@ -28,10 +28,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime_ompt.h"
+#include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_timer.h"
+#include "activetime_writer.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #define CLIENT_TOOL_LIBRARIES_VAR "OMP_TOOL_LIBRARIES"
 #define CLIENT_TOOL_VERBOSE_INIT_VAR "OMP_TOOL_VERBOSE_INIT"
@@ -405,6 +408,130 @@ u64 OmptLostEvents() {
     L += T->Lost;
   return L;
 }
+
+namespace {
+// The distinct regions (fork call return addresses) of every thread's
+// slots, in first-seen order, at most Max; *Lost counts slots beyond that.
+u32 CollectRegionCodes(uptr *Codes, u32 Max, u64 *Lost) {
+  u32 NumRegions = 0;
+  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
+    for (u32 I = 0; I < T->NumSlots; ++I) {
+      u32 R = 0;
+      while (R < NumRegions && Codes[R] != T->Slots[I].CodePtr)
+        ++R;
+      if (R == NumRegions) {
+        if (NumRegions == Max) {
+          ++*Lost;
+          continue;
+        }
+        Codes[NumRegions++] = T->Slots[I].CodePtr;
+      }
+    }
+  return NumRegions;
+}
+
+// A region's address in its object (minus the load bias) and the object's
+// path, appended to Paths (the main executable: Exe).
+void LocateRegion(raw::RegionRecord &RR, uptr Code, const char *Exe,
+                  uptr ExeLen, InternalScopedString &Paths) {
+  internal_memset(&RR, 0, sizeof(RR));
+  Dl_info Info;
+  struct link_map *LM = nullptr;
+  const char *Path = "";
+  uptr PathLen = 0;
+  RR.Address = Code;
+  if (Code && dladdr1((void *)Code, &Info, (void **)&LM, RTLD_DL_LINKMAP) &&
+      LM) {
+    RR.Address = Code - LM->l_addr;
+    Path = LM->l_name;
+    PathLen = internal_strlen(Path);
+    if (!PathLen) { // the main executable
+      Path = Exe;
+      PathLen = ExeLen;
+    }
+  }
+  RR.PathOffset = (u32)Paths.length();
+  RR.PathLen = (u32)PathLen;
+  Paths.AppendF("%.*s", (int)PathLen, Path);
+}
+
+// Calls Fn(T, Slot index, region index) for every thread's slot of a
+// collected region, in thread and slot order.
+template <typename F>
+void ForEachRegionSlot(const uptr *Codes, u32 NumRegions, F &&Fn) {
+  for (OmptThread *T = OmptThreadList(); T; T = T->Next)
+    for (u32 I = 0; I < T->NumSlots; ++I)
+      for (u32 R = 0; R < NumRegions; ++R)
+        if (Codes[R] == T->Slots[I].CodePtr)
+          Fn(T, I, R);
+}
+
+// SK_Parallel: the OpenMP worker-state counters of every thread, per region.
+// Regions are keyed by the fork call's return address, written as an
+// address in its object (minus the load bias) plus the object's path.
+void WriteParallel(OutBuffer *B, u32 Status, const char *Exe, uptr ExeLen,
+                   u64 EndTick) {
+  constexpr u32 kMaxRegions = 1024;
+  uptr Codes[kMaxRegions];
+  u64 Lost = OmptLostEvents();
+  u32 NumRegions = CollectRegionCodes(Codes, kMaxRegions, &Lost);
+  // Region records; paths appended after the entries.
+  uptr RegionBytes = NumRegions * sizeof(raw::RegionRecord);
+  raw::RegionRecord *Regions =
+      NumRegions ? (raw::RegionRecord *)MmapOrDie(RegionBytes,
+                                                  "ActiveTime regions")
+                 : nullptr;
+  InternalScopedString Paths;
+  for (u32 R = 0; R < NumRegions; ++R)
+    LocateRegion(Regions[R], Codes[R], Exe, ExeLen, Paths);
+  u32 Entries = 0;
+  ForEachRegionSlot(Codes, NumRegions, [&](OmptThread *T, u32 I, u32 R) {
+    const RegionSlot &S = T->Slots[I];
+    Regions[R].Instances += S.Instances;
+    Regions[R].WallTicks += S.WallTicks;
+    if (S.MaxWorkers > Regions[R].MaxWorkers)
+      Regions[R].MaxWorkers = S.MaxWorkers;
+    ++Entries;
+  });
+  raw::ParallelRecord PR;
+  internal_memset(&PR, 0, sizeof(PR));
+  PR.Status = Status;
+  PR.NumRegions = NumRegions;
+  PR.NumEntries = Entries;
+  PR.StringBytes = (u32)Paths.length();
+  PR.LostEvents = Lost;
+  B->Append(&PR, sizeof(PR));
+  if (NumRegions)
+    B->Append(Regions, RegionBytes);
+  ForEachRegionSlot(Codes, NumRegions, [&](OmptThread *T, u32 I, u32 R) {
+    raw::RegionThreadRecord Rec;
+    OmptSnapshot(T, I, EndTick, &Rec);
+    Rec.Region = R;
+    Rec.Tid = T->Tid;
+    B->Append(&Rec, sizeof(Rec));
+  });
+  B->Append(Paths.data(), Paths.length());
+  B->AppendZeros(RoundUpTo(Paths.length(), 8) - Paths.length());
+  if (Regions)
+    UnmapOrDie(Regions, RegionBytes);
+}
+
+// The section, unless the analysis is on and no OpenMP runtime was seen
+// (its status says why one is empty).
+void WriteParallelSection(ProfileWriter &W) {
+  u32 Status = OmptStatus();
+  if (Status != raw::OS_NoOpenMP)
+    W.Section(raw::SK_Parallel, [&] {
+      WriteParallel(W.Out, Status, W.Exe, W.ExeLen, W.EndTick);
+    });
+}
+} // namespace
+
+const Collector kOmptCollector = {
+    .Name = "ompt",
+    .AfterForkChild = OmptAfterForkChild,
+    .WriteSections = WriteParallelSection,
+};
 
 } // namespace __activetime
 

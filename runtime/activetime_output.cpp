@@ -409,4 +409,28 @@ bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size) {
   return Ok;
 }
 
+bool WriteProfileOutput(const char *Data, uptr Size) {
+  u32 Pid = (u32)internal_getpid();
+  char Path[4096];
+  if (!ProfilePath(Path, sizeof(Path))) {
+    Printf("ActiveTime: ERROR: cannot write profile: output path from "
+           "output='%s' is too long\n",
+           flags()->output);
+    return false;
+  }
+  bool Ok = WriteOutput(Path, Pid, Data, Size);
+  // Not lost: the directory was removed, or the path became unwritable.
+  char Fallback[4096];
+  if (!Ok && FallbackPathFor(Path, Fallback, sizeof(Fallback))) {
+    Path[0] = 0;
+    internal_strlcpy(Path, Fallback, sizeof(Path));
+    Ok = WriteOutput(Path, Pid, Data, Size);
+    if (Ok)
+      Printf("ActiveTime: the profile was written to '%s' instead\n", Path);
+  }
+  if (Ok && flags()->verbosity >= 1)
+    Printf("ActiveTime: wrote profile %s (%zu bytes)\n", Path, (uptr)Size);
+  return Ok;
+}
+
 } // namespace __activetime

@@ -50,6 +50,11 @@ void CheckOutputAtStartup();
 /// False when \p Failed is that place already.
 bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize);
 
+/// Writes the profile image to this process's profile path (ProfilePath),
+/// or where the fallback goes if that fails (saying so). Returns true on
+/// success; verbosity >= 1 prints where it went.
+bool WriteProfileOutput(const char *Data, uptr Size);
+
 /// The text of an errno value a file write can fail with ("No space left on
 /// device"), or null for another. Signal-safe: no libc call.
 const char *ErrnoText(int Err);

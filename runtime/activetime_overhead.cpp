@@ -25,7 +25,7 @@
 // body's own plain cost (both measured in the same batches).
 //
 // Calibration runs the real probe code (__activetime_func_enter/exit, with
-// the switch check) on a scratch thread state: the calling thread's TLS block
+// the poll) on a scratch thread state: the calling thread's TLS block
 // is saved by value, a scratch shadow stack and call tree (not in the
 // registry) installed, and restored afterwards. Batches of kCalls calls of a
 // NOINLINE leaf instrumented exactly like compiled code (desc pointer, frame

@@ -180,15 +180,24 @@ NOINLINE void TraceRecordEvent(ThreadTls &T, const FuncDesc *Fn, u32 Kind,
   __atomic_store_n(&B.NumEvents, I + 1, __ATOMIC_RELEASE);
 }
 
-// The switch check, run by every probe after it read its tick: one load and
-// compare for perf (ring head moved?) folded with the cpuclock deadline.
-#define AT_SWITCH_CHECK(T, Now)                                                \
+// The poll, run by every probe after it read its tick: whether the perf
+// switch ring's or the code sample ring's head moved (one load and compare
+// each) or the cpuclock deadline passed. Macros, and a function for the
+// fast paths, which test it as one term of their bail-out condition: the
+// probes compile as they did when each spelled the condition out.
+#define AT_POLL_DUE(T, Now)                                                    \
+  (*(T).SwitchHead != (T).SwitchTailSeen ||                                    \
+   *(T).SampleHead != (T).SampleTailSeen || (Now) >= (T).NextCheckTick)
+
+#define AT_POLL(T, Now)                                                        \
   do {                                                                         \
-    if (UNLIKELY(*(T).SwitchHead != (T).SwitchTailSeen ||                      \
-                 *(T).SampleHead != (T).SampleTailSeen ||                      \
-                 (Now) >= (T).NextCheckTick))                                  \
-      SwitchCheckSlow((T), (Now));                                             \
+    if (UNLIKELY(AT_POLL_DUE(T, Now)))                                         \
+      PollSlow((T), (Now));                                                    \
   } while (0)
+
+ALWAYS_INLINE static bool PollDue(const ThreadTls &T, u64 Now) {
+  return AT_POLL_DUE(T, Now);
+}
 
 // Pops frames at or below Addr on the same stack: they were abandoned by a
 // longjmp or an unwind we did not see. Charged up to Now, counted as unwound.
@@ -293,7 +302,7 @@ static NOINLINE void EnterSlow(const FuncDesc *Fn, uptr Addr, uptr Site,
   } else if (T.Depth >= T.Capacity)
     GrowStack(T);
   if (Ok) {
-    AT_SWITCH_CHECK(T, Now);
+    AT_POLL(T, Now);
     if (Region)
       RegionEnterBody(T, Fn, Now);
     else
@@ -312,7 +321,7 @@ ALWAYS_INLINE static void EnterImpl(const FuncDesc *Fn, uptr Addr, uptr Site,
     return EnterSlow(Fn, Addr, Site, Now, RealTick, /*Region=*/false);
   T.Seq++;
   AT_BARRIER();
-  AT_SWITCH_CHECK(T, Now);
+  AT_POLL(T, Now);
   EnterBody(T, Fn, Addr, Site, Now);
   ChargeProbe(T, Now, T.Enter256, RealTick);
   AT_BARRIER();
@@ -381,7 +390,7 @@ static NOINLINE void ExitSlow(const FuncDesc *Fn, uptr Addr, u64 Now,
   // still ran inside the thread's time.
   T.Seq++;
   AT_BARRIER();
-  AT_SWITCH_CHECK(T, Now);
+  AT_POLL(T, Now);
   NoteUnmatchedExit(T.TS);
   ChargeProbe(T, Now, T.Exit256, RealTick);
   AT_BARRIER();
@@ -395,7 +404,7 @@ ALWAYS_INLINE static void ExitImpl(const FuncDesc *Fn, uptr Addr, u64 Now,
     return ExitSlow(Fn, Addr, Now, RealTick);
   T.Seq++;
   AT_BARRIER();
-  AT_SWITCH_CHECK(T, Now);
+  AT_POLL(T, Now);
   u32 D = T.Depth;
   Frame *Top = &T.Stack[D - 1];
   bool Matched = true;
@@ -423,7 +432,7 @@ static NOINLINE void RegionExit(const FuncDesc *R, u64 Now) {
     return;
   T.Seq++;
   AT_BARRIER();
-  AT_SWITCH_CHECK(T, Now);
+  AT_POLL(T, Now);
   Frame *Stk = T.Stack;
   u32 D = T.Depth;
   u32 Found = 0;
@@ -481,11 +490,6 @@ static NOINLINE void ExitGeneral(const FuncDesc *Fn, uptr Addr, u64 Now) {
   ExitImpl(Fn, Addr, Now, /*RealTick=*/true);
 }
 
-ALWAYS_INLINE static bool SwitchCheckDue(const ThreadTls &T, u64 Now) {
-  return *T.SwitchHead != T.SwitchTailSeen ||
-         *T.SampleHead != T.SampleTailSeen || Now >= T.NextCheckTick;
-}
-
 ALWAYS_INLINE static void EnterFast(const FuncDesc *Fn, uptr Addr, uptr Site,
                                     u64 Now) {
   ThreadTls &T = at_tls;
@@ -499,7 +503,7 @@ ALWAYS_INLINE static void EnterFast(const FuncDesc *Fn, uptr Addr, uptr Site,
   Frame *Top = &T.Stack[D - 1];
   CallTree *Tree = T.Tree;
   u32 Idx;
-  if (UNLIKELY(SwitchCheckDue(T, Now) || T.Trace || Top->Addr <= Addr ||
+  if (UNLIKELY(PollDue(T, Now) || T.Trace || Top->Addr <= Addr ||
                !(Idx = Tree->Find(Top->NodeIdx, Fn, Site)))) {
     AT_BARRIER();
     T.Seq = S;
@@ -526,7 +530,7 @@ ALWAYS_INLINE static void ExitFast(const FuncDesc *Fn, uptr Addr, u64 Now) {
   // tick read. One without storage yet goes the general way, which may
   // allocate: this path stays a leaf (no call).
   u64 *Slot = nullptr;
-  if (UNLIKELY(SwitchCheckDue(T, Now) || T.Trace || Top->Fn != Fn ||
+  if (UNLIKELY(PollDue(T, Now) || T.Trace || Top->Fn != Fn ||
                Top->Addr != Addr)) {
     AT_BARRIER();
     T.Seq = S;
@@ -604,7 +608,7 @@ ALWAYS_INLINE static void RegionBegin(const activetime::abi::FuncDesc *R,
     return EnterSlow(R, 0, 0, Now, /*RealTick=*/true, /*Region=*/true);
   T.Seq++;
   AT_BARRIER();
-  AT_SWITCH_CHECK(T, Now);
+  AT_POLL(T, Now);
   RegionEnterBody(T, R, Now);
   ChargeProbe(T, Now, T.Enter256);
   AT_BARRIER();

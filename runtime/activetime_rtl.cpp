@@ -1,24 +1,23 @@
 //===- activetime_rtl.cpp - ActiveTime runtime start-up ---------*- C++ -*-===//
 //
 // One-time initialization (from the first module registration or the first
-// probe, whichever comes first), the exit-time writer and fork handling.
+// probe, whichever comes first), the exit-time writer and fork handling,
+// which drive the collectors (activetime_collector.h); the process section.
 //
 //===----------------------------------------------------------------------===//
 
-#include "activetime_codesamples.h"
-#include "activetime_counts.h"
+#include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_flusher.h"
 #include "activetime_interface.h"
 #include "activetime_internal.h"
-#include "activetime_ompt.h"
 #include "activetime_module.h"
 #include "activetime_output.h"
-#include "activetime_sampler.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_writer.h"
 
+#include <link.h>
 #include <pthread.h>
 #include <sys/mman.h>
 
@@ -37,9 +36,11 @@ void AtExitWriter() {
   // are the parent's, and it writes nothing.
   if (!ProcessIsOurs())
     return;
-  StopFlusher(); // the last write is this one
-  StopSampler(); // its samples end here; it must not read threads any more
-  StopCodeSampleDrainer();
+  // The flusher writes profiles, it collects nothing: it stops before the
+  // collectors (the last write is this one) and starts after them.
+  StopFlusher();
+  // Their figures end here; the sampler must not read threads any more.
+  CallCollectors(&Collector::Stop);
   if (flags()->write_profile)
     WriteProfile();
 }
@@ -49,11 +50,11 @@ void ForkPrepare() {
   LockModules();
   LockThreadRegistry();
   persistent_mu.Lock();
-  CloseLoaderGateForFork();
+  CallCollectors(&Collector::ForkPrepare);
 }
 
 void ForkParent() {
-  OpenLoaderGateAfterFork();
+  CallCollectors(&Collector::ForkParent);
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();
@@ -61,7 +62,7 @@ void ForkParent() {
 }
 
 void ForkChild() {
-  OpenLoaderGateAfterFork();
+  CallCollectors(&Collector::ForkChild);
   ReopenProbeGateAfterFork();
   // The child's profile holds only post-fork time.
   u64 Now = ReadTick();
@@ -70,13 +71,11 @@ void ForkChild() {
   runtime.StartUnixNs = RealtimeNs();
   runtime.ForkedChild = true;
   ThreadRegistryAfterForkChild(Now);
-  OmptAfterForkChild();
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();
   UnlockProfileWrites();
-  SamplerAfterForkChild();
-  CodeSamplesAfterForkChild();
+  CallCollectors(&Collector::AfterForkChild);
   FlusherAfterForkChild();
 }
 } // namespace
@@ -129,7 +128,7 @@ void AbandonProcess(ThreadTls &T) {
   runtime.Abandoned = true;
   VLog(1, "process %u was made by clone() without the fork handlers: it is "
           "not profiled", (u32)internal_getpid());
-  DetachThreadRings(T);
+  CallCollectors(&Collector::ThreadAbandon, T, T.TS);
 }
 
 void InitRuntimeSlow() {
@@ -143,20 +142,97 @@ void InitRuntimeSlow() {
   InitTimer();
   runtime.TickStep256 = MeasureTickStep256();
   InitOverheadTable(); // before the first real frame is pushed
-  InitCodeSampling();
-  InitTiming();
+  CallCollectors(&Collector::Init);
   runtime.Pid = (u32)internal_getpid();
   runtime.StartTick = ReadTick();
   runtime.StartUnixNs = RealtimeNs();
   InitThreadRegistry();
   pthread_atfork(ForkPrepare, ForkParent, ForkChild);
   Atexit(AtExitWriter);
-  StartSampler();
-  StartCodeSampleDrainer();
+  CallCollectors(&Collector::Start);
   StartFlusher();
   atomic_store(&runtime.Initialized, 1, memory_order_release);
   VLog(2, "runtime initialized in pid %u", runtime.Pid);
 }
+
+// ---- The process section ---------------------------------------------------
+
+namespace {
+namespace raw = activetime::raw;
+
+// The main executable's GNU build-id.
+struct BuildIdResult {
+  u8 *Buf;
+  uptr Cap;
+  uptr Len;
+};
+
+int BuildIdCallback(struct dl_phdr_info *Info, size_t, void *Arg) {
+  BuildIdResult *R = (BuildIdResult *)Arg;
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+    if (P.p_type != PT_NOTE)
+      continue;
+    const char *Note = (const char *)(Info->dlpi_addr + P.p_vaddr);
+    const char *End = Note + P.p_memsz;
+    while (Note + sizeof(ElfW(Nhdr)) <= End) {
+      const ElfW(Nhdr) *N = (const ElfW(Nhdr) *)Note;
+      const char *Name = Note + sizeof(ElfW(Nhdr));
+      const char *Desc = Name + RoundUpTo(N->n_namesz, 4);
+      const char *Next = Desc + RoundUpTo(N->n_descsz, 4);
+      if (Next > End)
+        break;
+      if (N->n_type == NT_GNU_BUILD_ID && N->n_namesz == 4 &&
+          internal_memcmp(Name, "GNU", 4) == 0) {
+        R->Len = Min<uptr>(N->n_descsz, R->Cap);
+        internal_memcpy(R->Buf, Desc, R->Len);
+        return 1;
+      }
+      Note = Next;
+    }
+  }
+  return 1; // only the first object (the main executable)
+}
+
+uptr MainBuildId(u8 *Buf, uptr Cap) {
+  BuildIdResult R = {Buf, Cap, 0};
+  dl_iterate_phdr(BuildIdCallback, &R);
+  return R.Len;
+}
+
+// SK_Process payload.
+void WriteProcess(const ProfileWriter &W) {
+  u8 BuildId[64];
+  uptr BuildIdLen = MainBuildId(BuildId, sizeof(BuildId));
+  raw::ProcessRecord PR;
+  internal_memset(&PR, 0, sizeof(PR));
+  PR.TickRate = W.TickRate;
+  PR.StartTick = runtime.StartTick;
+  PR.EndTick = W.EndTick;
+  PR.StartUnixNs = runtime.StartUnixNs;
+  PR.Pid = (u32)internal_getpid();
+  PR.ParentPid = (u32)internal_getppid();
+  PR.NumModules = (u32)NumModules();
+  PR.NumThreads = W.NumThreads;
+  PR.Overhead = runtime.Overhead;
+  PR.TickStep256 = runtime.TickStep256;
+  PR.ExeLen = (u32)W.ExeLen;
+  PR.BuildIdLen = (u32)BuildIdLen;
+  CallCollectors(&Collector::FillProcess, PR);
+  W.Out->Append(&PR, sizeof(PR));
+  W.Out->Append(W.Exe, W.ExeLen);
+  W.Out->Append(BuildId, BuildIdLen);
+}
+
+void WriteProcessSection(ProfileWriter &W) {
+  W.Section(raw::SK_Process, [&] { WriteProcess(W); });
+}
+} // namespace
+
+const Collector kProcessCollector = {
+    .Name = "process",
+    .WriteSections = WriteProcessSection,
+};
 
 } // namespace __activetime
 

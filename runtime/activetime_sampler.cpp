@@ -7,11 +7,13 @@
 
 #include "activetime_sampler.h"
 
+#include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
 #include "activetime_worker.h"
+#include "activetime_writer.h"
 #include "sanitizer_common/sanitizer_linux.h"
 
 #include <fcntl.h>
@@ -476,5 +478,67 @@ bool GetSamplerView(SamplerView *V, u64 EndTick, u64 TickRate) {
   H.WakeLateNs = Peek(&sampler.LateNs);
   return true;
 }
+
+namespace {
+// The samples as the profile began (the thread sections come after: a
+// sample taken since may be of a node they do not have). Written under the
+// profile write lock, from PrepareWrite to WriteSections.
+SamplerView write_view;
+bool write_view_taken;
+
+bool PrepareSamplesSection(ProfileWriter &W) {
+  write_view_taken = GetSamplerView(&write_view, W.EndTick, W.TickRate);
+  return write_view_taken; // the node maps translate the samples' nodes
+}
+
+// SK_Samples (if the sampler ever ran): the sampler's records with registry
+// ordinals and tree indices translated to thread-section indices and written
+// node indices. A sample of a node the thread section dropped (function of
+// an unregistered module) or of a thread/node newer than the sections
+// (mid-run write) is counted as unmapped and left out.
+void WriteSamplesSection(ProfileWriter &W) {
+  if (!write_view_taken)
+    return;
+  const SamplerView &SV = write_view;
+  OutBuffer *B = W.Out;
+  uptr Off = W.BeginSection(raw::SK_Samples);
+  uptr HdrOff = B->Size;
+  B->Append(&SV.Header, sizeof(SV.Header));
+  u64 Kept = 0, Unmapped = 0;
+  for (u64 I = 0; I < SV.NumSamples; ++I) {
+    raw::SampleRecord R = SV.Samples[I];
+    if (R.Thread >= W.NumThreads || R.Node >= W.NodeMapSizes[R.Thread]) {
+      ++Unmapped;
+      continue;
+    }
+    u32 M = W.NodeMaps[R.Thread][R.Node];
+    if (M == kMapDrop) {
+      ++Unmapped;
+      continue;
+    }
+    R.Node = M == kMapRoot ? raw::kNoNode : M;
+    B->Append(&R, sizeof(R));
+    ++Kept;
+  }
+  raw::SamplesRecord *H = (raw::SamplesRecord *)(B->Data + HdrOff);
+  H->NumSamples = Kept;
+  H->Unmapped = Unmapped;
+  W.EndSection(Off);
+}
+
+void LeaveThreadSampler(ThreadTls &, ThreadState *TS, u64) {
+  SamplerWaitThreadLeaving(TS);
+}
+} // namespace
+
+const Collector kSamplerCollector = {
+    .Name = "sampler",
+    .Start = StartSampler,
+    .Stop = StopSampler,
+    .AfterForkChild = SamplerAfterForkChild,
+    .ThreadLeave = LeaveThreadSampler,
+    .PrepareWrite = PrepareSamplesSection,
+    .WriteSections = WriteSamplesSection,
+};
 
 } // namespace __activetime

@@ -17,9 +17,11 @@
 
 #include "activetime_strides.h"
 
+#include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_module.h"
 #include "activetime_timer.h"
+#include "activetime_writer.h"
 
 #include <pthread.h>
 
@@ -30,6 +32,8 @@
 #endif
 
 namespace __activetime {
+
+namespace raw = activetime::raw;
 
 namespace {
 
@@ -283,6 +287,73 @@ SiteStats *ThreadSiteForTesting(u32 G) {
   MemTls &T = at_mem_tls;
   return G < T.Cap ? &T.Recs[G] : nullptr;
 }
+
+namespace {
+void FillStridesProcessRecord(raw::ProcessRecord &R) {
+  for (uptr I = 0; I < NumModules(); ++I)
+    R.NumStrides += GetModule(I)->NumSites != 0;
+}
+
+// SK_Strides payload of one module: its site table with the figures merged
+// over every thread.
+void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
+  raw::StridesRecord R;
+  internal_memset(&R, 0, sizeof(R));
+  R.Module = ModIdx;
+  R.NumSites = MI->NumSites;
+  B->Append(&R, sizeof(R));
+  uptr Bytes = RoundUpTo(MI->NumSites * sizeof(SiteStats), GetPageSizeCached());
+  SiteStats *St = (SiteStats *)MmapOrDie(Bytes, "ActiveTime stride merge");
+  CollectSiteStats(MI->SiteBase, MI->NumSites, St, !MI->Unloaded);
+  for (u32 I = 0; I < MI->NumSites; ++I) {
+    const MemSiteDesc &D = MI->Sites[I];
+    const SiteStats &S = St[I];
+    raw::SiteRecord SR;
+    internal_memset(&SR, 0, sizeof(SR));
+    SR.Hash = D.Hash;
+    SR.StaticStride = D.StaticStride;
+    SR.Line = D.Line;
+    SR.Column = D.Column;
+    SR.AccessSize = D.AccessSize;
+    SR.Flags = D.Flags;
+    SR.LoopLine = D.LoopLine;
+    SR.LoopDepth = D.LoopDepth;
+    SR.Executions = S.Executions;
+    SR.Observations = S.Observations;
+    SR.Differences = S.Differences;
+    SR.Adjacent = S.Adjacent;
+    SR.ZeroDiffs = S.ZeroDiffs;
+    SR.Gcd = S.Gcd;
+    SR.Dominant = S.CandCount ? S.Cand : 0;
+    SR.DominantCount = S.CandCount;
+    SR.IterTicks = S.IterTicks;
+    SR.ProbeTicks = S.ProbeTicks;
+    SR.MinStepTicks = S.MinStepPlus1 ? S.MinStepPlus1 - 1 : 0;
+    SR.FuncLen = StrLenOrZero(D.Func);
+    SR.FileLen = StrLenOrZero(D.File);
+    SR.CopyGroup = D.CopyGroup;
+    SR.CopyOffset = D.CopyOffset;
+    B->Append(&SR, sizeof(SR));
+    B->Append(D.Func, SR.FuncLen);
+    B->Append(D.File, SR.FileLen);
+  }
+  UnmapOrDie(St, Bytes);
+}
+
+// One section per module with memory-access sites.
+void WriteStridesSections(ProfileWriter &W) {
+  for (uptr I = 0; I < NumModules(); ++I)
+    if (GetModule(I)->NumSites)
+      W.Section(raw::SK_Strides,
+                [&] { WriteStrides(W.Out, (u32)I, GetModule(I)); });
+}
+} // namespace
+
+const Collector kStridesCollector = {
+    .Name = "strides",
+    .FillProcess = FillStridesProcessRecord,
+    .WriteSections = WriteStridesSections,
+};
 
 void ResetStridesForTesting() {
   Lock L(&mem_threads_mu);

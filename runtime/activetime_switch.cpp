@@ -1,14 +1,15 @@
 //===- activetime_switch.cpp - Context-switch sources -----------*- C++ -*-===//
 //
 // See activetime_switch.h. Everything here runs on slow paths: thread init
-// and finish, fork, and the switch check's slow path (a context switch
-// happened, or a cpuclock check is due).
+// and finish, fork, and the probes' poll when a context switch happened or
+// a cpuclock check is due.
 //
 //===----------------------------------------------------------------------===//
 
 #include "activetime_switch.h"
 
 #include "activetime/raw_format.h"
+#include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
@@ -241,19 +242,14 @@ void CheckSwitchSource(ThreadTls &T, SwitchState &S, u64 Now) {
 }
 } // namespace
 
-void SwitchCheckSlow(ThreadTls &T, u64 Now) {
-  ThreadState *TS = T.TS;
-  if (!TS)
-    return;
-  if (*T.SampleHead != T.SampleTailSeen)
-    DrainCodeSamples(T);
-  CheckSwitchSource(T, TS->Switch, Now);
+void PollSwitchSource(ThreadTls &T, u64 Now) {
+  CheckSwitchSource(T, T.TS->Switch, Now);
 }
 
 // A switch inside the probe has both its records in the ring by the time
 // the thread runs again. A cpuclock window may also hold off-CPU time from
 // before the probe; the caller caps what it takes out at the probe's own
-// interval. Code samples wait for the next check: their cost is charged as
+// interval. Code samples wait for the next poll: their cost is charged as
 // a whole there.
 u64 CollectSwitchedOut(ThreadTls &T, u64 Now) {
   ThreadState *TS = T.TS;
@@ -303,7 +299,7 @@ void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain,
                              u64 Now) {
   SwitchState &S = TS->Switch;
   if (Drain && S.Source != raw::SS_None)
-    SwitchCheckSlow(T, Now);
+    CheckSwitchSource(T, S, Now);
   ClosePerfRing(S.Ring);
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
@@ -387,18 +383,51 @@ void UnchargedSwitchedOut(const ThreadState *TS, const SwitchSnapshot &Snap,
   }
 }
 
-void DetachThreadRings(ThreadTls &T) {
-  T.SwitchHead = T.SampleHead = &kZeroWord;
-  T.SwitchTailSeen = T.SampleTailSeen = 0;
-  T.NextCheckTick = ~0ull;
-  if (ThreadState *TS = T.TS) {
-    // No locks: in such a child they may be held for ever by threads of
-    // the parent. The mappings and descriptors are this process's copies.
-    ClosePerfRing(TS->Switch.Ring);
-    TS->Switch.Source = raw::SS_None;
-    ClosePerfRing(TS->Code.Ring);
-  }
+namespace {
+void FinishThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
+  CloseThreadSwitchSource(T, TS, /*Drain=*/true, Now);
 }
+
+// The inherited perf event watches the parent's thread: close it (and its
+// mapping) and watch this one.
+void RestartThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
+  CloseThreadSwitchSource(T, TS, /*Drain=*/false, Now);
+  OpenThreadSwitchSource(T, TS, Now);
+}
+
+void ForgetThreadSwitchSource(ThreadTls &T, ThreadState *TS) {
+  CloseThreadSwitchSource(T, TS, /*Drain=*/false, 0);
+}
+
+// No locks: in such a child they may be held for ever by threads of the
+// parent. The mapping and descriptor are this process's copies.
+void AbandonThreadSwitchSource(ThreadTls &T, ThreadState *TS) {
+  T.SwitchHead = &kZeroWord;
+  T.SwitchTailSeen = 0;
+  T.NextCheckTick = ~0ull;
+  if (!TS)
+    return;
+  ClosePerfRing(TS->Switch.Ring);
+  TS->Switch.Source = raw::SS_None;
+}
+
+void FillSwitchThreadRecord(raw::ThreadRecord &R, const ThreadState &TS) {
+  const SwitchState &S = TS.Switch;
+  R.SwitchSource = S.Source;
+  R.SwitchResolution = S.Source == raw::SS_CpuClock ? S.Resolution : 0;
+  R.LostSwitchRecords = S.Lost;
+}
+} // namespace
+
+const Collector kSwitchCollector = {
+    .Name = "switch",
+    .ThreadStart = OpenThreadSwitchSource,
+    .ThreadFinish = FinishThreadSwitchSource,
+    .ThreadAfterForkChild = RestartThreadSwitchSource,
+    .ThreadForget = ForgetThreadSwitchSource,
+    .ThreadAbandon = AbandonThreadSwitchSource,
+    .FillThread = FillSwitchThreadRecord,
+};
 
 void InstallSwitchRingForTesting(void *Page) {
   ThreadTls &T = at_tls;

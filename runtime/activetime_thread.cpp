@@ -1,12 +1,21 @@
 //===- activetime_thread.cpp - Per-thread state and registry ----*- C++ -*-===//
+//
+// A thread's start, finish and fork restart, which call the collectors'
+// thread hooks (activetime_collector.h); the registry; and the profile's
+// thread sections: the call trees, with the frames open at the write timed
+// up to its end.
+//
+//===----------------------------------------------------------------------===//
 
 #include "activetime_thread.h"
 
-#include "activetime_counts.h"
+#include "activetime/latency.h"
+#include "activetime_collector.h"
 #include "activetime_flags.h"
-#include "activetime_sampler.h"
+#include "activetime_module.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
+#include "activetime_writer.h"
 #include "sanitizer_common/sanitizer_linux.h"
 
 #include <limits.h>
@@ -17,6 +26,8 @@
 #endif
 
 namespace __activetime {
+
+namespace raw = activetime::raw;
 
 THREADLOCAL ThreadTls at_tls __attribute__((tls_model("initial-exec")));
 
@@ -119,13 +130,7 @@ bool InitCurrentThread(u64 Now) {
   TS->LongProbeTicks = LongProbeTicks();
   T.LongProbe = TS->LongProbeTicks;
   T.Trace = 0;
-  if (flags()->mode == RunMode::Trace) {
-    OpenTraceBuffers(TS->Trace);
-    T.Trace = 1;
-    T.LongProbe = 0;
-  }
-  OpenThreadSwitchSource(T, TS, Now);
-  OpenThreadCodeSamples(T, TS);
+  CallCollectors(&Collector::ThreadStart, T, TS, Now);
   {
     Lock L(&registry_mu);
     // Release: the sampler walks the list without the lock.
@@ -176,14 +181,13 @@ void FinishCurrentThread(u64 Now) {
   }
   T.Seq++;
   AT_BARRIER();
-  SamplerWaitThreadLeaving(TS);
   // Outside the registry lock: draining code samples takes the loader's.
-  CloseThreadCodeSamples(T, TS, /*Drain=*/true);
+  CallCollectors(&Collector::ThreadLeave, T, TS, Now);
   Lock L(&registry_mu);
-  // Remaining switch records first (intervals up to Now), then the frames
-  // still open at thread exit (pthread_exit, cancellation, forced unwind):
-  // closed now, counted as unwound.
-  CloseThreadSwitchSource(T, TS, /*Drain=*/true, Now);
+  // The collectors' last records first (switched-out intervals up to Now),
+  // then the frames still open at thread exit (pthread_exit, cancellation,
+  // forced unwind): closed now, counted as unwound.
+  CallCollectors(&Collector::ThreadFinish, T, TS, Now);
   Frame *Stk = T.Stack;
   TS->UnwoundFrames += CloseOpenFrames(T, Now);
   TS->FinalOff = T.Off;
@@ -219,32 +223,381 @@ void ThreadRegistryAfterForkChild(u64 Now) {
   TS->StartCpuNs = ThreadCpuNs();
   TS->UnmatchedExits = TS->UnwoundFrames = TS->DroppedEvents = 0;
   TS->Tree.ResetStats();
-  ResetThreadCountsAfterFork(TS);
   T.Ovh = T.Off = T.Sw = 0;
   for (u32 I = 0; I < T.Depth; ++I) {
     T.Stack[I].StartTick = Now;
     T.Stack[I].ChildTicks = 0;
     T.Stack[I].OvhAtEntry = T.Stack[I].OffAtEntry = T.Stack[I].SwAtEntry = 0;
   }
-  ResetTraceBuffersAfterFork(TS->Trace);
-  // The inherited perf event watches the parent's thread: close it (and its
-  // mapping) and watch this one.
-  CloseThreadSwitchSource(T, TS, /*Drain=*/false, Now);
-  OpenThreadSwitchSource(T, TS, Now);
-  CloseThreadCodeSamples(T, TS, /*Drain=*/false);
-  internal_memset(&TS->Code, 0, sizeof(TS->Code));
-  OpenThreadCodeSamples(T, TS);
+  CallCollectors(&Collector::ThreadAfterForkChild, T, TS, Now);
 }
 
 void ResetThreadsForTesting() {
   ThreadTls &T = at_tls;
-  if (T.TS && !T.Dead) {
-    CloseThreadSwitchSource(T, T.TS, /*Drain=*/false, 0);
-    CloseThreadCodeSamples(T, T.TS, /*Drain=*/false);
-  }
+  if (T.TS && !T.Dead)
+    CallCollectors(&Collector::ThreadForget, T, T.TS);
   Lock L(&registry_mu);
   thread_head = thread_tail = nullptr;
   internal_memset(&T, 0, sizeof(T));
 }
+
+// ---- The thread sections ---------------------------------------------------
+
+namespace {
+// Reads the state of a thread that may be running its probes while the
+// profile is written: each copy is made under the thread's seqlock
+// (ThreadTls::Seq), so it is as of one probe boundary. Unguarded, a node
+// read in the middle of CloseFrame can have its call counted but not its
+// time, or Excl updated but not Incl, which the reader rightly rejects as a
+// corrupt profile. Under TSan the reads are ignored: racy by design,
+// validated by Seq.
+struct LiveReader {
+  const ThreadTls *T; // null: the thread cannot run probes now
+  bool Parked;
+  // Runs Read (copies of the thread's state) until it ran between two of
+  // the thread's probes.
+  template <class F> void Run(F Read);
+  void Copy(void *Dst, const void *Src, uptr Size) {
+    Run([&] { internal_memcpy(Dst, Src, Size); });
+  }
+};
+constexpr int kLiveCopyTries = 100;
+
+template <class F> void LiveReader::Run(F Read) {
+  for (int Try = 0; T && !Parked && Try < kLiveCopyTries; ++Try) {
+    AT_TSAN_IGNORE_READS_BEGIN();
+    u32 S = __atomic_load_n(&T->Seq, __ATOMIC_ACQUIRE);
+    bool Ok = false;
+    if (!(S & 1)) {
+      Read();
+      __atomic_thread_fence(__ATOMIC_ACQUIRE);
+      Ok = __atomic_load_n(&T->Seq, __ATOMIC_RELAXED) == S;
+    }
+    AT_TSAN_IGNORE_READS_END();
+    if (Ok)
+      return;
+    internal_sched_yield(); // inside a probe: a few instructions, or preempted
+  }
+  // Still inside the runtime after that many yields: it waits for a lock we
+  // hold (it is finishing, or writing a profile itself), so its state does
+  // not change until we are done.
+  if (T)
+    Parked = true;
+  AT_TSAN_IGNORE_READS_BEGIN();
+  Read();
+  AT_TSAN_IGNORE_READS_END();
+}
+
+raw::NodeRecord NodeRecordOf(const Node &X, u32 Parent, u32 Func) {
+  raw::NodeRecord R;
+  R.Parent = Parent == kMapRoot ? raw::kNoParent : Parent;
+  R.Func = Func;
+  R.Calls = X.Calls;
+  R.InclTicks = X.Incl;
+  R.ExclTicks = X.Excl;
+  // Only sampled calls so far (CloseFrame): the minimum, taken at their
+  // upper end, can pass the maximum, taken at their lower end: both are
+  // then the latter, the calls' figure with the interrupts' estimate out.
+  R.MinTicks = X.Calls ? (X.Min < X.Max ? X.Min : X.Max) : 0;
+  R.MaxTicks = X.Max;
+  R.OverheadTicks = X.Ovh256; // fixed point until the open frames are in
+  R.OffCpuTicks = X.Off;
+  R.VoluntarySwitches = X.Vol;
+  R.InvoluntarySwitches = X.Invol;
+  R.CallSite = X.Site;
+  return R;
+}
+
+// A node's non-empty latency buckets (Hist, the groups in Mask: see
+// CallTree::CopyLatency) as records of written node Out, appended to Lat.
+void AppendLatency(OutBuffer *Lat, u32 Out, const u64 *Hist, u32 Mask) {
+  for (; Mask; Mask &= Mask - 1) {
+    u32 First = u32(__builtin_ctz(Mask)) * CallTree::kLatGroupBuckets;
+    for (u32 Bk = First; Bk < First + CallTree::kLatGroupBuckets; ++Bk)
+      if (Hist[Bk]) {
+        raw::LatencyRecord R = {Out, Bk, Hist[Bk]};
+        Lat->Append(&R, sizeof(R));
+      }
+  }
+}
+
+// The call-tree nodes 1..N-1 whose function and ancestors are known, in
+// tree order; Map[I] becomes node I's written index, kMapRoot (the root)
+// or kMapDrop. Returns how many were written; *Dropped counts the calls of
+// those left out. A node's latency histogram is copied with it (one probe
+// boundary: its counts sum to the copy's calls) into Lat, when Lat is set.
+u32 WriteNodes(OutBuffer *B, CallTree &Tree, u32 N, LiveReader &Live,
+               u32 *Map, u64 *Dropped, OutBuffer *Lat, u64 *Hist) {
+  Map[0] = kMapRoot;
+  u32 Out = 0;
+  for (u32 I = 1; I < N; ++I) {
+    const Node *X = Tree.AtAcquire(I);
+    Node Copy;
+    u32 HistMask = 0;
+    auto Read = [&] {
+      internal_memcpy(&Copy, X, sizeof(Copy));
+      HistMask = Lat ? Tree.CopyLatency(Copy, Hist) : 0;
+    };
+    if (Live.T)
+      Live.Run(Read);
+    else
+      Read();
+    X = &Copy;
+    u32 P = X->Parent < I ? Map[X->Parent] : kMapDrop;
+    u32 Id;
+    if (P == kMapDrop || !LookupFuncId(X->Fn, &Id)) {
+      Map[I] = kMapDrop;
+      *Dropped += X->Calls ? X->Calls : 1;
+      continue;
+    }
+    raw::NodeRecord R = NodeRecordOf(*X, P, Id);
+    B->Append(&R, sizeof(R));
+    if (HistMask)
+      AppendLatency(Lat, Out, Hist, HistMask);
+    Map[I] = Out++;
+  }
+  return Out;
+}
+
+bool LatencyLess(const raw::LatencyRecord &A, const raw::LatencyRecord &B) {
+  return A.Node != B.Node ? A.Node < B.Node : A.Bucket < B.Bucket;
+}
+
+// Appends the thread's latency records (Lat: the nodes' in order, then one
+// per open frame) to B, sorted by (node, bucket) with equal ones added up.
+// Returns their number.
+u32 WriteLatency(OutBuffer *B, OutBuffer *Lat, bool Unsorted) {
+  raw::LatencyRecord *R = (raw::LatencyRecord *)Lat->Data;
+  uptr Num = Lat->Size / sizeof(raw::LatencyRecord);
+  if (Unsorted)
+    Sort(R, Num, LatencyLess);
+  u32 Out = 0;
+  for (uptr I = 0; I < Num;) {
+    raw::LatencyRecord Sum = R[I];
+    for (++I; I < Num && R[I].Node == Sum.Node && R[I].Bucket == Sum.Bucket;
+         ++I)
+      Sum.Count += R[I].Count;
+    B->Append(&Sum, sizeof(Sum));
+    ++Out;
+  }
+  return Out;
+}
+
+// A thread's probe-time counters: probe overhead (ticks * 256), off-CPU
+// ticks, switches (voluntary << 32 | involuntary).
+struct ThreadCounters {
+  u64 Ovh, Off, Sw;
+};
+
+// T's counters as of one probe boundary, with another live thread's
+// switched-out time since then up to EndTick; a finished thread's final ones.
+ThreadCounters ReadThreadCounters(const ThreadState *TS, const ThreadTls *T,
+                                  LiveReader &Live, u64 EndTick) {
+  if (!T)
+    return {0, TS->FinalOff, TS->FinalSw};
+  // Ovh, Off, Sw: consecutive, copied together (one probe boundary).
+  static_assert(__builtin_offsetof(ThreadTls, Off) ==
+                        __builtin_offsetof(ThreadTls, Ovh) + 8 &&
+                    __builtin_offsetof(ThreadTls, Sw) ==
+                        __builtin_offsetof(ThreadTls, Ovh) + 16,
+                "ThreadTls counters layout");
+  u64 C[3];
+  SwitchSnapshot Snap;
+  auto Read = [&] {
+    internal_memcpy(C, &T->Ovh, sizeof(C));
+    Snap = SnapshotSwitch(TS->Switch);
+  };
+  if (!Live.T) {
+    Read();
+    return {C[0], C[1], C[2]};
+  }
+  Live.Run(Read);
+  // Another live thread: what it was switched out for since that probe
+  // boundary is in no counter yet. A thread blocked now (waiting for work
+  // or for the program to end) has been off CPU since it blocked, and its
+  // open frames must not count that as active time.
+  u64 Off, Sw;
+  UnchargedSwitchedOut(TS, Snap, EndTick, &Off, &Sw);
+  return {C[0], C[1] + Off, C[2] + Sw};
+}
+
+// Adds an open frame F, timed up to EndTick with its callees' El as
+// Child, to its written node R: the same accounting as an exit at EndTick
+// (there was no exit probe). El: the frame's elapsed ticks. Returns the
+// call's active ticks (for its latency bucket).
+u64 AddOpenFrame(raw::NodeRecord *R, const Frame &F, u64 El, u64 Child,
+                  const ThreadCounters &C) {
+  u64 Ovh = C.Ovh > F.OvhAtEntry ? C.Ovh - F.OvhAtEntry : 0;
+  u64 Off = C.Off > F.OffAtEntry ? C.Off - F.OffAtEntry : 0;
+  // A live thread's counters were read after EndTick: they can hold time
+  // switched out after it, outside this frame's [start, EndTick].
+  if (Off > El)
+    Off = El;
+  // A frame opened after the counters were read has nothing of its own.
+  u64 Sw = C.Sw > F.SwAtEntry ? C.Sw - F.SwAtEntry : 0;
+  R->Calls++;
+  R->InclTicks += El;
+  R->ExclTicks += El > Child ? El - Child : 0;
+  R->OverheadTicks += Ovh;
+  R->OffCpuTicks += Off;
+  R->VoluntarySwitches += u32(Sw >> 32);
+  R->InvoluntarySwitches += u32(Sw);
+  s64 Act = s64(El) - s64((Ovh + 128) >> 8) - s64(Off);
+  u64 A = Act > 0 ? u64(Act) : 0;
+  if (R->Calls == 1 || A < R->MinTicks)
+    R->MinTicks = A;
+  if (A > R->MaxTicks)
+    R->MaxTicks = A;
+  return A;
+}
+
+// Accounts T's open frames up to EndTick in the written copy only (Recs,
+// through Map over the N tree nodes). Another live thread may be running:
+// best effort, bounded reads. Returns the number of frames added. Each
+// adds a latency record of its node (in Lat, when set).
+u64 AddOpenFrames(raw::NodeRecord *Recs, const u32 *Map, u32 N,
+                  const ThreadTls *T, LiveReader &Live, u64 EndTick,
+                  const ThreadCounters &C, OutBuffer *Lat) {
+  AT_TSAN_IGNORE_READS_BEGIN();
+  Frame *Stk = *(Frame *volatile *)&T->Stack;
+  u32 Cap = *(volatile u32 *)&T->Capacity;
+  u32 D = *(volatile u32 *)&T->Depth;
+  AT_TSAN_IGNORE_READS_END();
+  if (D > Cap)
+    D = Cap;
+  u64 Carry = 0, Open = 0;
+  for (u32 I = D; Stk && I-- > 1;) {
+    Frame F;
+    if (Live.T)
+      Live.Copy(&F, &Stk[I], sizeof(F));
+    else
+      F = Stk[I];
+    u64 El = EndTick > F.StartTick ? EndTick - F.StartTick : 0;
+    if (F.NodeIdx < N && Map[F.NodeIdx] < kMapRoot) {
+      u32 Out = Map[F.NodeIdx];
+      u64 A = AddOpenFrame(&Recs[Out], F, El, F.ChildTicks + Carry, C);
+      if (Lat) {
+        raw::LatencyRecord R = {Out, activetime::latency::bucketOf(A), 1};
+        Lat->Append(&R, sizeof(R));
+      }
+      ++Open;
+    }
+    Carry = El;
+  }
+  return Open;
+}
+
+// The thread's CPU time over its profiled span: to its end, or to now for a
+// live thread (the writer's own, or another read through its clock id).
+u64 ThreadCpuSpan(const ThreadState *TS) {
+  u64 End;
+  if (TS->Finished)
+    End = TS->FinalCpuNs;
+  else if (TS->Tls == &at_tls)
+    End = ThreadCpuNs();
+  else if (!ThreadCpuNsOf(TS->Tid, &End))
+    return raw::kCpuUnknown;
+  return End >= TS->StartCpuNs ? End - TS->StartCpuNs : raw::kCpuUnknown;
+}
+
+// The thread record's fields other than NumNodes, OpenFrames, the dropped
+// node count and the collectors' record counts; then the collectors'.
+void FillThreadRecord(raw::ThreadRecord *P, const ThreadState *TS,
+                      u64 ThreadEnd, const ThreadCounters &C) {
+  P->Tid = TS->Tid;
+  P->StartTick = TS->StartTick;
+  P->EndTick = ThreadEnd;
+  P->Flags = TS->Finished ? 0 : raw::TF_Running;
+  P->UnmatchedExits = TS->UnmatchedExits;
+  P->UnwoundFrames = TS->UnwoundFrames;
+  internal_memcpy(P->Name, TS->Name, sizeof(P->Name));
+  P->OffCpuTicks = C.Off;
+  P->VoluntarySwitches = C.Sw >> 32;
+  P->InvoluntarySwitches = u32(C.Sw);
+  P->CpuNs = ThreadCpuSpan(TS);
+  CallCollectors(&Collector::FillThread, *P, *TS);
+}
+
+// SK_Thread payload: the thread record, its call-tree nodes (open frames
+// timed up to EndTick), the collectors' records (call counts, code samples)
+// and the latency records. With MapOut, the tree-index -> written-node map
+// is handed to the caller (the samples section needs it) instead of being
+// freed.
+void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
+                 u32 *MapN) {
+  raw::ThreadRecord TR;
+  internal_memset(&TR, 0, sizeof(TR));
+  uptr RecOff = B->Size;
+  B->Append(&TR, sizeof(TR));
+  uptr NodesOff = B->Size;
+
+  CallTree &Tree = TS->Tree;
+  u32 N = Tree.SizeAcquire();
+  // Another thread that has not finished runs its probes while we read
+  // (the writer's own thread is held busy by WriteProfile).
+  LiveReader Live = {TS->Finished ? nullptr : TS->Tls, false};
+  if (Live.T == &at_tls)
+    Live.T = nullptr;
+  uptr MapBytes = RoundUpTo(uptr(N) * sizeof(u32), GetPageSizeCached());
+  u32 *Map = (u32 *)MmapOrDie(MapBytes, "ActiveTime writer map");
+  u64 Dropped = 0;
+  // latency=0: no histograms (the nodes point at a sink).
+  OutBuffer LatBuf = {};
+  OutBuffer *Lat = flags()->latency ? &LatBuf : nullptr;
+  uptr HistBytes = RoundUpTo(CallTree::kLatGroups * CallTree::kLatGroupBuckets *
+                                 sizeof(u64),
+                             GetPageSizeCached());
+  u64 *Hist = (u64 *)MmapOrDie(HistBytes, "ActiveTime writer histogram");
+  u32 Out = WriteNodes(B, Tree, N, Live, Map, &Dropped, Lat, Hist);
+  UnmapOrDie(Hist, HistBytes);
+
+  ThreadTls *T = TS->Finished ? nullptr : TS->Tls;
+  ThreadCounters C = ReadThreadCounters(TS, T, Live, EndTick);
+  raw::NodeRecord *Recs = (raw::NodeRecord *)(B->Data + NodesOff);
+  u64 Open = T ? AddOpenFrames(Recs, Map, N, T, Live, EndTick, C, Lat) : 0;
+  for (u32 I = 0; I < Out; ++I)
+    Recs[I].OverheadTicks = (Recs[I].OverheadTicks + 128) >> 8;
+  for (u32 I = 0; I < kNumCollectors; ++I) {
+    const Collector &K = *kCollectors[I];
+    if (!K.WriteThreadRecords)
+      continue;
+    u32 Num = K.WriteThreadRecords(B, *TS, Map, N);
+    ((raw::ThreadRecord *)(B->Data + RecOff))->*K.NumThreadRecords = Num;
+  }
+  u32 NumLat = Lat ? WriteLatency(B, Lat, Open != 0) : 0;
+  LatBuf.Release();
+  if (MapOut) {
+    *MapOut = Map;
+    *MapN = N;
+  } else {
+    UnmapOrDie(Map, MapBytes);
+  }
+
+  raw::ThreadRecord *P = (raw::ThreadRecord *)(B->Data + RecOff);
+  FillThreadRecord(P, TS, TS->Finished ? TS->EndTick : EndTick, C);
+  P->NumNodes = Out;
+  P->OpenFrames = Open;
+  P->DroppedEvents = TS->DroppedEvents + Dropped;
+  P->NumLatency = NumLat;
+  if (Lat)
+    P->Flags |= raw::TF_Latency;
+}
+
+// One section per registered thread, in registry order (the thread
+// ordinals), each leaving its node map when a collector asked for them.
+void WriteThreadSections(ProfileWriter &W) {
+  u32 Ord = 0;
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next, ++Ord)
+    W.Section(raw::SK_Thread, [&] {
+      WriteThread(W.Out, TS, W.EndTick, W.NodeMaps ? &W.NodeMaps[Ord] : nullptr,
+                  W.NodeMapSizes ? &W.NodeMapSizes[Ord] : nullptr);
+    });
+}
+} // namespace
+
+const Collector kThreadsCollector = {
+    .Name = "threads",
+    .WriteSections = WriteThreadSections,
+};
 
 } // namespace __activetime

@@ -22,7 +22,7 @@ namespace __activetime {
 
 // Active time (elapsed minus probe overhead minus switched-out time): a
 // frame snapshots the thread's cumulative overhead, off-CPU and switch
-// counters at entry (after the switch check, before its own entry overhead
+// counters at entry (after the poll, before its own entry overhead
 // is added); at exit the differences are what happened inside it: own entry
 // probe + every nested probe (not its own exit), and every switched-out
 // interval that started after its entry tick.
@@ -52,10 +52,11 @@ struct ThreadTls {
   u32 Dead;   // finished: later probes are ignored
   CallTree *Tree;
   ThreadState *TS;
-  // Switch check (every probe, after reading its tick): the slow path runs
-  // when the perf ring's data_head moved (SwitchHead points at a zero word
-  // for other sources) or the tick reached NextCheckTick (cpuclock checks;
-  // 0 forces the next probe in when a pending interval waits; ~0 = never).
+  // The poll (every probe, after reading its tick; PollSlow): the slow path
+  // runs when the perf ring's data_head moved (SwitchHead points at a zero
+  // word for other sources) or the tick reached NextCheckTick (cpuclock
+  // checks; 0 forces the next probe in when a pending interval waits; ~0 =
+  // never).
   const volatile u64 *SwitchHead;
   u64 SwitchTailSeen;
   u64 NextCheckTick;
@@ -194,19 +195,19 @@ void GrowStack(ThreadTls &T);
 void FinishCurrentThread(u64 Now);
 void InitThreadRegistry();   // pthread key (call once, at runtime init)
 
-// The switch check's slow path: consumes the thread's switch records /
-// cpuclock check at tick Now and charges T.Off / T.Sw (activetime_switch.cpp).
-void SwitchCheckSlow(ThreadTls &T, u64 Now);
+// The slow path of the probes' poll (a ring's head moved, or a cpuclock
+// check is due): drains the thread's code samples (PollCodeSamples), then
+// consumes its switch records / cpuclock check at tick Now
+// (PollSwitchSource), which charges T.Off / T.Sw (activetime_collector.cpp).
+void PollSlow(ThreadTls &T, u64 Now);
+void PollSwitchSource(ThreadTls &T, u64 Now);
 // For a probe that took long: consumes the switch source's records at tick
-// Now (the probe's end) like SwitchCheckSlow, code samples aside, and
-// returns the switched-out ticks that charged to T.Off.
+// Now (the probe's end) like PollSwitchSource, and returns the switched-out
+// ticks that charged to T.Off.
 u64 CollectSwitchedOut(ThreadTls &T, u64 Now);
 // Opens the thread's switch source (thread init, fork child) / drains and
 // closes it (thread finish, fork child for the parent's source).
 void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now);
-// Lets go of the thread's switch and code sample rings without draining
-// them or taking a lock (a child made behind the fork handlers).
-void DetachThreadRings(ThreadTls &T);
 void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain, u64 Now);
 // Closes every open frame of the calling thread at Now (same accounting as
 // an exit); returns how many. Leaves Depth at 1.

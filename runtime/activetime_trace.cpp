@@ -28,9 +28,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime_collector.h"
 #include "activetime_flags.h"
+#include "activetime_module.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
+#include "activetime_writer.h"
 #include "sanitizer_common/sanitizer_errno_codes.h"
 #include "sanitizer_common/sanitizer_posix.h"
 
@@ -217,5 +220,106 @@ void ResetTraceBuffersAfterFork(TraceBuffers &B) {
   B.BufferTicks = B.BufferBytes = 0;
   B.BufferFlags &= raw::TBF_HugePages;
 }
+
+namespace {
+// mode=trace: the thread's buffers; every probe then stores its measured
+// interval in its event (LongProbe 0 sends each to OnCpuPart).
+void StartThreadTrace(ThreadTls &T, ThreadState *TS, u64) {
+  if (flags()->mode != RunMode::Trace)
+    return;
+  OpenTraceBuffers(TS->Trace);
+  T.Trace = 1;
+  T.LongProbe = 0;
+}
+
+void RestartThreadTrace(ThreadTls &, ThreadState *TS, u64) {
+  ResetTraceBuffersAfterFork(TS->Trace);
+}
+
+bool HasTrace(const ThreadState *TS) {
+  return TS->Trace.Events || TS->Trace.Switches;
+}
+
+void FillTraceProcessRecord(raw::ProcessRecord &R) {
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next)
+    R.NumTraces += HasTrace(TS);
+}
+
+// SK_Trace payload of one thread (mode=trace).
+void WriteTrace(OutBuffer *B, ThreadState *TS) {
+  const TraceBuffers &TB = TS->Trace;
+  u64 NE = __atomic_load_n(&TB.NumEvents, __ATOMIC_ACQUIRE);
+  u64 NS = __atomic_load_n(&TB.NumSwitches, __ATOMIC_ACQUIRE);
+  if (NE > TB.CapEvents)
+    NE = TB.CapEvents;
+  if (NS > TB.CapSwitches)
+    NS = TB.CapSwitches;
+  raw::TraceRecord TR;
+  TR.Tid = TS->Tid;
+  TR.NumEvents = NE;
+  TR.NumSwitches = NS;
+  TR.DroppedEvents = TB.DroppedEvents;
+  TR.DroppedSwitches = TB.DroppedSwitches;
+  TR.BufferTicks = __atomic_load_n(&TB.BufferTicks, __ATOMIC_RELAXED);
+  TR.BufferBytes = __atomic_load_n(&TB.BufferBytes, __ATOMIC_RELAXED);
+  TR.BufferFlags = __atomic_load_n(&TB.BufferFlags, __ATOMIC_RELAXED);
+  TR.Reserved = 0;
+  B->Reserve(sizeof(TR) + (NE + NS) * sizeof(raw::TraceEvent));
+  uptr RecOff = B->Size;
+  B->Append(&TR, sizeof(TR));
+  // Consecutive events mostly repeat functions: cache the last lookup.
+  const FuncDesc *LastFn = nullptr;
+  u32 LastId = 0;
+  bool LastKnown = false;
+  u64 Written = 0;
+  for (u64 I = 0; I < NE; ++I) {
+    TraceEv E = TB.Events[I];
+    const FuncDesc *Fn = (const FuncDesc *)(E.FnKind & ~uptr(1));
+    if (Fn != LastFn) {
+      LastFn = Fn;
+      LastKnown = LookupFuncId(Fn, &LastId);
+    }
+    // A function of no registered module has no id a reader could resolve:
+    // the event is dropped and counted, like the call-tree nodes.
+    if (!LastKnown)
+      continue;
+    ++Written;
+    raw::TraceEvent R;
+    R.Tick = E.Tick;
+    R.Func = LastId;
+    R.Kind = (E.FnKind & 1) ? raw::TE_Exit : raw::TE_Enter;
+    R.Measured = E.Measured < 0xffffffffull ? u32(E.Measured) : 0xffffffffu;
+    R.Reserved = 0;
+    B->Append(&R, sizeof(R));
+  }
+  if (Written != NE) {
+    raw::TraceRecord *P = (raw::TraceRecord *)(B->Data + RecOff);
+    P->NumEvents = Written;
+    P->DroppedEvents += NE - Written;
+  }
+  for (u64 I = 0; I < NS; ++I) {
+    TraceSw E = TB.Switches[I];
+    raw::SwitchEvent R;
+    R.Tick = E.Tick;
+    R.OldTid = E.Out ? TS->Tid : 0;
+    R.NewTid = E.Out ? 0 : TS->Tid;
+    B->Append(&R, sizeof(R));
+  }
+}
+
+void WriteTraceSections(ProfileWriter &W) {
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next)
+    if (HasTrace(TS))
+      W.Section(raw::SK_Trace, [&] { WriteTrace(W.Out, TS); });
+}
+} // namespace
+
+const Collector kTraceCollector = {
+    .Name = "trace",
+    .ThreadStart = StartThreadTrace,
+    .ThreadAfterForkChild = RestartThreadTrace,
+    .FillProcess = FillTraceProcessRecord,
+    .WriteSections = WriteTraceSections,
+};
 
 } // namespace __activetime

@@ -1,7 +1,10 @@
 //===- activetime_writer.h - Raw profile writer -----------------*- C++ -*-===//
 //
 // Serializes the process profile in the format of activetime/raw_format.h
-// into a memory buffer, then writes it to "<final>.tmp.<pid>" and renames it.
+// into a memory buffer: the file header, then the collectors' sections
+// (activetime_collector.h) in table order, each framed by its section
+// header; activetime_output.cpp puts the image at the output path. Each
+// section's payload is written beside its data, through ProfileWriter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,42 @@ struct OutBuffer {
   void PadTo8() { AppendZeros((8 - (Size & 7)) & 7); }
   void Release();
 };
+
+// A thread section's node map: a call-tree index's written node index, or
+// one of these.
+constexpr u32 kMapRoot = 0xfffffffeu; // the tree's root, which is not written
+constexpr u32 kMapDrop = 0xffffffffu; // not written
+
+// What the collectors' section writers get. The module and thread registry
+// locks are held while they run.
+struct ProfileWriter {
+  OutBuffer *Out;
+  u64 TickRate;
+  u64 EndTick;
+  u32 NumThreads; // in the registry: thread ordinals are below it
+  // The main executable's path (not terminated; ExeLen 0: unknown).
+  char Exe[4096];
+  uptr ExeLen;
+  // Per thread ordinal, the node map its section left (NodeMapSizes[I]
+  // entries), when a collector asked for them (Collector::PrepareWrite);
+  // else null.
+  u32 **NodeMaps;
+  u32 *NodeMapSizes;
+  u32 NumSections;
+
+  // A section: its header's placeholder, the payload, then its size and
+  // checksum. Returns the placeholder's offset for EndSection.
+  uptr BeginSection(u32 Kind);
+  void EndSection(uptr Off);
+  template <typename F> void Section(u32 Kind, F &&WritePayload) {
+    uptr Off = BeginSection(Kind);
+    WritePayload();
+    EndSection(Off);
+  }
+};
+
+// A string's length in a record, 0 for none.
+inline uptr StrLenOrZero(const char *S) { return S ? internal_strlen(S) : 0; }
 
 // Builds the whole file image (takes the module and thread registry locks).
 // Live threads' open frames are accounted up to EndTick in the image only.

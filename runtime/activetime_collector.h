@@ -1,0 +1,107 @@
+//===- activetime_collector.h - The runtime's collectors --------*- C++ -*-===//
+//
+// Each part of the runtime that records something, or writes a part of the
+// profile, is a collector: a constant table of hooks (Collector), defined
+// beside its code and listed once in activetime_collectors.def. Start-up,
+// exit, fork, a thread's start and finish and the profile writer call the
+// hooks of every collector in table order, as XRay's modes register their
+// implementations; none of them names a collector. Any hook may be null.
+//
+// The descriptors and the table are constant-initialized (the probes can
+// run before any constructor), so a hook is a plain function.
+//
+// One exception: the probes poll the code sample ring and the switch source
+// through fields of ThreadTls that their fast path reads directly, so that
+// poll's slow path (PollSlow) names its two collectors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_COLLECTOR_H
+#define ACTIVETIME_COLLECTOR_H
+
+#include "activetime_internal.h"
+
+namespace __activetime {
+
+struct OutBuffer;
+struct ProfileWriter;
+struct ThreadState;
+struct ThreadTls;
+
+struct Collector {
+  const char *Name;
+
+  // ---- The process ----------------------------------------------------------
+  // Start-up, once the flags are read and the overhead table is set, before
+  // the profile's start tick.
+  void (*Init)();
+  // Start-up, after the thread registry and the fork handlers: starts the
+  // collector's own threads.
+  void (*Start)();
+  // At exit, before the last profile is written (the flusher has stopped):
+  // stops them; the collector's figures end here.
+  void (*Stop)();
+  // fork(): ForkPrepare runs last in the prepare handler (the runtime's
+  // locks are held), ForkParent and ForkChild first in theirs.
+  void (*ForkPrepare)();
+  void (*ForkParent)();
+  void (*ForkChild)();
+  // In the child, after the runtime restarted its own state and released
+  // its locks: the parent's figures are forgotten, the collector's threads
+  // (which did not survive the fork) restarted.
+  void (*AfterForkChild)();
+
+  // ---- A thread, on the thread itself --------------------------------------
+  // Its first probe, before it is registered.
+  void (*ThreadStart)(ThreadTls &T, ThreadState *TS, u64 Now);
+  // It finishes at Now: first before the registry is locked (whatever takes
+  // the loader's lock, as draining code samples does, or waits for a runtime
+  // thread), then under the registry lock (the writer is not reading the
+  // thread), before the runtime closes the frames still open.
+  void (*ThreadLeave)(ThreadTls &T, ThreadState *TS, u64 Now);
+  void (*ThreadFinish)(ThreadTls &T, ThreadState *TS, u64 Now);
+  // A fork child's surviving thread, its profile restarting at Now (the
+  // registry lock held).
+  void (*ThreadAfterForkChild)(ThreadTls &T, ThreadState *TS, u64 Now);
+  // Lets go of what the thread holds without draining it (testing resets).
+  void (*ThreadForget)(ThreadTls &T, ThreadState *TS);
+  // ... and without any lock: a child made behind the fork handlers, whose
+  // locks may be held for ever by the parent's threads. TS may be null.
+  void (*ThreadAbandon)(ThreadTls &T, ThreadState *TS);
+
+  // ---- The profile (activetime_writer.h), written with the module and
+  // thread registry locks held -----------------------------------------------
+  // Before any section is written; returns whether the collector reads the
+  // thread sections' node maps (ProfileWriter::NodeMaps).
+  bool (*PrepareWrite)(ProfileWriter &W);
+  // Its fields of the process record and of a thread's record.
+  void (*FillProcess)(activetime::raw::ProcessRecord &R);
+  void (*FillThread)(activetime::raw::ThreadRecord &R, const ThreadState &TS);
+  // Its records in a thread's section, after the nodes (NodeMap: the
+  // section's tree index -> written node, NumTreeNodes entries); returns
+  // how many, which go into the thread record's NumThreadRecords.
+  u32 (*WriteThreadRecords)(OutBuffer *B, const ThreadState &TS,
+                            const u32 *NodeMap, u32 NumTreeNodes);
+  u32 activetime::raw::ThreadRecord::*NumThreadRecords;
+  // Its sections.
+  void (*WriteSections)(ProfileWriter &W);
+};
+
+#define AT_COLLECTOR(Name) extern const Collector k##Name##Collector;
+#include "activetime_collectors.def"
+
+// Every collector, in the order of activetime_collectors.def.
+extern const Collector *const kCollectors[];
+extern const u32 kNumCollectors;
+
+// Calls hook H of every collector that has one, in table order.
+template <typename Hook, typename... Args>
+void CallCollectors(Hook Collector::*H, Args &&...A) {
+  for (u32 I = 0; I < kNumCollectors; ++I)
+    if (Hook Fn = kCollectors[I]->*H)
+      Fn(A...);
+}
+
+} // namespace __activetime
+
+#endif // ACTIVETIME_COLLECTOR_H
