@@ -203,6 +203,9 @@ struct Provenance {
   double UnsampledSelfNs = 0;
 };
 
+/// Aggregate::TreeIndex of a thread's node that is in no tree node.
+constexpr uint32_t kNotInTree = UINT32_MAX;
+
 struct Aggregate {
   std::vector<FunctionInfo> Functions;
   /// AggregateOptions::TreePerThread only: thread I's tree nodes are
@@ -210,6 +213,11 @@ struct Aggregate {
   std::vector<uint32_t> ThreadTreeBegin;
   /// Per process: its function ids (Process::Functions) to Functions ids.
   std::vector<std::vector<uint32_t>> FunctionIds;
+  /// Per process, per thread: the Tree node each of the thread's nodes went
+  /// into, or kNotInTree for a node without calls and everything under it
+  /// (they describe no time). Every view that follows a thread's node into
+  /// the tree reads it here, so none repeats the tree's rule.
+  std::vector<std::vector<std::vector<uint32_t>>> TreeIndex;
   Provenance How;
   /// Every function that has a node, by self-active time descending (ties:
   /// name).
