@@ -277,6 +277,29 @@ TEST(Aggregate, TreeIndexFollowsEveryNodeIntoTheTree) {
   EXPECT_EQ(T.TreeIndex[0][1], (std::vector<uint32_t>{3, 4}));
 }
 
+TEST(Aggregate, ThreadSummariesNameTheRawFlags) {
+  Process P = makeProcess({"main"});
+  P.Threads.push_back(makeThread(1, {{Root, 0, 1, 100, 100, 100, 100}}));
+  P.Threads.back().Flags = raw::TF_Running | raw::TF_NotSampled;
+  P.Threads.back().SwitchSource = raw::SS_CpuClock;
+  P.Threads.push_back(makeThread(2, {{Root, 0, 1, 100, 100, 100, 100}}));
+  P.Threads.back().Flags = raw::TF_Latency | raw::TF_SampledCallsApart;
+  P.Threads.back().SwitchSource = raw::SS_Perf;
+  P.Threads.push_back(makeThread(3, {{Root, 0, 1, 100, 100, 100, 100}}));
+  Profile Prof;
+  Prof.Processes = {P};
+  Aggregate A = aggregate(Prof);
+  ASSERT_EQ(A.Threads.size(), 3u);
+  const ThreadFlags &F1 = A.Threads[0].Flags, &F2 = A.Threads[1].Flags;
+  EXPECT_TRUE(F1.Running && F1.NotSampled);
+  EXPECT_FALSE(F1.Latency || F1.SampledCallsApart);
+  EXPECT_TRUE(F2.Latency && F2.SampledCallsApart);
+  EXPECT_FALSE(F2.Running || F2.NotSampled);
+  EXPECT_EQ(A.Threads[0].SwitchSource, SwitchSource::CpuClock);
+  EXPECT_EQ(A.Threads[1].SwitchSource, SwitchSource::Perf);
+  EXPECT_EQ(A.Threads[2].SwitchSource, SwitchSource::None);
+}
+
 TEST(Aggregate, ActiveSelfActiveAndRecursion) {
   // main(1000 elapsed, 10 overhead, 200 off-CPU) -> A(600, 20, 100)
   //   -> A(300, 50, 0): active 790 / 480 / 250; self-active 310, 230, 250.

@@ -685,13 +685,13 @@ static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
   TS.Process = ProcIdx;
   TS.Tid = T.Tid;
   TS.Name = T.Name;
-  TS.Flags = T.Flags;
+  TS.Flags = threadFlags(T);
   TS.WallNs = ticksToNs(P, T.EndTick - T.StartTick);
   TS.OpenFrames = T.OpenFrames;
   TS.UnmatchedExits = T.UnmatchedExits;
   TS.UnwoundFrames = T.UnwoundFrames;
   TS.DroppedEvents = T.DroppedEvents;
-  TS.SwitchSource = T.SwitchSource;
+  TS.SwitchSource = switchSource(T);
   TS.SwitchResolutionNs = ticksToNs(P, T.SwitchResolution);
   TS.OffCpuNs = ticksToNs(P, T.OffCpuTicks);
   TS.VoluntarySwitches = T.VoluntarySwitches;

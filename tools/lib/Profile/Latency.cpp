@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/Latency.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/latency.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -75,7 +75,7 @@ double LatencyHistogram::percentile(double P, double MinNs,
 /// The calls of \p Nd its thread left out of its histogram: sampled calls
 /// whose per-call time was uncertain (the reader checked the rest).
 static uint64_t sampledApart(const Thread &T, const Node &Nd) {
-  if (!(T.Flags & raw::TF_SampledCallsApart))
+  if (!threadFlags(T).SampledCallsApart)
     return 0;
   uint64_t In = 0;
   for (const LatencyCount &L : Nd.Latency)
@@ -87,7 +87,7 @@ static uint64_t sampledApart(const Thread &T, const Node &Nd) {
 /// the aggregate put the node (\p TreeIdx, Aggregate::TreeIndex).
 static void addThread(LatencyTable &L, const Process &P, const Thread &T,
                       ArrayRef<uint32_t> Global, ArrayRef<uint32_t> TreeIdx) {
-  bool Has = T.Flags & raw::TF_Latency;
+  bool Has = threadFlags(T).Latency;
   L.Any |= Has;
   for (size_t I = 0; I < T.Nodes.size(); ++I) {
     const Node &Nd = T.Nodes[I];

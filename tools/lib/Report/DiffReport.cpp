@@ -12,7 +12,7 @@
 #include "activetime/Report/DiffReport.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/ReportModel.h"
-#include "activetime/raw_format.h"
+#include "activetime/Profile/Flags.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -44,9 +44,10 @@ struct Method {
       ++(Pr.TimingThreshold ? M.ShortCallsCounted : M.EveryCallTimed);
       M.WithCodeSamples += Pr.CodeSamplePeriodNs != 0;
       M.Unstable +=
-          Pr.Overhead.Source == raw::OS_Calibrated && !Pr.Overhead.Stable;
+          overheadSource(Pr.Overhead) == OverheadSource::Calibrated &&
+          !Pr.Overhead.Stable;
       M.SampleCostUnmeasured += Pr.CodeSamplePeriodNs &&
-                                (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured);
+                                codeSampling(Pr).CostUnmeasured;
     }
     M.CountedCalls = S.A->How.CountedCalls != 0;
     return M;

@@ -17,7 +17,6 @@
 #include "activetime/Report/Export.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/ReportModel.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/ADT/STLExtras.h"
 

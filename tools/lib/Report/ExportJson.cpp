@@ -16,7 +16,6 @@
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Samples.h"
 #include "activetime/Profile/Strides.h"
-#include "activetime/abi.h"
 
 #include "llvm/Support/JSON.h"
 

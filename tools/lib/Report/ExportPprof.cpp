@@ -19,7 +19,6 @@
 #include "activetime/Profile/CallSites.h"
 #include "activetime/Report/Export.h"
 #include "activetime/Report/ReportModel.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -142,7 +141,7 @@ void PprofBuilder::comments() {
         "of their own and are not in calls; their self time was split off "
         "their timed callers by code samples (label how = counted).");
   for (const ThreadSummary &T : A.Threads)
-    if (T.SwitchSource == raw::SS_None)
+    if (T.SwitchSource == SwitchSource::None)
       Add("thread " + std::to_string(T.Tid) + " (pid " +
           std::to_string(P.Processes[T.Process].Pid) +
           "): switched-out time NOT MEASURED: its active time includes it "

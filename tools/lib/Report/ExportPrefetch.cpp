@@ -8,7 +8,7 @@
 
 #include "activetime/Profile/Strides.h"
 #include "activetime/Report/Export.h"
-#include "activetime/abi.h"
+#include "activetime/Profile/Flags.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -35,7 +35,7 @@ Error report::writePrefetchHints(const Profile &P, raw_ostream &OS,
   unsigned Skipped = 0;
   for (const StrideRow &R : strideRows(P)) {
     const MemSite &S = R.Site;
-    if (R.Static || (S.Flags & abi::MS_Store) || !(S.Flags & abi::MS_InLoop))
+    if (R.Static || siteFlags(S).Store || !siteFlags(S).InLoop)
       continue;
     if ((R.Class != StrideClass::Unit && R.Class != StrideClass::Constant) ||
         !R.IterNs) {

@@ -19,6 +19,7 @@
 #include "activetime/Report/Format.h"
 #include "activetime/Report/ReportModel.h"
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Samples.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -214,7 +215,7 @@ void ChromeTraceWriter::writeThread(const Trace &Tr) {
 /// A "B" slice for an entry, an "E" for an exit; the name of an exit is
 /// that of the call it ends.
 void ChromeTraceWriter::writeCall(const TraceEvent &E) {
-  bool Enter = E.Kind == raw::TE_Enter;
+  bool Enter = eventKind(E) == TraceEventKind::Enter;
   if (!Enter && Stack.empty())
     return; // exit of a call entered before tracing began
   uint32_t Func = Enter ? E.Func : Stack.back();
@@ -507,7 +508,7 @@ void SpeedscopeWriter::writeThreadEvents(const Trace &T, double NsPerTick) {
   std::vector<unsigned> Stack;
   for (const TraceEvent &E : T.Events) {
     Prog.update(++Done, Total);
-    bool Enter = E.Kind == raw::TE_Enter;
+    bool Enter = eventKind(E) == TraceEventKind::Enter;
     if (!Enter && Stack.empty())
       continue;
     unsigned F = Enter ? functionFrame(E.Func) : Stack.back();

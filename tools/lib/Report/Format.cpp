@@ -8,7 +8,6 @@
 #include "Common.h"
 #include "activetime/Profile/Samples.h"
 #include "activetime/Report/ReportModel.h"
-#include "activetime/abi.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"

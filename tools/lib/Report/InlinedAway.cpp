@@ -6,7 +6,7 @@
 
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ShortNames.h"
-#include "activetime/abi.h"
+#include "activetime/Profile/Flags.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -26,7 +26,7 @@ namespace {
 /// a local function, the linkage name otherwise.
 std::pair<std::string, std::string> identity(const Function &F,
                                              const std::string &Module) {
-  if (F.Flags & abi::FF_LocalLinkage)
+  if (isLocal(F))
     return {Module, profile::sourceFunctionName(F.Name).str()};
   return {"", profile::sourceFunctionName(F.Name).str()};
 }
@@ -40,7 +40,7 @@ InlinedAwaySummary InlinedAwaySummary::of(const Profile &P) {
   for (const Process &Pr : P.Processes) {
     for (const Function &F : Pr.Functions) {
       const Module &M = Pr.Modules[F.Module];
-      if (M.Name != abi::kRegionModuleName)
+      if (!isRegionModule(M))
         Instrumented.insert(identity(F, M.Name));
     }
     for (const Module &M : Pr.Modules)

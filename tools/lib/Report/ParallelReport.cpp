@@ -10,6 +10,7 @@
 #include "Common.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Parallel.h"
 
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
@@ -28,7 +29,7 @@ using namespace activetime::report;
 
 namespace {
 
-const char *const StateNames[raw::kNumWorkerStates] = {"U", "L", "G", "W"};
+const char *const StateNames[kNumWorkerStates] = {"U", "L", "G", "W"};
 
 std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
   std::string Where = formatv("{0}+{1:x}", sys::path::filename(R.Path),
@@ -56,13 +57,15 @@ std::string ratio(double X) {
 const char *statusName(const Parallel &Par) {
   if (!Par.Present)
     return "none";
-  switch (Par.Status) {
-  case raw::OS_Ompt:
+  switch (ompStatus(Par)) {
+  case OmpStatus::Ompt:
     return "ompt";
-  case raw::OS_NoOmpt:
+  case OmpStatus::NoOmpt:
     return "no-ompt";
-  case raw::OS_Disabled:
+  case OmpStatus::Disabled:
     return "disabled";
+  case OmpStatus::NoOpenMP:
+    break;
   }
   return "none";
 }
@@ -96,7 +99,7 @@ void regionJson(json::OStream &J, const RegionSummary &R,
   J.attribute("wall_ns", R.WallSeconds * 1e9);
   J.attribute("thread_ns", R.ThreadSeconds * 1e9);
   J.attributeObject("state_ns", [&] {
-    for (unsigned S = 0; S < raw::kNumWorkerStates; ++S)
+    for (unsigned S = 0; S < kNumWorkerStates; ++S)
       J.attribute(StateNames[S], R.StateSeconds[S] * 1e9);
   });
   J.attribute("overhead_share", R.overheadShare());
@@ -109,14 +112,14 @@ void regionJson(json::OStream &J, const RegionSummary &R,
   J.attribute("tasks_created", int64_t(R.TasksCreated));
   J.attribute("task_rate", R.taskRate());
   J.attributeObject("transitions", [&] {
-    for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
-      for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
+    for (unsigned A = 0; A < kNumWorkerStates; ++A)
+      for (unsigned B = 0; B < kNumWorkerStates; ++B)
         J.attribute(transitionKey(A, B), int64_t(R.Transitions[A][B]));
   });
   // Per second per thread (over the workers' summed time).
   J.attributeObject("transition_rates", [&] {
-    for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
-      for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
+    for (unsigned A = 0; A < kNumWorkerStates; ++A)
+      for (unsigned B = 0; B < kNumWorkerStates; ++B)
         J.attribute(transitionKey(A, B), transitionRate(R, A, B));
   });
   J.attribute("shared_pool", R.SharedPool);
@@ -174,12 +177,12 @@ bool printAvailability(const Profile &P, raw_ostream &OS) {
     const char *Why = nullptr;
     if (!Pr.Par.Present)
       Why = "no OpenMP runtime was seen in this process";
-    else if (Pr.Par.Status == raw::OS_NoOmpt)
+    else if (ompStatus(Pr.Par) == OmpStatus::NoOmpt)
       Why = "parallel analysis unavailable: the OpenMP runtime (libgomp) has "
             "no OMPT interface; build with clang -fopenmp (LLVM libomp)";
-    else if (Pr.Par.Status == raw::OS_Disabled)
+    else if (ompStatus(Pr.Par) == OmpStatus::Disabled)
       Why = "parallel analysis disabled (ACTIVETIME_OPTIONS=openmp=0)";
-    else if (Pr.Par.Status == raw::OS_NoOpenMP)
+    else if (ompStatus(Pr.Par) == OmpStatus::NoOpenMP)
       Why = "no OpenMP runtime was seen in this process";
     if (Why)
       OS << formatv("process {0}: {1}\n", Pr.Pid, Why);
@@ -204,7 +207,7 @@ void printRegion(const RegionSummary &R, const ParallelThresholds &T,
                 plainTime(R.WallSeconds * 1e9),
                 plainTime(R.ThreadSeconds * 1e9));
   OS << "  time in state ";
-  for (unsigned S = 0; S < raw::kNumWorkerStates; ++S)
+  for (unsigned S = 0; S < kNumWorkerStates; ++S)
     OS << formatv(" {0} {1}", StateNames[S],
                   percent(R.ThreadSeconds > 0
                               ? R.StateSeconds[S] / R.ThreadSeconds
@@ -217,8 +220,8 @@ void printRegion(const RegionSummary &R, const ParallelThresholds &T,
                 R.LocalTakes, R.StolenTakes, ratio(R.stolenRatio()),
                 R.Chunks, R.TasksCreated, format("%.0f", R.taskRate()));
   OS << "  transitions   ";
-  for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
-    for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
+  for (unsigned A = 0; A < kNumWorkerStates; ++A)
+    for (unsigned B = 0; B < kNumWorkerStates; ++B)
       if (R.Transitions[A][B])
         OS << formatv(" {0}->{1} {2} ({3}/s)", StateNames[A], StateNames[B],
                       R.Transitions[A][B],

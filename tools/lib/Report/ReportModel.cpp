@@ -8,7 +8,6 @@
 #include "activetime/Report/Format.h"
 #include "activetime/Report/ShortNames.h"
 #include "activetime/Profile/Samples.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -64,7 +63,7 @@ ReportModel::ReportModel(const Profile &P, const Aggregate &A, bool Demangle,
   // switched-out time was not measured, the active columns are starred.
   for (const Process &Pr : P.Processes)
     for (const Thread &T : Pr.Threads)
-      Starred |= T.SwitchSource == raw::SS_None;
+      Starred |= switchSource(T) == SwitchSource::None;
 }
 
 std::string ReportModel::moduleSuffix(uint32_t Func) const {
@@ -141,18 +140,18 @@ Counters Counters::of(const Process &P) {
 }
 
 void SwitchSummary::add(const Process &P, const Thread &T) {
-  switch (T.SwitchSource) {
-  case raw::SS_Perf:
+  switch (switchSource(T)) {
+  case SwitchSource::Perf:
     ++Perf;
     break;
-  case raw::SS_CpuClock: {
+  case SwitchSource::CpuClock: {
     double R = ticksToNs(P, T.SwitchResolution);
     MinResolutionNs = CpuClock ? std::min(MinResolutionNs, R) : R;
     MaxResolutionNs = CpuClock ? std::max(MaxResolutionNs, R) : R;
     ++CpuClock;
     break;
   }
-  default:
+  case SwitchSource::None:
     ++None;
     break;
   }
@@ -184,7 +183,7 @@ void TraceSummary::add(const Process &P, const Trace &T) {
   DroppedSwitches += T.DroppedSwitches;
   BufferNs += ticksToNs(P, T.BufferTicks);
   BufferBytes += T.BufferBytes;
-  BufferFlags |= T.BufferFlags;
+  BufferFlags |= traceBufferFlags(T);
   for (const Thread &Th : P.Threads)
     if (Th.Tid == T.Tid && Th.EndTick > Th.StartTick) {
       WallNs += ticksToNs(P, Th.EndTick - Th.StartTick);
@@ -201,14 +200,14 @@ TraceSummary TraceSummary::of(const Process &P) {
 
 std::string TraceSummary::how() const {
   std::string S;
-  if (BufferFlags & raw::TBF_Populate)
+  if (BufferFlags.Populate)
     S = "madvise(MADV_POPULATE_WRITE)";
-  if (BufferFlags & raw::TBF_Touch)
+  if (BufferFlags.Touch)
     S += std::string(S.empty() ? "" : " and ") +
          "a write per page (the kernel refused MADV_POPULATE_WRITE)";
-  if (BufferFlags & raw::TBF_HugePages)
+  if (BufferFlags.HugePages)
     S += ", huge pages past 2 MiB";
-  if (BufferFlags & raw::TBF_NoMemory)
+  if (BufferFlags.NoMemory)
     S += "; OUT OF MEMORY: the kernel refused more, later events dropped";
   return S;
 }
@@ -234,12 +233,14 @@ ShortCalls ShortCalls::of(const Profile &P, const Aggregate &A) {
   return S;
 }
 
-const char *report::switchSourceName(uint32_t S) {
+const char *report::switchSourceName(SwitchSource S) {
   switch (S) {
-  case raw::SS_Perf:
+  case SwitchSource::Perf:
     return "perf";
-  case raw::SS_CpuClock:
+  case SwitchSource::CpuClock:
     return "cpu-clock";
+  case SwitchSource::None:
+    break;
   }
   return "none";
 }

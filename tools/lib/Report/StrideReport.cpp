@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Strides.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
-#include "activetime/abi.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -55,7 +55,7 @@ static std::vector<std::string> strideCells(const StrideRow &R,
       Elems = formatv("{0:F2}", double(R.Stride) / S.AccessSize).str();
   }
   return {Loc, Fn,
-       ((S.Flags & activetime::abi::MS_Store) ? "store " : "load ") +
+       (siteFlags(S).Store ? "store " : "load ") +
            utostr(S.AccessSize),
        HasStride ? itostr(R.Stride) : "-", Elems, strideClassName(R.Class),
        R.Static ? "-"
@@ -174,7 +174,7 @@ void report::strideSitesJson(const Profile &P, json::OStream &J,
         J.attribute("file", S.File);
         J.attribute("line", int64_t(S.Line));
         J.attribute("column", int64_t(S.Column));
-        J.attribute("access", (S.Flags & abi::MS_Store) ? "store" : "load");
+        J.attribute("access", siteFlags(S).Store ? "store" : "load");
         J.attribute("access_size", int64_t(S.AccessSize));
         J.attribute("static", R.Static);
         J.attribute("class", strideClassName(R.Class));

@@ -12,7 +12,6 @@
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -70,7 +69,7 @@ static std::string ticks2(uint64_t Ticks256) {
   return formatv("{0:F2}", double(Ticks256) / 256.0).str();
 }
 
-// The tick counter's step (raw::ProcessRecord::TickStep256) in words.
+// The tick counter's step (Process::TickStep256) in words.
 static std::string tickStep(const Process &Pr) {
   if (!Pr.TickStep256)
     return "not measured";
@@ -115,7 +114,7 @@ void TextReport::overheadLines(const Process &Pr) {
      << formatv("{0:F1}", ticks256ToNs(Pr, Cost.Exit256))
      << " ns per timed call" << (Cost.Measured ? " outside them" : "") << "\n";
   const char *Fence = Cost.Fenced ? ", fenced probes" : ", unfenced probes";
-  if (Cost.Source == raw::OS_Option) {
+  if (overheadSource(Cost) == OverheadSource::Option) {
     OS << Indent << "fixed by ACTIVETIME_OPTIONS" << Fence << "\n";
   } else {
     OS << Indent << "calibrated at start-up: " << Cost.Batches
@@ -141,20 +140,20 @@ void TextReport::codeSampleLines(const Process &Pr) {
   if (Pr.CodeSamplePeriodNs) {
     OS << "every " << plainTime(double(Pr.CodeSamplePeriodNs))
        << " of a thread's CPU time, ";
-    if (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured)
+    if (codeSampling(Pr).CostUnmeasured)
       OS << "cost NOT MEASURED (the machine was busy at start-up): the "
             "samples' interrupts stay in the times";
     else
       OS << plainTime(ticks256ToNs(Pr, Pr.CodeSampleCost256))
          << " each (removed as probe cost)";
-    if (Pr.CodeSampleFlags & raw::CSF_Stacks)
+    if (codeSampling(Pr).Stacks)
       OS << "; library and kernel time charged to the program function that "
             "called out";
-    if (Pr.CodeSampleFlags & raw::CSF_UserOnly)
+    if (codeSampling(Pr).UserOnly)
       OS << "; kernel time not sampled (perf_event_paranoid)";
     OS << "\n";
     size_t Unsampled = llvm::count_if(Pr.Threads, [](const Thread &T) {
-      return T.Flags & raw::TF_NotSampled;
+      return threadFlags(T).NotSampled;
     });
     if (Unsampled)
       OS << Indent << "NOT SAMPLED: " << Unsampled << " of "
@@ -163,7 +162,7 @@ void TextReport::codeSampleLines(const Process &Pr) {
             "their timed functions' self time includes their counted "
             "callees'\n";
   } else {
-    OS << (Pr.CodeSampleFlags & raw::CSF_Disabled
+    OS << (codeSampling(Pr).Disabled
                ? "off (ACTIVETIME_OPTIONS=code_samples=0 or mode=trace)"
                : "unavailable (perf_event_open refused)")
        << ": a timed function's self time includes its counted callees'\n";
@@ -446,7 +445,8 @@ void TextReport::differingCostLine() {
   unsigned Unstable = 0;
   for (const Process &Pr : P.Processes)
     Unstable +=
-        Pr.Overhead.Source == raw::OS_Calibrated && !Pr.Overhead.Stable;
+        overheadSource(Pr.Overhead) == OverheadSource::Calibrated &&
+        !Pr.Overhead.Stable;
   OS << "  probe cost:      differs between processes (--json lists each)";
   if (Unstable)
     OS << "; UNSTABLE calibration in " << Unstable << " of them";
@@ -627,21 +627,21 @@ void TextReport::threadSection(const ThreadSummary &T) {
   OS << " (pid " << Pr.Pid << "): wall " << plainTime(T.WallNs) << ", "
      << T.Functions.size()
      << (T.Functions.size() == 1 ? " function" : " functions");
-  if (T.Flags & raw::TF_Running)
+  if (T.Flags.Running)
     OS << ", still running when the profile was written";
-  if (T.Flags & raw::TF_NotSampled)
+  if (T.Flags.NotSampled)
     OS << ", NOT SAMPLED (no perf ring)";
   OS << "\n";
   OS << "  switched-out:    ";
   switch (T.SwitchSource) {
-  case raw::SS_Perf:
+  case SwitchSource::Perf:
     OS << "from perf context-switch records";
     break;
-  case raw::SS_CpuClock:
+  case SwitchSource::CpuClock:
     OS << "from the thread CPU clock (resolution "
        << plainTime(T.SwitchResolutionNs) << ")";
     break;
-  default:
+  case SwitchSource::None:
     OS << "NOT MEASURED (active excludes probe overhead only)";
     break;
   }
@@ -665,7 +665,7 @@ void TextReport::threadSection(const ThreadSummary &T) {
   Counters C;
   C.add(T);
   counterLines(C, "  ");
-  table(T.Functions, "  ", T.SwitchSource == raw::SS_None);
+  table(T.Functions, "  ", T.SwitchSource == SwitchSource::None);
 }
 
 void report::printTimeReport(const Profile &P, const Aggregate &A,

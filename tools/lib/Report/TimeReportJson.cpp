@@ -14,9 +14,7 @@
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
 #include "activetime/Report/ShortNames.h"
-#include "activetime/abi.h"
 #include "activetime/Report/Reports.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -227,10 +225,10 @@ void JsonReport::trace(const TraceSummary &S) {
     J.attribute("buffer_ns", S.BufferNs);
     J.attribute("buffer_bytes", int64_t(S.BufferBytes));
     J.attribute("buffer_share_of_wall", S.WallNs > 0 ? S.BufferNs / S.WallNs : 0.0);
-    J.attribute("buffer_populate", bool(S.BufferFlags & raw::TBF_Populate));
-    J.attribute("buffer_touch", bool(S.BufferFlags & raw::TBF_Touch));
-    J.attribute("buffer_huge_pages", bool(S.BufferFlags & raw::TBF_HugePages));
-    J.attribute("buffer_out_of_memory", bool(S.BufferFlags & raw::TBF_NoMemory));
+    J.attribute("buffer_populate", S.BufferFlags.Populate);
+    J.attribute("buffer_touch", S.BufferFlags.Touch);
+    J.attribute("buffer_huge_pages", S.BufferFlags.HugePages);
+    J.attribute("buffer_out_of_memory", S.BufferFlags.NoMemory);
     // Inside the probes' measured cost or before a thread's first call.
     J.attribute("buffer_removed", true);
   });
@@ -244,7 +242,8 @@ void JsonReport::overhead(const Process &Pr) {
     J.attribute("enter_ns", ticks256ToNs(Pr, Cost.Enter256));
     J.attribute("exit_ns", ticks256ToNs(Pr, Cost.Exit256));
     J.attribute("source",
-                Cost.Source == raw::OS_Option ? "option" : "calibrated");
+                overheadSource(Cost) == OverheadSource::Option ? "option"
+                                                         : "calibrated");
     J.attribute("batches", int64_t(Cost.Batches));
     J.attribute("spread", Cost.SpreadPermille / 1000.0);
     J.attribute("stable", bool(Cost.Stable));
@@ -259,16 +258,16 @@ void JsonReport::overhead(const Process &Pr) {
 void JsonReport::codeSamples(const Process &Pr) {
   J.attributeObject("code_samples", [&] {
     J.attribute("period_ns", int64_t(Pr.CodeSamplePeriodNs));
-    if (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured)
+    if (codeSampling(Pr).CostUnmeasured)
       J.attribute("cost_ns", nullptr);
     else
       J.attribute("cost_ns", ticks256ToNs(Pr, Pr.CodeSampleCost256));
     J.attribute("state", Pr.CodeSamplePeriodNs ? "on"
-                         : (Pr.CodeSampleFlags & raw::CSF_Disabled)
+                         : codeSampling(Pr).Disabled
                              ? "off"
                              : "unavailable");
-    J.attribute("kernel", !(Pr.CodeSampleFlags & raw::CSF_UserOnly));
-    J.attribute("callers", bool(Pr.CodeSampleFlags & raw::CSF_Stacks));
+    J.attribute("kernel", !codeSampling(Pr).UserOnly);
+    J.attribute("callers", codeSampling(Pr).Stacks);
     J.attribute("nearest_symbol", Pr.CodeResolvedByNearest);
   });
 }
@@ -288,7 +287,7 @@ void JsonReport::inlinedAway() {
                       O.Demangle
                           ? shortName(sourceFunctionName(F.Name).str()).Short
                           : sourceFunctionName(F.Name).str());
-          functionIdentityJson(J, F.Name, F.Flags & abi::FF_LocalLinkage,
+          functionIdentityJson(J, F.Name, isLocal(F),
                                S.Modules[I], F.File, F.Line);
         });
       }
@@ -375,8 +374,8 @@ void JsonReport::thread(const ThreadSummary &T) {
     J.attribute("pid", int64_t(P.Processes[T.Process].Pid));
     J.attribute("tid", int64_t(T.Tid));
     J.attribute("name", T.Name);
-    J.attribute("running", bool(T.Flags & raw::TF_Running));
-    J.attribute("code_samples_refused", bool(T.Flags & raw::TF_NotSampled));
+    J.attribute("running", T.Flags.Running);
+    J.attribute("code_samples_refused", T.Flags.NotSampled);
     J.attribute("wall_ns", T.WallNs);
     J.attribute("switch_source", switchSourceName(T.SwitchSource));
     J.attribute("switch_resolution_ns", T.SwitchResolutionNs);

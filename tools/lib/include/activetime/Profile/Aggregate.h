@@ -11,6 +11,7 @@
 #ifndef ACTIVETIME_PROFILE_AGGREGATE_H
 #define ACTIVETIME_PROFILE_AGGREGATE_H
 
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Profile.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -149,11 +150,11 @@ struct ThreadSummary {
   uint32_t Process = 0; // index into Profile::Processes
   uint64_t Tid = 0;
   std::string Name;
-  uint32_t Flags = 0;
+  ThreadFlags Flags;
   double WallNs = 0;
   uint64_t OpenFrames = 0, UnmatchedExits = 0, UnwoundFrames = 0,
            DroppedEvents = 0;
-  uint32_t SwitchSource = 0;   // raw::SwitchSource
+  profile::SwitchSource SwitchSource = profile::SwitchSource::None;
   double SwitchResolutionNs = 0;
   double OffCpuNs = 0;         // whole thread
   uint64_t VoluntarySwitches = 0, InvoluntarySwitches = 0,

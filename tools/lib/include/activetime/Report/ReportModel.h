@@ -11,6 +11,7 @@
 #define ACTIVETIME_REPORT_REPORTMODEL_H
 
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Profile.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -130,8 +131,8 @@ struct SwitchSummary {
   std::string resolution() const;
 };
 
-/// The switched-out time's source (raw::SS_*) as the reports name it.
-const char *switchSourceName(uint32_t Source);
+/// The switched-out time's source as the reports name it.
+const char *switchSourceName(profile::SwitchSource Source);
 
 /// What mode=trace recorded and what recording it cost, over a process's
 /// trace sections (or one): events and switches kept and dropped, and the
@@ -143,7 +144,7 @@ struct TraceSummary {
   uint64_t Events = 0, Switches = 0, DroppedEvents = 0, DroppedSwitches = 0;
   double BufferNs = 0;
   uint64_t BufferBytes = 0;
-  uint32_t BufferFlags = 0; // raw::TraceBufferFlags, or-ed
+  profile::TraceBufferFlags BufferFlags; // or-ed over the traces
   /// The threads' wall time (ns), for the buffers' share.
   double WallNs = 0;
   void add(const profile::Process &P, const profile::Trace &T);
