@@ -67,9 +67,11 @@ class DiffView {
 public:
   DiffView(const DiffSideInfo &Base, const DiffSideInfo &New,
            const DiffResult &R, const DiffReportOptions &O)
-      : Sides{&Base, &New}, R(R), O(O),
-        Models{ReportModel(*Base.P, *Base.A, O.Demangle, O.FullNames),
-               ReportModel(*New.P, *New.A, O.Demangle, O.FullNames)} {
+      : Sides{&Base, &New}, R(R),
+        O(O), Models{ReportModel(*Base.P, *Base.A,
+                                 namesFor(NameUse::Asked, O.Names)),
+                     ReportModel(*New.P, *New.A,
+                                 namesFor(NameUse::Asked, O.Names))} {
     for (size_t I = 0; I < R.Functions.size(); ++I)
       Names.push_back(functionName(I));
     // Paths are ordered by their last frame's name on ties: a whole path's
@@ -92,11 +94,11 @@ public:
   }
   std::string functionName(size_t I) const {
     auto [S, Id] = owner(I);
-    return Models[S].name(Id);
+    return Models[S].Names.name(Id);
   }
   std::string fullName(size_t I) const {
     auto [S, Id] = owner(I);
-    return Models[S].fullName(Id);
+    return Models[S].Names.fullName(Id);
   }
   std::string location(size_t I) const {
     auto [S, Id] = owner(I);

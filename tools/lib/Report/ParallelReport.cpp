@@ -31,7 +31,8 @@ namespace {
 
 const char *const StateNames[kNumWorkerStates] = {"U", "L", "G", "W"};
 
-std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
+std::string regionLocation(symbolize::LLVMSymbolizer &Sym,
+                           const FunctionNamer &Names, const Region &R) {
   std::string Where = formatv("{0}+{1:x}", sys::path::filename(R.Path),
                               R.Address);
   if (R.Path.empty() || R.Address == 0)
@@ -47,7 +48,7 @@ std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
   if (Info->FileName == DILineInfo::BadString || Info->Line == 0)
     return Where;
   return formatv("{0}:{1} ({2})", sys::path::filename(Info->FileName),
-                 Info->Line, sourceFunctionName(Info->FunctionName));
+                 Info->Line, Names.name(Info->FunctionName));
 }
 
 std::string ratio(double X) {
@@ -163,10 +164,11 @@ void printJson(const Profile &P, const ParallelThresholds &T,
 /// through its fork call's debug information.
 std::vector<RegionSummary> locatedRegions(const Profile &P) {
   symbolize::LLVMSymbolizer::Options SO;
-  SO.Demangle = true;
+  SO.Demangle = false;
   symbolize::LLVMSymbolizer Sym(SO);
+  FunctionNamer Names(namesFor(NameUse::Region, NameOptions()));
   return summarizeRegions(
-      P, [&](const Region &R) { return regionLocation(Sym, R); });
+      P, [&](const Region &R) { return regionLocation(Sym, Names, R); });
 }
 
 /// A line per process whose worker states were not recorded, saying why,
@@ -259,4 +261,22 @@ void activetime::report::printParallelReport(const Profile &P,
                 percent(T.MinInactiveShare), T.MinFruitlessPerTake);
   for (const RegionSummary &R : Regions)
     printRegion(R, T, OS);
+}
+
+View report::parallelView() {
+  View V;
+  V.Name = "parallel";
+  V.Description =
+      "Show the OpenMP worker-state report: per parallel region, time in "
+      "each worker state, takes, transitions and the diagnosis";
+  V.Reads = "json min-overhead max-task-rate max-stolen-ratio min-inactive "
+            "min-fruitless-per-take";
+  // The regions' figures belong to no call or thread of the call tree.
+  V.CallFilters = false;
+  V.Write = [](const Profile &P, const ViewOptions &O, raw_ostream &OS,
+               Progress &) -> Error {
+    printParallelReport(P, O.Parallel, O.Json, OS);
+    return Error::success();
+  };
+  return V;
 }

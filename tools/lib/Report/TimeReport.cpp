@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "activetime/Profile/CallerCallee.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
@@ -29,9 +30,9 @@ namespace {
 
 class TextReport {
 public:
-  TextReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
+  TextReport(const Profile &P, const Aggregate &A, const ViewOptions &O,
              raw_ostream &OS)
-      : P(P), A(A), O(O), OS(OS), M(P, A, O.Demangle, O.FullNames) {}
+      : P(P), A(A), O(O), OS(OS), M(P, A, O.names(NameUse::Asked)) {}
   void print();
 
 private:
@@ -54,7 +55,7 @@ private:
 
   const Profile &P;
   const Aggregate &A;
-  const TimeReportOptions &O;
+  const ViewOptions &O;
   raw_ostream &OS;
   ReportModel M;
 };
@@ -330,8 +331,7 @@ void TextReport::header() {
     OS << "filters:          " << O.Filters->describe() << "\n";
   // Functions with no figures because they were inlined before the probes
   // went in (InlinedAway.h).
-  std::string Away =
-      inlinedAwayLine(InlinedAwaySummary::of(P), O.Demangle, O.FullNames);
+  std::string Away = inlinedAwayLine(InlinedAwaySummary::of(P), M.Names);
   if (!Away.empty())
     OS << "inlined away: " << Away << "\n";
   notes(All);
@@ -486,7 +486,7 @@ void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
   if (O.Sort == SortKey::Name) // by the name as printed (demangled)
     std::stable_sort(Sorted.begin(), Sorted.end(),
                      [&](const FunctionStats &X, const FunctionStats &Y) {
-                       return M.name(X.Func) < M.name(Y.Func);
+                       return M.Names.name(X.Func) < M.Names.name(Y.Func);
                      });
   double Total = ReportModel::shareTotal(Rows);
   Rows = Sorted;
@@ -495,7 +495,7 @@ void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
   std::vector<std::string> Names;
   size_t NameWidth = 8;
   for (size_t I = 0; I < Shown; ++I) {
-    Names.push_back(M.name(Rows[I].Func));
+    Names.push_back(M.Names.name(Rows[I].Func));
     NameWidth = std::max(NameWidth, Names.back().size());
   }
   NameWidth = std::min<size_t>(NameWidth, 60);
@@ -580,7 +580,7 @@ void TextReport::tree() {
        << right_justify(Cell(N.S.Overhead), 11) << ' '
        << right_justify(Cell(N.S.OffCpu), 11) << ' '
        << right_justify(N.Counted ? "-" : utostr(N.S.Calls), 10) << "  "
-       << Indent << M.name(N.Func)
+       << Indent << M.Names.name(N.Func)
        << (N.OutsideProbes ? " [outside probes]"
            : N.Counted     ? " [counted]"
                            : "")
@@ -669,6 +669,54 @@ void TextReport::threadSection(const ThreadSummary &T) {
 }
 
 void report::printTimeReport(const Profile &P, const Aggregate &A,
-                             const TimeReportOptions &O, raw_ostream &OS) {
+                             const ViewOptions &O, raw_ostream &OS) {
   TextReport(P, A, O, OS).print();
+}
+
+/// The inverted tree of a deep chain grows with the square of its depth.
+static constexpr uint64_t kMaxBottomUpSteps = 100000000;
+
+static Error writeTimeReport(const Profile &P, const ViewOptions &O,
+                             raw_ostream &OS, Progress &) {
+  Aggregate A = aggregate(P);
+  if (O.BottomUp && invertTreeSteps(A, O.MaxDepth) > kMaxBottomUpSteps)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--bottom-up: following every call path %s takes %llu steps (over "
+        "%llu); give a smaller --max-depth",
+        O.MaxDepth ? ("to depth " + utostr(O.MaxDepth)).c_str() : "to its root",
+        (unsigned long long)invertTreeSteps(A, O.MaxDepth),
+        (unsigned long long)kMaxBottomUpSteps);
+  if (O.Json)
+    printTimeReportJson(P, A, O, OS);
+  else
+    printTimeReport(P, A, O, OS);
+  return Error::success();
+}
+
+View report::timeView() {
+  View V;
+  V.Name = "time";
+  V.Default = true;
+  V.Description = "the header, the flat table, and the call tree, call "
+                  "sites, callers, bottom-up tree and threads asked for";
+  V.Reads = "top sort tree max-depth threads json no-demangle full-names "
+            "call-sites callers bottom-up";
+  V.Write = writeTimeReport;
+  return V;
+}
+
+View report::headerView() {
+  View V;
+  V.Name = "header";
+  V.Description =
+      "Print only the header block (overhead table, switch sources)";
+  V.Reads = "full-names";
+  V.Write = [](const Profile &P, const ViewOptions &O, raw_ostream &OS,
+               Progress &Prog) {
+    ViewOptions Header = O;
+    Header.HeaderOnly = true;
+    return writeTimeReport(P, Header, OS, Prog);
+  };
+  return V;
 }

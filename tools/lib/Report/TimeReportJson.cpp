@@ -13,7 +13,6 @@
 #include "activetime/Report/Format.h"
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
-#include "activetime/Report/ShortNames.h"
 #include "activetime/Report/Reports.h"
 
 #include "llvm/Support/JSON.h"
@@ -28,9 +27,9 @@ namespace {
 
 class JsonReport {
 public:
-  JsonReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
+  JsonReport(const Profile &P, const Aggregate &A, const ViewOptions &O,
              raw_ostream &OS)
-      : P(P), A(A), O(O), J(OS, 2), M(P, A, O.Demangle, O.FullNames),
+      : P(P), A(A), O(O), J(OS, 2), M(P, A, O.names(NameUse::Asked)),
         JsonId(A.Functions.size(), UINT32_MAX), Lat(latencies(P, A)),
         ShareTotal(ReportModel::shareTotal(A.Flat)) {
     for (size_t I = 0; I < A.Flat.size(); ++I)
@@ -55,7 +54,7 @@ private:
 
   const Profile &P;
   const Aggregate &A;
-  const TimeReportOptions &O;
+  const ViewOptions &O;
   json::OStream J;
   ReportModel M;
   std::vector<uint32_t> JsonId;
@@ -81,8 +80,9 @@ void JsonReport::print() {
                 int64_t(SwitchSummary::of(P).None));
     // Which name the reports print: "short" (short_name), "full" (name,
     // --full-names) or "linkage" (--no-demangle: both are linkage names).
-    J.attribute("names",
-                !O.Demangle ? "linkage" : O.FullNames ? "full" : "short");
+    J.attribute("names", !M.Names.options().Demangle   ? "linkage"
+                         : M.Names.options().FullNames ? "full"
+                                                       : "short");
     Counters Total;
     J.attributeArray("processes", [&] {
       for (const Process &Pr : P.Processes) {
@@ -98,9 +98,9 @@ void JsonReport::print() {
     tree();
     inlinedAway();
     if (O.CallSites)
-      callSitesJson(P, A, J, O.Demangle);
+      callSitesJson(P, A, J, O);
     if (O.Callers)
-      callGraphJson(P, A, J, O.Demangle);
+      callGraphJson(P, A, J, O);
     if (O.BottomUp)
       bottomUpJson(A, J, O.MaxDepth);
     filtersJson(O.Filters, J);
@@ -282,11 +282,8 @@ void JsonReport::inlinedAway() {
       for (size_t I = 0; I < S.Functions.size(); ++I) {
         const Function &F = *S.Functions[I];
         J.object([&] {
-          J.attribute("name", displayName(F.Name, O.Demangle));
-          J.attribute("short_name",
-                      O.Demangle
-                          ? shortName(sourceFunctionName(F.Name).str()).Short
-                          : sourceFunctionName(F.Name).str());
+          J.attribute("name", M.Names.fullName(F.Name));
+          J.attribute("short_name", M.Names.shortName(F.Name));
           functionIdentityJson(J, F.Name, isLocal(F),
                                S.Modules[I], F.File, F.Line);
         });
@@ -302,7 +299,7 @@ void JsonReport::functions() {
       const FunctionInfo &Info = A.Functions[F.Func];
       J.object([&] {
         J.attribute("id", int64_t(JsonId[F.Func]));
-        J.attribute("name", M.fullName(F.Func));
+        J.attribute("name", M.Names.fullName(F.Func));
         functionIdentityJson(J, Info.Name, Info.Local, Info.Module, Info.File,
                              Info.Line);
         stats(F.S);
@@ -310,7 +307,7 @@ void JsonReport::functions() {
                     ReportModel::share(ReportModel::figures(F.S).Self.Shown,
                                        Total));
         // What the text report prints by default (ShortNames.h).
-        J.attribute("short_name", M.shortName(F.Func));
+        J.attribute("short_name", M.Names.shortName(F.Func));
         const LatencyHistogram &H = Lat.ByFunction[F.Func];
         const LatencyGap &Gap = Lat.Function[F.Func];
         latencyJson(J, H, F.S, latencyState(H, F.S, Gap), Gap,
@@ -419,7 +416,7 @@ void JsonReport::thread(const ThreadSummary &T) {
 }
 
 void report::printTimeReportJson(const Profile &P, const Aggregate &A,
-                                 const TimeReportOptions &O, raw_ostream &OS) {
+                                 const ViewOptions &O, raw_ostream &OS) {
   JsonReport(P, A, O, OS).print();
   OS << "\n";
 }

@@ -1,9 +1,10 @@
 //===- activetime/Report/ReportModel.h - Rules of the time report -*- C++ -*-===//
 //
 // Part of ActiveTime. What the text, JSON and HTML forms of the time report
-// share: how a row's function is named and located, which of its figures
-// exist (per-call figures only where every call was timed), how sure its
-// self time is, and when "active" still includes switched-out time.
+// share: how a row's function is named (Names.h) and located, which of its
+// figures exist (per-call figures only where every call was timed), how
+// sure its self time is, and when "active" still includes switched-out
+// time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Profile.h"
+#include "activetime/Report/Names.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -37,22 +39,10 @@ extern const char HowNote[];
 
 class ReportModel {
 public:
-  /// \p FullNames: print the full demangled names (`--full-names`) rather
-  /// than the short ones (ShortNames.h).
+  /// \p Naming: how the rows name their functions.
   ReportModel(const profile::Profile &P, const profile::Aggregate &A,
-              bool Demangle, bool FullNames = false);
+              NameOptions Naming);
 
-  /// The function's name as printed: short (distinct among the profile's
-  /// functions) unless full names were asked for or demangling is off;
-  /// local functions that share a name with another module's get their
-  /// module appended.
-  std::string name(uint32_t Func) const;
-  /// The full demangled name (the linkage name without demangling), with
-  /// the module of an ambiguous local function: JSON's "name".
-  std::string fullName(uint32_t Func) const;
-  /// The short name whatever FullNames says (the linkage name without
-  /// demangling): JSON's "short_name".
-  std::string shortName(uint32_t Func) const;
   /// file:line, or the module of a local function without debug info.
   std::string location(uint32_t Func) const;
   /// Some thread's switched-out time was not measured: its "active" still
@@ -95,14 +85,10 @@ public:
 
   const profile::Profile &P;
   const profile::Aggregate &A;
-  const bool Demangle;
-  const bool FullNames;
+  /// The rows' function names.
+  const FunctionNamer Names;
 
 private:
-  std::string moduleSuffix(uint32_t Func) const;
-
-  std::vector<bool> Ambiguous;
-  std::vector<std::string> Short; // by function id, of the flat table's
   bool Starred = false;
 };
 
