@@ -6,6 +6,7 @@
 
 #include "Command.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -21,13 +22,19 @@ static std::vector<RegisteredCommand> &commands() {
   return Commands;
 }
 
-CommandRegistration::CommandRegistration(cl::SubCommand *SC,
+CommandRegistration::CommandRegistration(cl::SubCommand *SC, const char *Usage,
                                          std::function<int()> Main) {
-  commands().push_back({SC, std::move(Main)});
+  commands().push_back({SC, Usage, std::move(Main)});
 }
 
-ArrayRef<RegisteredCommand> activetime::tool::registeredCommands() {
-  return commands();
+std::vector<RegisteredCommand> activetime::tool::registeredCommands() {
+  // By name rather than in the order of static initialization.
+  std::vector<RegisteredCommand> Sorted = commands();
+  llvm::sort(Sorted,
+             [](const RegisteredCommand &A, const RegisteredCommand &B) {
+               return A.SC->getName() < B.SC->getName();
+             });
+  return Sorted;
 }
 
 int activetime::tool::reportError(Error E) {

@@ -1,9 +1,10 @@
 //===- Command.h - Subcommands of the activetime tool -----------*- C++ -*-===//
 //
 // Part of ActiveTime. Each subcommand lives in its own file: it defines its
-// cl::SubCommand and options and registers its entry point with a static
-// CommandRegistration (same translation unit, so static initialization order
-// is safe); main() dispatches to whichever was given, as llvm-xray does.
+// cl::SubCommand and options and registers its usage line and entry point
+// with a static CommandRegistration (same translation unit, so static
+// initialization order is safe); main() lists the usage lines and
+// dispatches to whichever subcommand was given, as llvm-xray does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <functional>
+#include <vector>
 
 namespace activetime {
 namespace tool {
@@ -25,15 +27,19 @@ namespace tool {
 extern llvm::cl::OptionCategory ToolCategory;
 
 struct CommandRegistration {
-  CommandRegistration(llvm::cl::SubCommand *SC, std::function<int()> Main);
+  /// \p Usage: the command's synopsis line in --help
+  /// ("activetime merge -o OUT FILE...").
+  CommandRegistration(llvm::cl::SubCommand *SC, const char *Usage,
+                      std::function<int()> Main);
 };
 
 struct RegisteredCommand {
   llvm::cl::SubCommand *SC;
+  const char *Usage;
   std::function<int()> Main;
 };
-/// Every registered subcommand.
-llvm::ArrayRef<RegisteredCommand> registeredCommands();
+/// Every registered subcommand, by name.
+std::vector<RegisteredCommand> registeredCommands();
 
 /// Prints "activetime: error: <message>" and returns the exit code 1.
 int reportError(llvm::Error E);

@@ -165,4 +165,6 @@ static int activeTimeMain() {
   return 0;
 }
 
-static CommandRegistration Unused(&ActiveTimeCommand, activeTimeMain);
+static CommandRegistration Unused(&ActiveTimeCommand,
+                                  "activetime active-time [options] FILE",
+                                  activeTimeMain);

@@ -80,4 +80,6 @@ static int cleanMain() {
   return 0;
 }
 
-static CommandRegistration Unused(&CleanCommand, cleanMain);
+static CommandRegistration
+    Unused(&CleanCommand, "activetime clean [--dry-run] [DIR|PROFILE...]",
+           cleanMain);

@@ -202,8 +202,8 @@ int diffMain() {
     if (Error E = readSide(S ? "new" : "base", (*F)[S], Sides[S], Prog))
       return reportError(std::move(E));
   DiffReportOptions O;
-  O.Demangle = !NoDemangle;
-  O.FullNames = FullNames;
+  O.Names.Demangle = !NoDemangle;
+  O.Names.FullNames = FullNames;
   O.Top = Top;
   O.Paths = Paths;
   O.Metric = Sort;
@@ -233,4 +233,5 @@ int diffMain() {
 
 } // namespace
 
-static CommandRegistration Unused(&DiffCommand, diffMain);
+static CommandRegistration
+    Unused(&DiffCommand, "activetime diff [options] BASE NEW", diffMain);

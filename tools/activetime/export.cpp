@@ -1,10 +1,11 @@
-//===- export.cpp - `activetime export` -------------------------------------===//
+//===- export.cpp - `activetime export` -----------------------------------===//
 //
 // Part of ActiveTime. Writes what a profile says in a form another tool
-// consumes. The formats and their writers are in tools/lib/Report
-// (activetime/Report/Export.h); this file is the command line: it picks the
-// format, refuses options the format does not read, and streams the output
-// through a temporary file that is renamed only on success.
+// consumes. The formats and their writers are in tools/lib/Report, each
+// described by a View (activetime/Report/Views.h); this file is the command
+// line: it picks the format, refuses options the format does not read and
+// filters it cannot apply, and streams the output through a temporary file
+// that is renamed only on success.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,11 +13,12 @@
 #include "Filters.h"
 #include "Inputs.h"
 
-#include "activetime/Report/Export.h"
 #include "activetime/Report/Output.h"
+#include "activetime/Report/Views.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -30,12 +32,16 @@ static cl::SubCommand &ExportCommand = exportSubcommand();
 static cl::list<std::string> Inputs(cl::Positional, cl::sub(ExportCommand),
                                     cl::desc("<profile>..."),
                                     cl::cat(ToolCategory));
+/// The names of the formats, as --help and the error lists them.
+static std::string formatNames() {
+  std::string Names;
+  for (const View &F : exportFormats())
+    Names += std::string(Names.empty() ? "" : ", ") + F.Name;
+  return Names;
+}
+static const std::string FormatHelp = "Output format (" + formatNames() + ")";
 static cl::opt<std::string> Format("format", cl::Required,
-                                   cl::sub(ExportCommand),
-                                   cl::desc("Output format (prefetch, folded, "
-                                            "json, chrome, speedscope, "
-                                            "symbol-order, sample-profile, "
-                                            "pprof)"),
+                                   cl::sub(ExportCommand), cl::desc(FormatHelp),
                                    cl::value_desc("name"),
                                    cl::cat(ToolCategory));
 static cl::opt<std::string> Output("o", cl::sub(ExportCommand), cl::init("-"),
@@ -59,7 +65,7 @@ static cl::opt<bool> FullNames(
              "folded: frames have the full names"),
     cl::cat(ToolCategory));
 
-// Format-specific options: each format's table entry names the ones it reads.
+// Format-specific options: each format's View names the ones it reads.
 static cl::opt<double> LatencyNs(
     "latency-ns", cl::sub(ExportCommand), cl::init(100),
     cl::desc("prefetch: memory latency a prefetch has to cover, in ns"),
@@ -117,51 +123,65 @@ static cl::opt<SampleProfileEncoding> Encoding(
                clEnumValN(SampleProfileEncoding::Text, "text", "text")),
     cl::cat(ToolCategory));
 
-static const ExportFormat *chosenFormat() {
-  const ExportFormat *F = findExportFormat(Format);
-  if (!F) {
-    std::string Known;
-    for (const ExportFormat &C : exportFormats())
-      Known += std::string(Known.empty() ? "" : ", ") + C.Name;
+static const View *chosenFormat() {
+  const View *F = findExportFormat(Format);
+  if (!F)
     reportError(createStringError(inconvertibleErrorCode(),
                                   "unknown export format '" + Format +
-                                      "' (known: " + Known + ")"));
-  }
+                                      "' (known: " + formatNames() + ")"));
   return F;
 }
 
-/// The format-specific options \p F does not read: giving one is an error.
-static Error refuseOtherOptions(const ExportFormat &F) {
-  const cl::Option *Specific[] = {&LatencyNs, &MaxDistance, &OffCpu,
-                                  &Value,     &Source,      &OrderBy,
-                                  &Encoding,  &NoDemangle,  &FullNames};
-  SmallVector<StringRef, 4> Reads;
-  StringRef(F.Options).split(Reads, ' ', -1, false);
+static SmallVector<StringRef, 8> optionNames(const View &F) {
+  SmallVector<StringRef, 8> Names;
+  StringRef(F.Reads).split(Names, ' ', -1, false);
+  return Names;
+}
+
+/// The options some format reads but \p F does not: giving one is an
+/// error. The formats' own options are refused before the naming ones.
+static Error refuseOtherOptions(const View &F) {
+  auto Naming = [](StringRef N) {
+    return N == NoDemangle.ArgStr || N == FullNames.ArgStr;
+  };
+  SmallVector<StringRef, 8> Reads = optionNames(F);
   std::vector<const cl::Option *> Others;
-  for (const cl::Option *O : Specific)
-    if (!is_contained(Reads, O->ArgStr))
-      Others.push_back(O);
+  for (bool Names : {false, true})
+    for (const View &Other : exportFormats())
+      for (StringRef N : optionNames(Other)) {
+        const cl::Option *O = ExportCommand.OptionsMap.lookup(N);
+        if (!O)
+          report_fatal_error("format " + Twine(Other.Name) +
+                             " reads no option --" + N);
+        if (Naming(N) == Names && !is_contained(Reads, N) &&
+            !is_contained(Others, O))
+          Others.push_back(O);
+      }
   return refuseOptions(Others, std::string("--format=") + F.Name);
 }
 
-/// Which filters \p F can apply: the stride sites (prefetch) belong to no
-/// thread or call; only the formats that write trace events have times.
-static FilterUse filterUse(const ExportFormat &F) {
+/// Which filters \p F can apply with options \p O: the call filters
+/// unless its data belong to no thread or call, the time filters where it
+/// writes trace events.
+static FilterUse filterUse(const View &F, const ViewOptions &O,
+                           std::string &TimeHint) {
   FilterUse U;
-  StringRef Name = F.Name;
-  U.Calls = Name != "prefetch";
-  U.Time = Name == "chrome" ||
-           (Name == "speedscope" && Source != SpeedscopeSource::Samples &&
-            Source != SpeedscopeSource::Tree);
-  U.TimeHint = "only the trace formats (chrome, speedscope with "
-               "--source=trace or auto) have times";
+  U.Calls = F.CallFilters;
+  U.Time = F.TimeFilters && F.TimeFilters(O);
+  std::string Formats;
+  for (const View &Other : exportFormats())
+    if (Other.TimeFiltersWhen)
+      Formats +=
+          (Formats.empty() ? "" : ", ") + std::string(Other.TimeFiltersWhen);
+  TimeHint = "only the trace formats (" + Formats + ") have times";
+  U.TimeHint = TimeHint.c_str();
   return U;
 }
 
-static ExportOptions exportOptions() {
-  ExportOptions O;
-  O.Demangle = !NoDemangle;
-  O.FullNames = FullNames;
+static ViewOptions exportOptions() {
+  ViewOptions O;
+  O.Names.Demangle = !NoDemangle;
+  O.Names.FullNames = FullNames;
   O.OffCpu = OffCpu;
   O.Value = Value;
   O.LatencyNs = LatencyNs;
@@ -173,7 +193,7 @@ static ExportOptions exportOptions() {
 }
 
 static int exportMain() {
-  const ExportFormat *F = chosenFormat();
+  const View *F = chosenFormat();
   if (!F)
     return 1;
   if (Error E = refuseOtherOptions(*F))
@@ -181,7 +201,9 @@ static int exportMain() {
   if (Error E = checkOutputIsNoInput(Inputs, Output))
     return reportError(std::move(E));
   std::string Mode = std::string("--format=") + F->Name;
-  if (Error E = refuseFilters(filterUse(*F), Mode))
+  ViewOptions Opts = exportOptions();
+  std::string TimeHint;
+  if (Error E = refuseFilters(filterUse(*F, Opts, TimeHint), Mode))
     return reportError(std::move(E));
   Progress Prog(std::string("export --format=") + F->Name, ProgressOpt);
   Expected<profile::Profile> P = readInputs(Inputs, &Prog);
@@ -193,13 +215,14 @@ static int exportMain() {
   // writeOutputFile streams into a temporary file beside OUT and renames it
   // only if the writer succeeds: a failure leaves OUT as it was.
   Prog.phase("writing");
-  ExportOptions Opts = exportOptions();
   Opts.Filters = &*Filtered;
   if (Error E = writeOutputFile(Output, [&](raw_ostream &OS) {
-        return F->Write(*P, OS, Opts, Prog);
+        return F->Write(*P, Opts, OS, Prog);
       }))
     return reportError(std::move(E));
   return 0;
 }
 
-static CommandRegistration Unused(&ExportCommand, exportMain);
+static CommandRegistration
+    Unused(&ExportCommand, "activetime export --format=F [options] FILE...",
+           exportMain);

@@ -1,9 +1,10 @@
-//===- main.cpp - The activetime tool ---------------------------------------===//
+//===- main.cpp - The activetime tool -------------------------------------===//
 //
 // Part of ActiveTime. `activetime report` shows raw profiles, `merge`
-// combines them, `diff` compares two, `export` writes them for other tools
-// and `active-time` replays a trace; see README.md in this directory. Each
-// subcommand registers itself from its own file (Command.h).
+// combines them, `diff` compares two, `export` writes them for other tools,
+// `active-time` replays a trace and `clean` removes unfinished profiles; see
+// README.md in this directory. Each subcommand registers itself and its
+// usage line from its own file (Command.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,15 +26,12 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter(printVersion);
   // libLLVM registers many options of its own; keep --help about ours.
   cl::HideUnrelatedOptions(ToolCategory);
-  for (const RegisteredCommand &C : registeredCommands())
+  std::string Overview = "ActiveTime profile tool\n\n";
+  for (const RegisteredCommand &C : registeredCommands()) {
     cl::HideUnrelatedOptions(ToolCategory, *C.SC);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "ActiveTime profile tool\n\n"
-                              "  activetime report [options] FILE...\n"
-                              "  activetime merge -o OUT FILE...\n"
-                              "  activetime diff [options] BASE NEW\n"
-                              "  activetime active-time [options] FILE\n"
-                              "  activetime export --format=F [options] FILE...\n");
+    Overview += std::string("  ") + C.Usage + "\n";
+  }
+  cl::ParseCommandLineOptions(argc, argv, Overview);
   for (const RegisteredCommand &C : registeredCommands())
     if (*C.SC)
       return C.Main();

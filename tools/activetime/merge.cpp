@@ -51,4 +51,5 @@ static int mergeMain() {
   return 0;
 }
 
-static CommandRegistration Unused(&MergeCommand, mergeMain);
+static CommandRegistration Unused(&MergeCommand,
+                                  "activetime merge -o OUT FILE...", mergeMain);

@@ -1,10 +1,11 @@
-//===- report.cpp - `activetime report` -------------------------------------===//
+//===- report.cpp - `activetime report` -----------------------------------===//
 //
-// Part of ActiveTime. Shows a profile. The views themselves are in
-// tools/lib/Report (activetime/Report/Reports.h); this file is the command
-// line: the mode table below says which option selects each view and which
-// options each reads, so two views or an option a view ignores are errors
-// rather than silence.
+// Part of ActiveTime. Shows a profile. The views are in tools/lib/Report,
+// each described by a View (activetime/Report/Views.h); this file is the
+// command line. The option that selects a view (--latency, --html=FILE...)
+// is made from its View, and what it reads is its View's list, so two
+// views, or an option the chosen view does not read, are errors rather
+// than silence. The options below are the ones the views read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,16 +13,15 @@
 #include "Filters.h"
 #include "Inputs.h"
 
-#include "activetime/Profile/Aggregate.h"
-#include "activetime/Profile/CallerCallee.h"
-#include "activetime/Profile/Parallel.h"
-#include "activetime/Report/Reports.h"
+#include "activetime/Report/Views.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <memory>
 
 using namespace llvm;
 using namespace activetime;
@@ -31,6 +31,32 @@ using namespace activetime::tool;
 
 // Created in Filters.cpp: the filter options are shared with `export`.
 static cl::SubCommand &ReportCommand = reportSubcommand();
+
+/// \p V as the error messages name it: "--latency", "the time report".
+static std::string modeName(const View &V) {
+  return V.Default ? std::string("the ") + V.Name + " report"
+                   : std::string("--") + V.Name;
+}
+
+/// Whether \p V reads the option called \p Name.
+static bool reads(const View &V, StringRef Name) {
+  SmallVector<StringRef, 16> Names;
+  StringRef(V.Reads).split(Names, ' ', -1, false);
+  return is_contained(Names, Name);
+}
+
+/// --json's help: the views that have a JSON form, the default one first.
+static std::string jsonHelp() {
+  std::vector<std::string> Names;
+  for (const View &V : reportViews())
+    if (reads(V, "json"))
+      Names.insert(V.Default ? Names.begin() : Names.end(),
+                   V.Default ? std::string(V.Name) : modeName(V));
+  std::string Last = Names.back();
+  Names.pop_back();
+  return "Print a JSON document instead of text (" + join(Names, ", ") +
+         " and " + Last + " reports)";
+}
 
 static cl::list<std::string> Inputs(cl::Positional, cl::sub(ReportCommand),
                                     cl::desc("<profile>..."),
@@ -48,11 +74,6 @@ static cl::opt<unsigned>
              cl::desc("Deepest call tree level printed (text and JSON; "
                       "0 = no limit)"),
              cl::value_desc("D"), cl::cat(ToolCategory));
-static cl::opt<bool> ShowStrides(
-    "strides", cl::sub(ReportCommand),
-    cl::desc("Print the memory access sites of stride profiling instead of "
-             "the time report"),
-    cl::cat(ToolCategory));
 static cl::opt<bool> PerCopy(
     "per-copy", cl::sub(ReportCommand),
     cl::desc("--strides: one row per unrolled copy of an access (the sites "
@@ -62,12 +83,6 @@ static cl::opt<bool> ShowCallSites(
     "call-sites", cl::sub(ReportCommand),
     cl::desc("Print each function's call sites (caller, source line, calls; "
              "the targets of indirect calls); with --json, a call_sites array"),
-    cl::cat(ToolCategory));
-static cl::opt<bool> ShowLatency(
-    "latency", cl::sub(ReportCommand),
-    cl::desc("Print each function's latency distribution instead of the "
-             "time report: timed calls, min, p50, p90, p99, max of the "
-             "active time per call, and the histograms"),
     cl::cat(ToolCategory));
 static cl::opt<bool> ShowCallers(
     "callers", cl::sub(ReportCommand),
@@ -84,22 +99,17 @@ static cl::opt<bool> ShowBottomUp(
 static cl::opt<bool> ShowThreads("threads", cl::sub(ReportCommand),
                                  cl::desc("Print a section per thread"),
                                  cl::cat(ToolCategory));
-static cl::opt<bool> Json("json", cl::sub(ReportCommand),
-                          cl::desc("Print a JSON document instead of text "
-                                   "(time, --strides and --parallel reports)"),
+static const std::string JsonHelp = jsonHelp();
+static cl::opt<bool> Json("json", cl::sub(ReportCommand), cl::desc(JsonHelp),
                           cl::cat(ToolCategory));
 static cl::opt<bool> NoDemangle("no-demangle", cl::sub(ReportCommand),
                                 cl::desc("Print linkage names as they are"),
                                 cl::cat(ToolCategory));
 static cl::opt<bool> FullNames(
     "full-names", cl::sub(ReportCommand),
-    cl::desc("Print full demangled C++ names (by default template arguments "
-             "and parameter lists are elided: std::vector<...>::push_back(...))"),
-    cl::cat(ToolCategory));
-static cl::opt<bool> ShowParallel(
-    "parallel", cl::sub(ReportCommand),
-    cl::desc("Show the OpenMP worker-state report: per parallel region, time "
-             "in each worker state, takes, transitions and the diagnosis"),
+    cl::desc(
+        "Print full demangled C++ names (by default template arguments "
+        "and parameter lists are elided: std::vector<...>::push_back(...))"),
     cl::cat(ToolCategory));
 static cl::opt<double> MinOverhead(
     "min-overhead", cl::sub(ReportCommand), cl::init(10),
@@ -126,26 +136,11 @@ static cl::opt<double> MinFruitless(
     cl::desc("--parallel: fruitless searches per take at or above which idle "
              "workers lack tasks rather than balance (default 1)"),
     cl::cat(ToolCategory));
-static cl::opt<std::string>
-    HtmlOutput("html", cl::sub(ReportCommand),
-               cl::desc("Write a self-contained interactive HTML report to "
-                        "FILE (flame graphs, tables, header)"),
-               cl::value_desc("file"), cl::cat(ToolCategory));
 static cl::opt<ProgressMode>
     ProgressOpt("progress", cl::sub(ReportCommand),
                 cl::init(ProgressMode::Auto),
                 cl::desc("--html: progress line on stderr"),
                 ACTIVETIME_PROGRESS_VALUES, cl::cat(ToolCategory));
-static cl::opt<bool> ShowHeader("header", cl::sub(ReportCommand),
-                                cl::desc("Print only the header block "
-                                         "(overhead table, switch sources)"),
-                                cl::cat(ToolCategory));
-static cl::opt<bool> ShowSamples(
-    "samples", cl::sub(ReportCommand),
-    cl::desc("Print the sampled wall-clock view (profiles run with "
-             "ACTIVETIME_OPTIONS=sample=1): on-CPU and charged off-CPU time "
-             "per function and call path"),
-    cl::cat(ToolCategory));
 static cl::opt<SortKey> Sort(
     "sort", cl::sub(ReportCommand), cl::init(SortKey::SelfActive),
     cl::desc("Order of the flat and per-thread tables (largest first)"),
@@ -165,199 +160,169 @@ static cl::opt<SortKey> Sort(
 
 namespace {
 
-/// One view of `report`: the option that selects it (none for the time
-/// report), the options it reads, and whether it has a JSON form.
-struct ReportMode {
-  const char *Name;
-  const cl::Option *Selector;
-  std::vector<const cl::Option *> Reads;
-  const char *NoJsonHint; // null: --json is one of Reads (or meaningless)
-  int (*Run)(const Profile &P);
+/// A view and the option that selects it: a flag, or an option whose value
+/// is the view's output file; none for the default view.
+struct Selector {
+  const View *V;
+  std::unique_ptr<cl::opt<bool>> Flag;
+  std::unique_ptr<cl::opt<std::string>> Output;
+  bool given() const {
+    return (Flag && Flag->getNumOccurrences()) ||
+           (Output && Output->getNumOccurrences());
+  }
+  std::string outputPath() const { return Output ? Output->getValue() : ""; }
 };
 
-/// The filters applied to the profile, for the views' headers.
-FilterSummary Filtered;
+/// The views in the order of Views.def, each with its selecting option.
+std::vector<Selector> makeSelectors() {
+  std::vector<Selector> Sel;
+  for (const View &V : reportViews()) {
+    Selector S{&V, nullptr, nullptr};
+    if (V.OutputValue)
+      S.Output = std::make_unique<cl::opt<std::string>>(
+          StringRef(V.Name), cl::sub(ReportCommand), cl::desc(V.Description),
+          cl::value_desc(V.OutputValue), cl::cat(ToolCategory));
+    else if (!V.Default)
+      S.Flag = std::make_unique<cl::opt<bool>>(
+          StringRef(V.Name), cl::sub(ReportCommand), cl::desc(V.Description),
+          cl::cat(ToolCategory));
+    Sel.push_back(std::move(S));
+  }
+  return Sel;
+}
+std::vector<Selector> Selectors = makeSelectors();
 
-int runTimeReport(const Profile &P) {
-  TimeReportOptions O;
-  O.Demangle = !NoDemangle;
-  O.FullNames = FullNames;
+/// The options \p V reads.
+std::vector<const cl::Option *> optionsRead(const View &V) {
+  SmallVector<StringRef, 16> Names;
+  StringRef(V.Reads).split(Names, ' ', -1, false);
+  std::vector<const cl::Option *> Options;
+  for (StringRef N : Names) {
+    const cl::Option *O = ReportCommand.OptionsMap.lookup(N);
+    if (!O)
+      report_fatal_error("view " + Twine(V.Name) + " reads no option --" + N);
+    Options.push_back(O);
+  }
+  return Options;
+}
+
+/// The view the command line selects, or an error if it selects two or
+/// gives an option the view does not read.
+Expected<const Selector *> chosenView() {
+  const Selector *Chosen = nullptr;
+  for (const Selector &S : Selectors) {
+    if (!S.given())
+      continue;
+    if (Chosen)
+      return createStringError(
+          inconvertibleErrorCode(), "%s and %s are different reports; give one",
+          modeName(*Chosen->V).c_str(), modeName(*S.V).c_str());
+    Chosen = &S;
+  }
+  if (!Chosen)
+    Chosen =
+        &*find_if(Selectors, [](const Selector &S) { return S.V->Default; });
+  const View &V = *Chosen->V;
+  if (Json.getNumOccurrences() && V.NoJsonHint)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s has no JSON form; %s", modeName(V).c_str(),
+                             V.NoJsonHint);
+  std::vector<const cl::Option *> Reads = optionsRead(V), Ignored;
+  for (const Selector &S : Selectors)
+    for (const cl::Option *O : optionsRead(*S.V))
+      if (!is_contained(Reads, O) && !is_contained(Ignored, O))
+        Ignored.push_back(O);
+  if (Error E = refuseOptions(Ignored, modeName(V)))
+    return std::move(E);
+  return Chosen;
+}
+
+/// Why --from and --to have no effect on any view of `report`, and where
+/// times are: the export formats that have them.
+std::string timeFiltersHint() {
+  std::vector<std::string> Formats;
+  for (const View &F : exportFormats())
+    if (F.TimeFilters)
+      Formats.push_back(std::string("'--format=") + F.Name + "'");
+  std::string Hint = "report's views are built from the call tree, which has "
+                     "no times; use 'activetime export " +
+                     Formats.front().substr(1);
+  for (size_t I = 1; I < Formats.size(); ++I)
+    Hint += (I + 1 == Formats.size() ? " or " : ", ") + Formats[I];
+  return Hint + " on a mode=trace profile";
+}
+
+/// Everything the views read, as the command line gives it.
+ViewOptions viewOptions(const Selector &S) {
+  ViewOptions O;
+  O.Names.Demangle = !NoDemangle;
+  O.Names.FullNames = FullNames;
+  O.Json = Json;
   O.Top = Top;
   O.MaxDepth = MaxDepth;
   O.Sort = Sort;
-  O.HeaderOnly = ShowHeader;
   O.Tree = ShowTree;
   O.Threads = ShowThreads;
   O.CallSites = ShowCallSites;
   O.Callers = ShowCallers;
   O.BottomUp = ShowBottomUp;
-  O.Filters = &Filtered;
-  Aggregate A = aggregate(P);
-  // The inverted tree of a deep chain grows with the square of its depth.
-  constexpr uint64_t kMaxBottomUpSteps = 100000000;
-  if (ShowBottomUp && invertTreeSteps(A, MaxDepth) > kMaxBottomUpSteps)
-    return reportError(createStringError(
-        inconvertibleErrorCode(),
-        "--bottom-up: following every call path %s takes %llu steps (over "
-        "%llu); give a smaller --max-depth",
-        MaxDepth ? ("to depth " + utostr(MaxDepth)).c_str() : "to its root",
-        (unsigned long long)invertTreeSteps(A, MaxDepth),
-        (unsigned long long)kMaxBottomUpSteps));
-  if (Json)
-    printTimeReportJson(P, A, O, outs());
-  else
-    printTimeReport(P, A, O, outs());
-  return 0;
+  O.PerCopy = PerCopy;
+  O.Parallel.MinOverheadShare = MinOverhead / 100;
+  O.Parallel.MaxTaskRate = MaxTaskRate;
+  O.Parallel.MaxStolenRatio = MaxStolenRatio;
+  O.Parallel.MinInactiveShare = MinInactive / 100;
+  O.Parallel.MinFruitlessPerTake = MinFruitless;
+  O.OutputPath = S.outputPath();
+  return O;
 }
 
-int runParallelReport(const Profile &P) {
+/// The --parallel thresholds must be numbers the diagnosis can compare to.
+Error checkThresholds() {
   for (const cl::opt<double> *O : {&MinOverhead, &MaxTaskRate, &MaxStolenRatio,
                                    &MinInactive, &MinFruitless})
     if (!(*O >= 0) || std::isinf(double(*O)))
-      return reportError(createStringError(
-          inconvertibleErrorCode(),
-          "--" + O->ArgStr + " must be a finite number >= 0"));
-  ParallelThresholds T;
-  T.MinOverheadShare = MinOverhead / 100;
-  T.MaxTaskRate = MaxTaskRate;
-  T.MaxStolenRatio = MaxStolenRatio;
-  T.MinInactiveShare = MinInactive / 100;
-  T.MinFruitlessPerTake = MinFruitless;
-  printParallelReport(P, T, Json, outs());
-  return 0;
-}
-
-/// The views without the time report's header say what the filters did on
-/// a line of their own.
-void printFiltersLine() {
-  if (!Filtered.empty())
-    outs() << "filters: " << Filtered.describe() << "\n";
-}
-
-int runSampleReport(const Profile &P) {
-  printFiltersLine();
-  if (Error E = printSampleReport(P, outs(), !NoDemangle, Top, FullNames))
-    return reportError(std::move(E));
-  return 0;
-}
-
-int runStrideReport(const Profile &P) {
-  if (Json)
-    printStrideReportJson(P, outs(), !NoDemangle, PerCopy);
-  else
-    printStrideReport(P, outs(), !NoDemangle, PerCopy);
-  return 0;
-}
-
-int runLatencyReport(const Profile &P) {
-  printFiltersLine();
-  printLatencyReport(P, aggregate(P), outs(), !NoDemangle, Top, FullNames);
-  return 0;
-}
-
-int runHtmlReport(const Profile &P) {
-  Progress Prog("report --html", ProgressOpt);
-  if (Error E = writeHtmlReport(P, HtmlOutput, !NoDemangle, Prog, &Filtered,
-                                 FullNames))
-    return reportError(std::move(E));
-  return 0;
-}
-
-std::vector<ReportMode> reportModes() {
-  return {
-      {"--header", &ShowHeader, {&FullNames}, nullptr, runTimeReport},
-      {"--strides", &ShowStrides, {&Json, &NoDemangle, &PerCopy}, nullptr,
-       runStrideReport},
-      {"--samples",
-       &ShowSamples,
-       {&Top, &NoDemangle, &FullNames},
-       "use 'activetime export --format=json' (its \"samples\"), "
-       "'--format=folded' or '--format=speedscope'",
-       runSampleReport},
-      {"--parallel",
-       &ShowParallel,
-       {&Json, &MinOverhead, &MaxTaskRate, &MaxStolenRatio, &MinInactive,
-        &MinFruitless},
-       nullptr,
-       runParallelReport},
-      {"--latency",
-       &ShowLatency,
-       {&Top, &NoDemangle, &FullNames},
-       "the time report's JSON ('report --json') has a \"latency\" object "
-       "per function",
-       runLatencyReport},
-      {"--html",
-       &HtmlOutput,
-       {&NoDemangle, &FullNames, &ProgressOpt},
-       "the HTML file embeds the document of 'activetime export "
-       "--format=json'",
-       runHtmlReport},
-      // The time report: selected by none of the above.
-      {"the time report",
-       nullptr,
-       {&Top, &Sort, &ShowTree, &MaxDepth, &ShowThreads, &Json, &NoDemangle,
-        &FullNames, &ShowCallSites, &ShowCallers, &ShowBottomUp},
-       nullptr,
-       runTimeReport},
-  };
-}
-
-/// The mode the command line selects, or an error if it selects two or
-/// gives an option the mode does not read.
-Expected<ReportMode> chosenMode() {
-  std::vector<ReportMode> Modes = reportModes();
-  const ReportMode *Chosen = &Modes.back();
-  for (const ReportMode &M : Modes) {
-    if (!M.Selector || !M.Selector->getNumOccurrences())
-      continue;
-    if (Chosen->Selector)
       return createStringError(inconvertibleErrorCode(),
-                               "%s and %s are different reports; give one",
-                               Chosen->Name, M.Name);
-    Chosen = &M;
-  }
-  if (Json.getNumOccurrences() && Chosen->NoJsonHint)
-    return createStringError(inconvertibleErrorCode(),
-                             "%s has no JSON form; %s", Chosen->Name,
-                             Chosen->NoJsonHint);
-  std::vector<const cl::Option *> Ignored;
-  for (const ReportMode &M : Modes)
-    for (const cl::Option *O : M.Reads)
-      if (!is_contained(Chosen->Reads, O) && !is_contained(Ignored, O))
-        Ignored.push_back(O);
-  if (Error E = refuseOptions(Ignored, Chosen->Name))
-    return std::move(E);
-  return *Chosen;
+                               "--" + O->ArgStr +
+                                   " must be a finite number >= 0");
+  return Error::success();
 }
 
 int reportMain() {
-  Expected<ReportMode> Mode = chosenMode();
-  if (!Mode)
-    return reportError(Mode.takeError());
-  if (!HtmlOutput.empty() && HtmlOutput != "-")
-    if (Error E = checkOutputIsNoInput(Inputs, HtmlOutput))
+  Expected<const Selector *> Chosen = chosenView();
+  if (!Chosen)
+    return reportError(Chosen.takeError());
+  const View &V = *(*Chosen)->V;
+  ViewOptions O = viewOptions(**Chosen);
+  if (V.OutputValue && !O.OutputPath.empty() && O.OutputPath != "-")
+    if (Error E = checkOutputIsNoInput(Inputs, O.OutputPath))
       return reportError(std::move(E));
-  // Report views are built from the call tree and its counts, which have
-  // no times: --from/--to can only cut traces.
   FilterUse Use;
-  Use.Calls = Mode->Selector != &ShowStrides && Mode->Selector != &ShowParallel;
-  Use.TimeHint = "report's views are built from the call tree, which has no "
-                 "times; use 'activetime export --format=chrome' or "
-                 "'--format=speedscope' on a mode=trace profile";
-  if (Error E = refuseFilters(Use, Mode->Name))
+  Use.Calls = V.CallFilters;
+  Use.Time = V.TimeFilters && V.TimeFilters(O);
+  std::string TimeHint = timeFiltersHint();
+  Use.TimeHint = TimeHint.c_str();
+  if (Error E = refuseFilters(Use, modeName(V)))
     return reportError(std::move(E));
   Expected<Profile> P = readInputs(Inputs);
   if (!P)
     return reportError(P.takeError());
-  Expected<FilterSummary> F = applyFilterOptions(*P);
-  if (!F)
-    return reportError(F.takeError());
-  Filtered = std::move(*F);
-  int RC = Mode->Run(*P);
+  Expected<FilterSummary> Filtered = applyFilterOptions(*P);
+  if (!Filtered)
+    return reportError(Filtered.takeError());
+  if (Error E = checkThresholds())
+    return reportError(std::move(E));
+  O.Filters = &*Filtered;
+  Progress Prog(std::string("report --") + V.Name,
+                reads(V, "progress") ? ProgressOpt.getValue()
+                                     : ProgressMode::Never);
+  int RC = 0;
+  if (Error E = V.Write(*P, O, outs(), Prog))
+    RC = reportError(std::move(E));
   outs().flush();
   return RC;
 }
 
 } // namespace
 
-static CommandRegistration Unused(&ReportCommand, reportMain);
+static CommandRegistration
+    Unused(&ReportCommand, "activetime report [options] FILE...", reportMain);

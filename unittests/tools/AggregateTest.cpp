@@ -248,6 +248,58 @@ TEST(Aggregate, TreePerThreadKeepsThreadsAndCallSitesApart) {
   }
 }
 
+TEST(Aggregate, TreeIndexFollowsEveryNodeIntoTheTree) {
+  // Thread 1: main -> f, main -> g (no calls) -> f; thread 2: main -> f.
+  // g and the f under it describe no time and are in no tree node; both
+  // threads' main -> f are one node of the merged tree, and each thread's
+  // per-thread tree has its own.
+  Process P = makeProcess({"main", "f", "g"});
+  P.Threads.push_back(makeThread(1, {{Root, 0, 1, 1000, 500, 1000, 1000},
+                                     {0, 1, 1, 300, 300, 300, 300},
+                                     {0, 2, 0, 0, 0, 0, 0},
+                                     {2, 1, 1, 200, 200, 200, 200}}));
+  P.Threads.push_back(makeThread(2, {{Root, 0, 1, 100, 60, 100, 100},
+                                     {0, 1, 1, 40, 40, 40, 40}}));
+  Profile Prof;
+  Prof.Processes = {P};
+  Aggregate A = aggregate(Prof);
+  ASSERT_EQ(A.TreeIndex.size(), 1u);
+  ASSERT_EQ(A.TreeIndex[0].size(), 2u);
+  EXPECT_EQ(A.TreeIndex[0][0],
+            (std::vector<uint32_t>{1, 2, kNotInTree, kNotInTree}));
+  EXPECT_EQ(A.TreeIndex[0][1], (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(A.Tree[2].S.Calls, 2u);
+  AggregateOptions O;
+  O.TreePerThread = true;
+  Aggregate T = aggregate(Prof, O);
+  EXPECT_EQ(T.TreeIndex[0][0],
+            (std::vector<uint32_t>{1, 2, kNotInTree, kNotInTree}));
+  EXPECT_EQ(T.TreeIndex[0][1], (std::vector<uint32_t>{3, 4}));
+}
+
+TEST(Aggregate, ThreadSummariesNameTheRawFlags) {
+  Process P = makeProcess({"main"});
+  P.Threads.push_back(makeThread(1, {{Root, 0, 1, 100, 100, 100, 100}}));
+  P.Threads.back().Flags = raw::TF_Running | raw::TF_NotSampled;
+  P.Threads.back().SwitchSource = raw::SS_CpuClock;
+  P.Threads.push_back(makeThread(2, {{Root, 0, 1, 100, 100, 100, 100}}));
+  P.Threads.back().Flags = raw::TF_Latency | raw::TF_SampledCallsApart;
+  P.Threads.back().SwitchSource = raw::SS_Perf;
+  P.Threads.push_back(makeThread(3, {{Root, 0, 1, 100, 100, 100, 100}}));
+  Profile Prof;
+  Prof.Processes = {P};
+  Aggregate A = aggregate(Prof);
+  ASSERT_EQ(A.Threads.size(), 3u);
+  const ThreadFlags &F1 = A.Threads[0].Flags, &F2 = A.Threads[1].Flags;
+  EXPECT_TRUE(F1.Running && F1.NotSampled);
+  EXPECT_FALSE(F1.Latency || F1.SampledCallsApart);
+  EXPECT_TRUE(F2.Latency && F2.SampledCallsApart);
+  EXPECT_FALSE(F2.Running || F2.NotSampled);
+  EXPECT_EQ(A.Threads[0].SwitchSource, SwitchSource::CpuClock);
+  EXPECT_EQ(A.Threads[1].SwitchSource, SwitchSource::Perf);
+  EXPECT_EQ(A.Threads[2].SwitchSource, SwitchSource::None);
+}
+
 TEST(Aggregate, ActiveSelfActiveAndRecursion) {
   // main(1000 elapsed, 10 overhead, 200 off-CPU) -> A(600, 20, 100)
   //   -> A(300, 50, 0): active 790 / 480 / 250; self-active 310, 230, 250.

@@ -564,14 +564,13 @@ static void addSelf(Stats &S, const Process &P, const Node &Nd,
 /// profile) and everything under it is left out: it describes no time.
 void Aggregator::addToTree(const Process &P, const Thread &T,
                            ArrayRef<uint32_t> Global, const NodeFigures &F) {
-  constexpr uint32_t kSkipped = UINT32_MAX;
   size_t N = T.Nodes.size();
-  std::vector<uint32_t> TreeIdx(N);
+  std::vector<uint32_t> &TreeIdx = Out.TreeIndex.back().emplace_back(N);
   for (size_t I = 0; I < N; ++I) {
     const Node &Nd = T.Nodes[I];
     if (Nd.Calls == 0 ||
-        (Nd.Parent != raw::kNoParent && TreeIdx[Nd.Parent] == kSkipped)) {
-      TreeIdx[I] = kSkipped;
+        (Nd.Parent != raw::kNoParent && TreeIdx[Nd.Parent] == kNotInTree)) {
+      TreeIdx[I] = kNotInTree;
       continue;
     }
     uint32_t Parent = Nd.Parent == raw::kNoParent ? 0 : TreeIdx[Nd.Parent];
@@ -686,13 +685,13 @@ static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
   TS.Process = ProcIdx;
   TS.Tid = T.Tid;
   TS.Name = T.Name;
-  TS.Flags = T.Flags;
+  TS.Flags = threadFlags(T);
   TS.WallNs = ticksToNs(P, T.EndTick - T.StartTick);
   TS.OpenFrames = T.OpenFrames;
   TS.UnmatchedExits = T.UnmatchedExits;
   TS.UnwoundFrames = T.UnwoundFrames;
   TS.DroppedEvents = T.DroppedEvents;
-  TS.SwitchSource = T.SwitchSource;
+  TS.SwitchSource = switchSource(T);
   TS.SwitchResolutionNs = ticksToNs(P, T.SwitchResolution);
   TS.OffCpuNs = ticksToNs(P, T.OffCpuTicks);
   TS.VoluntarySwitches = T.VoluntarySwitches;
@@ -774,6 +773,7 @@ Aggregate Aggregator::run() {
     const Process &P = Prof.Processes[PI];
     std::vector<uint32_t> Global = mapFunctions(P);
     Out.FunctionIds.push_back(Global);
+    Out.TreeIndex.emplace_back();
     FlatAcc.resize(Out.Functions.size());
     Seen.resize(Out.Functions.size());
     ProcSamples.emplace(P);

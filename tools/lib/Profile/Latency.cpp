@@ -5,10 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/Latency.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/latency.h"
-#include "activetime/raw_format.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -73,21 +72,10 @@ double LatencyHistogram::percentile(double P, double MinNs,
   return std::clamp(V, MinNs, std::max(MinNs, MaxNs));
 }
 
-/// (parent tree index, function) -> tree index of the timed child.
-using ChildIndex = DenseMap<std::pair<uint32_t, uint32_t>, uint32_t>;
-
-static ChildIndex childIndex(const Aggregate &A) {
-  ChildIndex Idx;
-  for (uint32_t I = 1; I < A.Tree.size(); ++I)
-    if (!A.Tree[I].Counted)
-      Idx[{A.Tree[I].Parent, A.Tree[I].Func}] = I;
-  return Idx;
-}
-
 /// The calls of \p Nd its thread left out of its histogram: sampled calls
 /// whose per-call time was uncertain (the reader checked the rest).
 static uint64_t sampledApart(const Thread &T, const Node &Nd) {
-  if (!(T.Flags & raw::TF_SampledCallsApart))
+  if (!threadFlags(T).SampledCallsApart)
     return 0;
   uint64_t In = 0;
   for (const LatencyCount &L : Nd.Latency)
@@ -95,37 +83,29 @@ static uint64_t sampledApart(const Thread &T, const Node &Nd) {
   return Nd.Calls > In ? Nd.Calls - In : 0;
 }
 
-/// One thread's nodes into the table, following Aggregate's tree rule: a
-/// node without calls, and everything under it, is not in the tree.
+/// One thread's nodes into the table: per function, and per tree node where
+/// the aggregate put the node (\p TreeIdx, Aggregate::TreeIndex).
 static void addThread(LatencyTable &L, const Process &P, const Thread &T,
-                      ArrayRef<uint32_t> Global, const ChildIndex &Idx) {
-  constexpr uint32_t kSkipped = UINT32_MAX;
-  bool Has = T.Flags & raw::TF_Latency;
+                      ArrayRef<uint32_t> Global, ArrayRef<uint32_t> TreeIdx) {
+  bool Has = threadFlags(T).Latency;
   L.Any |= Has;
-  std::vector<uint32_t> TreeIdx(T.Nodes.size(), kSkipped);
   for (size_t I = 0; I < T.Nodes.size(); ++I) {
     const Node &Nd = T.Nodes[I];
     if (!Nd.Calls)
       continue;
     uint32_t G = Global[Nd.Func];
-    uint32_t Parent = Nd.Parent == raw::kNoParent ? 0 : TreeIdx[Nd.Parent];
-    if (Parent != kSkipped) {
-      auto It = Idx.find({Parent, G});
-      if (It != Idx.end())
-        TreeIdx[I] = It->second;
-    }
     if (Has) {
       L.ByFunction[G].add(P.TickRate, Nd.Latency);
       uint64_t Apart = sampledApart(T, Nd);
       L.Function[G].SampledApart += Apart;
-      if (TreeIdx[I] != kSkipped) {
+      if (TreeIdx[I] != kNotInTree) {
         L.ByTreeNode[TreeIdx[I]].add(P.TickRate, Nd.Latency);
         L.TreeNode[TreeIdx[I]].SampledApart += Apart;
       }
       continue;
     }
     L.Function[G].add(Nd.Calls, T.LatencyDropped);
-    if (TreeIdx[I] != kSkipped)
+    if (TreeIdx[I] != kNotInTree)
       L.TreeNode[TreeIdx[I]].add(Nd.Calls, T.LatencyDropped);
   }
 }
@@ -136,9 +116,9 @@ LatencyTable profile::latencies(const Profile &P, const Aggregate &A) {
   L.Function.resize(A.Functions.size());
   L.ByTreeNode.resize(A.Tree.size());
   L.TreeNode.resize(A.Tree.size());
-  ChildIndex Idx = childIndex(A);
   for (size_t PI = 0; PI < P.Processes.size(); ++PI)
-    for (const Thread &T : P.Processes[PI].Threads)
-      addThread(L, P.Processes[PI], T, A.FunctionIds[PI], Idx);
+    for (size_t TI = 0; TI < P.Processes[PI].Threads.size(); ++TI)
+      addThread(L, P.Processes[PI], P.Processes[PI].Threads[TI],
+                A.FunctionIds[PI], A.TreeIndex[PI][TI]);
   return L;
 }

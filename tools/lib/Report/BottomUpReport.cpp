@@ -1,5 +1,4 @@
-//===- BottomUpReport.cpp - `report --bottom-up`
-//---------------------------===//
+//===- BottomUpReport.cpp - `report --bottom-up` --------------------------===//
 //
 // Part of ActiveTime. The inverted call tree: functions by self-active
 // time, each expanded into the call paths that led to it with the share of
@@ -62,8 +61,7 @@ void report::printBottomUp(const Aggregate &A, raw_ostream &OS,
                   .str(),
               7)
        << "  " << std::string(2 * (N.Depth - 1), ' ')
-       << (N.Depth > 1 ? "<- " : "")
-       << M.name(N.Func);
+       << (N.Depth > 1 ? "<- " : "") << M.Names.name(N.Func);
     if (N.Truncated)
       OS << "  ... (--max-depth)";
     OS << "\n";

@@ -26,11 +26,11 @@ namespace {
 
 class CallGraphView {
 public:
-  /// \p M: names as the text tables print them; JSON's (null) are the
-  /// full demangled names, as its "functions" array's.
-  CallGraphView(const Profile &P, const Aggregate &A, bool Demangle,
-                const ReportModel *M = nullptr)
-      : A(A), Rows(P, A, Demangle, M), JsonId(A.Functions.size(), UINT32_MAX) {
+  /// \p Names: as the text tables print them (NameUse::Asked) or as JSON
+  /// does (NameUse::JsonCallSite).
+  CallGraphView(const Profile &P, const Aggregate &A,
+                const FunctionNamer &Names)
+      : A(A), Rows(P, A, Names), JsonId(A.Functions.size(), UINT32_MAX) {
     for (size_t I = 0; I < A.Flat.size(); ++I)
       JsonId[A.Flat[I].Func] = I;
   }
@@ -167,10 +167,11 @@ void CallGraphView::json(json::OStream &J) {
 void report::printCallGraph(const Profile &P, const Aggregate &A,
                             raw_ostream &OS, const ReportModel &M,
                             unsigned Top) {
-  CallGraphView(P, A, M.Demangle, &M).text(OS, Top);
+  CallGraphView(P, A, M.Names).text(OS, Top);
 }
 
 void report::callGraphJson(const Profile &P, const Aggregate &A,
-                           json::OStream &J, bool Demangle) {
-  CallGraphView(P, A, Demangle).json(J);
+                           json::OStream &J, const ViewOptions &O) {
+  FunctionNamer Names(A, O.names(NameUse::JsonCallSite));
+  CallGraphView(P, A, Names).json(J);
 }

@@ -117,12 +117,13 @@ std::vector<uint32_t> jsonIds(const Aggregate &A) {
 void report::printCallSites(const Profile &P, const Aggregate &A,
                             raw_ostream &OS, const ReportModel &M,
                             unsigned Top) {
-  CallSiteRows V(P, A, M.Demangle, &M);
+  CallSiteRows V(P, A, M.Names);
   printText(V, OS, A.Flat, Top);
 }
 
 void report::callSitesJson(const Profile &P, const Aggregate &A,
-                           json::OStream &J, bool Demangle) {
-  CallSiteRows V(P, A, Demangle, nullptr);
+                           json::OStream &J, const ViewOptions &O) {
+  FunctionNamer Names(A, O.names(NameUse::JsonCallSite));
+  CallSiteRows V(P, A, Names);
   printJson(V, J, jsonIds(A));
 }

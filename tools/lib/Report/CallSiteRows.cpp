@@ -6,7 +6,6 @@
 
 #include "CallSiteRows.h"
 #include "activetime/Report/Format.h"
-#include "activetime/Report/ShortNames.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -24,26 +23,16 @@ const char CallSiteRows::CountedNote[] =
     "sites its code samples in them returned to, in proportion, or, with no "
     "such sample, as its timed calls there were; an estimate, without time";
 
-CallSiteRows::CallSiteRows(const Profile &P, const Aggregate &A, bool Demangle,
-                           const ReportModel *M)
-    : A(A), Demangle(Demangle), M(M) {
+CallSiteRows::CallSiteRows(const Profile &P, const Aggregate &A,
+                           const FunctionNamer &Names)
+    : Names(Names) {
   symbolize::LLVMSymbolizer::Options SO;
   SO.Demangle = false;
   Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
   T = placeCalls(P, A, Sym.get());
 }
 
-std::string CallSiteRows::name(uint32_t F) const {
-  return M ? M->name(F) : displayName(A.Functions[F].Name, Demangle);
-}
-
-/// A function the debug info names (not necessarily in the profile), as
-/// the view names the profile's: short unless full names or no demangling.
-std::string CallSiteRows::display(const std::string &Linkage) const {
-  if (M && Demangle && !M->FullNames)
-    return shortName(sourceFunctionName(Linkage)).Short;
-  return displayName(Linkage, Demangle);
-}
+std::string CallSiteRows::name(uint32_t F) const { return Names.name(F); }
 
 std::string CallSiteRows::caller(const SiteRow &R) const {
   switch (R.Kind) {
@@ -75,11 +64,11 @@ std::string CallSiteRows::location(const SiteRow &R) const {
   if (R.Detail >= 2)
     L += " discriminator " + utostr(W.Discriminator);
   if (!W.InlinedFrom.empty()) {
-    L += " (in " + display(W.InlinedFrom) + ", inlined at " + W.InlinedAtFile +
-         ":" + utostr(W.InlinedAt);
+    L += " (in " + Names.name(W.InlinedFrom) + ", inlined at " +
+         W.InlinedAtFile + ":" + utostr(W.InlinedAt);
     if (R.Detail >= 3)
       for (size_t I = 1; I < W.Frames.size(); ++I)
-        L += " via " + display(W.Frames[I].first) + ":" +
+        L += " via " + Names.name(W.Frames[I].first) + ":" +
              utostr(W.Frames[I].second);
     L += ")";
   }
@@ -117,9 +106,10 @@ void CallSiteRows::json(json::OStream &J, const SiteRow &R,
   J.attribute("line", int64_t(R.Where.Line));
   J.attribute("column", int64_t(R.Where.Column));
   J.attribute("discriminator", int64_t(R.Where.Discriminator));
-  J.attribute("inlined_from", R.Where.InlinedFrom.empty()
-                                  ? json::Value(nullptr)
-                                  : json::Value(display(R.Where.InlinedFrom)));
+  J.attribute("inlined_from",
+              R.Where.InlinedFrom.empty()
+                  ? json::Value(nullptr)
+                  : json::Value(Names.name(R.Where.InlinedFrom)));
   J.attribute("inlined_at_file", R.Where.InlinedAtFile);
   J.attribute("inlined_at_line", int64_t(R.Where.InlinedAt));
   const CallEdge &First = T.Graph.Edges[R.Edges.front()];

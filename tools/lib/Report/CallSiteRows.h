@@ -12,7 +12,7 @@
 #define ACTIVETIME_REPORT_CALLSITEROWS_H
 
 #include "activetime/Profile/CallSites.h"
-#include "activetime/Report/ReportModel.h"
+#include "activetime/Report/Names.h"
 
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
 #include "llvm/Support/JSON.h"
@@ -27,13 +27,12 @@ namespace report {
 /// The placement of \p P's calls with its symbolizer, and the names.
 class CallSiteRows {
 public:
-  /// \p M: names as the text tables print them; null: JSON's, the full
-  /// demangled names (linkage names without \p Demangle).
+  /// \p Names: \p A's functions as the text tables print them
+  /// (NameUse::Asked) or as JSON does (NameUse::JsonCallSite).
   CallSiteRows(const profile::Profile &P, const profile::Aggregate &A,
-               bool Demangle, const ReportModel *M);
+               const FunctionNamer &Names);
 
   const profile::CallSiteTable &table() const { return T; }
-  const profile::Aggregate &aggregate() const { return A; }
   /// A function's name as the view prints it.
   std::string name(uint32_t Func) const;
   /// Who made the row's calls: a function, "<thread root>" or
@@ -55,11 +54,7 @@ public:
   static const char CountedNote[];
 
 private:
-  std::string display(const std::string &Linkage) const;
-
-  const profile::Aggregate &A;
-  bool Demangle;
-  const ReportModel *M;
+  const FunctionNamer &Names;
   std::unique_ptr<llvm::symbolize::LLVMSymbolizer> Sym;
   profile::CallSiteTable T;
 };

@@ -10,6 +10,8 @@
 #ifndef ACTIVETIME_REPORT_COMMON_H
 #define ACTIVETIME_REPORT_COMMON_H
 
+#include "activetime/Report/Views.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -24,7 +26,13 @@ struct SampleFrame;
 } // namespace profile
 namespace report {
 
-class ReportModel;
+class FunctionNamer;
+
+/// The description of each view and export format, one function in each
+/// view's file (Views.def).
+#define ACTIVETIME_REPORT_VIEW(Describe) View Describe();
+#define ACTIVETIME_EXPORT_FORMAT(Describe) View Describe();
+#include "Views.def"
 
 /// The program that wrote a file, "activetime VERSION", as JSON documents
 /// and the HTML report name it.
@@ -58,11 +66,11 @@ void functionIdentityJson(llvm::json::OStream &J, llvm::StringRef LinkageName,
                           bool Local, llvm::StringRef Module,
                           llvm::StringRef File, uint32_t Line);
 
-/// A frame of the sampled views as they print it: the report's name of its
-/// function (\p M: short or full, ReportModel::name), kOutsideFrame outside
-/// any instrumented function, and kCountedMark after a counted function's
-/// synthetic frame (kOutsideProbesMark after a code-outside-probes one).
-std::string sampleFrameName(const ReportModel &M,
+/// A frame of the sampled views as they print it: the name of its function
+/// (\p Names), kOutsideFrame outside any instrumented function, and
+/// kCountedMark after a counted function's synthetic frame
+/// (kOutsideProbesMark after a code-outside-probes one).
+std::string sampleFrameName(const FunctionNamer &Names,
                             const profile::SampleFrame &F);
 
 /// \p Fraction as a percentage with one decimal ("12.5%").

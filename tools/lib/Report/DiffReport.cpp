@@ -12,7 +12,7 @@
 #include "activetime/Report/DiffReport.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/ReportModel.h"
-#include "activetime/raw_format.h"
+#include "activetime/Profile/Flags.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -44,9 +44,10 @@ struct Method {
       ++(Pr.TimingThreshold ? M.ShortCallsCounted : M.EveryCallTimed);
       M.WithCodeSamples += Pr.CodeSamplePeriodNs != 0;
       M.Unstable +=
-          Pr.Overhead.Source == raw::OS_Calibrated && !Pr.Overhead.Stable;
+          overheadSource(Pr.Overhead) == OverheadSource::Calibrated &&
+          !Pr.Overhead.Stable;
       M.SampleCostUnmeasured += Pr.CodeSamplePeriodNs &&
-                                (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured);
+                                codeSampling(Pr).CostUnmeasured;
     }
     M.CountedCalls = S.A->How.CountedCalls != 0;
     return M;
@@ -66,9 +67,11 @@ class DiffView {
 public:
   DiffView(const DiffSideInfo &Base, const DiffSideInfo &New,
            const DiffResult &R, const DiffReportOptions &O)
-      : Sides{&Base, &New}, R(R), O(O),
-        Models{ReportModel(*Base.P, *Base.A, O.Demangle, O.FullNames),
-               ReportModel(*New.P, *New.A, O.Demangle, O.FullNames)} {
+      : Sides{&Base, &New}, R(R),
+        O(O), Models{ReportModel(*Base.P, *Base.A,
+                                 namesFor(NameUse::Asked, O.Names)),
+                     ReportModel(*New.P, *New.A,
+                                 namesFor(NameUse::Asked, O.Names))} {
     for (size_t I = 0; I < R.Functions.size(); ++I)
       Names.push_back(functionName(I));
     // Paths are ordered by their last frame's name on ties: a whole path's
@@ -91,11 +94,11 @@ public:
   }
   std::string functionName(size_t I) const {
     auto [S, Id] = owner(I);
-    return Models[S].name(Id);
+    return Models[S].Names.name(Id);
   }
   std::string fullName(size_t I) const {
     auto [S, Id] = owner(I);
-    return Models[S].fullName(Id);
+    return Models[S].Names.fullName(Id);
   }
   std::string location(size_t I) const {
     auto [S, Id] = owner(I);

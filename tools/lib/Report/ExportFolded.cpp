@@ -14,10 +14,7 @@
 
 #include "Common.h"
 #include "activetime/Profile/Samples.h"
-#include "activetime/Report/Export.h"
 #include "activetime/Report/Format.h"
-#include "activetime/Report/ReportModel.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -31,8 +28,8 @@ using namespace activetime::report;
 
 static const char kPreemptedFrame[] = "[preempted]";
 
-static std::string frameName(const ReportModel &M, const SampleFrame &F) {
-  std::string N = sampleFrameName(M, F);
+static std::string frameName(const FunctionNamer &Names, const SampleFrame &F) {
+  std::string N = sampleFrameName(Names, F);
   // ';' separates frames; a newline would end the line.
   for (char &C : N)
     if (C == ';' || C == '\n')
@@ -58,7 +55,7 @@ struct Value {
 /// says. A split frame's parts are samples' worth, not whole samples.
 static void addPath(std::map<std::string, Value> &Lines,
                     const std::string &Stack, const SampleFigures &F,
-                    const ExportOptions &O) {
+                    const ViewOptions &O) {
   if (O.OffCpu != OffCpuMode::Only && F.OnSamples)
     Lines[Stack].add(F.OnNs, F.OnSampleShare);
   if (O.OffCpu == OffCpuMode::Exclude || !F.OffSamples)
@@ -76,18 +73,18 @@ static void addPath(std::map<std::string, Value> &Lines,
                                              double(F.Preempted));
 }
 
-Error report::writeFolded(const Profile &P, raw_ostream &OS,
-                          const ExportOptions &O, Progress &) {
+static Error writeFolded(const Profile &P, const ViewOptions &O,
+                         raw_ostream &OS, Progress &) {
   if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
     return noSamplesError();
   Aggregate A = aggregate(P);
   SampleSummary S = summarizeSamples(P, A);
-  ReportModel M(P, A, O.Demangle, O.FullNames);
+  FunctionNamer Names(A, O.names(NameUse::Asked));
   std::map<std::string, Value> Lines;
   for (const auto &[Path, F] : S.Paths) {
     std::string Stack;
     for (const SampleFrame &Fr : Path)
-      Stack += (Stack.empty() ? "" : ";") + frameName(M, Fr);
+      Stack += (Stack.empty() ? "" : ";") + frameName(Names, Fr);
     addPath(Lines, Stack, F, O);
   }
   for (const auto &[Stack, V] : Lines) {
@@ -97,4 +94,14 @@ Error report::writeFolded(const Profile &P, raw_ostream &OS,
       OS << Stack << ' ' << N << '\n';
   }
   return Error::success();
+}
+
+View report::foldedFormat() {
+  View V;
+  V.Name = "folded";
+  V.Description =
+      "folded stacks of the samples (flamegraph.pl, speedscope, inferno)";
+  V.Reads = "off-cpu value no-demangle full-names";
+  V.Write = writeFolded;
+  return V;
 }

@@ -9,14 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
-#include "activetime/Report/Export.h"
-#include "activetime/Report/Format.h"
-#include "activetime/Report/ReportModel.h"
-#include "activetime/Report/Reports.h"
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Samples.h"
 #include "activetime/Profile/Strides.h"
-#include "activetime/abi.h"
+#include "activetime/Report/Format.h"
+#include "activetime/Report/Reports.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -49,10 +46,10 @@ static void sampledSplitJson(const SampledSplit &Sp, json::OStream &J) {
 /// on- and off-CPU time. A path's frames are named like the report's
 /// functions ("name"), and its "functions" are their ids in the report's
 /// "functions" (null outside it).
-static void samplesJson(const Profile &P, const Aggregate &A,
-                        json::OStream &J, bool Demangle) {
+static void samplesJson(const Profile &P, const Aggregate &A, json::OStream &J,
+                        const ViewOptions &O) {
   SampleSummary S = summarizeSamples(P, A);
-  ReportModel M(P, A, Demangle);
+  FunctionNamer Names(A, O.names(NameUse::FullName));
   // The report's function ids are the flat table's order.
   std::vector<int64_t> ReportId(A.Functions.size(), -1);
   for (size_t I = 0; I < A.Flat.size(); ++I)
@@ -77,7 +74,7 @@ static void samplesJson(const Profile &P, const Aggregate &A,
           J.attributeArray("frames", [&] {
             for (const SampleFrame &Fr : Path)
               J.value(Fr.Func == kOutsideFunc ? std::string(kOutsideFrame)
-                                              : M.fullName(Fr.Func));
+                                              : Names.name(Fr.Func));
           });
           J.attributeArray("functions", [&] {
             for (const SampleFrame &Fr : Path)
@@ -128,9 +125,8 @@ static void traceLossesJson(const Profile &P, json::OStream &J) {
 /// Levels of the exported inverted tree.
 static constexpr unsigned kExportBottomUpDepth = 64;
 
-Error report::writeExportJson(const Profile &P, raw_ostream &OS,
-                              const ExportOptions &O, Progress &Prog) {
-  bool Demangle = O.Demangle;
+Error report::writeExportJson(const Profile &P, const ViewOptions &O,
+                              raw_ostream &OS, Progress &Prog) {
   Prog.phase("aggregating");
   Aggregate A = aggregate(P);
   json::OStream J(OS, 1);
@@ -142,9 +138,8 @@ Error report::writeExportJson(const Profile &P, raw_ostream &OS,
     J.attribute("generator", kGenerator);
     J.attributeBegin("report");
     J.rawValue([&](raw_ostream &R) {
-      TimeReportOptions TO;
-      TO.Demangle = Demangle;
-      TO.FullNames = O.FullNames;
+      ViewOptions TO;
+      TO.Names = O.Names;
       TO.MaxDepth = 0; // the complete tree
       TO.Callers = true;
       TO.Filters = O.Filters;
@@ -163,12 +158,21 @@ Error report::writeExportJson(const Profile &P, raw_ostream &OS,
     J.attributeEnd();
 
     Prog.phase("stride sites");
-    strideSitesJson(P, J, Demangle);
+    strideSitesJson(P, J, O);
 
     Prog.phase("samples");
-    samplesJson(P, A, J, Demangle);
+    samplesJson(P, A, J, O);
     traceLossesJson(P, J);
   });
   OS << "\n";
   return Error::success();
+}
+
+View report::jsonFormat() {
+  View V;
+  V.Name = "json";
+  V.Description = "the whole profile as one versioned JSON document";
+  V.Reads = "no-demangle full-names";
+  V.Write = writeExportJson;
+  return V;
 }

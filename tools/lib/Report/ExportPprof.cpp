@@ -17,14 +17,10 @@
 #include "Common.h"
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/CallSites.h"
-#include "activetime/Report/Export.h"
-#include "activetime/Report/ReportModel.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
-#include "llvm/Demangle/Demangle.h"
 
 #include "profile.pb.h"
 #include <zlib.h>
@@ -46,8 +42,8 @@ enum ValueIndex { kActive, kCalls, kOffCpu, kOverhead, kNumValues };
 
 class PprofBuilder {
 public:
-  PprofBuilder(const Profile &P, const Aggregate &A, bool Demangle)
-      : P(P), A(A), Model(P, A, Demangle), Demangle(Demangle) {
+  PprofBuilder(const Profile &P, const Aggregate &A, const ViewOptions &O)
+      : P(P), A(A), Names(A, O.names(NameUse::FullName)) {
     symbolize::LLVMSymbolizer::Options SO;
     SO.Demangle = false;
     Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
@@ -70,8 +66,7 @@ private:
 
   const Profile &P;
   const Aggregate &A;
-  ReportModel Model;
-  bool Demangle;
+  FunctionNamer Names;
   std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
   pb::Profile Out;
   StringMap<int64_t> Strings;
@@ -142,7 +137,7 @@ void PprofBuilder::comments() {
         "of their own and are not in calls; their self time was split off "
         "their timed callers by code samples (label how = counted).");
   for (const ThreadSummary &T : A.Threads)
-    if (T.SwitchSource == raw::SS_None)
+    if (T.SwitchSource == SwitchSource::None)
       Add("thread " + std::to_string(T.Tid) + " (pid " +
           std::to_string(P.Processes[T.Process].Pid) +
           "): switched-out time NOT MEASURED: its active time includes it "
@@ -178,7 +173,7 @@ uint64_t PprofBuilder::function(uint32_t G) {
   F->set_id(It->second);
   // pprof shortens names itself where it draws them (and its users filter
   // on whole names): the full demangled name, as the report's JSON "name".
-  F->set_name(str(Model.fullName(G)));
+  F->set_name(str(Names.name(G)));
   F->set_system_name(str(FI.Name));
   F->set_filename(str(FI.File));
   F->set_start_line(FI.Line);
@@ -196,8 +191,7 @@ uint64_t PprofBuilder::inlinedFunction(const DILineInfo &Frame) {
   InlinedFuncs[Frame.FunctionName] = Id;
   pb::Function *F = Out.add_function();
   F->set_id(Id);
-  F->set_name(str(Demangle ? demangle(Frame.FunctionName)
-                           : Frame.FunctionName));
+  F->set_name(str(Names.name(Frame.FunctionName)));
   F->set_system_name(str(Frame.FunctionName));
   F->set_filename(str(Frame.FileName == DILineInfo::BadString
                           ? std::string()
@@ -347,17 +341,27 @@ Error gzip(const std::string &Data, raw_ostream &OS) {
 
 } // namespace
 
-Error report::writePprof(const Profile &P, raw_ostream &OS,
-                         const ExportOptions &O, Progress &Prog) {
+static Error writePprof(const Profile &P, const ViewOptions &O, raw_ostream &OS,
+                        Progress &Prog) {
   Prog.phase("aggregating");
   AggregateOptions AO;
   AO.TreePerThread = true;
   Aggregate A = aggregate(P, AO);
   Prog.phase("building the pprof profile");
-  pb::Profile Msg = PprofBuilder(P, A, O.Demangle).build();
+  pb::Profile Msg = PprofBuilder(P, A, O).build();
   std::string Bytes;
   if (!Msg.SerializeToString(&Bytes))
     return createStringError(inconvertibleErrorCode(),
                              "cannot serialize the pprof profile (over 2 GiB)");
   return gzip(Bytes, OS);
+}
+
+View report::pprofFormat() {
+  View V;
+  V.Name = "pprof";
+  V.Description = "call-tree times as gzipped pprof profile.proto (go tool "
+                  "pprof, Pyroscope, Grafana)";
+  V.Reads = "no-demangle";
+  V.Write = writePprof;
+  return V;
 }

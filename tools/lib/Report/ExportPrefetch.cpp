@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Strides.h"
-#include "activetime/Report/Export.h"
-#include "activetime/abi.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -23,11 +23,12 @@ using namespace activetime::report;
 /// The prefetch hint file (format in docs/user-guide.md): one hint per
 /// dynamic load in a loop classed unit or constant with a non-zero stride
 /// and a measured iteration time.
-Error report::writePrefetchHints(const Profile &P, raw_ostream &OS,
-                                 const ExportOptions &O, Progress &) {
+static Error writePrefetchHints(const Profile &P, const ViewOptions &O,
+                                raw_ostream &OS, Progress &) {
   if (!(O.LatencyNs > 0) || O.MaxDistance == 0)
     return createStringError(inconvertibleErrorCode(),
                              "--latency-ns and --max-distance must be > 0");
+  FunctionNamer Names(O.names(NameUse::Linkage));
   PrefetchModel Model;
   Model.LatencyNs = O.LatencyNs;
   Model.MaxIterations = O.MaxDistance;
@@ -35,7 +36,7 @@ Error report::writePrefetchHints(const Profile &P, raw_ostream &OS,
   unsigned Skipped = 0;
   for (const StrideRow &R : strideRows(P)) {
     const MemSite &S = R.Site;
-    if (R.Static || (S.Flags & abi::MS_Store) || !(S.Flags & abi::MS_InLoop))
+    if (R.Static || siteFlags(S).Store || !siteFlags(S).InLoop)
       continue;
     if ((R.Class != StrideClass::Unit && R.Class != StrideClass::Constant) ||
         !R.IterNs) {
@@ -45,7 +46,7 @@ Error report::writePrefetchHints(const Profile &P, raw_ostream &OS,
     PrefetchDistance D = prefetchDistance(R.Stride, *R.MinIterNs, Model);
     Hints.push_back(json::Object{
         {"module", R.Module},
-        {"function", sourceFunctionName(S.Func).str()},
+        {"function", Names.name(S.Func)},
         {"file", S.File},
         {"line", S.Line},
         {"column", S.Column},
@@ -75,4 +76,15 @@ Error report::writePrefetchHints(const Profile &P, raw_ostream &OS,
   };
   OS << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
   return Error::success();
+}
+
+View report::prefetchFormat() {
+  View V;
+  V.Name = "prefetch";
+  V.Description = "prefetch hints for -activetime-prefetch-use";
+  V.Reads = "latency-ns max-distance";
+  // The stride sites belong to no thread or call.
+  V.CallFilters = false;
+  V.Write = writePrefetchHints;
+  return V;
 }

@@ -27,7 +27,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
-#include "activetime/Report/Export.h"
 #include "activetime/Profile/CallSites.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -49,8 +48,9 @@ namespace {
 
 class SampleProfileBuilder {
 public:
-  SampleProfileBuilder(const Profile &P, const Aggregate &A)
-      : Prof(P), Agg(A) {
+  SampleProfileBuilder(const Profile &P, const Aggregate &A,
+                       const FunctionNamer &Linkage)
+      : Prof(P), Agg(A), Linkage(Linkage) {
     symbolize::LLVMSymbolizer::Options SO;
     SO.Demangle = false;
     SO.PrintFunctions = DILineInfoSpecifier::FunctionNameKind::LinkageName;
@@ -64,7 +64,7 @@ public:
 
 private:
   FunctionId name(StringRef N) {
-    return FunctionId(Names.insert(sourceFunctionName(N)).first->getKey());
+    return FunctionId(Names.insert(Linkage.name(N)).first->getKey());
   }
   FunctionSamples &top(StringRef N) {
     return Map.create(SampleContext(name(N)));
@@ -80,6 +80,7 @@ private:
 
   const Profile &Prof;
   const Aggregate &Agg;
+  const FunctionNamer &Linkage; // the names the sample loader looks up
   std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
   StringSet<> Names; // the map refers to these
   SampleProfileMap Map;
@@ -189,12 +190,13 @@ void SampleProfileBuilder::addEdge(const CallEdge &E) {
 
 } // namespace
 
-Error report::writeSampleProfile(const Profile &P, raw_ostream &OS,
-                                 const ExportOptions &O, Progress &Prog) {
+static Error writeSampleProfile(const Profile &P, const ViewOptions &O,
+                                raw_ostream &OS, Progress &Prog) {
   Prog.phase("call sites");
   Aggregate A = aggregate(P);
   CallGraph G = buildCallGraph(P, A);
-  SampleProfileBuilder B(P, A);
+  FunctionNamer Linkage(O.names(NameUse::Linkage));
+  SampleProfileBuilder B(P, A, Linkage);
   B.addHeads();
   Prog.phase("symbolizing");
   for (size_t I = 0; I < G.Edges.size(); ++I) {
@@ -228,4 +230,13 @@ Error report::writeSampleProfile(const Profile &P, raw_ostream &OS,
                       "head samples still count them\n",
                       B.unplaced(), B.placed() + B.unplaced());
   return Error::success();
+}
+
+View report::sampleProfileFormat() {
+  View V;
+  V.Name = "sample-profile";
+  V.Description = "LLVM sample profile for clang -fprofile-sample-use";
+  V.Reads = "sample-profile-format";
+  V.Write = writeSampleProfile;
+  return V;
 }

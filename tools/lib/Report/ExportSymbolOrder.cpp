@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Profile/Aggregate.h"
-#include "activetime/Report/Export.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -18,10 +18,11 @@ using namespace activetime::report;
 /// --symbol-ordering-file (with -ffunction-sections). Functions that ran but
 /// have no positive figure keep their place after the hot ones (they ran, so
 /// packing them near the hot code still helps); names are listed once.
-Error report::writeSymbolOrder(const Profile &P, raw_ostream &OS,
-                               const ExportOptions &O, Progress &Prog) {
+static Error writeSymbolOrder(const Profile &P, const ViewOptions &O,
+                              raw_ostream &OS, Progress &Prog) {
   Prog.phase("aggregating");
   Aggregate A = aggregate(P);
+  FunctionNamer Names(A, O.names(NameUse::Linkage));
   std::vector<FunctionStats> Rows = A.Flat;
   sortFunctions(Rows, A.Functions,
                 O.OrderBy == SymbolOrderKey::Calls ? SortKey::Calls
@@ -30,9 +31,18 @@ Error report::writeSymbolOrder(const Profile &P, raw_ostream &OS,
   for (const FunctionStats &F : Rows) {
     if (!F.S.Calls)
       continue;
-    const std::string &Name = A.Functions[F.Func].Name;
+    std::string Name = Names.name(F.Func);
     if (Seen.insert(Name).second)
       OS << Name << '\n';
   }
   return Error::success();
+}
+
+View report::symbolOrderFormat() {
+  View V;
+  V.Name = "symbol-order";
+  V.Description = "hot functions first, for ld.lld --symbol-ordering-file";
+  V.Reads = "order-by";
+  V.Write = writeSymbolOrder;
+  return V;
 }

@@ -15,11 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
-#include "activetime/Report/Export.h"
-#include "activetime/Report/Format.h"
-#include "activetime/Report/ReportModel.h"
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Samples.h"
+#include "activetime/Report/Format.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -41,10 +40,11 @@ static bool hasTraces(const Profile &P) {
                 [](const Process &X) { return !X.Traces.empty(); });
 }
 
-static std::string funcName(const Process &Pr, uint32_t Func, bool Demangle) {
+static std::string funcName(const Process &Pr, uint32_t Func,
+                            const FunctionNamer &Names) {
   if (Func >= Pr.Functions.size())
     return "[function " + utostr(Func) + "]";
-  return displayName(Pr.Functions[Func].Name, Demangle);
+  return Names.name(Pr.Functions[Func].Name);
 }
 
 static std::string threadName(const Process &Pr, uint64_t Tid) {
@@ -90,9 +90,9 @@ namespace {
 /// counter of its accumulated off-CPU time.
 class ChromeTraceWriter {
 public:
-  ChromeTraceWriter(const Profile &P, raw_ostream &OS, bool Demangle,
+  ChromeTraceWriter(const Profile &P, raw_ostream &OS, const ViewOptions &O,
                     Progress &Prog)
-      : P(P), J(OS), Demangle(Demangle), Prog(Prog) {}
+      : P(P), J(OS), Names(O.names(NameUse::TraceFrame)), Prog(Prog) {}
   void write();
 
 private:
@@ -123,7 +123,7 @@ private:
 
   const Profile &P;
   json::OStream J;
-  bool Demangle;
+  FunctionNamer Names;
   Progress &Prog;
   uint64_t Total = 0, Done = 0;
   uint64_t Epoch = UINT64_MAX; // earliest process start, Unix ns
@@ -132,7 +132,7 @@ private:
   // once.
   const Process *CurProc = nullptr;
   double UsPerTick = 0, Base = 0;
-  std::vector<std::string> Names;
+  std::vector<std::string> FuncNames;
   std::string UnknownName; // a function index beyond the table
 
   // The thread being written: its open calls and its off-CPU intervals,
@@ -175,7 +175,7 @@ void ChromeTraceWriter::writeProcess(const Process &Proc) {
                 (sys::path::filename(Proc.Exe) + " (pid " + utostr(Proc.Pid) +
                  ")")
                     .str());
-  Names.assign(Proc.Functions.size(), std::string());
+  FuncNames.assign(Proc.Functions.size(), std::string());
   for (const Trace &Tr : Proc.Traces)
     writeThread(Tr);
 }
@@ -214,7 +214,7 @@ void ChromeTraceWriter::writeThread(const Trace &Tr) {
 /// A "B" slice for an entry, an "E" for an exit; the name of an exit is
 /// that of the call it ends.
 void ChromeTraceWriter::writeCall(const TraceEvent &E) {
-  bool Enter = E.Kind == raw::TE_Enter;
+  bool Enter = eventKind(E) == TraceEventKind::Enter;
   if (!Enter && Stack.empty())
     return; // exit of a call entered before tracing began
   uint32_t Func = Enter ? E.Func : Stack.back();
@@ -308,20 +308,20 @@ void ChromeTraceWriter::writeWhere(uint64_t Tick) {
 }
 
 const std::string &ChromeTraceWriter::functionName(uint32_t Func) {
-  if (Func >= Names.size())
-    return UnknownName = funcName(*CurProc, Func, Demangle);
-  if (Names[Func].empty())
-    Names[Func] = funcName(*CurProc, Func, Demangle);
-  return Names[Func];
+  if (Func >= FuncNames.size())
+    return UnknownName = funcName(*CurProc, Func, Names);
+  if (FuncNames[Func].empty())
+    FuncNames[Func] = funcName(*CurProc, Func, Names);
+  return FuncNames[Func];
 }
 
 } // namespace
 
-Error report::writeChromeTrace(const Profile &P, raw_ostream &OS,
-                               const ExportOptions &O, Progress &Prog) {
+static Error writeChromeTrace(const Profile &P, const ViewOptions &O,
+                              raw_ostream &OS, Progress &Prog) {
   if (!hasTraces(P))
     return noTraceError();
-  ChromeTraceWriter(P, OS, O.Demangle, Prog).write();
+  ChromeTraceWriter(P, OS, O, Prog).write();
   OS << "\n";
   return Error::success();
 }
@@ -411,9 +411,9 @@ Expected<SpeedscopeSource> chooseSource(const Profile &P,
 /// they refer to.
 class SpeedscopeWriter {
 public:
-  SpeedscopeWriter(const Profile &P, raw_ostream &OS, bool Demangle,
+  SpeedscopeWriter(const Profile &P, raw_ostream &OS, const ViewOptions &O,
                    Progress &Prog)
-      : P(P), J(OS), Demangle(Demangle), Prog(Prog) {}
+      : P(P), J(OS), O(O), Names(O.names(NameUse::TraceFrame)), Prog(Prog) {}
   void write(SpeedscopeSource Source);
 
 private:
@@ -426,7 +426,8 @@ private:
 
   const Profile &P;
   json::OStream J;
-  bool Demangle;
+  const ViewOptions &O;
+  FunctionNamer Names; // trace and call-tree frames
   Progress &Prog;
   FrameTable Frames;
   uint64_t Total = 0, Done = 0; // trace events, for the progress line
@@ -476,10 +477,10 @@ void SpeedscopeWriter::writeTraceProfiles() {
 
 unsigned SpeedscopeWriter::functionFrame(uint32_t F) {
   if (F >= CurProc->Functions.size())
-    return Frames.get(funcName(*CurProc, F, Demangle), "", 0);
+    return Frames.get(funcName(*CurProc, F, Names), "", 0);
   if (FrameOf[F] < 0) {
     const Function &Fn = CurProc->Functions[F];
-    FrameOf[F] = Frames.get(displayName(Fn.Name, Demangle), Fn.File, Fn.Line);
+    FrameOf[F] = Frames.get(Names.name(Fn.Name), Fn.File, Fn.Line);
   }
   return FrameOf[F];
 }
@@ -507,7 +508,7 @@ void SpeedscopeWriter::writeThreadEvents(const Trace &T, double NsPerTick) {
   std::vector<unsigned> Stack;
   for (const TraceEvent &E : T.Events) {
     Prog.update(++Done, Total);
-    bool Enter = E.Kind == raw::TE_Enter;
+    bool Enter = eventKind(E) == TraceEventKind::Enter;
     if (!Enter && Stack.empty())
       continue;
     unsigned F = Enter ? functionFrame(E.Func) : Stack.back();
@@ -538,13 +539,13 @@ void SpeedscopeWriter::writeSampleProfile() {
   Aggregate A = aggregate(P);
   SampleSummary S = summarizeSamples(P, A);
   // Full names, as every other speedscope profile has them.
-  ReportModel M(P, A, Demangle, /*FullNames=*/true);
+  FunctionNamer SampleNames(A, O.names(NameUse::FullName));
   SampledProfile On{"samples: on-CPU and off-CPU (wall clock)", {}, {}};
   unsigned OffFrame = Frames.get(kOffCpuFrame, "", 0);
   for (const auto &[Path, F] : S.Paths) {
     std::vector<unsigned> Stack;
     for (const SampleFrame &Fr : Path)
-      Stack.push_back(Frames.get(sampleFrameName(M, Fr), "", 0));
+      Stack.push_back(Frames.get(sampleFrameName(SampleNames, Fr), "", 0));
     if (F.OnNs > 0) {
       On.Stacks.push_back(Stack);
       On.Weights.push_back(F.OnNs);
@@ -569,8 +570,7 @@ void SpeedscopeWriter::writeTreeProfiles() {
     const TreeNode &N = A.Tree[I];
     const FunctionInfo &F = A.Functions[N.Func];
     Paths[I] = Paths[N.Parent]; // parents come before children
-    Paths[I].push_back(
-        Frames.get(displayName(F.Name, Demangle), F.File, F.Line));
+    Paths[I].push_back(Frames.get(Names.name(F.Name), F.File, F.Line));
     // Negative self time (an overestimated overhead) is no weight.
     if (N.S.SelfActive > 0) {
       Act.Stacks.push_back(Paths[I]);
@@ -587,12 +587,39 @@ void SpeedscopeWriter::writeTreeProfiles() {
 
 } // namespace
 
-Error report::writeSpeedscope(const Profile &P, raw_ostream &OS,
-                              const ExportOptions &O, Progress &Prog) {
+static Error writeSpeedscope(const Profile &P, const ViewOptions &O,
+                             raw_ostream &OS, Progress &Prog) {
   Expected<SpeedscopeSource> Source = chooseSource(P, O.Source);
   if (!Source)
     return Source.takeError();
-  SpeedscopeWriter(P, OS, O.Demangle, Prog).write(*Source);
+  SpeedscopeWriter(P, OS, O, Prog).write(*Source);
   OS << "\n";
   return Error::success();
+}
+
+View report::chromeFormat() {
+  View V;
+  V.Name = "chrome";
+  V.Description = "mode=trace data as Chrome trace-event JSON (Perfetto, "
+                  "chrome://tracing)";
+  V.Reads = "no-demangle";
+  V.TimeFilters = [](const ViewOptions &) { return true; };
+  V.TimeFiltersWhen = "chrome";
+  V.Write = writeChromeTrace;
+  return V;
+}
+
+View report::speedscopeFormat() {
+  View V;
+  V.Name = "speedscope";
+  V.Description = "speedscope's JSON file format";
+  V.Reads = "source no-demangle";
+  // Only the trace events have times.
+  V.TimeFilters = [](const ViewOptions &O) {
+    return O.Source != SpeedscopeSource::Samples &&
+           O.Source != SpeedscopeSource::Tree;
+  };
+  V.TimeFiltersWhen = "speedscope with --source=trace or auto";
+  V.Write = writeSpeedscope;
+  return V;
 }

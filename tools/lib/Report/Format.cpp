@@ -7,8 +7,7 @@
 #include "activetime/Report/Format.h"
 #include "Common.h"
 #include "activetime/Profile/Samples.h"
-#include "activetime/Report/ReportModel.h"
-#include "activetime/abi.h"
+#include "activetime/Report/Names.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
@@ -70,13 +69,13 @@ const char report::kOffCpuFrame[] = "[off-CPU]";
 const char report::kCountedMark[] = " [counted]";
 const char report::kOutsideProbesMark[] = " [outside probes]";
 
-std::string report::sampleFrameName(const ReportModel &M,
+std::string report::sampleFrameName(const FunctionNamer &Names,
                                     const profile::SampleFrame &F) {
   if (F.Func == profile::kOutsideFunc)
     return profile::kOutsideFrame;
-  return M.name(F.Func) + (F.OutsideProbes ? kOutsideProbesMark
-                           : F.Counted     ? kCountedMark
-                                           : "");
+  return Names.name(F.Func) + (F.OutsideProbes ? kOutsideProbesMark
+                               : F.Counted     ? kCountedMark
+                                               : "");
 }
 
 Error report::noSamplesError() {

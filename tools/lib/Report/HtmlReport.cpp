@@ -1,7 +1,7 @@
 //===- HtmlReport.cpp - `activetime report --html` ------------------------===//
 //
 // Part of ActiveTime. One self-contained HTML file: the export document
-// (export-json.cpp) as a JSON data island, d3 and d3-flame-graph (npm
+// (ExportJson.cpp) as a JSON data island, d3 and d3-flame-graph (npm
 // packages unpacked by scripts/install-deps.sh, embedded at build time) and
 // the report's own script and style (html/ beside this file), all inline, so
 // the file opens without network access.
@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
-#include "activetime/Report/Export.h"
 #include "activetime/Report/Output.h"
 #include "activetime/Report/Reports.h"
 
@@ -41,22 +40,33 @@ static void escapeHtml(StringRef S, raw_ostream &OS) {
   }
 }
 
-Error report::writeHtmlReport(const Profile &P, StringRef Path, bool Demangle,
-                            Progress &Prog, const FilterSummary *Filters,
-                            bool FullNames) {
+/// One self-contained HTML file (flame graphs, tables, header) at
+/// O.OutputPath.
+static Error writeHtmlReport(const Profile &P, const ViewOptions &O,
+                             raw_ostream &, Progress &Prog) {
+  StringRef Path = O.OutputPath;
   std::string Doc;
   raw_string_ostream DS(Doc);
-  ExportOptions O;
-  O.Demangle = Demangle;
-  O.Filters = Filters;
-  O.FullNames = FullNames;
-  if (Error E = writeExportJson(P, DS, O, Prog))
+  if (Error E = writeExportJson(P, O, DS, Prog))
     return E;
   Prog.phase("writing " + Path.str());
   std::string Title = "ActiveTime report";
   if (!P.Processes.empty())
     Title += ": " + sys::path::filename(P.Processes[0].Exe).str();
   return writeHtmlPage(Path, Title, Doc, HtmlApp::Report);
+}
+
+View report::htmlView() {
+  View V;
+  V.Name = "html";
+  V.Description = "Write a self-contained interactive HTML report to FILE "
+                  "(flame graphs, tables, header)";
+  V.OutputValue = "file";
+  V.Reads = "no-demangle full-names progress";
+  V.NoJsonHint = "the HTML file embeds the document of 'activetime export "
+                 "--format=json'";
+  V.Write = writeHtmlReport;
+  return V;
 }
 
 Error report::writeHtmlPage(StringRef Path, StringRef Title, StringRef Doc,

@@ -5,11 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Report/InlinedAway.h"
-#include "activetime/Report/ShortNames.h"
-#include "activetime/abi.h"
+#include "activetime/Profile/Flags.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Demangle/Demangle.h"
 
 #include <algorithm>
 #include <map>
@@ -26,7 +24,7 @@ namespace {
 /// a local function, the linkage name otherwise.
 std::pair<std::string, std::string> identity(const Function &F,
                                              const std::string &Module) {
-  if (F.Flags & abi::FF_LocalLinkage)
+  if (isLocal(F))
     return {Module, profile::sourceFunctionName(F.Name).str()};
   return {"", profile::sourceFunctionName(F.Name).str()};
 }
@@ -40,7 +38,7 @@ InlinedAwaySummary InlinedAwaySummary::of(const Profile &P) {
   for (const Process &Pr : P.Processes) {
     for (const Function &F : Pr.Functions) {
       const Module &M = Pr.Modules[F.Module];
-      if (M.Name != abi::kRegionModuleName)
+      if (!isRegionModule(M))
         Instrumented.insert(identity(F, M.Name));
     }
     for (const Module &M : Pr.Modules)
@@ -68,7 +66,7 @@ InlinedAwaySummary InlinedAwaySummary::of(const Profile &P) {
 }
 
 std::string report::inlinedAwayLine(const InlinedAwaySummary &S,
-                                    bool Demangle, bool FullNames,
+                                    const FunctionNamer &Names,
                                     size_t MaxNames) {
   size_t N = S.Functions.size();
   if (!N)
@@ -81,14 +79,10 @@ std::string report::inlinedAwayLine(const InlinedAwaySummary &S,
                                "its callers'): "
                              : "have no figures of their own (their time is "
                                "in their callers'): ");
-  std::vector<std::string> Names;
-  for (size_t I = 0; I < N && I < MaxNames; ++I) {
-    std::string Name = profile::sourceFunctionName(S.Functions[I]->Name).str();
-    Names.push_back(!Demangle   ? Name
-                    : FullNames ? llvm::demangle(Name)
-                                : shortName(Name).Short);
-  }
-  Line += join(Names, ", ");
+  std::vector<std::string> Listed;
+  for (size_t I = 0; I < N && I < MaxNames; ++I)
+    Listed.push_back(Names.name(S.Functions[I]->Name));
+  Line += join(Listed, ", ");
   if (N > MaxNames)
     Line += ", ... (" + utostr(N - MaxNames) + " more; --json lists all)";
   Line += "; rebuild with -mllvm -activetime-before-inlining to count them";

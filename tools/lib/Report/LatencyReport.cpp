@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Profile/Latency.h"
 #include "activetime/Report/Format.h"
-#include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -177,11 +177,16 @@ static void sampledApartLine(const LatencyTable &L, const Aggregate &A,
                 Calls, Functions, Functions == 1 ? "function" : "functions");
 }
 
-void report::printLatencyReport(const Profile &P, const Aggregate &A,
-                                raw_ostream &OS, bool Demangle, unsigned Top,
-                                bool FullNames) {
+/// `report --latency`: per function timed calls, min, p50, p90, p99, max
+/// (the first --top rows of the flat order; 0 = all), then their
+/// histograms.
+static Error writeLatencyReport(const Profile &P, const ViewOptions &O,
+                                raw_ostream &OS, Progress &) {
+  printFiltersLine(O, OS);
+  Aggregate A = aggregate(P);
   LatencyTable L = latencies(P, A);
-  ReportModel M(P, A, Demangle, FullNames);
+  FunctionNamer Names(A, O.names(NameUse::Asked));
+  unsigned Top = O.Top;
   OS << "note: " << LatencyNote << "\n\n";
   std::vector<std::vector<std::string>> Rows = {
       {"timed calls", "min", "p50", "p90", "p99", "max", "function"}};
@@ -194,7 +199,7 @@ void report::printLatencyReport(const Profile &P, const Aggregate &A,
     const LatencyGap &Gap = L.Function[F.Func];
     Listed.push_back(latencyState(H, F.S, Gap));
     Rows.push_back(latencyCells(latencyFigures(H, F.S, Listed.back(), Gap),
-                                M.name(F.Func)));
+                                Names.name(F.Func)));
   }
   printRows(Rows, OS);
   sampledApartLine(L, A, Listed.size(), OS);
@@ -205,10 +210,25 @@ void report::printLatencyReport(const Profile &P, const Aggregate &A,
       continue;
     OS << formatv("\nhistogram of {0}: {1} timed calls (bucket, calls, "
                   "calls up to here)",
-                  M.name(F.Func), H.total());
+                  Names.name(F.Func), H.total());
     if (uint64_t Apart = L.Function[F.Func].SampledApart)
       OS << formatv("; {0} sampled calls set apart", Apart);
     OS << "\n";
     printHistogram(H, OS);
   }
+  return Error::success();
+}
+
+View report::latencyView() {
+  View V;
+  V.Name = "latency";
+  V.Description =
+      "Print each function's latency distribution instead of the time "
+      "report: timed calls, min, p50, p90, p99, max of the active time per "
+      "call, and the histograms";
+  V.Reads = "top no-demangle full-names";
+  V.NoJsonHint = "the time report's JSON ('report --json') has a "
+                 "\"latency\" object per function";
+  V.Write = writeLatencyReport;
+  return V;
 }

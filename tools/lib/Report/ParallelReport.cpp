@@ -10,6 +10,7 @@
 #include "Common.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Parallel.h"
 
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
@@ -28,9 +29,10 @@ using namespace activetime::report;
 
 namespace {
 
-const char *const StateNames[raw::kNumWorkerStates] = {"U", "L", "G", "W"};
+const char *const StateNames[kNumWorkerStates] = {"U", "L", "G", "W"};
 
-std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
+std::string regionLocation(symbolize::LLVMSymbolizer &Sym,
+                           const FunctionNamer &Names, const Region &R) {
   std::string Where = formatv("{0}+{1:x}", sys::path::filename(R.Path),
                               R.Address);
   if (R.Path.empty() || R.Address == 0)
@@ -46,7 +48,7 @@ std::string regionLocation(symbolize::LLVMSymbolizer &Sym, const Region &R) {
   if (Info->FileName == DILineInfo::BadString || Info->Line == 0)
     return Where;
   return formatv("{0}:{1} ({2})", sys::path::filename(Info->FileName),
-                 Info->Line, sourceFunctionName(Info->FunctionName));
+                 Info->Line, Names.name(Info->FunctionName));
 }
 
 std::string ratio(double X) {
@@ -56,13 +58,15 @@ std::string ratio(double X) {
 const char *statusName(const Parallel &Par) {
   if (!Par.Present)
     return "none";
-  switch (Par.Status) {
-  case raw::OS_Ompt:
+  switch (ompStatus(Par)) {
+  case OmpStatus::Ompt:
     return "ompt";
-  case raw::OS_NoOmpt:
+  case OmpStatus::NoOmpt:
     return "no-ompt";
-  case raw::OS_Disabled:
+  case OmpStatus::Disabled:
     return "disabled";
+  case OmpStatus::NoOpenMP:
+    break;
   }
   return "none";
 }
@@ -96,7 +100,7 @@ void regionJson(json::OStream &J, const RegionSummary &R,
   J.attribute("wall_ns", R.WallSeconds * 1e9);
   J.attribute("thread_ns", R.ThreadSeconds * 1e9);
   J.attributeObject("state_ns", [&] {
-    for (unsigned S = 0; S < raw::kNumWorkerStates; ++S)
+    for (unsigned S = 0; S < kNumWorkerStates; ++S)
       J.attribute(StateNames[S], R.StateSeconds[S] * 1e9);
   });
   J.attribute("overhead_share", R.overheadShare());
@@ -109,14 +113,14 @@ void regionJson(json::OStream &J, const RegionSummary &R,
   J.attribute("tasks_created", int64_t(R.TasksCreated));
   J.attribute("task_rate", R.taskRate());
   J.attributeObject("transitions", [&] {
-    for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
-      for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
+    for (unsigned A = 0; A < kNumWorkerStates; ++A)
+      for (unsigned B = 0; B < kNumWorkerStates; ++B)
         J.attribute(transitionKey(A, B), int64_t(R.Transitions[A][B]));
   });
   // Per second per thread (over the workers' summed time).
   J.attributeObject("transition_rates", [&] {
-    for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
-      for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
+    for (unsigned A = 0; A < kNumWorkerStates; ++A)
+      for (unsigned B = 0; B < kNumWorkerStates; ++B)
         J.attribute(transitionKey(A, B), transitionRate(R, A, B));
   });
   J.attribute("shared_pool", R.SharedPool);
@@ -160,10 +164,11 @@ void printJson(const Profile &P, const ParallelThresholds &T,
 /// through its fork call's debug information.
 std::vector<RegionSummary> locatedRegions(const Profile &P) {
   symbolize::LLVMSymbolizer::Options SO;
-  SO.Demangle = true;
+  SO.Demangle = false;
   symbolize::LLVMSymbolizer Sym(SO);
+  FunctionNamer Names(namesFor(NameUse::Region, NameOptions()));
   return summarizeRegions(
-      P, [&](const Region &R) { return regionLocation(Sym, R); });
+      P, [&](const Region &R) { return regionLocation(Sym, Names, R); });
 }
 
 /// A line per process whose worker states were not recorded, saying why,
@@ -174,12 +179,12 @@ bool printAvailability(const Profile &P, raw_ostream &OS) {
     const char *Why = nullptr;
     if (!Pr.Par.Present)
       Why = "no OpenMP runtime was seen in this process";
-    else if (Pr.Par.Status == raw::OS_NoOmpt)
+    else if (ompStatus(Pr.Par) == OmpStatus::NoOmpt)
       Why = "parallel analysis unavailable: the OpenMP runtime (libgomp) has "
             "no OMPT interface; build with clang -fopenmp (LLVM libomp)";
-    else if (Pr.Par.Status == raw::OS_Disabled)
+    else if (ompStatus(Pr.Par) == OmpStatus::Disabled)
       Why = "parallel analysis disabled (ACTIVETIME_OPTIONS=openmp=0)";
-    else if (Pr.Par.Status == raw::OS_NoOpenMP)
+    else if (ompStatus(Pr.Par) == OmpStatus::NoOpenMP)
       Why = "no OpenMP runtime was seen in this process";
     if (Why)
       OS << formatv("process {0}: {1}\n", Pr.Pid, Why);
@@ -204,7 +209,7 @@ void printRegion(const RegionSummary &R, const ParallelThresholds &T,
                 plainTime(R.WallSeconds * 1e9),
                 plainTime(R.ThreadSeconds * 1e9));
   OS << "  time in state ";
-  for (unsigned S = 0; S < raw::kNumWorkerStates; ++S)
+  for (unsigned S = 0; S < kNumWorkerStates; ++S)
     OS << formatv(" {0} {1}", StateNames[S],
                   percent(R.ThreadSeconds > 0
                               ? R.StateSeconds[S] / R.ThreadSeconds
@@ -217,8 +222,8 @@ void printRegion(const RegionSummary &R, const ParallelThresholds &T,
                 R.LocalTakes, R.StolenTakes, ratio(R.stolenRatio()),
                 R.Chunks, R.TasksCreated, format("%.0f", R.taskRate()));
   OS << "  transitions   ";
-  for (unsigned A = 0; A < raw::kNumWorkerStates; ++A)
-    for (unsigned B = 0; B < raw::kNumWorkerStates; ++B)
+  for (unsigned A = 0; A < kNumWorkerStates; ++A)
+    for (unsigned B = 0; B < kNumWorkerStates; ++B)
       if (R.Transitions[A][B])
         OS << formatv(" {0}->{1} {2} ({3}/s)", StateNames[A], StateNames[B],
                       R.Transitions[A][B],
@@ -256,4 +261,22 @@ void activetime::report::printParallelReport(const Profile &P,
                 percent(T.MinInactiveShare), T.MinFruitlessPerTake);
   for (const RegionSummary &R : Regions)
     printRegion(R, T, OS);
+}
+
+View report::parallelView() {
+  View V;
+  V.Name = "parallel";
+  V.Description =
+      "Show the OpenMP worker-state report: per parallel region, time in "
+      "each worker state, takes, transitions and the diagnosis";
+  V.Reads = "json min-overhead max-task-rate max-stolen-ratio min-inactive "
+            "min-fruitless-per-take";
+  // The regions' figures belong to no call or thread of the call tree.
+  V.CallFilters = false;
+  V.Write = [](const Profile &P, const ViewOptions &O, raw_ostream &OS,
+               Progress &) -> Error {
+    printParallelReport(P, O.Parallel, O.Json, OS);
+    return Error::success();
+  };
+  return V;
 }

@@ -6,12 +6,8 @@
 
 #include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Format.h"
-#include "activetime/Report/ShortNames.h"
-#include "activetime/Profile/Samples.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -40,54 +36,14 @@ const char report::ClampNote[] =
     "self-active above active, active above elapsed) and the bound is "
     "printed; --json gives the measured value";
 
-ReportModel::ReportModel(const Profile &P, const Aggregate &A, bool Demangle,
-                         bool FullNames)
-    : P(P), A(A), Demangle(Demangle), FullNames(FullNames) {
-  // Local functions of different modules may share a name (two files
-  // with a static `helper`); only those get their module appended.
-  StringMap<unsigned> Count;
-  for (const FunctionStats &F : A.Flat)
-    ++Count[A.Functions[F.Func].Name];
-  Ambiguous.resize(A.Functions.size());
-  for (const FunctionStats &F : A.Flat)
-    Ambiguous[F.Func] = A.Functions[F.Func].Local &&
-                        Count[A.Functions[F.Func].Name] > 1;
-  // Short names are made distinct over the functions a report can show.
-  std::vector<std::string> Linkage;
-  for (const FunctionStats &F : A.Flat)
-    Linkage.push_back(A.Functions[F.Func].Name);
-  std::vector<std::string> Distinct = distinctShortNames(Linkage);
-  Short.resize(A.Functions.size());
-  for (size_t I = 0; I < A.Flat.size(); ++I)
-    Short[A.Flat[I].Func] = std::move(Distinct[I]);
+ReportModel::ReportModel(const Profile &P, const Aggregate &A,
+                         NameOptions Naming)
+    : P(P), A(A), Names(A, Naming) {
   // Never show elapsed time under the name active time: if any thread's
   // switched-out time was not measured, the active columns are starred.
   for (const Process &Pr : P.Processes)
     for (const Thread &T : Pr.Threads)
-      Starred |= T.SwitchSource == raw::SS_None;
-}
-
-std::string ReportModel::moduleSuffix(uint32_t Func) const {
-  if (!Ambiguous[Func])
-    return "";
-  return " [" + sys::path::filename(A.Functions[Func].Module).str() + "]";
-}
-
-std::string ReportModel::fullName(uint32_t Func) const {
-  return displayName(A.Functions[Func].Name, Demangle) + moduleSuffix(Func);
-}
-
-std::string ReportModel::shortName(uint32_t Func) const {
-  const FunctionInfo &F = A.Functions[Func];
-  // The tool's own frames ([off-CPU]...) and functions outside the flat
-  // table keep their names.
-  if (!Demangle || F.Name == kOutsideFrame || Short[Func].empty())
-    return fullName(Func);
-  return Short[Func] + moduleSuffix(Func);
-}
-
-std::string ReportModel::name(uint32_t Func) const {
-  return FullNames ? fullName(Func) : shortName(Func);
+      Starred |= switchSource(T) == SwitchSource::None;
 }
 
 std::string ReportModel::location(uint32_t Func) const {
@@ -141,18 +97,18 @@ Counters Counters::of(const Process &P) {
 }
 
 void SwitchSummary::add(const Process &P, const Thread &T) {
-  switch (T.SwitchSource) {
-  case raw::SS_Perf:
+  switch (switchSource(T)) {
+  case SwitchSource::Perf:
     ++Perf;
     break;
-  case raw::SS_CpuClock: {
+  case SwitchSource::CpuClock: {
     double R = ticksToNs(P, T.SwitchResolution);
     MinResolutionNs = CpuClock ? std::min(MinResolutionNs, R) : R;
     MaxResolutionNs = CpuClock ? std::max(MaxResolutionNs, R) : R;
     ++CpuClock;
     break;
   }
-  default:
+  case SwitchSource::None:
     ++None;
     break;
   }
@@ -184,7 +140,7 @@ void TraceSummary::add(const Process &P, const Trace &T) {
   DroppedSwitches += T.DroppedSwitches;
   BufferNs += ticksToNs(P, T.BufferTicks);
   BufferBytes += T.BufferBytes;
-  BufferFlags |= T.BufferFlags;
+  BufferFlags |= traceBufferFlags(T);
   for (const Thread &Th : P.Threads)
     if (Th.Tid == T.Tid && Th.EndTick > Th.StartTick) {
       WallNs += ticksToNs(P, Th.EndTick - Th.StartTick);
@@ -201,14 +157,14 @@ TraceSummary TraceSummary::of(const Process &P) {
 
 std::string TraceSummary::how() const {
   std::string S;
-  if (BufferFlags & raw::TBF_Populate)
+  if (BufferFlags.Populate)
     S = "madvise(MADV_POPULATE_WRITE)";
-  if (BufferFlags & raw::TBF_Touch)
+  if (BufferFlags.Touch)
     S += std::string(S.empty() ? "" : " and ") +
          "a write per page (the kernel refused MADV_POPULATE_WRITE)";
-  if (BufferFlags & raw::TBF_HugePages)
+  if (BufferFlags.HugePages)
     S += ", huge pages past 2 MiB";
-  if (BufferFlags & raw::TBF_NoMemory)
+  if (BufferFlags.NoMemory)
     S += "; OUT OF MEMORY: the kernel refused more, later events dropped";
   return S;
 }
@@ -234,12 +190,14 @@ ShortCalls ShortCalls::of(const Profile &P, const Aggregate &A) {
   return S;
 }
 
-const char *report::switchSourceName(uint32_t S) {
+const char *report::switchSourceName(SwitchSource S) {
   switch (S) {
-  case raw::SS_Perf:
+  case SwitchSource::Perf:
     return "perf";
-  case raw::SS_CpuClock:
+  case SwitchSource::CpuClock:
     return "cpu-clock";
+  case SwitchSource::None:
+    break;
   }
   return "none";
 }

@@ -10,11 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
-#include "activetime/Report/Format.h"
-#include "activetime/Report/ReportModel.h"
-#include "activetime/Report/Reports.h"
 #include "activetime/Profile/CodeSampleSplit.h"
 #include "activetime/Profile/Samples.h"
+#include "activetime/Report/Format.h"
+#include "activetime/Report/Reports.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -56,9 +55,9 @@ std::vector<Row> largestFirst(const std::map<KeyT, SampleFigures> &M,
 /// each largest first and cut at --top.
 class SampleView {
 public:
-  SampleView(const SampleSummary &S, const ReportModel &M, raw_ostream &OS,
-             unsigned Top)
-      : S(S), M(M), OS(OS), Top(Top), Whole(S.All.totalNs()) {}
+  SampleView(const SampleSummary &S, const Aggregate &A,
+             const FunctionNamer &Names, raw_ostream &OS, unsigned Top)
+      : S(S), A(A), Names(Names), OS(OS), Top(Top), Whole(S.All.totalNs()) {}
   void print();
 
 private:
@@ -75,7 +74,8 @@ private:
   size_t limit(size_t N) const { return Top && N > Top ? size_t(Top) : N; }
 
   const SampleSummary &S;
-  const ReportModel &M;
+  const Aggregate &A;
+  const FunctionNamer &Names;
   raw_ostream &OS;
   unsigned Top;
   double Whole; // all sampled time, the whole of the Share column
@@ -100,7 +100,7 @@ void SampleView::print() {
         "not split by code samples); On%: share of all on-CPU sampled time "
         "(as the time report's % is of self-active time); Share: of all "
         "sampled time\n";
-  if (M.A.How.CountedCalls || S.Split.SplitOnNs > 0)
+  if (A.How.CountedCalls || S.Split.SplitOnNs > 0)
     OS << "[counted]: the on-CPU time of a counted function's calls inside "
           "the timed frame below it, estimated from that frame's code "
           "samples; its samples are the frame's on-CPU samples it got a part "
@@ -166,7 +166,7 @@ static std::string frames(uint64_t N) {
 void SampleView::printSplit() {
   const SampledSplit &Sp = S.Split;
   double On = S.All.OnNs;
-  if (!M.A.How.CountedCalls && Sp.SplitOnNs == 0)
+  if (!A.How.CountedCalls && Sp.SplitOnNs == 0)
     return;
   OS << "Counted functions: no frame of their own, so the sampler charged "
         "their time to their nearest timed caller"
@@ -210,7 +210,7 @@ void SampleView::printSplit() {
 
 std::string SampleView::functionName(uint32_t Func,
                                      const SampleFigures &F) const {
-  return sampleFrameName(M, SampleFrame{Func, F.Counted});
+  return sampleFrameName(Names, SampleFrame{Func, F.Counted});
 }
 
 void SampleView::printFunctionTable(
@@ -272,19 +272,38 @@ void SampleView::row(const SampleFigures &F, const std::string &Name) {
 std::string SampleView::pathName(const SamplePath &Path) const {
   std::string Name;
   for (const SampleFrame &F : Path)
-    Name += (Name.empty() ? "" : " > ") + sampleFrameName(M, F);
+    Name += (Name.empty() ? "" : " > ") + sampleFrameName(Names, F);
   return Name;
 }
 
 } // namespace
 
-Error report::printSampleReport(const Profile &P, raw_ostream &OS,
-                                bool Demangle, unsigned Top, bool FullNames) {
+/// The sampled wall-clock view (runs with sample=1); an error if the
+/// profile has no samples. Functions are named as in the time report. It
+/// has no JSON form (export --format=json, folded or speedscope carry the
+/// samples).
+static Error writeSampleReport(const Profile &P, const ViewOptions &O,
+                               raw_ostream &OS, Progress &) {
+  printFiltersLine(O, OS);
   if (none_of(P.Processes, [](const Process &X) { return X.HasSamples; }))
     return noSamplesError();
   Aggregate A = aggregate(P);
   SampleSummary S = summarizeSamples(P, A);
-  ReportModel M(P, A, Demangle, FullNames);
-  SampleView(S, M, OS, Top).print();
+  FunctionNamer Names(A, O.names(NameUse::Asked));
+  SampleView(S, A, Names, OS, O.Top).print();
   return Error::success();
+}
+
+View report::sampleView() {
+  View V;
+  V.Name = "samples";
+  V.Description =
+      "Print the sampled wall-clock view (profiles run with "
+      "ACTIVETIME_OPTIONS=sample=1): on-CPU and charged off-CPU time per "
+      "function and call path";
+  V.Reads = "top no-demangle full-names";
+  V.NoJsonHint = "use 'activetime export --format=json' (its \"samples\"), "
+                 "'--format=folded' or '--format=speedscope'";
+  V.Write = writeSampleReport;
+  return V;
 }

@@ -6,10 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Strides.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
-#include "activetime/abi.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -40,11 +41,11 @@ static std::string copiesCell(const StrideRow &R) {
 /// One row of the text table: location, function, access, stride, elems,
 /// class, confidence, observed, executions, gcd, iter, kind, copies.
 static std::vector<std::string> strideCells(const StrideRow &R,
-                                            bool Demangle) {
+                                            const FunctionNamer &Names) {
   const MemSite &S = R.Site;
   std::string Loc = S.File.empty() ? "?" : sys::path::filename(S.File).str();
   Loc += ":" + utostr(S.Line) + ":" + utostr(S.Column);
-  std::string Fn = displayName(S.Func, Demangle);
+  std::string Fn = Names.name(S.Func);
   bool HasStride =
       R.Class != StrideClass::Irregular && R.Class != StrideClass::Unknown;
   std::string Elems = "-";
@@ -55,7 +56,7 @@ static std::vector<std::string> strideCells(const StrideRow &R,
       Elems = formatv("{0:F2}", double(R.Stride) / S.AccessSize).str();
   }
   return {Loc, Fn,
-       ((S.Flags & activetime::abi::MS_Store) ? "store " : "load ") +
+       (siteFlags(S).Store ? "store " : "load ") +
            utostr(S.AccessSize),
        HasStride ? itostr(R.Stride) : "-", Elems, strideClassName(R.Class),
        R.Static ? "-"
@@ -89,8 +90,8 @@ static void printTable(const std::vector<std::vector<std::string>> &Table,
 }
 
 /// Below the table: each copy group left unfolded, once, and why.
-static void printFoldNotes(const std::vector<StrideRow> &Rows, bool Demangle,
-                           raw_ostream &OS) {
+static void printFoldNotes(const std::vector<StrideRow> &Rows,
+                           const FunctionNamer &Names, raw_ostream &OS) {
   std::set<std::pair<std::string, uint32_t>> Seen;
   for (const StrideRow &R : Rows) {
     if (R.FoldNote.empty() ||
@@ -100,14 +101,19 @@ static void printFoldNotes(const std::vector<StrideRow> &Rows, bool Demangle,
       return X.Module == R.Module && X.Site.CopyGroup == R.Site.CopyGroup;
     });
     OS << "  note: " << sys::path::filename(R.Site.File) << ":" << R.Site.Line
-       << ":" << R.Site.Column << " " << displayName(R.Site.Func, Demangle)
-       << ": " << N << " copies of one source access (#" << R.Site.CopyGroup
+       << ":" << R.Site.Column << " " << Names.name(R.Site.Func) << ": " << N
+       << " copies of one source access (#" << R.Site.CopyGroup
        << ") shown unfolded: " << R.FoldNote << "\n";
   }
 }
 
-void report::printStrideReport(const Profile &P, raw_ostream &OS,
-                               bool Demangle, bool PerCopy) {
+/// The memory access sites of stride profiling, dynamic ones first; the
+/// unrolled copies of one source access folded into one row
+/// (profile::foldCopies) unless --per-copy.
+static void printStrideReport(const Profile &P, const ViewOptions &O,
+                              raw_ostream &OS) {
+  FunctionNamer Names(O.names(NameUse::StrideSite));
+  bool PerCopy = O.PerCopy;
   std::vector<StrideRow> Rows = strideRows(P);
   size_t Static = llvm::count_if(Rows, [](const StrideRow &R) { return R.Static; });
   OS << "Memory access sites: " << Rows.size() << " (" << Rows.size() - Static
@@ -136,7 +142,7 @@ void report::printStrideReport(const Profile &P, raw_ostream &OS,
                    "class", "confidence", "observed", "executions", "gcd",
                    "iter", "kind", "copies"});
   for (const StrideRow &R : Rows)
-    Table.push_back(strideCells(R, Demangle));
+    Table.push_back(strideCells(R, Names));
   // The copies column only where the pass found copies (raw format 9).
   bool AnyCopies = llvm::any_of(
       Rows, [](const StrideRow &R) { return R.Site.CopyGroup != 0; });
@@ -155,11 +161,12 @@ void report::printStrideReport(const Profile &P, raw_ostream &OS,
         "the row (stride, elems and iter of one source step; counts summed; gcd "
         "per copy only: "
         "--per-copy shows each copy), #G+OFF = copy G at byte offset OFF\n";
-  printFoldNotes(Rows, Demangle, OS);
+  printFoldNotes(Rows, Names, OS);
 }
 
 void report::strideSitesJson(const Profile &P, json::OStream &J,
-                             bool Demangle, bool Fold) {
+                             const ViewOptions &O, bool Fold) {
+  FunctionNamer Names(O.names(NameUse::StrideSite));
   std::vector<StrideRow> Rows = strideRows(P);
   if (Fold)
     Rows = foldCopies(Rows);
@@ -170,11 +177,11 @@ void report::strideSitesJson(const Profile &P, json::OStream &J,
                        R.Class != StrideClass::Unknown;
       J.object([&] {
         J.attribute("module", R.Module);
-        J.attribute("function", displayName(S.Func, Demangle));
+        J.attribute("function", Names.name(S.Func));
         J.attribute("file", S.File);
         J.attribute("line", int64_t(S.Line));
         J.attribute("column", int64_t(S.Column));
-        J.attribute("access", (S.Flags & abi::MS_Store) ? "store" : "load");
+        J.attribute("access", siteFlags(S).Store ? "store" : "load");
         J.attribute("access_size", int64_t(S.AccessSize));
         J.attribute("static", R.Static);
         J.attribute("class", strideClassName(R.Class));
@@ -208,13 +215,32 @@ void report::strideSitesJson(const Profile &P, json::OStream &J,
   });
 }
 
-void report::printStrideReportJson(const Profile &P, raw_ostream &OS,
-                                   bool Demangle, bool PerCopy) {
+static void printStrideReportJson(const Profile &P, const ViewOptions &O,
+                                  raw_ostream &OS) {
   json::OStream J(OS, 2);
   J.object([&] {
     J.attribute("schema", "activetime-strides");
     J.attribute("version", 1);
-    strideSitesJson(P, J, Demangle, !PerCopy);
+    strideSitesJson(P, J, O, !O.PerCopy);
   });
   OS << "\n";
+}
+
+View report::strideView() {
+  View V;
+  V.Name = "strides";
+  V.Description = "Print the memory access sites of stride profiling "
+                  "instead of the time report";
+  V.Reads = "json no-demangle per-copy";
+  // The sites belong to no call or thread.
+  V.CallFilters = false;
+  V.Write = [](const Profile &P, const ViewOptions &O, raw_ostream &OS,
+               Progress &) -> Error {
+    if (O.Json)
+      printStrideReportJson(P, O, OS);
+    else
+      printStrideReport(P, O, OS);
+    return Error::success();
+  };
+  return V;
 }

@@ -8,11 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "activetime/Profile/CallerCallee.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
 #include "activetime/Report/Reports.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -30,9 +30,9 @@ namespace {
 
 class TextReport {
 public:
-  TextReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
+  TextReport(const Profile &P, const Aggregate &A, const ViewOptions &O,
              raw_ostream &OS)
-      : P(P), A(A), O(O), OS(OS), M(P, A, O.Demangle, O.FullNames) {}
+      : P(P), A(A), O(O), OS(OS), M(P, A, O.names(NameUse::Asked)) {}
   void print();
 
 private:
@@ -55,7 +55,7 @@ private:
 
   const Profile &P;
   const Aggregate &A;
-  const TimeReportOptions &O;
+  const ViewOptions &O;
   raw_ostream &OS;
   ReportModel M;
 };
@@ -70,7 +70,7 @@ static std::string ticks2(uint64_t Ticks256) {
   return formatv("{0:F2}", double(Ticks256) / 256.0).str();
 }
 
-// The tick counter's step (raw::ProcessRecord::TickStep256) in words.
+// The tick counter's step (Process::TickStep256) in words.
 static std::string tickStep(const Process &Pr) {
   if (!Pr.TickStep256)
     return "not measured";
@@ -115,7 +115,7 @@ void TextReport::overheadLines(const Process &Pr) {
      << formatv("{0:F1}", ticks256ToNs(Pr, Cost.Exit256))
      << " ns per timed call" << (Cost.Measured ? " outside them" : "") << "\n";
   const char *Fence = Cost.Fenced ? ", fenced probes" : ", unfenced probes";
-  if (Cost.Source == raw::OS_Option) {
+  if (overheadSource(Cost) == OverheadSource::Option) {
     OS << Indent << "fixed by ACTIVETIME_OPTIONS" << Fence << "\n";
   } else {
     OS << Indent << "calibrated at start-up: " << Cost.Batches
@@ -141,20 +141,20 @@ void TextReport::codeSampleLines(const Process &Pr) {
   if (Pr.CodeSamplePeriodNs) {
     OS << "every " << plainTime(double(Pr.CodeSamplePeriodNs))
        << " of a thread's CPU time, ";
-    if (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured)
+    if (codeSampling(Pr).CostUnmeasured)
       OS << "cost NOT MEASURED (the machine was busy at start-up): the "
             "samples' interrupts stay in the times";
     else
       OS << plainTime(ticks256ToNs(Pr, Pr.CodeSampleCost256))
          << " each (removed as probe cost)";
-    if (Pr.CodeSampleFlags & raw::CSF_Stacks)
+    if (codeSampling(Pr).Stacks)
       OS << "; library and kernel time charged to the program function that "
             "called out";
-    if (Pr.CodeSampleFlags & raw::CSF_UserOnly)
+    if (codeSampling(Pr).UserOnly)
       OS << "; kernel time not sampled (perf_event_paranoid)";
     OS << "\n";
     size_t Unsampled = llvm::count_if(Pr.Threads, [](const Thread &T) {
-      return T.Flags & raw::TF_NotSampled;
+      return threadFlags(T).NotSampled;
     });
     if (Unsampled)
       OS << Indent << "NOT SAMPLED: " << Unsampled << " of "
@@ -163,7 +163,7 @@ void TextReport::codeSampleLines(const Process &Pr) {
             "their timed functions' self time includes their counted "
             "callees'\n";
   } else {
-    OS << (Pr.CodeSampleFlags & raw::CSF_Disabled
+    OS << (codeSampling(Pr).Disabled
                ? "off (ACTIVETIME_OPTIONS=code_samples=0 or mode=trace)"
                : "unavailable (perf_event_open refused)")
        << ": a timed function's self time includes its counted callees'\n";
@@ -331,8 +331,7 @@ void TextReport::header() {
     OS << "filters:          " << O.Filters->describe() << "\n";
   // Functions with no figures because they were inlined before the probes
   // went in (InlinedAway.h).
-  std::string Away =
-      inlinedAwayLine(InlinedAwaySummary::of(P), O.Demangle, O.FullNames);
+  std::string Away = inlinedAwayLine(InlinedAwaySummary::of(P), M.Names);
   if (!Away.empty())
     OS << "inlined away: " << Away << "\n";
   notes(All);
@@ -446,7 +445,8 @@ void TextReport::differingCostLine() {
   unsigned Unstable = 0;
   for (const Process &Pr : P.Processes)
     Unstable +=
-        Pr.Overhead.Source == raw::OS_Calibrated && !Pr.Overhead.Stable;
+        overheadSource(Pr.Overhead) == OverheadSource::Calibrated &&
+        !Pr.Overhead.Stable;
   OS << "  probe cost:      differs between processes (--json lists each)";
   if (Unstable)
     OS << "; UNSTABLE calibration in " << Unstable << " of them";
@@ -486,7 +486,7 @@ void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
   if (O.Sort == SortKey::Name) // by the name as printed (demangled)
     std::stable_sort(Sorted.begin(), Sorted.end(),
                      [&](const FunctionStats &X, const FunctionStats &Y) {
-                       return M.name(X.Func) < M.name(Y.Func);
+                       return M.Names.name(X.Func) < M.Names.name(Y.Func);
                      });
   double Total = ReportModel::shareTotal(Rows);
   Rows = Sorted;
@@ -495,7 +495,7 @@ void TextReport::table(ArrayRef<FunctionStats> Rows, StringRef Indent,
   std::vector<std::string> Names;
   size_t NameWidth = 8;
   for (size_t I = 0; I < Shown; ++I) {
-    Names.push_back(M.name(Rows[I].Func));
+    Names.push_back(M.Names.name(Rows[I].Func));
     NameWidth = std::max(NameWidth, Names.back().size());
   }
   NameWidth = std::min<size_t>(NameWidth, 60);
@@ -580,7 +580,7 @@ void TextReport::tree() {
        << right_justify(Cell(N.S.Overhead), 11) << ' '
        << right_justify(Cell(N.S.OffCpu), 11) << ' '
        << right_justify(N.Counted ? "-" : utostr(N.S.Calls), 10) << "  "
-       << Indent << M.name(N.Func)
+       << Indent << M.Names.name(N.Func)
        << (N.OutsideProbes ? " [outside probes]"
            : N.Counted     ? " [counted]"
                            : "")
@@ -627,21 +627,21 @@ void TextReport::threadSection(const ThreadSummary &T) {
   OS << " (pid " << Pr.Pid << "): wall " << plainTime(T.WallNs) << ", "
      << T.Functions.size()
      << (T.Functions.size() == 1 ? " function" : " functions");
-  if (T.Flags & raw::TF_Running)
+  if (T.Flags.Running)
     OS << ", still running when the profile was written";
-  if (T.Flags & raw::TF_NotSampled)
+  if (T.Flags.NotSampled)
     OS << ", NOT SAMPLED (no perf ring)";
   OS << "\n";
   OS << "  switched-out:    ";
   switch (T.SwitchSource) {
-  case raw::SS_Perf:
+  case SwitchSource::Perf:
     OS << "from perf context-switch records";
     break;
-  case raw::SS_CpuClock:
+  case SwitchSource::CpuClock:
     OS << "from the thread CPU clock (resolution "
        << plainTime(T.SwitchResolutionNs) << ")";
     break;
-  default:
+  case SwitchSource::None:
     OS << "NOT MEASURED (active excludes probe overhead only)";
     break;
   }
@@ -665,10 +665,58 @@ void TextReport::threadSection(const ThreadSummary &T) {
   Counters C;
   C.add(T);
   counterLines(C, "  ");
-  table(T.Functions, "  ", T.SwitchSource == raw::SS_None);
+  table(T.Functions, "  ", T.SwitchSource == SwitchSource::None);
 }
 
 void report::printTimeReport(const Profile &P, const Aggregate &A,
-                             const TimeReportOptions &O, raw_ostream &OS) {
+                             const ViewOptions &O, raw_ostream &OS) {
   TextReport(P, A, O, OS).print();
+}
+
+/// The inverted tree of a deep chain grows with the square of its depth.
+static constexpr uint64_t kMaxBottomUpSteps = 100000000;
+
+static Error writeTimeReport(const Profile &P, const ViewOptions &O,
+                             raw_ostream &OS, Progress &) {
+  Aggregate A = aggregate(P);
+  if (O.BottomUp && invertTreeSteps(A, O.MaxDepth) > kMaxBottomUpSteps)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--bottom-up: following every call path %s takes %llu steps (over "
+        "%llu); give a smaller --max-depth",
+        O.MaxDepth ? ("to depth " + utostr(O.MaxDepth)).c_str() : "to its root",
+        (unsigned long long)invertTreeSteps(A, O.MaxDepth),
+        (unsigned long long)kMaxBottomUpSteps);
+  if (O.Json)
+    printTimeReportJson(P, A, O, OS);
+  else
+    printTimeReport(P, A, O, OS);
+  return Error::success();
+}
+
+View report::timeView() {
+  View V;
+  V.Name = "time";
+  V.Default = true;
+  V.Description = "the header, the flat table, and the call tree, call "
+                  "sites, callers, bottom-up tree and threads asked for";
+  V.Reads = "top sort tree max-depth threads json no-demangle full-names "
+            "call-sites callers bottom-up";
+  V.Write = writeTimeReport;
+  return V;
+}
+
+View report::headerView() {
+  View V;
+  V.Name = "header";
+  V.Description =
+      "Print only the header block (overhead table, switch sources)";
+  V.Reads = "full-names";
+  V.Write = [](const Profile &P, const ViewOptions &O, raw_ostream &OS,
+               Progress &Prog) {
+    ViewOptions Header = O;
+    Header.HeaderOnly = true;
+    return writeTimeReport(P, Header, OS, Prog);
+  };
+  return V;
 }

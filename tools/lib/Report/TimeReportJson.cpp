@@ -13,10 +13,7 @@
 #include "activetime/Report/Format.h"
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
-#include "activetime/Report/ShortNames.h"
-#include "activetime/abi.h"
 #include "activetime/Report/Reports.h"
-#include "activetime/raw_format.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,9 +27,9 @@ namespace {
 
 class JsonReport {
 public:
-  JsonReport(const Profile &P, const Aggregate &A, const TimeReportOptions &O,
+  JsonReport(const Profile &P, const Aggregate &A, const ViewOptions &O,
              raw_ostream &OS)
-      : P(P), A(A), O(O), J(OS, 2), M(P, A, O.Demangle, O.FullNames),
+      : P(P), A(A), O(O), J(OS, 2), M(P, A, O.names(NameUse::Asked)),
         JsonId(A.Functions.size(), UINT32_MAX), Lat(latencies(P, A)),
         ShareTotal(ReportModel::shareTotal(A.Flat)) {
     for (size_t I = 0; I < A.Flat.size(); ++I)
@@ -57,7 +54,7 @@ private:
 
   const Profile &P;
   const Aggregate &A;
-  const TimeReportOptions &O;
+  const ViewOptions &O;
   json::OStream J;
   ReportModel M;
   std::vector<uint32_t> JsonId;
@@ -83,8 +80,9 @@ void JsonReport::print() {
                 int64_t(SwitchSummary::of(P).None));
     // Which name the reports print: "short" (short_name), "full" (name,
     // --full-names) or "linkage" (--no-demangle: both are linkage names).
-    J.attribute("names",
-                !O.Demangle ? "linkage" : O.FullNames ? "full" : "short");
+    J.attribute("names", !M.Names.options().Demangle   ? "linkage"
+                         : M.Names.options().FullNames ? "full"
+                                                       : "short");
     Counters Total;
     J.attributeArray("processes", [&] {
       for (const Process &Pr : P.Processes) {
@@ -100,9 +98,9 @@ void JsonReport::print() {
     tree();
     inlinedAway();
     if (O.CallSites)
-      callSitesJson(P, A, J, O.Demangle);
+      callSitesJson(P, A, J, O);
     if (O.Callers)
-      callGraphJson(P, A, J, O.Demangle);
+      callGraphJson(P, A, J, O);
     if (O.BottomUp)
       bottomUpJson(A, J, O.MaxDepth);
     filtersJson(O.Filters, J);
@@ -227,10 +225,10 @@ void JsonReport::trace(const TraceSummary &S) {
     J.attribute("buffer_ns", S.BufferNs);
     J.attribute("buffer_bytes", int64_t(S.BufferBytes));
     J.attribute("buffer_share_of_wall", S.WallNs > 0 ? S.BufferNs / S.WallNs : 0.0);
-    J.attribute("buffer_populate", bool(S.BufferFlags & raw::TBF_Populate));
-    J.attribute("buffer_touch", bool(S.BufferFlags & raw::TBF_Touch));
-    J.attribute("buffer_huge_pages", bool(S.BufferFlags & raw::TBF_HugePages));
-    J.attribute("buffer_out_of_memory", bool(S.BufferFlags & raw::TBF_NoMemory));
+    J.attribute("buffer_populate", S.BufferFlags.Populate);
+    J.attribute("buffer_touch", S.BufferFlags.Touch);
+    J.attribute("buffer_huge_pages", S.BufferFlags.HugePages);
+    J.attribute("buffer_out_of_memory", S.BufferFlags.NoMemory);
     // Inside the probes' measured cost or before a thread's first call.
     J.attribute("buffer_removed", true);
   });
@@ -244,7 +242,8 @@ void JsonReport::overhead(const Process &Pr) {
     J.attribute("enter_ns", ticks256ToNs(Pr, Cost.Enter256));
     J.attribute("exit_ns", ticks256ToNs(Pr, Cost.Exit256));
     J.attribute("source",
-                Cost.Source == raw::OS_Option ? "option" : "calibrated");
+                overheadSource(Cost) == OverheadSource::Option ? "option"
+                                                         : "calibrated");
     J.attribute("batches", int64_t(Cost.Batches));
     J.attribute("spread", Cost.SpreadPermille / 1000.0);
     J.attribute("stable", bool(Cost.Stable));
@@ -259,16 +258,16 @@ void JsonReport::overhead(const Process &Pr) {
 void JsonReport::codeSamples(const Process &Pr) {
   J.attributeObject("code_samples", [&] {
     J.attribute("period_ns", int64_t(Pr.CodeSamplePeriodNs));
-    if (Pr.CodeSampleFlags & raw::CSF_CostUnmeasured)
+    if (codeSampling(Pr).CostUnmeasured)
       J.attribute("cost_ns", nullptr);
     else
       J.attribute("cost_ns", ticks256ToNs(Pr, Pr.CodeSampleCost256));
     J.attribute("state", Pr.CodeSamplePeriodNs ? "on"
-                         : (Pr.CodeSampleFlags & raw::CSF_Disabled)
+                         : codeSampling(Pr).Disabled
                              ? "off"
                              : "unavailable");
-    J.attribute("kernel", !(Pr.CodeSampleFlags & raw::CSF_UserOnly));
-    J.attribute("callers", bool(Pr.CodeSampleFlags & raw::CSF_Stacks));
+    J.attribute("kernel", !codeSampling(Pr).UserOnly);
+    J.attribute("callers", codeSampling(Pr).Stacks);
     J.attribute("nearest_symbol", Pr.CodeResolvedByNearest);
   });
 }
@@ -283,12 +282,9 @@ void JsonReport::inlinedAway() {
       for (size_t I = 0; I < S.Functions.size(); ++I) {
         const Function &F = *S.Functions[I];
         J.object([&] {
-          J.attribute("name", displayName(F.Name, O.Demangle));
-          J.attribute("short_name",
-                      O.Demangle
-                          ? shortName(sourceFunctionName(F.Name).str()).Short
-                          : sourceFunctionName(F.Name).str());
-          functionIdentityJson(J, F.Name, F.Flags & abi::FF_LocalLinkage,
+          J.attribute("name", M.Names.fullName(F.Name));
+          J.attribute("short_name", M.Names.shortName(F.Name));
+          functionIdentityJson(J, F.Name, isLocal(F),
                                S.Modules[I], F.File, F.Line);
         });
       }
@@ -303,7 +299,7 @@ void JsonReport::functions() {
       const FunctionInfo &Info = A.Functions[F.Func];
       J.object([&] {
         J.attribute("id", int64_t(JsonId[F.Func]));
-        J.attribute("name", M.fullName(F.Func));
+        J.attribute("name", M.Names.fullName(F.Func));
         functionIdentityJson(J, Info.Name, Info.Local, Info.Module, Info.File,
                              Info.Line);
         stats(F.S);
@@ -311,7 +307,7 @@ void JsonReport::functions() {
                     ReportModel::share(ReportModel::figures(F.S).Self.Shown,
                                        Total));
         // What the text report prints by default (ShortNames.h).
-        J.attribute("short_name", M.shortName(F.Func));
+        J.attribute("short_name", M.Names.shortName(F.Func));
         const LatencyHistogram &H = Lat.ByFunction[F.Func];
         const LatencyGap &Gap = Lat.Function[F.Func];
         latencyJson(J, H, F.S, latencyState(H, F.S, Gap), Gap,
@@ -375,8 +371,8 @@ void JsonReport::thread(const ThreadSummary &T) {
     J.attribute("pid", int64_t(P.Processes[T.Process].Pid));
     J.attribute("tid", int64_t(T.Tid));
     J.attribute("name", T.Name);
-    J.attribute("running", bool(T.Flags & raw::TF_Running));
-    J.attribute("code_samples_refused", bool(T.Flags & raw::TF_NotSampled));
+    J.attribute("running", T.Flags.Running);
+    J.attribute("code_samples_refused", T.Flags.NotSampled);
     J.attribute("wall_ns", T.WallNs);
     J.attribute("switch_source", switchSourceName(T.SwitchSource));
     J.attribute("switch_resolution_ns", T.SwitchResolutionNs);
@@ -420,7 +416,7 @@ void JsonReport::thread(const ThreadSummary &T) {
 }
 
 void report::printTimeReportJson(const Profile &P, const Aggregate &A,
-                                 const TimeReportOptions &O, raw_ostream &OS) {
+                                 const ViewOptions &O, raw_ostream &OS) {
   JsonReport(P, A, O, OS).print();
   OS << "\n";
 }

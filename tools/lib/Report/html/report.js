@@ -452,7 +452,7 @@
 
   document.body.setAttribute("data-rendered", "1");
 
-  // ---- latency distributions (issue 20) ----
+  // ---- latency distributions ----
   // Per function the percentiles of its timed calls' active time; a click
   // on a row draws that function's histogram (one bar per non-empty
   // bucket, as wide as its share of the most populated one).

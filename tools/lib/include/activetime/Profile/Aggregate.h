@@ -11,6 +11,7 @@
 #ifndef ACTIVETIME_PROFILE_AGGREGATE_H
 #define ACTIVETIME_PROFILE_AGGREGATE_H
 
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Profile.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -149,11 +150,11 @@ struct ThreadSummary {
   uint32_t Process = 0; // index into Profile::Processes
   uint64_t Tid = 0;
   std::string Name;
-  uint32_t Flags = 0;
+  ThreadFlags Flags;
   double WallNs = 0;
   uint64_t OpenFrames = 0, UnmatchedExits = 0, UnwoundFrames = 0,
            DroppedEvents = 0;
-  uint32_t SwitchSource = 0;   // raw::SwitchSource
+  profile::SwitchSource SwitchSource = profile::SwitchSource::None;
   double SwitchResolutionNs = 0;
   double OffCpuNs = 0;         // whole thread
   uint64_t VoluntarySwitches = 0, InvoluntarySwitches = 0,
@@ -203,6 +204,9 @@ struct Provenance {
   double UnsampledSelfNs = 0;
 };
 
+/// Aggregate::TreeIndex of a thread's node that is in no tree node.
+constexpr uint32_t kNotInTree = UINT32_MAX;
+
 struct Aggregate {
   std::vector<FunctionInfo> Functions;
   /// AggregateOptions::TreePerThread only: thread I's tree nodes are
@@ -210,6 +214,11 @@ struct Aggregate {
   std::vector<uint32_t> ThreadTreeBegin;
   /// Per process: its function ids (Process::Functions) to Functions ids.
   std::vector<std::vector<uint32_t>> FunctionIds;
+  /// Per process, per thread: the Tree node each of the thread's nodes went
+  /// into, or kNotInTree for a node without calls and everything under it
+  /// (they describe no time). Every view that follows a thread's node into
+  /// the tree reads it here, so none repeats the tree's rule.
+  std::vector<std::vector<std::vector<uint32_t>>> TreeIndex;
   Provenance How;
   /// Every function that has a node, by self-active time descending (ties:
   /// name).

@@ -13,6 +13,7 @@
 #include "activetime/Profile/Aggregate.h"
 #include "activetime/Profile/Diff.h"
 #include "activetime/Profile/Profile.h"
+#include "activetime/Report/Names.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -33,8 +34,7 @@ struct DiffSideInfo {
 };
 
 struct DiffReportOptions {
-  bool Demangle = true;
-  bool FullNames = false; // C++ names whole (else ShortNames.h's form)
+  NameOptions Names; // as the text views name functions (NameUse::Asked)
   unsigned Top = 20; // rows of each text table; 0 = all (JSON: all)
   bool Paths = false; // text: the call-path table too
   profile::DiffMetric Metric = profile::DiffMetric::SelfActive;

@@ -27,6 +27,8 @@ std::string formatBytes(uint64_t Bytes);
 /// \p Name demangled when \p Demangle is set; ActiveTime's own frame names
 /// ("<outside the program>" and the like) are kept as they are. A timed
 /// copy's name is its function's (profile::sourceFunctionName) either way.
+/// The views name functions through FunctionNamer (Names.h), which uses
+/// this.
 std::string displayName(const std::string &Name, bool Demangle);
 /// A time for a JSON document: -0 (a negative value rounded away, or a
 /// zero difference of negatives) written as 0.

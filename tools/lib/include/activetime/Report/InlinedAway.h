@@ -2,7 +2,7 @@
 //
 // Part of ActiveTime. The functions the program's source defined that the
 // optimizer inlined (or removed) before the pass instrumented the module
-// (raw v9, profile::Module::InlinedAway): they have no figures of their own,
+// (profile::Module::InlinedAway): they have no figures of their own,
 // their time is in their callers'. The reports say how many, and which.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +11,7 @@
 #define ACTIVETIME_REPORT_INLINEDAWAY_H
 
 #include "activetime/Profile/Profile.h"
+#include "activetime/Report/Names.h"
 
 #include <string>
 #include <vector>
@@ -31,10 +32,10 @@ struct InlinedAwaySummary {
 };
 
 /// The report's line about them, or "" when there are none: how many of the
-/// program's functions, the first \p MaxNames names (short ones unless
-/// \p FullNames) and how to count them.
-std::string inlinedAwayLine(const InlinedAwaySummary &S, bool Demangle,
-                            bool FullNames = false, size_t MaxNames = 8);
+/// program's functions, the first \p MaxNames names (as \p Names names
+/// them) and how to count them.
+std::string inlinedAwayLine(const InlinedAwaySummary &S,
+                            const FunctionNamer &Names, size_t MaxNames = 8);
 
 } // namespace report
 } // namespace activetime

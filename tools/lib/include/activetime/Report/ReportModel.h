@@ -1,9 +1,10 @@
 //===- activetime/Report/ReportModel.h - Rules of the time report -*- C++ -*-===//
 //
 // Part of ActiveTime. What the text, JSON and HTML forms of the time report
-// share: how a row's function is named and located, which of its figures
-// exist (per-call figures only where every call was timed), how sure its
-// self time is, and when "active" still includes switched-out time.
+// share: how a row's function is named (Names.h) and located, which of its
+// figures exist (per-call figures only where every call was timed), how
+// sure its self time is, and when "active" still includes switched-out
+// time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +12,9 @@
 #define ACTIVETIME_REPORT_REPORTMODEL_H
 
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Profile.h"
+#include "activetime/Report/Names.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -36,22 +39,10 @@ extern const char HowNote[];
 
 class ReportModel {
 public:
-  /// \p FullNames: print the full demangled names (`--full-names`) rather
-  /// than the short ones (ShortNames.h).
+  /// \p Naming: how the rows name their functions.
   ReportModel(const profile::Profile &P, const profile::Aggregate &A,
-              bool Demangle, bool FullNames = false);
+              NameOptions Naming);
 
-  /// The function's name as printed: short (distinct among the profile's
-  /// functions) unless full names were asked for or demangling is off;
-  /// local functions that share a name with another module's get their
-  /// module appended.
-  std::string name(uint32_t Func) const;
-  /// The full demangled name (the linkage name without demangling), with
-  /// the module of an ambiguous local function: JSON's "name".
-  std::string fullName(uint32_t Func) const;
-  /// The short name whatever FullNames says (the linkage name without
-  /// demangling): JSON's "short_name".
-  std::string shortName(uint32_t Func) const;
   /// file:line, or the module of a local function without debug info.
   std::string location(uint32_t Func) const;
   /// Some thread's switched-out time was not measured: its "active" still
@@ -94,14 +85,10 @@ public:
 
   const profile::Profile &P;
   const profile::Aggregate &A;
-  const bool Demangle;
-  const bool FullNames;
+  /// The rows' function names.
+  const FunctionNamer Names;
 
 private:
-  std::string moduleSuffix(uint32_t Func) const;
-
-  std::vector<bool> Ambiguous;
-  std::vector<std::string> Short; // by function id, of the flat table's
   bool Starred = false;
 };
 
@@ -130,8 +117,8 @@ struct SwitchSummary {
   std::string resolution() const;
 };
 
-/// The switched-out time's source (raw::SS_*) as the reports name it.
-const char *switchSourceName(uint32_t Source);
+/// The switched-out time's source as the reports name it.
+const char *switchSourceName(profile::SwitchSource Source);
 
 /// What mode=trace recorded and what recording it cost, over a process's
 /// trace sections (or one): events and switches kept and dropped, and the
@@ -143,7 +130,7 @@ struct TraceSummary {
   uint64_t Events = 0, Switches = 0, DroppedEvents = 0, DroppedSwitches = 0;
   double BufferNs = 0;
   uint64_t BufferBytes = 0;
-  uint32_t BufferFlags = 0; // raw::TraceBufferFlags, or-ed
+  profile::TraceBufferFlags BufferFlags; // or-ed over the traces
   /// The threads' wall time (ns), for the buffers' share.
   double WallNs = 0;
   void add(const profile::Process &P, const profile::Trace &T);

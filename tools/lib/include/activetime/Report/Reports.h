@@ -1,8 +1,11 @@
-//===- activetime/Report/Reports.h - The views `activetime report` prints -*- C++ -*-===//
+//===- activetime/Report/Reports.h - The views `activetime report` prints -*-
+//C++ -*-===//
 //
-// Part of ActiveTime. Each view of a profile, as text and (where it has one)
-// as a JSON document. The command-line side (tools/activetime/report.cpp)
-// only chooses a view and its options.
+// Part of ActiveTime. The parts of the views that other views and exports
+// print too: the time report (text and JSON, also inside the export
+// document), its call sites, callers, bottom-up tree and latency figures,
+// the OpenMP report, the stride sites, the export document and the offline
+// active-time results. The views themselves are described in Views.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,13 +13,14 @@
 #define ACTIVETIME_REPORT_REPORTS_H
 
 #include "activetime/Profile/Aggregate.h"
-#include "activetime/Profile/Latency.h"
 #include "activetime/Profile/Filter.h"
+#include "activetime/Profile/Latency.h"
 #include "activetime/Profile/Parallel.h"
 #include "activetime/Profile/Profile.h"
 #include "activetime/Profile/TraceActiveTime.h"
 #include "activetime/Report/Progress.h"
 #include "activetime/Report/ReportModel.h"
+#include "activetime/Report/Views.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -28,38 +32,20 @@
 namespace activetime {
 namespace report {
 
-/// What the time report shows.
-struct TimeReportOptions {
-  bool Demangle = true;
-  bool FullNames = false; // full demangled names, not the short ones
-  unsigned Top = 20;      // rows of the flat and per-thread tables; 0 = all
-  unsigned MaxDepth = 40; // deepest call-tree level; 0 = no limit
-  profile::SortKey Sort = profile::SortKey::SelfActive;
-  bool HeaderOnly = false;
-  bool Tree = false;
-  bool Threads = false;
-  bool CallSites = false;
-  bool Callers = false;   // callers and callees (CallGraphReport.cpp)
-  bool BottomUp = false;  // the inverted tree (BottomUpReport.cpp)
-  /// The filters applied to the profile (header line, "filters" in JSON).
-  const profile::FilterSummary *Filters = nullptr;
-};
-
 /// The time report as text: header, flat table, and the optional call tree,
 /// call sites and per-thread sections.
 void printTimeReport(const profile::Profile &P, const profile::Aggregate &A,
-                     const TimeReportOptions &O, llvm::raw_ostream &OS);
+                     const ViewOptions &O, llvm::raw_ostream &OS);
 /// The time report as the "activetime-report" JSON document (version 3).
-void printTimeReportJson(const profile::Profile &P,
-                         const profile::Aggregate &A,
-                         const TimeReportOptions &O, llvm::raw_ostream &OS);
+void printTimeReportJson(const profile::Profile &P, const profile::Aggregate &A,
+                         const ViewOptions &O, llvm::raw_ostream &OS);
 
 /// Each function's call sites with their calls: a text section, or the
 /// "call_sites" array of the JSON document.
 void printCallSites(const profile::Profile &P, const profile::Aggregate &A,
                     llvm::raw_ostream &OS, const ReportModel &M, unsigned Top);
 void callSitesJson(const profile::Profile &P, const profile::Aggregate &A,
-                   llvm::json::OStream &J, bool Demangle);
+                   llvm::json::OStream &J, const ViewOptions &O);
 
 /// Each function's callers and callees (calls, call-site lines, active time
 /// on each arc): a text section for the top \p Top functions, or the
@@ -68,7 +54,7 @@ void callSitesJson(const profile::Profile &P, const profile::Aggregate &A,
 void printCallGraph(const profile::Profile &P, const profile::Aggregate &A,
                     llvm::raw_ostream &OS, const ReportModel &M, unsigned Top);
 void callGraphJson(const profile::Profile &P, const profile::Aggregate &A,
-                   llvm::json::OStream &J, bool Demangle);
+                   llvm::json::OStream &J, const ViewOptions &O);
 
 /// The inverted (bottom-up) tree: a text section (top \p Top functions,
 /// \p MaxDepth levels; 0 = all) or the "bottom_up" object of the JSON
@@ -87,14 +73,6 @@ void filtersJson(const profile::FilterSummary *F, llvm::json::OStream &J);
 void printParallelReport(const profile::Profile &P,
                          const profile::ParallelThresholds &T, bool Json,
                          llvm::raw_ostream &OS);
-
-/// The sampled wall-clock view (runs with sample=1); an error if the profile
-/// has no samples. Functions are named as in the time report (\p FullNames:
-/// ReportModel). It has no JSON form (export --format=json, folded or
-/// speedscope carry the samples).
-llvm::Error printSampleReport(const profile::Profile &P, llvm::raw_ostream &OS,
-                              bool Demangle, unsigned Top,
-                              bool FullNames = false);
 
 /// Latency distributions (activetime/Profile/Latency.h). The note printed
 /// with them: what the percentiles are and their error bound.
@@ -126,29 +104,16 @@ LatencyFigures latencyFigures(const profile::LatencyHistogram &H,
 void latencyJson(llvm::json::OStream &J, const profile::LatencyHistogram &H,
                  const profile::Stats &S, LatencyState St,
                  const profile::LatencyGap &Gap, bool Buckets);
-/// `report --latency`: per function timed calls, min, p50, p90, p99, max
-/// (the first Top rows of the flat order; 0 = all), then their histograms.
-void printLatencyReport(const profile::Profile &P,
-                        const profile::Aggregate &A, llvm::raw_ostream &OS,
-                        bool Demangle, unsigned Top, bool FullNames = false);
 
-/// The memory access sites of stride profiling, dynamic ones first; the
-/// unrolled copies of one source access folded into one row
-/// (profile::foldCopies) unless \p PerCopy.
-void printStrideReport(const profile::Profile &P, llvm::raw_ostream &OS,
-                       bool Demangle, bool PerCopy = false);
-void printStrideReportJson(const profile::Profile &P, llvm::raw_ostream &OS,
-                           bool Demangle, bool PerCopy = false);
 /// The "strides" array shared by the stride JSON document and the export
 /// (per instruction, as the prefetch hints are, unless \p Fold).
 void strideSitesJson(const profile::Profile &P, llvm::json::OStream &J,
-                     bool Demangle, bool Fold = false);
+                     const ViewOptions &O, bool Fold = false);
 
-/// One self-contained HTML file (flame graphs, tables, header) at \p Path.
-llvm::Error writeHtmlReport(const profile::Profile &P, llvm::StringRef Path,
-                            bool Demangle, Progress &Prog,
-                            const profile::FilterSummary *Filters = nullptr,
-                            bool FullNames = false);
+/// The "activetime-export" document of `export --format=json`; also the
+/// data of the HTML report.
+llvm::Error writeExportJson(const profile::Profile &P, const ViewOptions &O,
+                            llvm::raw_ostream &OS, Progress &Prog);
 
 /// One result of the offline active-time computation over a trace: a thread
 /// and code portion of one input.
