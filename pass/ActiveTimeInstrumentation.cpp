@@ -16,11 +16,13 @@
 //    before each dynamic site, and finally a constructor and a destructor
 //    that register the descriptor with the runtime.
 //
-// See include/activetime/abi.h for the probe signatures and table layouts.
+// See include/activetime/abi.h for the probe signatures and
+// include/activetime/ABIData.inc for the table layouts (pass/ABITypes.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ActiveTimeInstrumentation.h"
+#include "ABITypes.h"
 #include "ActiveTimeStrides.h"
 #include "FunctionSelection.h"
 #include "activetime/abi.h"
@@ -199,15 +201,9 @@ ActiveTimeInstrumenter::ActiveTimeInstrumenter(
   PtrTy = PointerType::getUnqual(Ctx);
   Int32Ty = Type::getInt32Ty(Ctx);
   Int64Ty = Type::getInt64Ty(Ctx);
-  // Layouts of abi::FuncDesc and abi::ModuleDesc.
-  FuncDescTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
-  ModuleDescTy = StructType::get(
-      Ctx, {Int32Ty, Int32Ty, PtrTy, PtrTy, Int64Ty, PtrTy, Int32Ty, Int32Ty,
-            PtrTy, Int32Ty, Int32Ty, PtrTy, PtrTy, PtrTy, Int32Ty, Int32Ty});
-  MemSiteDescTy =
-      StructType::get(Ctx, {PtrTy, PtrTy, Int32Ty, Int32Ty, Int64Ty, Int64Ty,
-                            Int32Ty, Int32Ty, Int32Ty, Int32Ty, Int32Ty,
-                            Int32Ty, Int64Ty});
+  FuncDescTy = abi::getFuncDescType(Ctx);
+  ModuleDescTy = abi::getModuleDescType(Ctx);
+  MemSiteDescTy = abi::getMemSiteDescType(Ctx);
 
   Triple TT(M.getTargetTriple());
   HasAddrOfReturnAddr =
@@ -264,6 +260,7 @@ Constant *ActiveTimeInstrumenter::createString(StringRef Str,
 /// and __activetime_module, and returns the latter.
 GlobalVariable *
 ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
+  namespace Field = abi::FuncDescField;
   SmallVector<Constant *, 64> Descs;
   SmallVector<std::pair<Function *, unsigned>, 4> Fixups;
   SmallString<1024> HashInput;
@@ -300,10 +297,13 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
       Fixups.emplace_back(F, unsigned(Descs.size()));
       Addr = ConstantPointerNull::get(PtrTy);
     }
-    Descs.push_back(ConstantStruct::get(
-        FuncDescTy, {Addr, createString(Name, "__activetime_name"), File,
-                     ConstantInt::get(Int32Ty, SP ? SP->getLine() : 0),
-                     ConstantInt::get(Int32Ty, Flags)}));
+    abi::DescInitializer<Field::Index> Desc(FuncDescTy);
+    Desc.set(Field::Addr, Addr);
+    Desc.set(Field::Name, createString(Name, "__activetime_name"));
+    Desc.set(Field::File, File);
+    Desc.setInt(Field::Line, SP ? SP->getLine() : 0);
+    Desc.setInt(Field::Flags, Flags);
+    Descs.push_back(Desc.get());
   }
 
   std::pair<Constant *, unsigned> InlinedAway = createInlinedAwayTable();
@@ -317,23 +317,26 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
                                    abi::kFuncTableName);
   emitAddressFixups(Table, Fixups);
 
-  Constant *ModuleDescInit = ConstantStruct::get(
-      ModuleDescTy,
-      {ConstantInt::get(Int32Ty, abi::kAbiVersion),
-       ConstantInt::get(Int32Ty, Descs.size()), Table,
-       createString(M.getSourceFileName(), "__activetime_module_name"),
-       ConstantInt::get(Int64Ty, xxh3_64bits(HashInput.str())),
-       ConstantPointerNull::get(PtrTy), ConstantInt::get(Int32Ty, Sites.size()),
-       ConstantInt::get(Int32Ty, 0), createSiteTable(),
-       ConstantInt::get(Int32Ty, 0),
-       ConstantInt::get(Int32Ty, SharedCounts ? abi::MDF_SharedCounts : 0),
-       ConstantPointerNull::get(PtrTy),
-       Bootstrap ? (Constant *)Bootstrap : ConstantPointerNull::get(PtrTy),
-       InlinedAway.first, ConstantInt::get(Int32Ty, InlinedAway.second),
-       ConstantInt::get(Int32Ty, 0)});
+  // The fields not set are zero: Reserved, and those the runtime or the
+  // constructor write (RuntimeData, SiteBase, CountBase, CountsTls).
+  namespace MField = abi::ModuleDescField;
+  abi::DescInitializer<MField::Index> Desc(ModuleDescTy);
+  Desc.setInt(MField::AbiVersion, abi::kAbiVersion);
+  Desc.setInt(MField::NumFuncs, Descs.size());
+  Desc.set(MField::Funcs, Table);
+  Desc.set(MField::ModuleName,
+           createString(M.getSourceFileName(), "__activetime_module_name"));
+  Desc.setInt(MField::Hash, xxh3_64bits(HashInput.str()));
+  Desc.setInt(MField::NumSites, Sites.size());
+  Desc.set(MField::Sites, createSiteTable());
+  Desc.setInt(MField::Flags, SharedCounts ? abi::MDF_SharedCounts : 0);
+  if (Bootstrap)
+    Desc.set(MField::Bootstrap, Bootstrap);
+  Desc.set(MField::InlinedAway, InlinedAway.first);
+  Desc.setInt(MField::NumInlinedAway, InlinedAway.second);
   // Writable: the runtime keeps its per-module state in RuntimeData.
   return new GlobalVariable(M, ModuleDescTy, /*isConstant=*/false,
-                            GlobalValue::InternalLinkage, ModuleDescInit,
+                            GlobalValue::InternalLinkage, Desc.get(),
                             abi::kModuleDescName);
 }
 
@@ -381,6 +384,7 @@ void ActiveTimeInstrumenter::emitAddressFixups(
 /// address; returns it (or null) and its length.
 std::pair<Constant *, unsigned>
 ActiveTimeInstrumenter::createInlinedAwayTable() {
+  namespace Field = abi::FuncDescField;
   SmallVector<Constant *, 16> Descs;
   for (const InlinedAwayFunction &F : readInlinedAway(M)) {
     Constant *File = ConstantPointerNull::get(PtrTy);
@@ -390,13 +394,15 @@ ActiveTimeInstrumenter::createInlinedAwayTable() {
         Str = createString(F.File, "__activetime_file");
       File = Str;
     }
-    Descs.push_back(ConstantStruct::get(
-        FuncDescTy,
-        {ConstantPointerNull::get(PtrTy),
-         createString(GlobalValue::dropLLVMManglingEscape(F.Name),
-                      "__activetime_name"),
-         File, ConstantInt::get(Int32Ty, F.Line),
-         ConstantInt::get(Int32Ty, F.Local ? abi::FF_LocalLinkage : 0)}));
+    // Addr stays null: the function has no code of its own.
+    abi::DescInitializer<Field::Index> Desc(FuncDescTy);
+    Desc.set(Field::Name,
+             createString(GlobalValue::dropLLVMManglingEscape(F.Name),
+                          "__activetime_name"));
+    Desc.set(Field::File, File);
+    Desc.setInt(Field::Line, F.Line);
+    Desc.setInt(Field::Flags, F.Local ? abi::FF_LocalLinkage : 0);
+    Descs.push_back(Desc.get());
   }
   if (Descs.empty())
     return {ConstantPointerNull::get(PtrTy), 0};
@@ -421,20 +427,24 @@ Constant *ActiveTimeInstrumenter::createSiteTable() {
       C = createString(Str, Name);
     return C;
   };
+  namespace Field = abi::MemSiteDescField;
   SmallVector<Constant *, 64> Descs;
-  for (const MemSite &S : Sites)
-    Descs.push_back(ConstantStruct::get(
-        MemSiteDescTy,
-        {GetString(S.Func, "__activetime_name"),
-         GetString(S.File, "__activetime_file"),
-         ConstantInt::get(Int32Ty, S.Line), ConstantInt::get(Int32Ty, S.Column),
-         ConstantInt::get(Int64Ty, S.Hash),
-         ConstantInt::get(Int64Ty, S.StaticStride, /*IsSigned=*/true),
-         ConstantInt::get(Int32Ty, S.Size), ConstantInt::get(Int32Ty, S.Flags),
-         ConstantInt::get(Int32Ty, S.LoopLine),
-         ConstantInt::get(Int32Ty, S.LoopDepth),
-         ConstantInt::get(Int32Ty, S.CopyGroup), ConstantInt::get(Int32Ty, 0),
-         ConstantInt::get(Int64Ty, S.CopyOffset, /*IsSigned=*/true)}));
+  for (const MemSite &S : Sites) {
+    abi::DescInitializer<Field::Index> Desc(MemSiteDescTy);
+    Desc.set(Field::Func, GetString(S.Func, "__activetime_name"));
+    Desc.set(Field::File, GetString(S.File, "__activetime_file"));
+    Desc.setInt(Field::Line, S.Line);
+    Desc.setInt(Field::Column, S.Column);
+    Desc.setInt(Field::Hash, S.Hash);
+    Desc.setInt(Field::StaticStride, S.StaticStride, /*IsSigned=*/true);
+    Desc.setInt(Field::AccessSize, S.Size);
+    Desc.setInt(Field::Flags, S.Flags);
+    Desc.setInt(Field::LoopLine, S.LoopLine);
+    Desc.setInt(Field::LoopDepth, S.LoopDepth);
+    Desc.setInt(Field::CopyGroup, S.CopyGroup);
+    Desc.setInt(Field::CopyOffset, S.CopyOffset, /*IsSigned=*/true);
+    Descs.push_back(Desc.get());
+  }
   ArrayType *TableTy = ArrayType::get(MemSiteDescTy, Descs.size());
   return new GlobalVariable(M, TableTy, /*isConstant=*/true,
                             GlobalValue::InternalLinkage,
@@ -532,8 +542,8 @@ void ActiveTimeInstrumenter::createCtorAndDtor(GlobalVariable *ModuleDesc) {
   // thread's at the same offset from the thread pointer.
   if (!SharedCounts)
     IRB.CreateStore(IRB.CreateThreadLocalAddress(CountsTls),
-                    IRB.CreateConstInBoundsGEP2_32(ModuleDescTy, ModuleDesc, 0,
-                                                   11));
+                    IRB.CreateStructGEP(ModuleDescTy, ModuleDesc,
+                                        abi::ModuleDescField::CountsTls));
   IRB.CreateCall(
       M.getOrInsertFunction(abi::kRegisterModuleName, VoidTy, PtrTy),
       {ModuleDesc});
@@ -584,9 +594,10 @@ Value *ActiveTimeInstrumenter::emitCount(IRBuilder<> &IRB, unsigned Index) {
   Value *Idx = IRB.getInt64(Index);
   if (SharedCounts) {
     // The module's first counter in the runtime's array.
-    Value *Base = Load(
-        Int32Ty, IRB.CreateConstInBoundsGEP2_32(ModuleDescTy, ModuleDescGV, 0, 9),
-        Align(4), "activetime.base");
+    Value *Base = Load(Int32Ty,
+                       IRB.CreateStructGEP(ModuleDescTy, ModuleDescGV,
+                                           abi::ModuleDescField::CountBase),
+                       Align(4), "activetime.base");
     Idx = IRB.CreateAdd(IRB.CreateZExt(Base, Int64Ty), Idx);
   }
   Value *Counter = IRB.CreateInBoundsGEP(Int64Ty, Array, Idx, "activetime.counter");
@@ -887,8 +898,9 @@ bool ActiveTimeInstrumenter::run() {
   GlobalVariable *ModuleDesc = createTables(ToInstrument);
   ModuleDescGV = ModuleDesc;
   insertMemProbes(ModuleDesc);
-  auto *Table = cast<GlobalVariable>(
-      cast<ConstantStruct>(ModuleDesc->getInitializer())->getOperand(2));
+  auto *Table =
+      cast<GlobalVariable>(ModuleDesc->getInitializer()->getAggregateElement(
+          abi::ModuleDescField::Funcs));
   for (unsigned I = 0, E = ToInstrument.size(); I != E; ++I) {
     Constant *Idx[] = {ConstantInt::get(Int64Ty, 0), ConstantInt::get(Int64Ty, I)};
     Constant *Desc = ConstantExpr::getInBoundsGetElementPtr(

@@ -8,8 +8,8 @@
 // function that survives the optimization pipeline an entry probe and an exit
 // probe on each path out of it, emits a per-module table describing the
 // instrumented functions, and a constructor/destructor pair that registers the
-// table with the ActiveTime runtime. The probe names and table layouts are
-// defined in include/activetime/abi.h.
+// table with the ActiveTime runtime. The probe names are defined in
+// include/activetime/abi.h, the table layouts in include/activetime/ABIData.inc.
 //
 //===----------------------------------------------------------------------===//
 

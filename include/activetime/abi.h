@@ -149,15 +149,14 @@ enum FuncFlags : uint32_t {
   FF_LocalLinkage = 1u << 0, // internal/private: identity is (module, name)
 };
 
+// The tables the pass emits and the runtime reads. Their fields are defined
+// once, in ABIData.inc, from which the pass builds the same layouts as IR
+// types (pass/ABITypes.h).
+
 // One per instrumented function, in the module's table (kFuncTableName).
-// IR type: { ptr, ptr, ptr, i32, i32 }.
 struct FuncDesc {
-  const void *Addr;  // the function itself (a local function in a COMDAT
-                     // group: stored by kAddrCtorName at start-up)
-  const char *Name;  // linkage (mangled) name, NUL-terminated
-  const char *File;  // source file from debug info ("dir/file"), or null
-  uint32_t Line;     // line of the definition, 0 if unknown
-  uint32_t Flags;    // FuncFlags
+#define ACTIVETIME_FUNC_DESC_FIELD(Type, LLVMType, Name) Type Name;
+#include "activetime/ABIData.inc"
 };
 
 enum MemSiteFlags : uint32_t {
@@ -167,51 +166,15 @@ enum MemSiteFlags : uint32_t {
 };
 
 // One per memory access site (kSiteTableName), probed or static.
-// IR type: { ptr, ptr, i32, i32, i64, i64, i32, i32, i32, i32 }.
 struct MemSiteDesc {
-  const char *Func;     // linkage name of the containing function
-  const char *File;     // source file of the access ("dir/file"), or null
-  uint32_t Line;        // debug location of the access, 0 if unknown
-  uint32_t Column;
-  uint64_t Hash;        // site key hash (function, location, kind, size, copy)
-  int64_t StaticStride; // MS_Static: the step in bytes; else 0
-  uint32_t AccessSize;  // bytes
-  uint32_t Flags;       // MemSiteFlags
-  uint32_t LoopLine;    // line of the innermost loop's header, 0 if none
-  uint32_t LoopDepth;   // 0 outside loops
-  // ABI 4: copies of one source access (unrolling). Sites of one innermost
-  // loop with the same debug location, access size and kind whose addresses
-  // ScalarEvolution proves to differ by constants share a CopyGroup (1-based
-  // within the module; 0: no other copy); CopyOffset is the site's constant
-  // byte offset from the group's first site (0 for it).
-  uint32_t CopyGroup;
-  uint32_t Reserved;    // 0
-  int64_t CopyOffset;
+#define ACTIVETIME_MEM_SITE_DESC_FIELD(Type, LLVMType, Name) Type Name;
+#include "activetime/ABIData.inc"
 };
 
 // One per instrumented module (kModuleDescName), passed to registration.
-// IR type: { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr }.
 struct ModuleDesc {
-  uint32_t AbiVersion;  // ACTIVETIME_ABI_VERSION of the pass that built it
-  uint32_t NumFuncs;
-  const FuncDesc *Funcs;
-  const char *ModuleName; // the module's source file name
-  uint64_t Hash;          // stable hash of the function names in table order
-  void *RuntimeData;      // owned by the runtime; null when emitted
-  uint32_t NumSites;      // entries of Sites (0: no stride profiling)
-  uint32_t SiteBase;      // written by the runtime at registration
-  const MemSiteDesc *Sites;
-  uint32_t CountBase;     // MDF_SharedCounts: written by the runtime
-  uint32_t Flags;         // ModuleDescFlags
-  void *CountsTls;        // the module's counter pointer on the registering
-                          // thread (stored by the constructor), or null
-  uint64_t *Bootstrap;    // the module's bootstrap array, or null
-  // ABI v4: the functions the source defined that the optimizer inlined (or
-  // removed) before the pass ran, so that they have no probes (pass/Census.cpp):
-  // FuncDesc entries with a null Addr, or null when there are none.
-  const FuncDesc *InlinedAway;
-  uint32_t NumInlinedAway;
-  uint32_t Reserved;      // 0
+#define ACTIVETIME_MODULE_DESC_FIELD(Type, LLVMType, Name) Type Name;
+#include "activetime/ABIData.inc"
 };
 
 enum ModuleDescFlags : uint32_t {
