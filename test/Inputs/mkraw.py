@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Write an ActiveTime raw profile from a JSON description, for tests.
 
-An independent implementation of include/activetime/raw_format.h (it does
-not share code with the C++ reader/writer, so the two check each other),
-plus switches that corrupt the result to exercise the reader's validation.
+An independent implementation of the raw format's logic (it does not share
+code with the C++ reader/writer, so the two check each other), plus
+switches that corrupt the result to exercise the reader's validation. The
+byte layout -- each record's fields, their offsets and sizes, the section
+kinds, the version -- is not spelled here: rawlayout.py reads it from
+include/activetime/RawData.inc, where the C++ structs come from too; this
+file names the fields and decides their values.
 
 JSON description (all fields optional except where noted):
 
@@ -121,7 +125,7 @@ Version 7: a node's "call_site" (12th list field) and a code sample's
 "caller" (5th) are return addresses, integers or "func+N" like addr; both
 default to 0 (unknown).
 
-Version 8: checksums. The file header (40 bytes)
+Version 8: checksums. The file header
 ends with the XXH3-64 of its first 32 bytes; a section header is Checksum,
 Kind, Size, the checksum the low 32 bits of the XXH3-64 of the section from
 Kind to the end of its payload. They are computed with python3-xxhash (the
@@ -177,16 +181,22 @@ except ImportError:
     sys.exit("mkraw.py: error: the Python module xxhash is missing (Debian "
              "package python3-xxhash; scripts/install-deps.sh installs it)")
 
+import rawlayout
+
+RAW = rawlayout.load()
 MAGIC = b"\x7fATPROF\n"
-VERSION = 10
+VERSION = RAW.version
 CPU_UNKNOWN = (1 << 64) - 1  # raw::kCpuUnknown
-HEADER_SIZE = 40
-HEADER_CHECKSUMMED = 32  # the header bytes before its checksum
-SECTION_HEADER_SIZE = 16
+HEADER_SIZE = RAW.size("FileHeader")
+HEADER_CHECKSUMMED = RAW.offset("FileHeader", "Checksum")  # bytes before it
+SECTION_HEADER_SIZE = RAW.size("SectionHeader")
+SECTION_CHECKSUM_FROM = RAW.offset("SectionHeader", "Kind")
 NO_PARENT = 0xFFFFFFFF
 TF_LATENCY = 4
-SK_PROCESS, SK_MODULE, SK_THREAD, SK_TRACE, SK_STRIDES = 1, 2, 3, 4, 5
-SK_SAMPLES = 6
+SK_PROCESS, SK_MODULE, SK_THREAD = (RAW.kind("Process"), RAW.kind("Module"),
+                                    RAW.kind("Thread"))
+SK_TRACE, SK_STRIDES = RAW.kind("Trace"), RAW.kind("Strides")
+SK_SAMPLES = RAW.kind("Samples")
 NO_NODE = 0xFFFFFFFF
 SITE_FLAGS = {"store": 1, "static": 2, "loop": 4}
 OF_STABLE, OF_FENCED, OF_MEASURED = 1, 2, 4
@@ -257,7 +267,8 @@ def thread_counts(proc, t):
         else:
             func, calls = c[0], c[1]
             flags = CR_COUNTED if len(c) > 2 and c[2] else 0
-        out.append(struct.pack("<IIQ", func_id(proc, func), flags, calls))
+        out.append(RAW.pack("CountRecord", Func=func_id(proc, func),
+                            Flags=flags, Calls=calls))
     return out
 
 
@@ -270,10 +281,11 @@ def thread_code_samples(proc, t):
             caller = c.get("caller", 0)
         else:
             node, flags, addr, count, caller = (list(c) + [1, 0][len(c) - 3:])[:5]
-        out.append(struct.pack("<IIQQQ", NO_NODE if node < 0 else node,
-                               flag_bits(flags, CSR_NAMES),
-                               func_addr(proc, addr), count,
-                               func_addr(proc, caller)))
+        out.append(RAW.pack("CodeSampleRecord",
+                            Node=NO_NODE if node < 0 else node,
+                            Flags=flag_bits(flags, CSR_NAMES),
+                            Addr=func_addr(proc, addr), Count=count,
+                            Caller=func_addr(proc, caller)))
     return out
 
 
@@ -290,7 +302,10 @@ def thread_latency(proc, t, nodes):
     recs = []
     if spec == "auto":
         for i, n in enumerate(nodes):
-            calls, incl, mn, mx, oh, off = struct.unpack_from("<8xQQ8xQQQQ", n)
+            r = RAW.unpack("NodeRecord", n)
+            calls, incl, mn, mx = (r["Calls"], r["InclTicks"], r["MinTicks"],
+                                   r["MaxTicks"])
+            oh, off = r["OverheadTicks"], r["OffCpuTicks"]
             if not calls:
                 continue
             mean = max(incl - oh - off, 0) // calls
@@ -310,13 +325,17 @@ def thread_latency(proc, t, nodes):
         for node, b, c in recs:
             merged[(node, b)] = merged.get((node, b), 0) + c
         recs = [[n, b, c] for (n, b), c in sorted(merged.items())]
-    return [struct.pack("<IIQ", n, b, c) for n, b, c in recs]
+    return [RAW.pack("LatencyRecord", Node=n, Bucket=b, Count=c)
+            for n, b, c in recs]
 
 
 def node_bytes(n):
     parent, func, calls, incl, excl, mn, mx, oh, off, vol, inv, site = n
-    return struct.pack("<IIQQQQQQQIIQ", parent & 0xFFFFFFFF, func, calls, incl,
-                       excl, mn, mx, oh, off, vol, inv, site)
+    return RAW.pack("NodeRecord", Parent=parent & 0xFFFFFFFF, Func=func,
+                    Calls=calls, InclTicks=incl, ExclTicks=excl, MinTicks=mn,
+                    MaxTicks=mx, OverheadTicks=oh, OffCpuTicks=off,
+                    VoluntarySwitches=vol, InvoluntarySwitches=inv,
+                    CallSite=site)
 
 
 def thread_nodes(proc, t):
@@ -368,139 +387,164 @@ def build_sections(desc):
         period = p.get("code_sample_period_ns", 0)
         csflags = flag_bits(p.get("code_sample_flags",
                                   0 if period else CSF_DISABLED), CSF_NAMES)
-        rec = struct.pack("<QQQQIIIIIIII", p.get("tick_rate", 1000000000),
-                          p.get("start_tick", 0), p.get("end_tick", 0),
-                          p.get("start_unix_ns", 0), p.get("pid", 1),
-                          p.get("ppid", 0), p.get("num_modules", len(mods)),
-                          p.get("num_threads", len(threads)),
-                          p.get("num_traces", len(traces)),
-                          p.get("exe_len", len(exe)), len(bid),
-                          p.get("num_strides", len(p.get("strides", []))))
-        rec += struct.pack("<QQIIIIQQQ", enter256, exit256,
-                           oh.get("source", 0), oh.get("batches", 0),
-                           oh.get("spread_permille", 0), oflags,
-                           ticks256(oh, "pair"),
-                           ticks256(oh, "measured_enter"),
-                           ticks256(oh, "measured_exit"))
-        rec += struct.pack("<QQQQII", p.get("tick_step256", 256),
-                           p.get("timing_threshold", 0), period,
-                           ticks256(p, "code_sample_cost"), csflags,
-                           p.get("reserved", 0))
+        overhead = dict(
+            Enter256=enter256, Exit256=exit256, Source=oh.get("source", 0),
+            Batches=oh.get("batches", 0),
+            SpreadPermille=oh.get("spread_permille", 0), Flags=oflags,
+            Pair256=ticks256(oh, "pair"),
+            MeasuredEnter256=ticks256(oh, "measured_enter"),
+            MeasuredExit256=ticks256(oh, "measured_exit"))
+        rec = RAW.pack(
+            "ProcessRecord", TickRate=p.get("tick_rate", 1000000000),
+            StartTick=p.get("start_tick", 0), EndTick=p.get("end_tick", 0),
+            StartUnixNs=p.get("start_unix_ns", 0), Pid=p.get("pid", 1),
+            ParentPid=p.get("ppid", 0),
+            NumModules=p.get("num_modules", len(mods)),
+            NumThreads=p.get("num_threads", len(threads)),
+            NumTraces=p.get("num_traces", len(traces)),
+            ExeLen=p.get("exe_len", len(exe)), BuildIdLen=len(bid),
+            NumStrides=p.get("num_strides", len(p.get("strides", []))),
+            Overhead=overhead, TickStep256=p.get("tick_step256", 256),
+            TimingThreshold=p.get("timing_threshold", 0),
+            CodeSamplePeriodNs=period,
+            CodeSampleCost256=ticks256(p, "code_sample_cost"),
+            CodeSampleFlags=csflags, Reserved=p.get("reserved", 0))
         sections.append((SK_PROCESS, pad8(rec + exe + bid)))
         for m in mods:
             name, path = m.get("name", "").encode(), m.get("path", "").encode()
             fns = m.get("functions", [])
             away = m.get("inlined_away", [])
-            b = struct.pack("<QQIIIIII", m.get("hash", 0), m.get("load_base", 0),
-                            m.get("num_funcs", len(fns)), len(name),
-                            len(path), m.get("flags", 0),
-                            m.get("num_inlined_away", len(away)),
-                            m.get("reserved", 0)) + name + path
+            b = RAW.pack("ModuleRecord", Hash=m.get("hash", 0),
+                         LoadBase=m.get("load_base", 0),
+                         NumFuncs=m.get("num_funcs", len(fns)),
+                         NameLen=len(name), PathLen=len(path),
+                         Flags=m.get("flags", 0),
+                         NumInlinedAway=m.get("num_inlined_away", len(away)),
+                         Reserved=m.get("reserved", 0)) + name + path
             for f in fns + away:
                 fname, ffile = f["name"].encode(), f.get("file", "").encode()
-                b += struct.pack("<QIIII", f.get("addr", 0), f.get("line", 0),
-                                 f.get("flags", 0), len(fname),
-                                 len(ffile)) + fname + ffile
+                b += RAW.pack("FuncRecord", Addr=f.get("addr", 0),
+                              Line=f.get("line", 0), Flags=f.get("flags", 0),
+                              NameLen=len(fname),
+                              FileLen=len(ffile)) + fname + ffile
             sections.append((SK_MODULE, pad8(b)))
         for t in threads:
             nodes = thread_nodes(p, t)
             counts = thread_counts(p, t)
             code = thread_code_samples(p, t)
             lat = thread_latency(p, t, nodes)
-            name = t.get("name", "").encode()[:16].ljust(16, b"\0")
             tflags = t.get("flags", TF_LATENCY if "latency" in t else 0)
-            b = struct.pack("<QQQIIQQQQ", t.get("tid", 1),
-                            t.get("start_tick", 0), t.get("end_tick", 0),
-                            t.get("num_nodes", len(nodes)), tflags,
-                            t.get("open_frames", 0),
-                            t.get("unmatched_exits", 0),
-                            t.get("unwound_frames", 0),
-                            t.get("dropped_events", 0)) + name
-            b += struct.pack("<IIQQQQQ", t.get("switch_source", 0),
-                             t.get("num_counts", len(counts)),
-                             t.get("switch_resolution", 0),
-                             t.get("off_cpu", 0), t.get("voluntary", 0),
-                             t.get("involuntary", 0),
-                             t.get("lost_switch_records", 0))
-            b += struct.pack("<IIQQ", t.get("num_code_samples", len(code)),
-                             t.get("num_latency", t.get("reserved", len(lat))),
-                             t.get("lost_code_samples", 0),
-                             t.get("cpu_ns", CPU_UNKNOWN))
+            b = RAW.pack(
+                "ThreadRecord", Tid=t.get("tid", 1),
+                StartTick=t.get("start_tick", 0),
+                EndTick=t.get("end_tick", 0),
+                NumNodes=t.get("num_nodes", len(nodes)), Flags=tflags,
+                OpenFrames=t.get("open_frames", 0),
+                UnmatchedExits=t.get("unmatched_exits", 0),
+                UnwoundFrames=t.get("unwound_frames", 0),
+                DroppedEvents=t.get("dropped_events", 0),
+                Name=t.get("name", "").encode(),  # NUL-padded, cut
+                SwitchSource=t.get("switch_source", 0),
+                NumCounts=t.get("num_counts", len(counts)),
+                SwitchResolution=t.get("switch_resolution", 0),
+                OffCpuTicks=t.get("off_cpu", 0),
+                VoluntarySwitches=t.get("voluntary", 0),
+                InvoluntarySwitches=t.get("involuntary", 0),
+                LostSwitchRecords=t.get("lost_switch_records", 0),
+                NumCodeSamples=t.get("num_code_samples", len(code)),
+                NumLatency=t.get("num_latency", t.get("reserved", len(lat))),
+                LostCodeSamples=t.get("lost_code_samples", 0),
+                CpuNs=t.get("cpu_ns", CPU_UNKNOWN))
             sections.append((SK_THREAD,
                              b + b"".join(nodes + counts + code + lat)))
         for t in traces:
             evs, sws = t.get("events", []), t.get("switches", [])
-            b = struct.pack("<QQQQQQQII", t.get("tid", 1),
-                            t.get("num_events", len(evs)),
-                            t.get("num_switches", len(sws)),
-                            t.get("dropped_events", 0),
-                            t.get("dropped_switches", 0),
-                            t.get("buffer_ticks", 0),
-                            t.get("buffer_bytes", 0),
-                            t.get("buffer_flags", 0),
-                            t.get("reserved", 0))
+            b = RAW.pack("TraceRecord", Tid=t.get("tid", 1),
+                         NumEvents=t.get("num_events", len(evs)),
+                         NumSwitches=t.get("num_switches", len(sws)),
+                         DroppedEvents=t.get("dropped_events", 0),
+                         DroppedSwitches=t.get("dropped_switches", 0),
+                         BufferTicks=t.get("buffer_ticks", 0),
+                         BufferBytes=t.get("buffer_bytes", 0),
+                         BufferFlags=t.get("buffer_flags", 0),
+                         Reserved=t.get("reserved", 0))
             for ev in evs:
                 tick, func, kind = ev[:3]
                 measured = ev[3] if len(ev) > 3 else 0
                 reserved = ev[4] if len(ev) > 4 else 0
-                b += struct.pack("<QIIII", tick, func_id(p, func),
-                                 KINDS.get(kind, kind), measured, reserved)
+                b += RAW.pack("TraceEvent", Tick=tick, Func=func_id(p, func),
+                              Kind=KINDS.get(kind, kind), Measured=measured,
+                              Reserved=reserved)
             for tick, old, new in sws:
-                b += struct.pack("<QQQ", tick, old, new)
+                b += RAW.pack("SwitchEvent", Tick=tick, OldTid=old,
+                              NewTid=new)
             sections.append((SK_TRACE, b))
         for st in p.get("strides", []):
             sites = st.get("sites", [])
-            b = struct.pack("<IIII", st.get("module", 0),
-                            st.get("num_sites", len(sites)),
-                            st.get("reserved", 0), 0)
+            b = RAW.pack("StridesRecord", Module=st.get("module", 0),
+                         NumSites=st.get("num_sites", len(sites)),
+                         Reserved0=st.get("reserved", 0))
             for x in sites:
                 fl = x.get("flags", ["loop"])
                 if isinstance(fl, list):
                     fl = sum(SITE_FLAGS[f] for f in fl)
                 fn, fi = x.get("func", "f").encode(), x.get("file", "").encode()
-                b += struct.pack("<QqIIIIIIQQQQQQqQQQQIIIIq", x.get("hash", 0),
-                                 x.get("static_stride", 0), x.get("line", 0),
-                                 x.get("column", 0), x.get("size", 8), fl,
-                                 x.get("loop_line", 0), x.get("loop_depth", 0),
-                                 x.get("executions", 0),
-                                 x.get("observations", 0),
-                                 x.get("differences", 0),
-                                 x.get("adjacent", 0), x.get("zero", 0),
-                                 x.get("gcd", 0), x.get("dominant", 0),
-                                 x.get("dominant_count", 0),
-                                 x.get("iter_ticks", 0),
-                                 x.get("probe_ticks", 0),
-                                 x.get("min_step_ticks", 0), len(fn),
-                                 len(fi), x.get("copy_group", 0),
-                                 x.get("site_reserved", 0),
-                                 x.get("copy_offset", 0)) + fn + fi
+                b += RAW.pack(
+                    "SiteRecord", Hash=x.get("hash", 0),
+                    StaticStride=x.get("static_stride", 0),
+                    Line=x.get("line", 0), Column=x.get("column", 0),
+                    AccessSize=x.get("size", 8), Flags=fl,
+                    LoopLine=x.get("loop_line", 0),
+                    LoopDepth=x.get("loop_depth", 0),
+                    Executions=x.get("executions", 0),
+                    Observations=x.get("observations", 0),
+                    Differences=x.get("differences", 0),
+                    Adjacent=x.get("adjacent", 0),
+                    ZeroDiffs=x.get("zero", 0), Gcd=x.get("gcd", 0),
+                    Dominant=x.get("dominant", 0),
+                    DominantCount=x.get("dominant_count", 0),
+                    IterTicks=x.get("iter_ticks", 0),
+                    ProbeTicks=x.get("probe_ticks", 0),
+                    MinStepTicks=x.get("min_step_ticks", 0),
+                    FuncLen=len(fn), FileLen=len(fi),
+                    CopyGroup=x.get("copy_group", 0),
+                    Reserved=x.get("site_reserved", 0),
+                    CopyOffset=x.get("copy_offset", 0)) + fn + fi
             sections.append((SK_STRIDES, pad8(b)))
         if "samples" in p:
             sm = p["samples"]
             recs = sm.get("samples", [])
-            b = struct.pack("<QQQQQQQQQQQIIQ", sm.get("interval", 1000),
-                            sm.get("start_tick", 0), sm.get("end_tick", 0),
-                            sm.get("num_samples", len(recs)),
-                            sm.get("sweeps", 0), sm.get("dropped", 0),
-                            sm.get("torn_retries", 0),
-                            sm.get("torn_discarded", 0),
-                            sm.get("unmapped", 0), sm.get("proc_state", 0),
-                            sm.get("sampler_cpu_ns", 0), sm.get("flags", 1),
-                            0, sm.get("wake_late_ns", 0))
+            b = RAW.pack("SamplesRecord",
+                         IntervalTicks=sm.get("interval", 1000),
+                         StartTick=sm.get("start_tick", 0),
+                         EndTick=sm.get("end_tick", 0),
+                         NumSamples=sm.get("num_samples", len(recs)),
+                         Sweeps=sm.get("sweeps", 0),
+                         Dropped=sm.get("dropped", 0),
+                         TornRetries=sm.get("torn_retries", 0),
+                         TornDiscarded=sm.get("torn_discarded", 0),
+                         Unmapped=sm.get("unmapped", 0),
+                         ProcStateSamples=sm.get("proc_state", 0),
+                         SamplerCpuNs=sm.get("sampler_cpu_ns", 0),
+                         Flags=sm.get("flags", 1),
+                         WakeLateNs=sm.get("wake_late_ns", 0))
             for tick, weight, thread, node, flags, depth in recs:
-                b += struct.pack("<QQIIII", tick, weight, thread,
-                                 NO_NODE if node < 0 else node, flags, depth)
+                b += RAW.pack("SampleRecord", Tick=tick, Weight=weight,
+                              Thread=thread,
+                              Node=NO_NODE if node < 0 else node, Flags=flags,
+                              Depth=depth)
             sections.append((SK_SAMPLES, b))
     return sections
 
 
 def assemble(sections, flags, num_sections=None):
-    body = b"".join(struct.pack("<IIQ", 0, k, len(p)) + p
+    body = b"".join(RAW.pack("SectionHeader", Kind=k, Size=len(p)) + p
                     for k, p in sections)
     size = HEADER_SIZE + len(body)
     n = len(sections) if num_sections is None else num_sections
-    return bytearray(MAGIC + struct.pack("<IIQIIQ", VERSION, HEADER_SIZE, size,
-                                         n, flags, 0) + body)
+    return bytearray(RAW.pack("FileHeader", Magic=MAGIC, Version=VERSION,
+                              HeaderSize=HEADER_SIZE, FileSize=size,
+                              NumSections=n, Flags=flags) + body)
 
 
 def section_offsets(sections):
@@ -516,20 +560,21 @@ def seal(data):
     the section headers as far as they lie inside the file."""
     if len(data) < HEADER_SIZE:
         return
-    n = struct.unpack_from("<I", data, 24)[0]
+    n = RAW.get(data, "FileHeader", "NumSections", 0)
     off = HEADER_SIZE
     for _ in range(n):
         if len(data) - off < SECTION_HEADER_SIZE:
             break
-        size = struct.unpack_from("<Q", data, off + 8)[0]
+        size = RAW.get(data, "SectionHeader", "Size", off)
         end = off + SECTION_HEADER_SIZE + size
         if end > len(data):
             break
-        h = xxhash.xxh3_64_intdigest(bytes(data[off + 4:end]))
-        struct.pack_into("<I", data, off, h & 0xFFFFFFFF)
+        h = xxhash.xxh3_64_intdigest(bytes(data[off + SECTION_CHECKSUM_FROM:
+                                                end]))
+        RAW.put(data, "SectionHeader", "Checksum", off, h & 0xFFFFFFFF)
         off = end
-    struct.pack_into("<Q", data, HEADER_CHECKSUMMED,
-                     xxhash.xxh3_64_intdigest(bytes(data[:HEADER_CHECKSUMMED])))
+    RAW.put(data, "FileHeader", "Checksum", 0,
+            xxhash.xxh3_64_intdigest(bytes(data[:HEADER_CHECKSUMMED])))
 
 
 def pair(s):
@@ -588,17 +633,17 @@ def main():
     data = assemble(secs, 1 if desc.get("merged") else 0, a.num_sections)
     offs = section_offsets(secs)
     for i, v in a.section_size:
-        struct.pack_into("<Q", data, offs[i] + 8, v)
+        RAW.put(data, "SectionHeader", "Size", offs[i], v)
     if a.bad_magic:
-        data[0:8] = b"NOTAPROF"
+        data[0:len(MAGIC)] = b"NOTAPROF"
     if a.version is not None:
-        struct.pack_into("<I", data, 8, a.version)
+        RAW.put(data, "FileHeader", "Version", 0, a.version)
     if a.header_size is not None:
-        struct.pack_into("<I", data, 12, a.header_size)
+        RAW.put(data, "FileHeader", "HeaderSize", 0, a.header_size)
     if a.file_size is not None:
-        struct.pack_into("<Q", data, 16, a.file_size)
+        RAW.put(data, "FileHeader", "FileSize", 0, a.file_size)
     if a.flags is not None:
-        struct.pack_into("<I", data, 28, a.flags)
+        RAW.put(data, "FileHeader", "Flags", 0, a.flags)
     for off, v in a.poke32:
         struct.pack_into("<I", data, off, v)
     for off, v in a.poke64:

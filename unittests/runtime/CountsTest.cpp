@@ -105,7 +105,8 @@ Parsed Serialize(u64 EndTick) {
   return P;
 }
 
-const raw::CountRecord *CountOf(const std::vector<raw::CountRecord> &Cs, u32 Func) {
+const prof::CallCount *CountOf(const std::vector<prof::CallCount> &Cs,
+                               u32 Func) {
   for (const auto &C : Cs)
     if (C.Func == Func)
       return &C;
@@ -165,17 +166,17 @@ TEST_F(RuntimeTest, FirstCallAdoptsTheThreadsOwnArray) {
 
   // The writer: each thread's calls by function id, ascending.
   Parsed P = Serialize(100);
-  ASSERT_EQ(P.Threads.size(), 2u);
-  ASSERT_EQ(P.Counts[0].size(), 2u);
-  EXPECT_EQ(P.Threads[0].NumCounts, 2u);
-  EXPECT_EQ(P.Counts[0][0].Func, MI->FirstId + kF);
-  EXPECT_EQ(P.Counts[0][0].Calls, 2u);
-  EXPECT_EQ(P.Counts[0][0].Flags, 0u);
-  EXPECT_EQ(P.Counts[0][1].Func, MI->FirstId + kG);
-  EXPECT_EQ(P.Counts[0][1].Calls, 1u);
-  ASSERT_EQ(P.Counts[1].size(), 1u);
-  EXPECT_EQ(P.Counts[1][0].Func, MI->FirstId + kF);
-  EXPECT_EQ(P.Counts[1][0].Calls, 2u);
+  ASSERT_EQ(P.P.Threads.size(), 2u);
+  const auto &C0 = P.P.Threads[0].Counts, &C1 = P.P.Threads[1].Counts;
+  ASSERT_EQ(C0.size(), 2u);
+  EXPECT_EQ(C0[0].Func, MI->FirstId + kF);
+  EXPECT_EQ(C0[0].Calls, 2u);
+  EXPECT_FALSE(C0[0].Counted);
+  EXPECT_EQ(C0[1].Func, MI->FirstId + kG);
+  EXPECT_EQ(C0[1].Calls, 1u);
+  ASSERT_EQ(C1.size(), 1u);
+  EXPECT_EQ(C1[0].Func, MI->FirstId + kF);
+  EXPECT_EQ(C1[0].Calls, 2u);
 }
 
 // Calls made before the module registered (from a library's constructor,
@@ -279,27 +280,28 @@ TEST_F(RuntimeTest, CheckTimingCountsShortFunctionsFromTheCheckpoint) {
   // The writer: every call, and which functions went counted.
   ModuleInfo *MI = InfoOf(Fn(kF));
   Parsed P = Serialize(T + 10);
-  ASSERT_EQ(P.Counts.size(), 2u);
-  const raw::CountRecord *CF = CountOf(P.Counts[0], MI->FirstId + kF);
-  const raw::CountRecord *CG = CountOf(P.Counts[0], MI->FirstId + kG);
-  const raw::CountRecord *CH = CountOf(P.Counts[0], MI->FirstId + kH);
-  const raw::CountRecord *CP = CountOf(P.Counts[0], MI->FirstId + kP);
+  ASSERT_EQ(P.P.Threads.size(), 2u);
+  const auto &C0 = P.P.Threads[0].Counts;
+  const prof::CallCount *CF = CountOf(C0, MI->FirstId + kF);
+  const prof::CallCount *CG = CountOf(C0, MI->FirstId + kG);
+  const prof::CallCount *CH = CountOf(C0, MI->FirstId + kH);
+  const prof::CallCount *CP = CountOf(C0, MI->FirstId + kP);
   ASSERT_TRUE(CF && CG && CH && CP);
   EXPECT_EQ(CF->Calls, 26u);
-  EXPECT_EQ(CF->Flags, (uint32_t)raw::CR_Counted);
+  EXPECT_TRUE(CF->Counted);
   EXPECT_EQ(CG->Calls, 64u);
-  EXPECT_EQ(CG->Flags, 0u);
+  EXPECT_FALSE(CG->Counted);
   EXPECT_EQ(CH->Calls, 65u);
-  EXPECT_EQ(CH->Flags, (uint32_t)raw::CR_Counted);
+  EXPECT_TRUE(CH->Counted);
   EXPECT_EQ(CP->Calls, 1u);
-  const raw::CountRecord *OF = CountOf(P.Counts[1], MI->FirstId + kF);
+  const prof::CallCount *OF = CountOf(P.P.Threads[1].Counts, MI->FirstId + kF);
   ASSERT_TRUE(OF);
   EXPECT_EQ(OF->Calls, 17u);
-  EXPECT_EQ(OF->Flags, 0u);
+  EXPECT_FALSE(OF->Counted);
   EXPECT_EQ(P.P.TimingThreshold, 100u);
   // The node records keep the timed calls only.
   u64 NodeCallsF = 0;
-  for (const auto &N : P.Nodes[0])
+  for (const auto &N : P.P.Threads[0].Nodes)
     if (N.Func == MI->FirstId + kF)
       NodeCallsF += N.Calls;
   EXPECT_EQ(NodeCallsF, 16u);
@@ -414,16 +416,17 @@ TEST_F(RuntimeTest, PicModulesShareTheThreadsArray) {
   EXPECT_FALSE(Call(MA, LibA, 2, 1000, 400, 5));
 
   Parsed P = Serialize(1000);
-  ASSERT_EQ(P.Counts.size(), 1u);
+  ASSERT_EQ(P.P.Threads.size(), 1u);
   u32 IdA = InfoOf(&LibA[0])->FirstId, IdB = InfoOf(&LibB[0])->FirstId;
-  ASSERT_EQ(P.Counts[0].size(), 3u);
-  const raw::CountRecord *A1 = CountOf(P.Counts[0], IdA + 1);
-  const raw::CountRecord *A2 = CountOf(P.Counts[0], IdA + 2);
-  const raw::CountRecord *B0 = CountOf(P.Counts[0], IdB + 0);
+  const auto &C0 = P.P.Threads[0].Counts;
+  ASSERT_EQ(C0.size(), 3u);
+  const prof::CallCount *A1 = CountOf(C0, IdA + 1);
+  const prof::CallCount *A2 = CountOf(C0, IdA + 2);
+  const prof::CallCount *B0 = CountOf(C0, IdB + 0);
   ASSERT_TRUE(A1 && A2 && B0);
   EXPECT_EQ(A1->Calls, 1u);
   EXPECT_EQ(A2->Calls, 17u);
-  EXPECT_EQ(A2->Flags, (uint32_t)raw::CR_Counted);
+  EXPECT_TRUE(A2->Counted);
   EXPECT_EQ(B0->Calls, 2u);
   __activetime_counts = SharedBootstrap();
 }

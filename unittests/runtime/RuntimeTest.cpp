@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeTestSupport.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -28,7 +30,7 @@
 #include "activetime_timer.h"
 #include "activetime_output.h"
 #include "activetime_writer.h"
-#include "RuntimeTestSupport.h"
+#include "activetime_checksum.h"
 #include "../ChecksumVectors.h"
 
 #include <linux/perf_event.h>
@@ -478,63 +480,61 @@ TEST_F(RuntimeTest, WriterLayoutAndCounts) {
   EXPECT_EQ(P.P.TickRate, 1000000u);
   EXPECT_EQ(P.P.EndTick, 200u);
   EXPECT_EQ(P.P.Pid, (uint32_t)getpid());
-  EXPECT_GT(P.P.ExeLen, 0u);
-  ASSERT_EQ(P.Mods.size(), 1u);
-  EXPECT_EQ(P.Mods[0].NumFuncs, 8u);
-  EXPECT_EQ(P.Mods[0].Hash, 0x1234u);
-  EXPECT_EQ(P.ModFuncNames[0][2], "C");
-  ASSERT_EQ(P.Threads.size(), 2u);
+  EXPECT_FALSE(P.P.Exe.empty());
+  ASSERT_EQ(P.P.Modules.size(), 1u);
+  EXPECT_EQ(FuncNames(P.P, 0).size(), 8u);
+  EXPECT_EQ(P.P.Modules[0].Hash, 0x1234u);
+  EXPECT_EQ(FuncNames(P.P, 0)[2], "C");
+  ASSERT_EQ(P.P.Threads.size(), 2u);
 
   // Threads in creation order: this one first (live).
-  const raw::ThreadRecord &T0 = P.Threads[0];
+  const prof::Thread &T0 = P.P.Threads[0];
   EXPECT_EQ(T0.Flags, uint32_t(raw::TF_Running | raw::TF_Latency));
   EXPECT_EQ(T0.OpenFrames, 2u);
   EXPECT_EQ(T0.EndTick, 200u);
   EXPECT_EQ(T0.StartTick, 100u);
-  ASSERT_EQ(T0.NumNodes, 3u); // A, A>B, A>C
-  const auto &N0 = P.Nodes[0];
+  ASSERT_EQ(T0.Nodes.size(), 3u); // A, A>B, A>C
+  const auto &N0 = T0.Nodes;
   EXPECT_EQ(N0[0].Parent, raw::kNoParent);
   EXPECT_EQ(N0[0].Func, 0u);
   EXPECT_EQ(N0[0].Calls, 1u);
-  EXPECT_EQ(N0[0].InclTicks, 100u);    // open: up to EndTick
-  EXPECT_EQ(N0[0].ExclTicks, 100u - 40u - 30u);
+  EXPECT_EQ(N0[0].Incl, 100u);    // open: up to EndTick
+  EXPECT_EQ(N0[0].Excl, 100u - 40u - 30u);
   EXPECT_EQ(N0[1].Parent, 0u);
   EXPECT_EQ(N0[1].Func, 1u);
   EXPECT_EQ(N0[1].Calls, 2u);
-  EXPECT_EQ(N0[1].InclTicks, 40u);
-  EXPECT_EQ(N0[1].MinTicks, 10u);
-  EXPECT_EQ(N0[1].MaxTicks, 30u);
+  EXPECT_EQ(N0[1].Incl, 40u);
+  EXPECT_EQ(N0[1].Min, 10u);
+  EXPECT_EQ(N0[1].Max, 30u);
   EXPECT_EQ(N0[2].Func, 2u);
   EXPECT_EQ(N0[2].Calls, 1u);
-  EXPECT_EQ(N0[2].InclTicks, 30u);
+  EXPECT_EQ(N0[2].Incl, 30u);
   // Latency histograms (v9): A>B's two calls, 10 and 30 active ticks, one
   // each in their buckets; the open frames A and C one call each, added by
-  // the writer (ParseImage checked that every node's counts sum to its
+  // the writer (the reader checked that every node's counts sum to its
   // calls).
   {
-    const auto &L0 = P.Latency[0];
     std::vector<std::pair<uint32_t, uint32_t>> B;
-    for (const raw::LatencyRecord &L : L0)
-      if (L.Node == 1)
-        B.push_back({L.Bucket, uint32_t(L.Count)});
+    for (const prof::LatencyCount &L : N0[1].Latency)
+      B.push_back({L.Bucket, uint32_t(L.Count)});
     using activetime::latency::bucketOf;
     std::vector<std::pair<uint32_t, uint32_t>> Want = {{bucketOf(10), 1},
                                                        {bucketOf(30), 1}};
     EXPECT_EQ(B, Want);
-    EXPECT_EQ(T0.NumLatency, 4u);
+    EXPECT_EQ(NumLatency(T0), 4u);
   }
   // The in-memory statistics were not changed by the write.
   EXPECT_EQ(NodeOf(ChildOf(0, A))->Calls, 0u);
 
-  const raw::ThreadRecord &T1 = P.Threads[1];
+  const prof::Thread &T1 = P.P.Threads[1];
   EXPECT_EQ(T1.Flags, uint32_t(raw::TF_Latency));
   EXPECT_EQ(T1.OpenFrames, 0u);
   EXPECT_EQ(T1.UnwoundFrames, 1u);
-  ASSERT_EQ(T1.NumNodes, 2u);
-  EXPECT_EQ(P.Nodes[1][0].Func, 3u);
-  EXPECT_EQ(P.Nodes[1][0].Calls, 1u);
-  EXPECT_EQ(P.Nodes[1][1].Func, 0u);
-  EXPECT_EQ(P.Nodes[1][1].Parent, 0u);
+  ASSERT_EQ(T1.Nodes.size(), 2u);
+  EXPECT_EQ(T1.Nodes[0].Func, 3u);
+  EXPECT_EQ(T1.Nodes[0].Calls, 1u);
+  EXPECT_EQ(T1.Nodes[1].Func, 0u);
+  EXPECT_EQ(T1.Nodes[1].Parent, 0u);
   Buf.Release();
 
   // Unregistering copies the names; the module is then flagged unloaded.
@@ -542,9 +542,9 @@ TEST_F(RuntimeTest, WriterLayoutAndCounts) {
   SerializeProfile(&Buf, 1000000, 300);
   Parsed P2;
   ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P2));
-  EXPECT_EQ(P2.Mods[0].Flags, (uint32_t)raw::MF_Unloaded);
-  EXPECT_EQ(P2.ModFuncNames[0][7], "H");
-  EXPECT_EQ(P2.Nodes[0].size(), 3u);
+  EXPECT_EQ(P2.P.Modules[0].Flags, (uint32_t)raw::MF_Unloaded);
+  EXPECT_EQ(FuncNames(P2.P, 0)[7], "H");
+  EXPECT_EQ(P2.P.Threads[0].Nodes.size(), 3u);
   Buf.Release();
 }
 
@@ -561,10 +561,10 @@ TEST_F(RuntimeTest, NodesOfUnknownFunctionsAreDropped) {
   SerializeProfile(&Buf, 1000, 10);
   Parsed P;
   ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
-  ASSERT_EQ(P.Threads.size(), 1u);
-  ASSERT_EQ(P.Threads[0].NumNodes, 1u);
-  EXPECT_EQ(P.Nodes[0][0].Func, 1u);
-  EXPECT_EQ(P.Threads[0].DroppedEvents, 2u);
+  ASSERT_EQ(P.P.Threads.size(), 1u);
+  ASSERT_EQ(P.P.Threads[0].Nodes.size(), 1u);
+  EXPECT_EQ(P.P.Threads[0].Nodes[0].Func, 1u);
+  EXPECT_EQ(P.P.Threads[0].DroppedEvents, 2u);
   Buf.Release();
 }
 
@@ -618,23 +618,24 @@ TEST_F(RuntimeTest, ActiveTimeWorkedExample) {
   SerializeProfile(&Buf, 1000, 2000);
   Parsed P;
   ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
-  ASSERT_EQ(P.Nodes.size(), 1u);
-  ASSERT_EQ(P.Nodes[0].size(), 2u);
-  const raw::NodeRecord &RF = P.Nodes[0][0], &RG = P.Nodes[0][1];
-  EXPECT_EQ(RF.InclTicks, 650u);
-  EXPECT_EQ(RF.OverheadTicks, 8u);
-  EXPECT_EQ(RF.OffCpuTicks, 376u);
-  EXPECT_EQ(RF.InclTicks - RF.OverheadTicks - RF.OffCpuTicks, 266u);
-  EXPECT_EQ(RF.MinTicks, 266u);
-  EXPECT_EQ(RF.MaxTicks, 266u);
-  EXPECT_EQ(RG.OverheadTicks, 3u);
-  EXPECT_EQ(RG.OffCpuTicks, 186u);
-  EXPECT_EQ(RG.MinTicks, 111u);
-  EXPECT_EQ(RG.InvoluntarySwitches, 1u);
-  EXPECT_EQ(P.Threads[0].SwitchSource, (uint32_t)raw::SS_Perf);
-  EXPECT_EQ(P.Threads[0].OffCpuTicks, 376u);
-  EXPECT_EQ(P.Threads[0].VoluntarySwitches, 1u);
-  EXPECT_EQ(P.Threads[0].InvoluntarySwitches, 1u);
+  ASSERT_EQ(P.P.Threads.size(), 1u);
+  ASSERT_EQ(P.P.Threads[0].Nodes.size(), 2u);
+  const prof::Node &RF = P.P.Threads[0].Nodes[0],
+                   &RG = P.P.Threads[0].Nodes[1];
+  EXPECT_EQ(RF.Incl, 650u);
+  EXPECT_EQ(RF.Overhead, 8u);
+  EXPECT_EQ(RF.OffCpu, 376u);
+  EXPECT_EQ(RF.Incl - RF.Overhead - RF.OffCpu, 266u);
+  EXPECT_EQ(RF.Min, 266u);
+  EXPECT_EQ(RF.Max, 266u);
+  EXPECT_EQ(RG.Overhead, 3u);
+  EXPECT_EQ(RG.OffCpu, 186u);
+  EXPECT_EQ(RG.Min, 111u);
+  EXPECT_EQ(RG.Involuntary, 1u);
+  EXPECT_EQ(P.P.Threads[0].SwitchSource, (uint32_t)raw::SS_Perf);
+  EXPECT_EQ(P.P.Threads[0].OffCpuTicks, 376u);
+  EXPECT_EQ(P.P.Threads[0].VoluntarySwitches, 1u);
+  EXPECT_EQ(P.P.Threads[0].InvoluntarySwitches, 1u);
   EXPECT_EQ(P.P.Overhead.Enter256, 768u);
   EXPECT_EQ(P.P.Overhead.Exit256, 512u);
   EXPECT_EQ(P.P.Overhead.Source, (uint32_t)raw::OS_Option);
@@ -721,14 +722,15 @@ TEST_F(RuntimeTest, SampledCallsBoundMinMaxAndStayApart) {
   SerializeProfile(&Buf, 1000, 2000);
   Parsed P;
   ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
-  EXPECT_TRUE(P.Threads[0].Flags & raw::TF_SampledCallsApart);
-  const raw::NodeRecord &R = P.Nodes[0][0];
+  EXPECT_TRUE(P.P.Threads[0].Flags & raw::TF_SampledCallsApart);
+  const prof::Node &R = P.P.Threads[0].Nodes[0];
   EXPECT_EQ(R.Calls, 3u);
-  EXPECT_EQ(R.MinTicks, 50u);
-  EXPECT_EQ(R.MaxTicks, 970u);
+  EXPECT_EQ(R.Min, 50u);
+  EXPECT_EQ(R.Max, 970u);
   u64 InHistogram = 0;
-  for (const raw::LatencyRecord &L : P.Latency[0])
-    InHistogram += L.Count;
+  for (const prof::Node &X : P.P.Threads[0].Nodes)
+    for (const prof::LatencyCount &L : X.Latency)
+      InHistogram += L.Count;
   EXPECT_EQ(InHistogram, 2u);
   Buf.Release();
   at_tls.SampleCost = TS()->Code.CostTicks = 0;
@@ -801,7 +803,7 @@ TEST_F(RuntimeTest, PerfRecordParserWrapsAndCountsLost) {
   SerializeProfile(&Buf, 1000, T0 + 200);
   Parsed P;
   ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
-  EXPECT_EQ(P.Threads[0].LostSwitchRecords, 5u);
+  EXPECT_EQ(P.P.Threads[0].LostSwitchRecords, 5u);
   Buf.Release();
   RemoveSwitchRingForTesting();
 }
@@ -1109,14 +1111,14 @@ TEST_F(RuntimeTest, TraceBuffersDropWhenFull) {
   SerializeProfile(&Buf, 1000, 200);
   Parsed P;
   ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
-  ASSERT_EQ(P.P.NumTraces, 1u);
-  const raw::TraceRecord &TR = P.Traces[0];
-  EXPECT_EQ(TR.Tid, P.Threads[0].Tid);
-  EXPECT_EQ(TR.NumEvents, 4u);
+  ASSERT_EQ(P.P.Traces.size(), 1u);
+  const prof::Trace &TR = P.P.Traces[0];
+  EXPECT_EQ(TR.Tid, P.P.Threads[0].Tid);
+  EXPECT_EQ(TR.Events.size(), 4u);
   EXPECT_EQ(TR.DroppedEvents, 2u);
-  EXPECT_EQ(TR.NumSwitches, 2u);
+  EXPECT_EQ(TR.Switches.size(), 2u);
   EXPECT_EQ(TR.DroppedSwitches, 2u);
-  const auto &Ev = P.TraceEvents[0];
+  const auto &Ev = TR.Events;
   EXPECT_EQ(Ev[0].Tick, 10u);
   EXPECT_EQ(Ev[0].Func, 5u);
   EXPECT_EQ(Ev[0].Kind, (uint32_t)raw::TE_Enter);
@@ -1125,7 +1127,7 @@ TEST_F(RuntimeTest, TraceBuffersDropWhenFull) {
   EXPECT_EQ(Ev[2].Tick, 70u);
   EXPECT_EQ(Ev[2].Kind, (uint32_t)raw::TE_Exit);
   EXPECT_EQ(Ev[3].Tick, 80u);
-  const auto &Sw = P.TraceSwitches[0];
+  const auto &Sw = TR.Switches;
   EXPECT_EQ(Sw[0].Tick, 20u);
   EXPECT_EQ(Sw[0].OldTid, TR.Tid);
   EXPECT_EQ(Sw[0].NewTid, 0u);
@@ -1173,12 +1175,12 @@ TEST_F(RuntimeTest, TraceBuffersMadeReadyInChunks) {
   SerializeProfile(&Buf, 1000, 100000);
   Parsed P;
   ASSERT_TRUE(Parse(Buf.Data, Buf.Size, P));
-  ASSERT_EQ(P.P.NumTraces, 1u);
-  EXPECT_EQ(P.Traces[0].NumEvents, N);
-  EXPECT_EQ(P.Traces[0].BufferBytes, B.BufferBytes);
-  EXPECT_EQ(P.Traces[0].BufferTicks, B.BufferTicks);
-  EXPECT_EQ(P.Traces[0].BufferFlags, B.BufferFlags);
-  EXPECT_EQ(P.Traces[0].Reserved, 0u);
+  ASSERT_EQ(P.P.Traces.size(), 1u);
+  EXPECT_EQ(P.P.Traces[0].Events.size(), N);
+  EXPECT_EQ(P.P.Traces[0].BufferBytes, B.BufferBytes);
+  EXPECT_EQ(P.P.Traces[0].BufferTicks, B.BufferTicks);
+  EXPECT_EQ(P.P.Traces[0].BufferFlags, B.BufferFlags);
+  // The reserved field is 0: the reader refuses another value.
   Buf.Release();
 }
 

@@ -1,7 +1,8 @@
 //===- RuntimeTestSupport.h - shared pieces of the runtime unit tests -----===//
 //
 // The fixture that gives each test a fresh thread state and module registry,
-// a parser of the raw profile image the writer builds, and a fake perf ring
+// the raw profile image the writer builds as the tool's reader reads it, and
+// a fake perf ring
 // (a perf_event_mmap_page image and its data area) for the switch and code
 // sample records. Shared by RuntimeTest.cpp, CountsTest.cpp,
 // CodeSamplesTest.cpp and UnwindTest.cpp.
@@ -10,6 +11,11 @@
 
 #ifndef ACTIVETIME_UNITTESTS_RUNTIME_SUPPORT_H
 #define ACTIVETIME_UNITTESTS_RUNTIME_SUPPORT_H
+
+// The tool's model and reader first: the runtime's headers define macros
+// (sanitizer_common's) that LLVM's headers need not see.
+#include "activetime/Profile/Profile.h"
+#include "llvm/Support/MemoryBufferRef.h"
 
 #include "gtest/gtest.h"
 
@@ -21,10 +27,10 @@
 #include "activetime/latency.h"
 #include "activetime/raw_format.h"
 #include "activetime_calltree.h"
-#include "activetime_checksum.h"
 #include "activetime_counts.h"
 #include "activetime_flags.h"
 #include "activetime_interface.h"
+#include "activetime_internal.h"
 #include "activetime_module.h"
 #include "activetime_thread.h"
 
@@ -35,6 +41,7 @@ namespace attest {
 using namespace __activetime;
 namespace atabi = activetime::abi;
 namespace raw = activetime::raw;
+namespace prof = activetime::profile;
 
 // Registers M as its module constructor would. ResetModulesForTesting
 // forgets the registry but not ModuleDesc::RuntimeData, which
@@ -57,13 +64,17 @@ inline u32 ChildOf(u32 Parent, const atabi::FuncDesc *F) {
 
 // Every test starts with a fresh thread state (the next probe creates it)
 // and no modules; no real switch source, no overhead table, every call
-// timed (timing threshold 0) unless the test sets them.
+// timed (timing threshold 0) unless the test sets them. The tests inject
+// their ticks counting from 0, so the process starts at tick 0 too: the
+// reader refuses a profile that ends before its process started.
 class RuntimeTest : public ::testing::Test {
 protected:
   void SetUp() override {
     EnsureInit();
     Saved = *flags();
     SavedThreshold = TimingThreshold();
+    SavedStartTick = runtime.StartTick;
+    runtime.StartTick = 0;
     flags()->switch_source = SwitchSourceFlag::None;
     flags()->mode = RunMode::Profile;
     SetOverheadForTesting(0, 0);
@@ -77,9 +88,11 @@ protected:
     *flags() = Saved;
     SetOverheadForTesting(0, 0);
     SetTimingThreshold(SavedThreshold);
+    runtime.StartTick = SavedStartTick;
   }
   Flags Saved;
   u64 SavedThreshold = 0;
+  u64 SavedStartTick = 0;
 };
 
 // ---- a module with counters (CountsTest.cpp) ---------------------------
@@ -110,165 +123,46 @@ bool CountedCall(u32 I, uptr Frame, u64 Start, u64 Len);
 
 // ---- the raw image -----------------------------------------------------
 
+// The profile image the writer built, as the tool reads it: the file header
+// as written, and the one process block the runtime writes, in the tool's
+// model (activetime/Profile/Profile.h).
 struct Parsed {
   raw::FileHeader H;
-  raw::ProcessRecord P;
-  std::vector<raw::ModuleRecord> Mods;
-  std::vector<std::vector<std::string>> ModFuncNames;
-  std::vector<raw::ThreadRecord> Threads;
-  std::vector<std::vector<raw::NodeRecord>> Nodes;
-  std::vector<std::vector<raw::CountRecord>> Counts;            // per thread
-  std::vector<std::vector<raw::CodeSampleRecord>> CodeSamples;
-  std::vector<std::vector<raw::LatencyRecord>> Latency;      // per thread
-  std::vector<raw::TraceRecord> Traces;
-  std::vector<std::vector<raw::TraceEvent>> TraceEvents;
-  std::vector<std::vector<raw::SwitchEvent>> TraceSwitches;
+  prof::Process P;
 };
 
-// Parses and checks the layout (v6: a thread section is its record, the
-// nodes, the count records, then the code sample records) and the
-// checksums (v8).
-inline ::testing::AssertionResult Parse(const char *Data, size_t Size, Parsed &Out) {
-  if (Size < sizeof(raw::FileHeader))
-    return ::testing::AssertionFailure() << "short";
+// Reads the image with the tool's reader, which checks everything a profile
+// must hold: the checksums (with LLVM's xxHash, not the runtime's), the
+// sections' order, sizes and counts, and every record's values.
+inline ::testing::AssertionResult Parse(const char *Data, size_t Size,
+                                        Parsed &Out) {
+  llvm::Expected<prof::Profile> Prof = prof::readProfile(
+      llvm::MemoryBufferRef(llvm::StringRef(Data, Size), "the image"));
+  if (!Prof)
+    return ::testing::AssertionFailure() << llvm::toString(Prof.takeError());
+  if (Prof->Merged || Prof->Processes.size() != 1)
+    return ::testing::AssertionFailure()
+           << Prof->Processes.size() << " process blocks";
   std::memcpy(&Out.H, Data, sizeof(Out.H));
-  if (std::memcmp(Out.H.Magic, raw::kMagic, 8) != 0)
-    return ::testing::AssertionFailure() << "magic";
-  if (Out.H.FileSize != Size || Out.H.HeaderSize != sizeof(raw::FileHeader))
-    return ::testing::AssertionFailure() << "sizes";
-  if (Out.H.Checksum != Checksum64(Data, raw::kFileHeaderChecksummed))
-    return ::testing::AssertionFailure() << "header checksum";
-  size_t Off = sizeof(raw::FileHeader);
-  for (uint32_t S = 0; S < Out.H.NumSections; ++S) {
-    raw::SectionHeader SH;
-    if (Off + sizeof(SH) > Size || Off % 8)
-      return ::testing::AssertionFailure() << "section header at " << Off;
-    std::memcpy(&SH, Data + Off, sizeof(SH));
-    Off += sizeof(SH);
-    if (SH.Size % 8 || Off + SH.Size > Size)
-      return ::testing::AssertionFailure() << "section size";
-    // Kind, Size and the payload (raw_format.h, "Checksums").
-    const char *Sum = Data + Off - sizeof(SH) + raw::kSectionChecksumFrom;
-    if (SH.Checksum != (uint32_t)Checksum64(Sum, Data + Off + SH.Size - Sum))
-      return ::testing::AssertionFailure() << "section " << S << " checksum";
-    const char *P = Data + Off;
-    if (SH.Kind == raw::SK_Process) {
-      if (S != 0)
-        return ::testing::AssertionFailure() << "process not first";
-      std::memcpy(&Out.P, P, sizeof(Out.P));
-      size_t Need = sizeof(Out.P) + Out.P.ExeLen + Out.P.BuildIdLen;
-      if ((Need + 7) / 8 * 8 != SH.Size)
-        return ::testing::AssertionFailure() << "process size";
-      if (Out.P.Reserved)
-        return ::testing::AssertionFailure() << "process reserved";
-    } else if (SH.Kind == raw::SK_Module) {
-      raw::ModuleRecord MR;
-      std::memcpy(&MR, P, sizeof(MR));
-      Out.Mods.push_back(MR);
-      size_t Q = sizeof(MR) + MR.NameLen + MR.PathLen;
-      std::vector<std::string> Names;
-      for (uint32_t F = 0; F < MR.NumFuncs; ++F) {
-        raw::FuncRecord FR;
-        std::memcpy(&FR, P + Q, sizeof(FR));
-        Q += sizeof(FR);
-        Names.emplace_back(P + Q, FR.NameLen);
-        Q += FR.NameLen + FR.FileLen;
-      }
-      Out.ModFuncNames.push_back(Names);
-      if ((Q + 7) / 8 * 8 != SH.Size)
-        return ::testing::AssertionFailure() << "module size";
-    } else if (SH.Kind == raw::SK_Thread) {
-      raw::ThreadRecord TR;
-      std::memcpy(&TR, P, sizeof(TR));
-      Out.Threads.push_back(TR);
-      size_t NodesBytes = size_t(TR.NumNodes) * sizeof(raw::NodeRecord);
-      size_t CountsBytes = size_t(TR.NumCounts) * sizeof(raw::CountRecord);
-      size_t CodeBytes = size_t(TR.NumCodeSamples) * sizeof(raw::CodeSampleRecord);
-      size_t LatBytes = size_t(TR.NumLatency) * sizeof(raw::LatencyRecord);
-      if (sizeof(TR) + NodesBytes + CountsBytes + CodeBytes + LatBytes !=
-          SH.Size)
-        return ::testing::AssertionFailure() << "thread size";
-      if (TR.NumLatency && !(TR.Flags & raw::TF_Latency))
-        return ::testing::AssertionFailure() << "latency without its flag";
-      std::vector<raw::NodeRecord> Ns(TR.NumNodes);
-      if (TR.NumNodes)
-        std::memcpy(Ns.data(), P + sizeof(TR), NodesBytes);
-      for (uint32_t I = 0; I < TR.NumNodes; ++I)
-        if (Ns[I].Parent != raw::kNoParent && Ns[I].Parent >= I)
-          return ::testing::AssertionFailure() << "parent order";
-      Out.Nodes.push_back(Ns);
-      std::vector<raw::CountRecord> Cs(TR.NumCounts);
-      if (TR.NumCounts)
-        std::memcpy(Cs.data(), P + sizeof(TR) + NodesBytes, CountsBytes);
-      for (uint32_t I = 0; I < TR.NumCounts; ++I) {
-        if (I && Cs[I].Func <= Cs[I - 1].Func)
-          return ::testing::AssertionFailure() << "counts not ascending";
-        if (!Cs[I].Calls || (Cs[I].Flags & ~uint32_t(raw::CR_Known)))
-          return ::testing::AssertionFailure() << "count record " << I;
-      }
-      Out.Counts.push_back(Cs);
-      std::vector<raw::CodeSampleRecord> Ss(TR.NumCodeSamples);
-      if (TR.NumCodeSamples)
-        std::memcpy(Ss.data(), P + sizeof(TR) + NodesBytes + CountsBytes, CodeBytes);
-      for (uint32_t I = 0; I < TR.NumCodeSamples; ++I)
-        if (!Ss[I].Count || (Ss[I].Flags & ~uint32_t(raw::CSR_Known)) ||
-            (Ss[I].Node != raw::kNoNode && Ss[I].Node >= TR.NumNodes))
-          return ::testing::AssertionFailure() << "code sample record " << I;
-      Out.CodeSamples.push_back(Ss);
-      // Latency (v9): ascending (node, bucket); each node's counts sum to
-      // its calls (at most, with sampled calls set apart, v10).
-      std::vector<raw::LatencyRecord> Ls(TR.NumLatency);
-      if (TR.NumLatency)
-        std::memcpy(Ls.data(),
-                    P + sizeof(TR) + NodesBytes + CountsBytes + CodeBytes,
-                    LatBytes);
-      std::vector<uint64_t> Sums(TR.NumNodes);
-      for (uint32_t I = 0; I < TR.NumLatency; ++I) {
-        const raw::LatencyRecord &L = Ls[I];
-        if (L.Node >= TR.NumNodes || !L.Count ||
-            L.Bucket >= activetime::latency::kLatencyBuckets ||
-            (I && (L.Node < Ls[I - 1].Node ||
-                   (L.Node == Ls[I - 1].Node && L.Bucket <= Ls[I - 1].Bucket))))
-          return ::testing::AssertionFailure() << "latency record " << I;
-        Sums[L.Node] += L.Count;
-      }
-      bool Apart = TR.Flags & raw::TF_SampledCallsApart;
-      for (uint32_t I = 0; (TR.Flags & raw::TF_Latency) && I < TR.NumNodes; ++I)
-        if (Apart ? Sums[I] > Ns[I].Calls : Sums[I] != Ns[I].Calls)
-          return ::testing::AssertionFailure()
-                 << "node " << I << ": latency counts " << Sums[I] << " != calls "
-                 << Ns[I].Calls;
-      Out.Latency.push_back(Ls);
-    } else if (SH.Kind == raw::SK_Trace) {
-      if (Out.Threads.size() != Out.P.NumThreads)
-        return ::testing::AssertionFailure() << "trace before the last thread";
-      raw::TraceRecord TR;
-      std::memcpy(&TR, P, sizeof(TR));
-      Out.Traces.push_back(TR);
-      size_t Need = sizeof(TR) + TR.NumEvents * sizeof(raw::TraceEvent) +
-                    TR.NumSwitches * sizeof(raw::SwitchEvent);
-      if ((Need + 7) / 8 * 8 != SH.Size)
-        return ::testing::AssertionFailure() << "trace size";
-      std::vector<raw::TraceEvent> Ev(TR.NumEvents);
-      if (TR.NumEvents)
-        std::memcpy(Ev.data(), P + sizeof(TR), TR.NumEvents * sizeof(raw::TraceEvent));
-      std::vector<raw::SwitchEvent> Sw(TR.NumSwitches);
-      if (TR.NumSwitches)
-        std::memcpy(Sw.data(), P + sizeof(TR) + TR.NumEvents * sizeof(raw::TraceEvent),
-                    TR.NumSwitches * sizeof(raw::SwitchEvent));
-      Out.TraceEvents.push_back(Ev);
-      Out.TraceSwitches.push_back(Sw);
-    } else {
-      return ::testing::AssertionFailure() << "bad kind " << SH.Kind;
-    }
-    Off += SH.Size;
-  }
-  if (Off != Size)
-    return ::testing::AssertionFailure() << "trailing bytes";
-  if (Out.Mods.size() != Out.P.NumModules || Out.Threads.size() != Out.P.NumThreads ||
-      Out.Traces.size() != Out.P.NumTraces)
-    return ::testing::AssertionFailure() << "counts";
+  Out.P = std::move(Prof->Processes[0]);
   return ::testing::AssertionSuccess();
+}
+
+// The linkage names of module M's functions, in function-id order.
+inline std::vector<std::string> FuncNames(const prof::Process &P, u32 M) {
+  std::vector<std::string> Names;
+  for (const prof::Function &F : P.Functions)
+    if (F.Module == M)
+      Names.push_back(F.Name);
+  return Names;
+}
+
+// The thread's latency records: its nodes' non-empty buckets.
+inline size_t NumLatency(const prof::Thread &T) {
+  size_t N = 0;
+  for (const prof::Node &X : T.Nodes)
+    N += X.Latency.size();
+  return N;
 }
 
 // ---- a fake perf ring --------------------------------------------------

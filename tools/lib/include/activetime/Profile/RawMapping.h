@@ -1,7 +1,7 @@
 //===- activetime/Profile/RawMapping.h - Raw records <-> model --*- C++ -*-===//
 //
 // Part of ActiveTime. The one place that says which model field
-// (activetime/Profile/Profile.h) each raw record field (raw_format.h) holds.
+// (activetime/Profile/Profile.h) each raw record field (RawData.inc) holds.
 // The reader and the writer both go through these mappings, so a field is
 // listed once, by name:
 //
@@ -13,28 +13,30 @@
 // The IO is RecordIn (reader: little-endian bytes -> model) or RecordOut
 // (writer: model -> little-endian bytes), in the manner of LLVM's
 // yaml::MappingTraits. Fields are addressed by member pointer and located by
-// their offset in the raw struct, so the byte layout is spelled only by the
-// struct in raw_format.h; the order of the lines in a mapping does not
-// matter.
+// their offset in the raw struct, so the byte layout is spelled only by
+// RawData.inc (the structs of raw_format.h); the order of the lines in a
+// mapping does not matter.
 //
 // A mapping lists the fields whose value is a function of the model object
 // alone: plain copies (field), flag bits kept as bools (flag), fixed-size
 // NUL-padded text (text), nested records (record), and the sizes of the
 // object's own containers and strings (count: written from the model,
 // ignored on reading -- the reader bounds-checks every count before it
-// trusts it). The rest is the section code's: reserved fields (written 0,
-// checked by the reader through RecordIn::get), and fields that depend on
-// the surrounding section (a module's function count, a region's string
-// offset, a strides section's module), which the writer sets with
-// RecordOut::set and the reader takes with RecordIn::get.
+// trusts it). The rest is the section code's, and the mapping says so with
+// sectionOwned (nothing is read or written through it): reserved fields
+// (written 0, checked by the reader through RecordIn::get), and fields that
+// depend on the surrounding section (a module's function count, a region's
+// string offset), which the writer sets with RecordOut::set and the reader
+// takes with RecordIn::get.
 //
-// A new raw field: add it to its struct in raw_format.h (and the runtime's
-// writer), then either a line to the record's mapping below (and the model
-// field to Profile.h) or, for a section-owned field, a get() in the
-// reader's parser and a set() in the writer's function for the section.
-// Validation of its values belongs to the reader's parser. The unit test
-// RawMapping.EveryRecordFieldMappedOrOwned fails until every byte of every
-// record is mapped or listed there as section-owned.
+// A new raw field: add it to its record's list in RawData.inc (and to the
+// runtime's writer), then either a line to the record's mapping below (and
+// the model field to Profile.h) or, for a section-owned field, a
+// sectionOwned line, a get() in the reader's parser and a set() in the
+// writer's function for the section. Validation of its values belongs to the
+// reader's parser. The unit test RawMapping.EveryRecordFieldMappedOrOwned,
+// over every record RawData.inc lists, fails until every byte of the record
+// is mapped or section-owned exactly once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,6 +147,7 @@ public:
   template <class Sub, class M> void record(Sub Rec::*Field, M &Model) {
     nested(Field).map(Model);
   }
+  template <class F> void sectionOwned(F Rec::*) {}
 
 private:
   const char *Bytes;
@@ -190,14 +193,16 @@ public:
     std::memcpy(Bytes + rawio::offsetOf(Field), Out.bytes().data(),
                 sizeof(Sub));
   }
+  template <class F> void sectionOwned(F Rec::*) {}
 
 private:
   char Bytes[sizeof(Rec)] = {};
 };
 
 //===----------------------------------------------------------------------===//
-// The mappings, in the order of raw_format.h. M is the model type, const on
-// writing. Fields not listed are the section code's (see the file comment).
+// The mappings, in the order of RawData.inc. M is the model type, const on
+// writing. Every field is listed: mapped, or owned by the section code (see
+// the file comment).
 //===----------------------------------------------------------------------===//
 
 /// Asserts which model type a mapping takes.
@@ -206,8 +211,9 @@ constexpr bool kIsModel = std::is_same_v<std::remove_const_t<M>, Model>;
 
 template <> struct RawMapping<raw::OverheadRecord> {
   using R = raw::OverheadRecord;
+  using Model = OverheadTable;
   template <class IO, class M> static void map(IO &io, M &OH) {
-    static_assert(kIsModel<M, OverheadTable>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Enter256, OH.Enter256);
     io.field(&R::Exit256, OH.Exit256);
     io.field(&R::Source, OH.Source);
@@ -222,11 +228,12 @@ template <> struct RawMapping<raw::OverheadRecord> {
   }
 };
 
-/// Section code: NumStrides (the block's strides sections), Reserved.
+/// NumStrides: the block's strides sections.
 template <> struct RawMapping<raw::ProcessRecord> {
   using R = raw::ProcessRecord;
+  using Model = Process;
   template <class IO, class M> static void map(IO &io, M &P) {
-    static_assert(kIsModel<M, Process>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::TickRate, P.TickRate);
     io.field(&R::StartTick, P.StartTick);
     io.field(&R::EndTick, P.EndTick);
@@ -244,28 +251,35 @@ template <> struct RawMapping<raw::ProcessRecord> {
     io.field(&R::CodeSamplePeriodNs, P.CodeSamplePeriodNs);
     io.field(&R::CodeSampleCost256, P.CodeSampleCost256);
     io.field(&R::CodeSampleFlags, P.CodeSampleFlags);
+    io.sectionOwned(&R::NumStrides);
+    io.sectionOwned(&R::Reserved);
   }
 };
 
-/// Section code: NumFuncs (the module's share of the function table),
-/// NumInlinedAway (its records after the functions), Reserved.
+/// NumFuncs: the module's share of the function table; NumInlinedAway:
+/// its records after the functions.
 template <> struct RawMapping<raw::ModuleRecord> {
   using R = raw::ModuleRecord;
+  using Model = Module;
   template <class IO, class M> static void map(IO &io, M &Mod) {
-    static_assert(kIsModel<M, Module>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Hash, Mod.Hash);
     io.field(&R::LoadBase, Mod.LoadBase);
     io.count(&R::NameLen, Mod.Name);
     io.count(&R::PathLen, Mod.Path);
     io.field(&R::Flags, Mod.Flags);
+    io.sectionOwned(&R::NumFuncs);
+    io.sectionOwned(&R::NumInlinedAway);
+    io.sectionOwned(&R::Reserved);
   }
 };
 
 /// Function::Module is the section's module.
 template <> struct RawMapping<raw::FuncRecord> {
   using R = raw::FuncRecord;
+  using Model = Function;
   template <class IO, class M> static void map(IO &io, M &F) {
-    static_assert(kIsModel<M, Function>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Addr, F.Addr);
     io.field(&R::Line, F.Line);
     io.field(&R::Flags, F.Flags);
@@ -274,11 +288,12 @@ template <> struct RawMapping<raw::FuncRecord> {
   }
 };
 
-/// Section code: NumLatency (records of the nodes' histograms).
+/// NumLatency: the records of the nodes' histograms.
 template <> struct RawMapping<raw::ThreadRecord> {
   using R = raw::ThreadRecord;
+  using Model = Thread;
   template <class IO, class M> static void map(IO &io, M &T) {
-    static_assert(kIsModel<M, Thread>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Tid, T.Tid);
     io.field(&R::StartTick, T.StartTick);
     io.field(&R::EndTick, T.EndTick);
@@ -299,13 +314,15 @@ template <> struct RawMapping<raw::ThreadRecord> {
     io.count(&R::NumCodeSamples, T.CodeSamples);
     io.field(&R::LostCodeSamples, T.LostCodeSamples);
     io.field(&R::CpuNs, T.CpuNs);
+    io.sectionOwned(&R::NumLatency);
   }
 };
 
 template <> struct RawMapping<raw::NodeRecord> {
   using R = raw::NodeRecord;
+  using Model = Node;
   template <class IO, class M> static void map(IO &io, M &N) {
-    static_assert(kIsModel<M, Node>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Parent, N.Parent);
     io.field(&R::Func, N.Func);
     io.field(&R::Calls, N.Calls);
@@ -321,31 +338,35 @@ template <> struct RawMapping<raw::NodeRecord> {
   }
 };
 
-/// Section code: the reader rejects flags other than CR_Counted.
+/// The reader rejects flags other than CR_Counted.
 template <> struct RawMapping<raw::CountRecord> {
   using R = raw::CountRecord;
+  using Model = CallCount;
   template <class IO, class M> static void map(IO &io, M &CC) {
-    static_assert(kIsModel<M, CallCount>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Func, CC.Func);
     io.flag(&R::Flags, raw::CR_Counted, CC.Counted);
     io.field(&R::Calls, CC.Calls);
   }
 };
 
-/// Section code: Node (the record's place in its thread's nodes).
+/// Node: the record's place in its thread's nodes.
 template <> struct RawMapping<raw::LatencyRecord> {
   using R = raw::LatencyRecord;
+  using Model = LatencyCount;
   template <class IO, class M> static void map(IO &io, M &L) {
-    static_assert(kIsModel<M, LatencyCount>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Bucket, L.Bucket);
     io.field(&R::Count, L.Count);
+    io.sectionOwned(&R::Node);
   }
 };
 
 template <> struct RawMapping<raw::CodeSampleRecord> {
   using R = raw::CodeSampleRecord;
+  using Model = CodeSample;
   template <class IO, class M> static void map(IO &io, M &S) {
-    static_assert(kIsModel<M, CodeSample>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Node, S.Node);
     io.field(&R::Flags, S.Flags);
     io.field(&R::Addr, S.Addr);
@@ -354,11 +375,11 @@ template <> struct RawMapping<raw::CodeSampleRecord> {
   }
 };
 
-/// Section code: Reserved.
 template <> struct RawMapping<raw::TraceRecord> {
   using R = raw::TraceRecord;
+  using Model = Trace;
   template <class IO, class M> static void map(IO &io, M &T) {
-    static_assert(kIsModel<M, Trace>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Tid, T.Tid);
     io.count(&R::NumEvents, T.Events);
     io.count(&R::NumSwitches, T.Switches);
@@ -367,25 +388,28 @@ template <> struct RawMapping<raw::TraceRecord> {
     io.field(&R::BufferTicks, T.BufferTicks);
     io.field(&R::BufferBytes, T.BufferBytes);
     io.field(&R::BufferFlags, T.BufferFlags);
+    io.sectionOwned(&R::Reserved);
   }
 };
 
-/// Section code: Reserved.
 template <> struct RawMapping<raw::TraceEvent> {
   using R = raw::TraceEvent;
+  using Model = TraceEvent;
   template <class IO, class M> static void map(IO &io, M &E) {
-    static_assert(kIsModel<M, TraceEvent>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Tick, E.Tick);
     io.field(&R::Func, E.Func);
     io.field(&R::Kind, E.Kind);
     io.field(&R::Measured, E.Measured);
+    io.sectionOwned(&R::Reserved);
   }
 };
 
 template <> struct RawMapping<raw::SwitchEvent> {
   using R = raw::SwitchEvent;
+  using Model = SwitchEvent;
   template <class IO, class M> static void map(IO &io, M &S) {
-    static_assert(kIsModel<M, SwitchEvent>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Tick, S.Tick);
     io.field(&R::OldTid, S.OldTid);
     io.field(&R::NewTid, S.NewTid);
@@ -395,11 +419,12 @@ template <> struct RawMapping<raw::SwitchEvent> {
 // raw::StridesRecord has no model object (its sites are grouped by
 // MemSite::Module): the section code reads and writes all of it.
 
-/// MemSite::Module is the section's module. Section code: Reserved.
+/// MemSite::Module is the section's module.
 template <> struct RawMapping<raw::SiteRecord> {
   using R = raw::SiteRecord;
+  using Model = MemSite;
   template <class IO, class M> static void map(IO &io, M &S) {
-    static_assert(kIsModel<M, MemSite>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Hash, S.Hash);
     io.field(&R::StaticStride, S.StaticStride);
     io.field(&R::Line, S.Line);
@@ -423,39 +448,45 @@ template <> struct RawMapping<raw::SiteRecord> {
     io.count(&R::FileLen, S.File);
     io.field(&R::CopyGroup, S.CopyGroup);
     io.field(&R::CopyOffset, S.CopyOffset);
+    io.sectionOwned(&R::Reserved);
   }
 };
 
-/// Section code: StringBytes (the paths of all regions).
+/// StringBytes: the paths of all regions.
 template <> struct RawMapping<raw::ParallelRecord> {
   using R = raw::ParallelRecord;
+  using Model = Parallel;
   template <class IO, class M> static void map(IO &io, M &P) {
-    static_assert(kIsModel<M, Parallel>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Status, P.Status);
     io.count(&R::NumRegions, P.Regions);
     io.count(&R::NumEntries, P.Entries);
     io.field(&R::LostEvents, P.LostEvents);
+    io.sectionOwned(&R::StringBytes);
   }
 };
 
-/// Section code: PathOffset (into the section's string bytes), Reserved.
+/// PathOffset: into the section's string bytes.
 template <> struct RawMapping<raw::RegionRecord> {
   using R = raw::RegionRecord;
+  using Model = Region;
   template <class IO, class M> static void map(IO &io, M &Reg) {
-    static_assert(kIsModel<M, Region>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Address, Reg.Address);
     io.count(&R::PathLen, Reg.Path);
     io.field(&R::Instances, Reg.Instances);
     io.field(&R::WallTicks, Reg.WallTicks);
     io.field(&R::MaxWorkers, Reg.MaxWorkers);
+    io.sectionOwned(&R::PathOffset);
+    io.sectionOwned(&R::Reserved);
   }
 };
 
-/// Section code: Reserved.
 template <> struct RawMapping<raw::RegionThreadRecord> {
   using R = raw::RegionThreadRecord;
+  using Model = RegionThread;
   template <class IO, class M> static void map(IO &io, M &E) {
-    static_assert(kIsModel<M, RegionThread>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Region, E.Region);
     io.field(&R::Tid, E.Tid);
     io.field(&R::StateTicks, E.StateTicks);
@@ -465,14 +496,15 @@ template <> struct RawMapping<raw::RegionThreadRecord> {
     io.field(&R::TasksCreated, E.TasksCreated);
     io.field(&R::Chunks, E.Chunks);
     io.field(&R::WaitEntries, E.WaitEntries);
+    io.sectionOwned(&R::Reserved);
   }
 };
 
-/// Section code: Reserved.
 template <> struct RawMapping<raw::SamplesRecord> {
   using R = raw::SamplesRecord;
+  using Model = SampleSet;
   template <class IO, class M> static void map(IO &io, M &S) {
-    static_assert(kIsModel<M, SampleSet>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::IntervalTicks, S.IntervalTicks);
     io.field(&R::StartTick, S.StartTick);
     io.field(&R::EndTick, S.EndTick);
@@ -486,13 +518,15 @@ template <> struct RawMapping<raw::SamplesRecord> {
     io.field(&R::SamplerCpuNs, S.SamplerCpuNs);
     io.field(&R::Flags, S.Flags);
     io.field(&R::WakeLateNs, S.WakeLateNs);
+    io.sectionOwned(&R::Reserved);
   }
 };
 
 template <> struct RawMapping<raw::SampleRecord> {
   using R = raw::SampleRecord;
+  using Model = Sample;
   template <class IO, class M> static void map(IO &io, M &X) {
-    static_assert(kIsModel<M, Sample>);
+    static_assert(kIsModel<M, Model>);
     io.field(&R::Tick, X.Tick);
     io.field(&R::Weight, X.Weight);
     io.field(&R::Thread, X.Thread);

@@ -1,0 +1,132 @@
+//===- ReaderStrides.cpp - Strides sections -------------------------------===//
+//
+// Part of ActiveTime. The raw reader's parser of strides sections: one
+// module's memory access sites and what the probes saw of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RawReader.h"
+
+#include "activetime/abi.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace activetime;
+using namespace activetime::profile;
+using namespace activetime::profile::rawreader;
+
+Error Parser::checkStridesOrder() {
+  if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
+      TracesSeen != ExpectedTraces)
+    return fail(formatv("process (pid {0}): strides section before the "
+                        "block's module, thread and trace sections are "
+                        "complete",
+                        Cur->Pid));
+  if (Cur->HasSamples || ParallelSeen)
+    return fail(formatv("process (pid {0}): strides section after the {1} "
+                        "section",
+                        Cur->Pid, ParallelSeen ? "parallel" : "samples"));
+  if (StridesSeen == ExpectedStrides)
+    return moreThanHeader("strides", ExpectedStrides);
+  return Error::success();
+}
+
+Error Parser::parseStrides(Cursor C) {
+  uint32_t Idx = StridesSeen++;
+  uint64_t Size = C.remaining();
+  if (Error E = needBytes(C, sizeof(raw::StridesRecord),
+                          formatv("strides {0} of process (pid {1})", Idx,
+                                  Cur->Pid)))
+    return E;
+  // No model object: the sites carry their module (see RawMapping.h).
+  using R = raw::StridesRecord;
+  RecordIn<R> In = C.record<R>();
+  uint32_t ModIdx = In.get(&R::Module);
+  uint32_t NumSites = In.get(&R::NumSites);
+  uint32_t Reserved0 = In.get(&R::Reserved0);
+  uint32_t Reserved1 = In.get(&R::Reserved1);
+  std::string What = formatv("strides {0} (module {1})", Idx, ModIdx);
+  if (Reserved0 || Reserved1)
+    return fail(formatv("{0}: reserved fields are {1} and {2}, not 0", What,
+                        Reserved0, Reserved1));
+  if (ModIdx >= Cur->Modules.size())
+    return fail(formatv("{0}: module index out of range (the process has {1} "
+                        "modules)",
+                        What, Cur->Modules.size()));
+  // One section per module, in module order: the site table stays grouped.
+  if (!Cur->Sites.empty() && ModIdx <= Cur->Sites.back().Module)
+    return fail(formatv("{0}: module index does not follow the previous "
+                        "strides section's ({1})",
+                        What, Cur->Sites.back().Module));
+  if (uint64_t(NumSites) * sizeof(raw::SiteRecord) > C.remaining())
+    return fail(formatv("{0}: {1} site records overrun the section", What,
+                        NumSites));
+  for (uint32_t I = 0; I < NumSites; ++I)
+    if (Error E = parseSite(C, ModIdx, I, What))
+      return E;
+  return checkPadding(C, Size, What);
+}
+
+Error Parser::parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
+                        const std::string &What) {
+  if (C.remaining() < sizeof(raw::SiteRecord))
+    return fail(formatv("{0}: site record {1} overruns the section", What, I));
+  MemSite S;
+  S.Module = ModIdx;
+  RecordIn<raw::SiteRecord> In = C.record<raw::SiteRecord>();
+  In.map(S);
+  uint32_t FuncLen = In.get(&raw::SiteRecord::FuncLen);
+  uint32_t FileLen = In.get(&raw::SiteRecord::FileLen);
+  if (uint64_t(FuncLen) + FileLen > C.remaining())
+    return fail(formatv("{0}: site {1}: function ({2} bytes) and file ({3} "
+                        "bytes) overrun the section",
+                        What, I, FuncLen, FileLen));
+  S.Func = C.bytes(FuncLen).str();
+  S.File = C.bytes(FileLen).str();
+  if (uint32_t Reserved = In.get(&raw::SiteRecord::Reserved))
+    return fail(formatv("{0}: site {1}: reserved field is {2}, not 0", What,
+                        I, Reserved));
+  if (!S.CopyGroup && S.CopyOffset)
+    return fail(formatv("{0}: site {1}: copy offset {2} outside a copy group",
+                        What, I, S.CopyOffset));
+  if (Error E = checkSite(S, I, What))
+    return E;
+  Cur->Sites.push_back(std::move(S));
+  return Error::success();
+}
+
+Error Parser::checkSite(const MemSite &S, uint32_t I, const std::string &What) {
+  constexpr uint32_t KnownFlags = activetime::abi::MS_Store |
+                                  activetime::abi::MS_Static |
+                                  activetime::abi::MS_InLoop;
+  if (S.Flags & ~KnownFlags)
+    return fail(formatv("{0}: site {1}: unknown flags {2:x}", What, I,
+                        S.Flags));
+  if (S.AccessSize == 0)
+    return fail(formatv("{0}: site {1}: access size is 0", What, I));
+  if ((S.Flags & activetime::abi::MS_Static) && S.Executions)
+    return fail(formatv("{0}: site {1}: static site with {2} probe "
+                        "executions",
+                        What, I, S.Executions));
+  // Each count bounds the next: a wrong one means a corrupt record.
+  if (S.Observations > S.Executions || S.Differences > S.Observations ||
+      S.Adjacent > S.Differences || S.ZeroDiffs > S.Differences ||
+      S.DominantCount > S.Adjacent)
+    return fail(formatv("{0}: site {1}: inconsistent counts (executions "
+                        "{2}, observations {3}, differences {4}, adjacent "
+                        "{5}, zero {6}, dominant {7})",
+                        What, I, S.Executions, S.Observations,
+                        S.Differences, S.Adjacent, S.ZeroDiffs,
+                        S.DominantCount));
+  // The probe ran inside the steps it is measured in.
+  if (S.ProbeTicks > S.IterTicks)
+    return fail(formatv("{0}: site {1}: probe ticks {2} exceed the steps' "
+                        "ticks {3}",
+                        What, I, S.ProbeTicks, S.IterTicks));
+  if (S.DominantCount && S.MinStepTicks > S.IterTicks / S.DominantCount)
+    return fail(formatv("{0}: site {1}: shortest step {2} ticks exceeds "
+                        "the mean of the steps",
+                        What, I, S.MinStepTicks));
+  return Error::success();
+}
