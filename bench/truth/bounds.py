@@ -158,6 +158,9 @@ def read_input(path, activetime):
         data = f.read()
     if not data.startswith(RAW_MAGIC):
         return data.decode()
+    if not activetime:
+        raise ValueError("a raw profile needs the activetime binary "
+                         "(--activetime BIN, or activetime on PATH)")
     cmd = [activetime, "report", "--json", "--callers", "--call-sites",
            "--bottom-up", path]
     return subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
