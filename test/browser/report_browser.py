@@ -16,6 +16,7 @@ import base64
 import json
 import os
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -96,7 +97,8 @@ class Browser:
              "--disable-extensions", "--disable-background-networking",
              "--remote-debugging-port=0", "--user-data-dir=" + profile_dir,
              "--window-size=1280,1000", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
         port_file = os.path.join(profile_dir, "DevToolsActivePort")
         deadline = time.time() + 30
         while not os.path.exists(port_file) or not open(port_file).read().strip():
@@ -168,11 +170,24 @@ class Browser:
                       button="left", clickCount=1)
 
     def close(self):
-        self.proc.terminate()
+        # Chromium's helper processes (crashpad, zygote) can outlive the
+        # browser and keep writing into the profile directory, which then
+        # cannot be removed: end the whole process group and wait until it
+        # is gone.
         try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
             self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                break
+            self.proc.poll()  # reap the browser: a zombie keeps the group
+            time.sleep(0.05)
+        self.proc.wait()
 
 
 def console_errors(events):
