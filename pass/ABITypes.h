@@ -55,6 +55,14 @@ enum Index : unsigned {
 } // namespace ModuleDescField
 
 /// The IR type of abi::FuncDesc (literal, so equal to any other module's).
+namespace BlockCountsDescField {
+enum Index : unsigned {
+#define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name) Name,
+#include "activetime/ABIData.inc"
+  NumFields
+};
+} // namespace BlockCountsDescField
+
 inline llvm::StructType *getFuncDescType(llvm::LLVMContext &Ctx) {
   llvm::Type *Fields[] = {
 #define ACTIVETIME_FUNC_DESC_FIELD(Type, LLVMType, Name) LLVMType,
@@ -84,6 +92,14 @@ inline llvm::StructType *getModuleDescType(llvm::LLVMContext &Ctx) {
 /// The initializer of one descriptor of type \p Ty, its fields set by name
 /// (\p FieldIndex: FuncDescField::Index, ...). A field left unset is zero:
 /// reserved, or written by the runtime.
+inline llvm::StructType *getBlockCountsDescType(llvm::LLVMContext &Ctx) {
+  llvm::Type *Fields[] = {
+#define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name) LLVMType,
+#include "activetime/ABIData.inc"
+  };
+  return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);
+}
+
 template <typename FieldIndex> class DescInitializer {
 public:
   explicit DescInitializer(llvm::StructType *Ty)

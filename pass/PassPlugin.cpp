@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ActiveTimeBlockCounts.h"
 #include "ActiveTimeInstrumentation.h"
 #include "ActiveTimePrefetchUse.h"
 #include "activetime/llvm_compat.h"
@@ -36,6 +37,7 @@ using namespace activetime;
 /// -activetime-prefetch-use chooses the same way, as it did when the
 /// feedback was a mode of the instrumentation pass.
 static void addActiveTimePass(ModulePassManager &MPM) {
+  MPM.addPass(ActiveTimeBlockCountsPass());
   std::string HintFile = getPrefetchUseFile();
   if (!HintFile.empty())
     MPM.addPass(ActiveTimePrefetchUsePass(std::move(HintFile)));
@@ -49,6 +51,10 @@ static void registerActiveTimeCallbacks(PassBuilder &PB) {
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "activetime") {
           addActiveTimePass(MPM);
+          return true;
+        }
+        if (Name == "activetime-block-counts") {
+          MPM.addPass(ActiveTimeBlockCountsPass());
           return true;
         }
         if (Name == "activetime-census") {

@@ -120,6 +120,34 @@ constexpr const char kRegionModuleName[] = "<activetime regions>";
 constexpr const char kRegisterModuleName[] = "__activetime_register_module";
 constexpr const char kUnregisterModuleName[] = "__activetime_unregister_module";
 
+// Block counts (a training build for profile-guided optimization; see
+// docs/pgo.md). The pass takes over the counters of LLVM's IR PGO
+// instrumentation (clang -Xclang -fprofile-instrument=llvm, with
+// -mllvm -runtime-counter-relocation): each linked object's counter bias
+// becomes the thread-local kBlockBiasName, which the runtime points at the
+// thread's own copy of the object's counters, and the value profiling calls
+// go to the runtime's per-thread tables.
+//   void __activetime_register_block_counts(BlockCountsDesc *D);
+//   void __activetime_unregister_block_counts(BlockCountsDesc *D);
+//   void __activetime_value_profile(uint64_t Value, void *Data, uint32_t Site);
+//     an indirect call's target (Data: the caller's LLVM profile data record)
+//   void __activetime_memop_profile(uint64_t Size, void *Data, uint32_t Site);
+//     a memory intrinsic's size
+constexpr const char kRegisterBlockCountsName[] =
+    "__activetime_register_block_counts";
+constexpr const char kUnregisterBlockCountsName[] =
+    "__activetime_unregister_block_counts";
+constexpr const char kValueProfileName[] = "__activetime_value_profile";
+constexpr const char kMemOpProfileName[] = "__activetime_memop_profile";
+// The linked object's thread-local counter bias, the function returning its
+// address (BlockCountsDesc::BiasSlot) and the descriptor: one each per linked
+// object, in one COMDAT group named after the descriptor.
+constexpr const char kBlockBiasName[] = "__activetime_block_bias";
+constexpr const char kBlockBiasSlotName[] = "__activetime_block_bias_slot";
+constexpr const char kBlockCountsDescName[] = "__activetime_block_counts";
+constexpr const char kBlockCountsCtorName[] = "__activetime_block_counts_ctor";
+constexpr const char kBlockCountsDtorName[] = "__activetime_block_counts_dtor";
+
 // A function whose name carries the ABI version; the constructor calls it so
 // a pass/runtime mismatch is a link error naming the version.
 constexpr const char kVersionCheckName[] =
@@ -183,10 +211,20 @@ enum ModuleDescFlags : uint32_t {
   MDF_SharedCounts = 1u << 0,
 };
 
+// One per linked object of a block-counting build, passed to
+// kRegisterBlockCountsName.
+typedef int64_t *(*BiasSlotFn)(void);
+struct BlockCountsDesc {
+#define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name) Type Name;
+#include "activetime/ABIData.inc"
+};
+
 static_assert(sizeof(void *) != 8 || sizeof(FuncDesc) == 32, "FuncDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 72,
               "MemSiteDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 96, "ModuleDesc layout");
+static_assert(sizeof(void *) != 8 || sizeof(BlockCountsDesc) == 64,
+              "BlockCountsDesc layout");
 
 } // namespace abi
 } // namespace activetime

@@ -25,7 +25,7 @@
 //
 // A Process section opens a process block: the Module, Thread, Trace and
 // Strides sections after it (NumModules, NumThreads, NumTraces and NumStrides
-// of them, in that order) belong to that process, then at most one Samples
+// of them, in that order), then NumBlockCounts BlockCounts sections, belong to that process, then at most one Samples
 // and at most one Parallel section, in either order. A runtime-written file
 // has one block; a merged file has several.
 //
@@ -42,7 +42,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 10;
+constexpr uint32_t kVersion = 11;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -288,6 +288,25 @@ struct StridesRecord {
 // stride), otherwise a stride product (a multiple of the stride).
 struct SiteRecord {
 #define AT_RAW_SITE_RECORD(Type, Name, Dims, Doc) Type Name Dims;
+#include "activetime/RawData.inc"
+};
+
+// Payload of SK_BlockCounts (one per linked object of a block-counting
+// training build): BlockCountsRecord, NumFuncs BlockFuncRecords (LLVM's IR
+// PGO data records, in their section's order), NumCounters uint64_t counts
+// (summed over the process's threads), NumValues BlockValueRecords (a value
+// may come in several records: their counts add), then the object's LLVM
+// name table (NamesSize bytes) and zero padding to 8.
+struct BlockCountsRecord {
+#define AT_RAW_BLOCK_COUNTS_RECORD(Type, Name, Dims, Doc) Type Name Dims;
+#include "activetime/RawData.inc"
+};
+struct BlockFuncRecord {
+#define AT_RAW_BLOCK_FUNC_RECORD(Type, Name, Dims, Doc) Type Name Dims;
+#include "activetime/RawData.inc"
+};
+struct BlockValueRecord {
+#define AT_RAW_BLOCK_VALUE_RECORD(Type, Name, Dims, Doc) Type Name Dims;
 #include "activetime/RawData.inc"
 };
 

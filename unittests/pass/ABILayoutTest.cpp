@@ -109,6 +109,22 @@ TEST(ABILayoutTest, ModuleDesc) {
                    alignof(atabi::ModuleDesc), Fields);
 }
 
+TEST(ABILayoutTest, BlockCountsDesc) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "the expected layout is x86-64's";
+#endif
+  LLVMContext Ctx;
+  const CField Fields[] = {
+#define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name)               \
+  ACTIVETIME_C_FIELD(BlockCountsDesc, Name)
+#include "activetime/ABIData.inc"
+  };
+  EXPECT_EQ(std::size(Fields), size_t(atabi::BlockCountsDescField::NumFields));
+  expectSameLayout(atabi::getBlockCountsDescType(Ctx),
+                   sizeof(atabi::BlockCountsDesc),
+                   alignof(atabi::BlockCountsDesc), Fields);
+}
+
 #undef ACTIVETIME_C_FIELD
 
 } // namespace

@@ -11,6 +11,7 @@
 //   ReaderThread.cpp     thread sections
 //   ReaderTrace.cpp      trace sections
 //   ReaderStrides.cpp    strides sections
+//   ReaderBlockCounts.cpp block counts sections
 //   ReaderParallel.cpp   the parallel section
 //   ReaderSamples.cpp    the samples section
 //
@@ -154,6 +155,10 @@ private:
                         const std::string &What);
   llvm::Error checkSite(const MemSite &S, uint32_t I, const std::string &What);
 
+  // Block counts sections (ReaderBlockCounts.cpp).
+  llvm::Error checkBlockCounts(const BlockCountTable &T,
+                               const std::string &What);
+
   // The block (Reader.cpp).
   llvm::Error finishBlock();
   /// The padding after the last record must be what alignment requires,
@@ -173,6 +178,7 @@ private:
   bool ParallelSeen = false;
   uint32_t StridesSeen = 0;
   uint32_t ExpectedStrides = 0;
+  uint32_t ExpectedBlockCounts = 0;
   uint32_t ExpectedModules = 0;
   uint32_t ExpectedThreads = 0;
   uint32_t ExpectedTraces = 0;

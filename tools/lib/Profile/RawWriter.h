@@ -11,6 +11,7 @@
 //   WriterThread.cpp     thread sections
 //   WriterTrace.cpp      trace sections
 //   WriterStrides.cpp    strides sections
+//   WriterBlockCounts.cpp block counts sections
 //   WriterParallel.cpp   the parallel section
 //   WriterSamples.cpp    the samples section
 //
@@ -76,6 +77,7 @@ llvm::Error checkThread(const Process &P, size_t Idx, const Thread &T);
 llvm::Error checkSites(const Process &P, size_t Idx);
 llvm::Error checkTrace(const Process &P, size_t Idx, const Trace &T);
 llvm::Error checkSamples(const Process &P, size_t Idx);
+llvm::Error checkBlockCounts(const Process &P, size_t Idx);
 
 /// Serializes a checked profile, one function per section kind, mirroring
 /// the reader's parsers.

@@ -102,6 +102,11 @@ Error Parser::finishBlock() {
     return fail(formatv("process {0} (pid {1}) has {2} strides sections, its "
                         "header says {3}",
                         Idx, Cur->Pid, StridesSeen, ExpectedStrides));
+  if (Cur->BlockCounts.size() != ExpectedBlockCounts)
+    return fail(formatv("process {0} (pid {1}) has {2} block counts "
+                        "sections, its header says {3}",
+                        Idx, Cur->Pid, Cur->BlockCounts.size(),
+                        ExpectedBlockCounts));
   return Error::success();
 }
 

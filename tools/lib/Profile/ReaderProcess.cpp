@@ -34,6 +34,7 @@ Error Parser::parseProcess(Cursor C) {
   ExpectedThreads = In.get(&R::NumThreads);
   ExpectedTraces = In.get(&R::NumTraces);
   ExpectedStrides = In.get(&R::NumStrides);
+  ExpectedBlockCounts = In.get(&R::NumBlockCounts);
   ModulesSeen = ThreadsSeen = TracesSeen = StridesSeen = 0;
   ParallelSeen = false;
   if (Error E = checkProcessRecord(In))
@@ -54,7 +55,6 @@ Error Parser::checkProcessRecord(const RecordIn<raw::ProcessRecord> &In) {
   const OverheadTable &OH = Cur->Overhead;
   uint32_t OFlags =
       In.nested(&raw::ProcessRecord::Overhead).get(&raw::OverheadRecord::Flags);
-  uint32_t Reserved = In.get(&raw::ProcessRecord::Reserved);
   if (Cur->TickRate == 0)
     return fail(formatv("process (pid {0}): tick rate is 0", Cur->Pid));
   if (ExpectedStrides > ExpectedModules)
@@ -70,9 +70,6 @@ Error Parser::checkProcessRecord(const RecordIn<raw::ProcessRecord> &In) {
   if (Cur->CodeSampleFlags & ~uint32_t(raw::CSF_Known))
     return fail(formatv("process (pid {0}): unknown code sampling flags {1:x}",
                         Cur->Pid, Cur->CodeSampleFlags));
-  if (Reserved != 0)
-    return fail(formatv("process (pid {0}): reserved field is {1}, not 0",
-                        Cur->Pid, Reserved));
   if (Cur->TickStep256 && Cur->TickStep256 < 256)
     return fail(formatv("process (pid {0}): tick step {1}/256 ticks is below "
                         "one tick",

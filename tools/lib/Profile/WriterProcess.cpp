@@ -44,6 +44,8 @@ Error rawwriter::checkProcess(const Process &P, size_t Idx) {
       return E;
   if (Error E = checkSites(P, Idx))
     return E;
+  if (Error E = checkBlockCounts(P, Idx))
+    return E;
   for (const Trace &T : P.Traces)
     if (Error E = checkTrace(P, Idx, T))
       return E;

@@ -38,6 +38,7 @@ public:
 private:
   void header();
   void processBlock(const Process &Pr);
+  void blockCountLines(size_t Tables);
   void processesSummary(size_t NumThreads, const SwitchSummary &All);
   void cpuLines();
   void differingCostLine();
@@ -337,6 +338,17 @@ void TextReport::header() {
   notes(All);
 }
 
+// A training build's counter increments are no probe: nothing removes their
+// cost, so every time includes it.
+void TextReport::blockCountLines(size_t Tables) {
+  if (!Tables)
+    return;
+  OS << "  block counts:    a training build (activetime pgo-flags train): "
+        "LLVM's block counters ran in every function and their cost is in "
+        "every time below, which is perturbed by it; profile a build "
+        "without them for timing\n";
+}
+
 void TextReport::processBlock(const Process &Pr) {
   OS << "process " << Pr.Pid << " (parent " << Pr.ParentPid
      << "): " << (Pr.Exe.empty() ? "<unknown executable>" : Pr.Exe) << "\n";
@@ -348,6 +360,7 @@ void TextReport::processBlock(const Process &Pr) {
      << plainTime(ticksToNs(Pr, Pr.EndTick - Pr.StartTick)) << "\n";
   OS << "  threads:         " << Pr.Threads.size() << "\n";
   OS << "  modules:         " << Pr.Modules.size() << "\n";
+  blockCountLines(Pr.BlockCounts.size());
   overheadLines(Pr);
   SwitchSummary S;
   for (const Thread &T : Pr.Threads)
@@ -428,6 +441,10 @@ void TextReport::processesSummary(size_t NumThreads,
      << plainTime(Longest) << "\n";
   OS << "  threads:         " << NumThreads << "\n";
   OS << "  modules:         up to " << MaxModules << " per process\n";
+  size_t BlockCountTables = 0;
+  for (const Process &Pr : P.Processes)
+    BlockCountTables += Pr.BlockCounts.size();
+  blockCountLines(BlockCountTables);
   if (SameCost && SameRate)
     overheadLines(First);
   else

@@ -298,6 +298,32 @@ struct SampleSet {
   std::vector<Sample> Samples; // non-decreasing ticks
 };
 
+/// Block counts (a training build for profile-guided optimization): one
+/// linked object's IR PGO data records with their counts summed over the
+/// process's threads, its profiled values and its LLVM name table.
+struct BlockFunc {
+  uint64_t NameRef = 0;  // MD5 of the PGO name
+  uint64_t FuncHash = 0; // LLVM's CFG hash
+  uint32_t FirstCounter = 0;
+  uint32_t NumCounters = 0;
+  uint32_t IndirectSites = 0;
+  uint32_t MemOpSites = 0;
+};
+struct BlockValue {
+  uint32_t Func = 0; // index into BlockCountTable::Funcs
+  uint32_t Kind = 0; // LLVM's InstrProfValueKind
+  uint32_t Site = 0;
+  uint64_t Value = 0; // target NameRef, or memop size range
+  uint64_t Count = 0;
+};
+struct BlockCountTable {
+  std::vector<BlockFunc> Funcs;
+  std::vector<uint64_t> Counters;
+  std::vector<BlockValue> Values;
+  std::string Names; // LLVM's name table, possibly compressed
+  uint64_t ValuesLost = 0;
+};
+
 struct Process {
   uint64_t TickRate = 0;
   uint64_t StartTick = 0;
@@ -329,6 +355,7 @@ struct Process {
   bool HasSamples = false;         // sample=1 only
   SampleSet Samples;
   std::vector<MemSite> Sites;      // grouped by module, ascending
+  std::vector<BlockCountTable> BlockCounts; // block-counting builds only
 };
 
 struct Profile {

@@ -252,7 +252,7 @@ template <> struct RawMapping<raw::ProcessRecord> {
     io.field(&R::CodeSampleCost256, P.CodeSampleCost256);
     io.field(&R::CodeSampleFlags, P.CodeSampleFlags);
     io.sectionOwned(&R::NumStrides);
-    io.sectionOwned(&R::Reserved);
+    io.count(&R::NumBlockCounts, P.BlockCounts);
   }
 };
 
@@ -413,6 +413,38 @@ template <> struct RawMapping<raw::SwitchEvent> {
     io.field(&R::Tick, S.Tick);
     io.field(&R::OldTid, S.OldTid);
     io.field(&R::NewTid, S.NewTid);
+  }
+};
+
+// raw::BlockCountsRecord has no model object (its counts belong to the
+// BlockCountTable it opens): the section code reads and writes all of it.
+
+template <> struct RawMapping<raw::BlockFuncRecord> {
+  using R = raw::BlockFuncRecord;
+  using Model = BlockFunc;
+  template <class IO, class M> static void map(IO &io, M &S) {
+    static_assert(kIsModel<M, Model>);
+    io.field(&R::NameRef, S.NameRef);
+    io.field(&R::FuncHash, S.FuncHash);
+    io.field(&R::FirstCounter, S.FirstCounter);
+    io.field(&R::NumCounters, S.NumCounters);
+    io.field(&R::IndirectSites, S.IndirectSites);
+    io.field(&R::MemOpSites, S.MemOpSites);
+  }
+};
+
+/// Reserved: 0.
+template <> struct RawMapping<raw::BlockValueRecord> {
+  using R = raw::BlockValueRecord;
+  using Model = BlockValue;
+  template <class IO, class M> static void map(IO &io, M &S) {
+    static_assert(kIsModel<M, Model>);
+    io.field(&R::Func, S.Func);
+    io.field(&R::Kind, S.Kind);
+    io.field(&R::Site, S.Site);
+    io.sectionOwned(&R::Reserved);
+    io.field(&R::Value, S.Value);
+    io.field(&R::Count, S.Count);
   }
 };
 
