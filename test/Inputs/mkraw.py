@@ -29,7 +29,7 @@ JSON description (all fields optional except where noted):
       "code_sample_cost256": 0,                           # ticks * 256)
       "code_sample_flags": ["disabled", "unavailable", "user_only",
                             "stacks", "cost_unmeasured"] or int,
-      "reserved": 0,                            # ProcessRecord::Reserved
+      "num_block_counts": 0,                    # ProcessRecord::NumBlockCounts
       "modules": [{"hash": 0, "load_base": 0, "flags": 0,
                    "name": "a.c", "path": "/bin/app",
                    "functions": [{"name": "main", "file": "a.c", "line": 1,
@@ -108,8 +108,9 @@ writes another number into the header only): every new field defaults to
 probes' whole cost, as the older specs meant), "timing_threshold" 0 (every
 call timed) -- except "code_sample_flags", CSF_Disabled when
 "code_sample_period_ns" is 0 (no samples were taken). A thread's
-"reserved" is ThreadRecord::Reserved (after NumCodeSamples), a process's
-ProcessRecord::Reserved. A thread without "counts" writes no CountRecords
+"reserved" is ThreadRecord::Reserved (after NumCodeSamples); a process's
+"num_block_counts" is ProcessRecord::NumBlockCounts (no block counts
+sections are written). A thread without "counts" writes no CountRecords
 (the tool then takes the calls from its nodes); "counts": "nodes" writes
 one per function of its nodes with their summed calls. A count is an
 object (func, calls, counted -> CR_Counted; "flags" sets the raw flags) or
@@ -408,7 +409,7 @@ def build_sections(desc):
             TimingThreshold=p.get("timing_threshold", 0),
             CodeSamplePeriodNs=period,
             CodeSampleCost256=ticks256(p, "code_sample_cost"),
-            CodeSampleFlags=csflags, Reserved=p.get("reserved", 0))
+            CodeSampleFlags=csflags, NumBlockCounts=p.get("num_block_counts", 0))
         sections.append((SK_PROCESS, pad8(rec + exe + bid)))
         for m in mods:
             name, path = m.get("name", "").encode(), m.get("path", "").encode()

@@ -1,0 +1,97 @@
+// Block counts: the training build's counts, per thread and summed, are
+// exactly those of LLVM's own IR PGO instrumentation on the same source:
+// with -fprofile-update=atomic (exact under threads) for the threaded run,
+// and plain -fprofile-generate for the single-threaded one. The records'
+// names and CFG hashes are LLVM's, so clang -fprofile-instr-use takes the
+// exported profile without a mismatch warning. Indirect call targets (a
+// call through a table of static functions) and memcpy sizes are LLVM's
+// value profiles, the same as the IR PGO run's.
+//
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %at_cc -O2 -g $(%activetime pgo-flags train) %s -o train -lpthread
+// RUN: clang-%llvm_major -O2 -g -fprofile-generate -fprofile-update=atomic %s -o irpgo -lpthread
+//
+// Four threads: the sum over threads.
+// RUN: env ACTIVETIME_OPTIONS=output=t4.raw ./train 4 | FileCheck --check-prefix=OUT %s
+// RUN: env LLVM_PROFILE_FILE=ir4.profraw ./irpgo 4 | FileCheck --check-prefix=OUT %s
+// OUT: done
+// RUN: %activetime export --format=pgo -o t4.profdata t4.raw
+// RUN: llvm-profdata merge -o ir4.profdata ir4.profraw
+// RUN: llvm-profdata show --all-functions --counts --ic-targets --memop-sizes t4.profdata > t4.txt
+// RUN: llvm-profdata show --all-functions --counts ir4.profdata | grep -E '^  [^ ].*:$|Hash|Counters|Block counts' > ir4-counts.txt
+// RUN: grep -E '^  [^ ].*:$|Hash|Counters|Block counts' t4.txt > t4-counts.txt
+// RUN: diff ir4-counts.txt t4-counts.txt
+// The values are exact as well (LLVM's own value profiling is not, under
+// threads): of the 333,669 calls through the table (the threads' loops and
+// main's), the even multiples of 3 call triple, the odd ones next; every
+// memcpy copies 1 to 5 bytes, sizes LLVM keeps one by one.
+// RUN: FileCheck --check-prefix=SHOW %s < t4.txt
+// SHOW-LABEL: {{^  }}copy:
+// SHOW: Number of Memory Intrinsics Calls: 1
+// SHOW-DAG: [  0,    1,      28603 ]
+// SHOW-DAG: [  0,    5,      28601 ]
+// SHOW-LABEL: block-counts.c;work:
+// SHOW: Block counts: [667331, 333669, 143002, 5]
+// SHOW-DAG: block-counts.c;triple,     166835 ]
+// SHOW-DAG: block-counts.c;next,     166834 ]
+// SHOW-LABEL: Instrumentation level: IR
+//
+// Two runs merged add up (the single-threaded run's counts twice).
+// RUN: env ACTIVETIME_OPTIONS=output=t1a.raw ./train 0
+// RUN: env ACTIVETIME_OPTIONS=output=t1b.raw ./train 0
+// RUN: env LLVM_PROFILE_FILE=ir1.profraw ./irpgo 0
+// RUN: %activetime merge -o t1.raw t1a.raw t1b.raw
+// RUN: %activetime export --format=pgo -o t1.profdata t1.raw
+// RUN: llvm-profdata merge -weighted-input=2,ir1.profraw -o ir1.profdata
+// RUN: llvm-profdata show --all-functions --counts --ic-targets --memop-sizes t1.profdata | sort > t1.txt
+// RUN: llvm-profdata show --all-functions --counts --ic-targets --memop-sizes ir1.profdata | sort > ir1.txt
+// RUN: diff ir1.txt t1.txt
+//
+// The optimized build takes it without a warning.
+// RUN: %activetime pgo-flags use t4.profdata | FileCheck --check-prefix=USE %s
+// USE: -fprofile-instr-use=t4.profdata
+// RUN: clang-%llvm_major -O2 -g -Werror $(%activetime pgo-flags use t4.profdata) %s -o opt -lpthread
+// RUN: ./opt 2 | FileCheck --check-prefix=OUT %s
+//
+// The timing report says the counters perturbed it.
+// RUN: %activetime report t4.raw | FileCheck --check-prefix=REPORT %s
+// REPORT: block counts: a training build
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int triple(int x) { return x * 3; }
+static int next(int x) { return x + 1; }
+static int pick3(int x) { return x % 3 == 0; }
+char dst[64], src[64] = "abcdefgh";
+__attribute__((noinline)) void copy(size_t n) { memcpy(dst, src, n); }
+int (*const table[2])(int) = {triple, next};
+volatile long sink;
+
+static void *work(void *arg) {
+  long n = (long)arg, s = 0;
+  for (long i = 0; i < n; i++) {
+    if (pick3((int)i))
+      s += table[i & 1]((int)i);
+    else
+      s -= i;
+    if (i % 7 == 0)
+      copy((size_t)(i % 5) + 1);
+  }
+  sink += s + dst[0];
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int nt = argc > 1 ? atoi(argv[1]) : 4;
+  pthread_t t[16];
+  for (int i = 0; i < nt && i < 16; i++)
+    pthread_create(&t[i], 0, work, (void *)(100000L * (i + 1)));
+  for (int i = 0; i < nt && i < 16; i++)
+    pthread_join(t[i], 0);
+  work((void *)1000);
+  printf("done\n");
+  return 0;
+}
