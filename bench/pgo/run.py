@@ -6,10 +6,16 @@
 # Every program is built in these variants:
 #   plain                 clang-19 -O2 -g, no profile (the baseline)
 #   instr-pgo             clang-19 -O2 -g -fprofile-instr-use=instr.profdata,
-#                         the profile from a -fprofile-instr-generate build's
-#                         training run (LLVM_PROFILE_FILE=DIR/%p.profraw,
-#                         llvm-profdata-19 merge): exact edge counts, the
-#                         ceiling a profile-guided build reaches here
+#                         the profile from LLVM's IR PGO build's
+#                         (-fprofile-generate) training run
+#                         (LLVM_PROFILE_FILE=DIR/%p.profraw, llvm-profdata-19
+#                         merge): exact edge counts, the ceiling a
+#                         profile-guided build reaches here
+#   activetime-train      clang-19 -O2 -g $(activetime pgo-flags use P), P
+#                         from the training build's run (activetime-clang(++)
+#                         -O2 -g $(activetime pgo-flags train)) turned into
+#                         an indexed profile by `activetime export
+#                         --format=pgo`: what docs/pgo.md tells users to do
 #   activetime-pgo        clang-19 -O2 -g -fdebug-info-for-profiling
 #                         -fprofile-sample-use=activetime.prof, the profile
 #                         from an activetime-clang(++) -O2 -g
@@ -19,6 +25,8 @@
 #                         --format=sample-profile`
 #   activetime-pgo-profi  the same plus -mllvm -sample-profile-use-profi
 #                         (profile inference: consistent block counts)
+# The two training builds themselves run in the rounds too (instr-gen and
+# at-train-gen, their speedup below 1: the training run's slowdown).
 # The training run uses the same workload as the timed runs, so this is the
 # best case for both kinds of profile: it measures how well each profile
 # guides the optimizer, not how well a training workload generalizes.
@@ -67,7 +75,10 @@ def load_truth():
 T = load_truth()
 P = T.P  # test/integration/projects.py
 
-VARIANTS = ("plain", "instr-pgo", "activetime-pgo", "activetime-pgo-profi")
+VARIANTS = ("plain", "instr-pgo", "activetime-train", "activetime-pgo",
+            "activetime-pgo-profi", "instr-gen", "at-train-gen")
+TRAIN_FLAGS = ["-Xclang", "-fprofile-instrument=llvm", "-mllvm",
+               "-runtime-counter-relocation", "-mllvm", "-activetime-block-counts"]
 PROGRAMS = [n for n, row in T.PROGRAMS.items() if row[0] is not None]  # no tiny.c
 MIN_GAIN = 0.02  # instr PGO's speedup under which the fraction is n/a
 PROFDATA = (shutil.which("llvm-profdata-" + P.LLVM_VERSION) or
@@ -85,21 +96,24 @@ P.log = log  # the builds' progress to stderr too: stdout is the table
 
 def training_variants(build_dir):
     """{profile kind: the build whose training run makes that profile}."""
-    gen = ["-fprofile-instr-generate"]
+    gen = ["-fprofile-generate"]
     instr = P.Variant("instr-gen", [P.CLANG], [P.CLANGXX], ["-O2", "-g"] + gen, ldflags=gen)
+    train = P.activetime_variant(build_dir, TRAIN_FLAGS)
+    train.name = "at-train-gen"
     at = P.activetime_variant(build_dir, ["-fdebug-info-for-profiling"])
-    at.name = "activetime-train"
-    return collections.OrderedDict([("instr-pgo", instr), ("activetime-pgo", at)])
+    at.name = "activetime-default"
+    return collections.OrderedDict([("instr-pgo", instr), ("activetime-train", train),
+                                    ("activetime-pgo", at)])
 
 
 # profile kind -> the timed variants built with that profile
-USERS = {"instr-pgo": ("instr-pgo",),
+USERS = {"instr-pgo": ("instr-pgo",), "activetime-train": ("activetime-train",),
          "activetime-pgo": ("activetime-pgo", "activetime-pgo-profi")}
 
 
 def use_variant(name, profile):
     """clang -O2 -g with `profile`; its contents are in the build's key."""
-    if name == "instr-pgo":
+    if name in ("instr-pgo", "activetime-train"):
         flags = ["-fprofile-instr-use=" + profile]
     else:
         flags = ["-fdebug-info-for-profiling", "-fprofile-sample-use=" + profile]
@@ -171,7 +185,25 @@ def activetime_profile(prog, v, args, scratch):
     return out
 
 
-PROFILERS = {"instr-pgo": instr_profile, "activetime-pgo": activetime_profile}
+def training_profile(prog, v, args, scratch):
+    """The training build's run, exported as an indexed profile."""
+    d = fresh_dir(prog.profile_dir, "train-raw")
+    env = T.clean_env(ACTIVETIME_OPTIONS="output=%s/%%e.%%p.raw" % d)
+    raws = train(prog, v.name, env, scratch, d, "*.raw")
+    out = os.path.join(prog.profile_dir, "train.profdata")
+    if os.path.exists(out):
+        os.unlink(out)
+    r = subprocess.run([activetime_tool(args), "export", "--format=pgo", "-o", out] + raws,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       errors="replace")
+    if r.returncode != 0:
+        raise RuntimeError("activetime export --format=pgo exited %d: %s"
+                           % (r.returncode, (r.stderr.strip().splitlines() or [""])[-1][:200]))
+    return out
+
+
+PROFILERS = {"instr-pgo": instr_profile, "activetime-train": training_profile,
+             "activetime-pgo": activetime_profile}
 
 
 def activetime_tool(args):
@@ -256,6 +288,8 @@ def figures(prog):
         f = {"cpu_ms": prog.ms[v], "median_ms": meds[v], "speedup": speedup[v]}
         if v.startswith("activetime"):
             f["of_instr"] = gain_fraction(speedup[v], speedup["instr-pgo"])
+        if v == "at-train-gen":  # training slowdown, against instr-gen's
+            f["of_instr"] = T.ratio(meds["instr-gen"], meds[v])
         if v in prog.errors:
             f["error"] = prog.errors[v]
         out[v] = f
@@ -296,7 +330,8 @@ def print_table(results, args, load0):
     load1 = os.getloadavg()
     print("%d rounds; CPU ms: median perf stat task-clock; speedup: plain's median over the "
           "variant's; of instr: (speedup - 1) / (instr-pgo's - 1), n/a under a %d%% instr "
-          "gain; load average %.2f %.2f %.2f (start) %.2f %.2f %.2f (end)"
+          "gain (at-train-gen: instr-gen's CPU time over its own, above 1: the training "
+          "run is faster than LLVM's instrumented one); load average %.2f %.2f %.2f (start) %.2f %.2f %.2f (end)"
           % (args.rounds, 100 * MIN_GAIN, *load0, *load1))
 
 

@@ -1038,8 +1038,8 @@ struct HasMapping<Rec, std::void_t<decltype(sizeof(RawMapping<Rec>))>>
 
 /// The records without a model object, whose sections' code reads and
 /// writes all of them.
-const std::set<std::string> kUnmappedRecords = {"FileHeader", "SectionHeader",
-                                                "StridesRecord"};
+const std::set<std::string> kUnmappedRecords = {
+    "FileHeader", "SectionHeader", "StridesRecord", "BlockCountsRecord"};
 
 template <class Rec> std::string coverage(const std::string &Name) {
   if constexpr (HasMapping<Rec>::value) {
