@@ -20,6 +20,7 @@
 #include "activetime/raw_format.h"
 #include "activetime_collector.h"
 #include "activetime_flags.h"
+#include "activetime_interface.h"
 #include "activetime_thread.h"
 #include "activetime_writer.h"
 
@@ -354,23 +355,36 @@ void WriteFuncs(OutBuffer *B, const BlockObject &O) {
   }
 }
 
+// LLVM's lowering numbers a function's value sites across kinds (a memory
+// intrinsic's index counts the indirect call sites before it); the profile
+// numbers them within their kind. False for an index out of range.
+bool SiteInKind(const ValueEntry &V, u32 &Site) {
+  const LLVMProfData &D = *(const LLVMProfData *)V.Data;
+  u32 Before = 0;
+  for (u32 K = 0; K < V.Kind; ++K)
+    Before += D.NumValueSites[K];
+  Site = V.Site - Before;
+  return V.Site >= Before && Site < D.NumValueSites[V.Kind];
+}
+
 u32 CountValues(const ValueTable &T, uptr Lo, uptr Hi) {
-  u32 N = 0;
+  u32 N = 0, Site;
   for (uptr K = 0; K < T.Cap; ++K)
-    N += T.E[K].Data >= Lo && T.E[K].Data < Hi;
+    N += T.E[K].Data >= Lo && T.E[K].Data < Hi && SiteInKind(T.E[K], Site);
   return N;
 }
 
 void WriteValues(OutBuffer *B, const ValueTable &T, uptr Lo, uptr Hi) {
   for (uptr K = 0; K < T.Cap; ++K) {
     const ValueEntry &V = T.E[K];
-    if (V.Data < Lo || V.Data >= Hi)
+    u32 Site;
+    if (V.Data < Lo || V.Data >= Hi || !SiteInKind(V, Site))
       continue;
     activetime::raw::BlockValueRecord R;
     internal_memset(&R, 0, sizeof(R));
     R.Func = u32((V.Data - Lo) / sizeof(LLVMProfData));
     R.Kind = V.Kind;
-    R.Site = V.Site;
+    R.Site = Site;
     R.Value = V.Kind == IPVK_IndirectCallTarget ? TargetNameRef(V.Value)
                                                 : V.Value;
     R.Count = V.Count;

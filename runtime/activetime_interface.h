@@ -35,6 +35,18 @@ __activetime_unregister_module(activetime::abi::ModuleDesc *M);
 // a link error ("undefined reference to __activetime_version_mismatch_check_vN").
 SANITIZER_INTERFACE_ATTRIBUTE void __activetime_version_mismatch_check_v4(void);
 
+// Block counts (activetime_blockcounts.cpp).
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_register_block_counts(activetime::abi::BlockCountsDesc *D);
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_unregister_block_counts(activetime::abi::BlockCountsDesc *D);
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_value_profile(__sanitizer::u64 Value, void *Data,
+                           __sanitizer::u32 Site);
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_memop_profile(__sanitizer::u64 Size, void *Data,
+                           __sanitizer::u32 Site);
+
 
 
 // Regions of the public API (include/activetime/activetime.h; see abi.h).

@@ -27,9 +27,10 @@
 #                         (profile inference: consistent block counts)
 # The two training builds themselves run in the rounds too (instr-gen and
 # at-train-gen, their speedup below 1: the training run's slowdown).
-# The training run uses the same workload as the timed runs, so this is the
-# best case for both kinds of profile: it measures how well each profile
-# guides the optimizer, not how well a training workload generalizes.
+# The training run uses the same workload as the timed runs (the best case:
+# how well each profile guides the optimizer), except for leveldb and zstd
+# (TRAINING_ARGS: other benchmarks, another level and input), where it
+# measures how well a training workload generalizes.
 # After a program's builds, its variants run in interleaved rounds (the order
 # rotated each round) under `perf stat -e task-clock`: the CPU time, user and
 # system, of the program's process. Each run's stdout must equal plain's.
@@ -42,9 +43,10 @@
 # noisy: the medians of interleaved rounds are what to trust, the ranges say
 # how far to trust them.
 # Programs: those of bench/truth/run.py (its PROGRAMS table, without the
-# synthetic tiny.c ones), built from the Debian source packages by
-# test/integration/projects.py, whose builds are cached by flags and profile
-# contents (a new profile is a new build).
+# synthetic tiny.c ones) and two threaded ones (leveldb, zstd -T2), built
+# from the Debian source packages by test/integration/projects.py, whose
+# builds are cached by flags and profile contents (a new profile is a new
+# build).
 #
 #===----------------------------------------------------------------------===#
 
@@ -64,7 +66,9 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 
 def load_truth():
-    """bench/truth/run.py as a module: its programs, runners and helpers."""
+    """bench/truth/run.py as a module: its programs, runners and helpers
+    (it imports its neighbour threaded.py)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "truth"))
     spec = importlib.util.spec_from_file_location(
         "bench_truth_run", os.path.join(HERE, "..", "truth", "run.py"))
     mod = importlib.util.module_from_spec(spec)
@@ -79,7 +83,19 @@ VARIANTS = ("plain", "instr-pgo", "activetime-train", "activetime-pgo",
             "activetime-pgo-profi", "instr-gen", "at-train-gen")
 TRAIN_FLAGS = ["-Xclang", "-fprofile-instrument=llvm", "-mllvm",
                "-runtime-counter-relocation", "-mllvm", "-activetime-block-counts"]
-PROGRAMS = [n for n, row in T.PROGRAMS.items() if row[0] is not None]  # no tiny.c
+# The truth programs without the synthetic tiny.c ones, and two threaded
+# ones: leveldb (C++, virtual calls through Env, Comparator, Iterator) and
+# zstd.
+PROGRAMS = ([n for n, row in T.PROGRAMS.items() if row[0] is not None] +
+            ["leveldb", "zstd-T2"])
+# Programs whose training runs take another input than the timed runs (the
+# profile must generalize): {name: training arguments}.
+TRAINING_ARGS = {
+    "leveldb": ["--db={db}", "--benchmarks=fillseq,fillrandom,readseq,readreverse",
+                "--num=60000", "--threads=1"],
+    "zstd-T2": ["-5", "-T2", "-q", "-c", "--no-progress", "{input}"],
+}
+TRAINING_INPUT = {"zstd-T2": 16 << 20}
 MIN_GAIN = 0.02  # instr PGO's speedup under which the fraction is n/a
 PROFDATA = (shutil.which("llvm-profdata-" + P.LLVM_VERSION) or
             "/usr/lib/llvm-%s/bin/llvm-profdata" % P.LLVM_VERSION)
@@ -137,6 +153,8 @@ class Program(T.Program):
         kw = {"extra_main": self.extra_main} if self.extra_main else {}
         tree, outs = P.build(self.project, v, args.build_dir, args.work, args.jobs, **kw)
         self.exe[v.name] = outs[self.binary]
+        if self.threaded:
+            self.args = T.T.prepare_args(self.spec, self.name, args.work, self.scratch)
         if self.stdin == "zlib-corpus":
             self.stdin = P.zlib_corpus(args.work, tree)
 
@@ -150,10 +168,24 @@ def fresh_dir(parent, name):
     return d
 
 
-def train(prog, variant, env, scratch, out_dir, pattern):
+def training_cmd(prog, variant, args, scratch):
+    """The training run's command: the timed runs' unless TRAINING_ARGS has
+    its own (then its output is not compared: another input)."""
+    if prog.name not in TRAINING_ARGS:
+        return prog.cmd(variant), True
+    spec = dict(prog.spec, args=TRAINING_ARGS[prog.name])
+    if prog.name in TRAINING_INPUT:
+        spec["input"] = TRAINING_INPUT[prog.name]
+    return [prog.exe[variant]] + T.T.prepare_args(spec, prog.name + "-train", args.work,
+                                                   scratch), False
+
+
+def train(prog, variant, args, env, scratch, out_dir, pattern):
     """One run of the training build; the profiles it wrote."""
-    out = T.run_cmd(prog.cmd(variant), env, prog.stdin, scratch)
-    T.check_stdout(prog, variant, out)
+    cmd, same_input = training_cmd(prog, variant, args, scratch)
+    out = T.run_cmd(cmd, env, prog.stdin, scratch)
+    if same_input:
+        T.check_stdout(prog, variant, out)
     files = sorted(glob.glob(os.path.join(out_dir, pattern)))
     if not files:
         raise RuntimeError("the %s run wrote no %s into %s" % (variant, pattern, out_dir))
@@ -163,7 +195,7 @@ def train(prog, variant, env, scratch, out_dir, pattern):
 def instr_profile(prog, v, args, scratch):
     d = fresh_dir(prog.profile_dir, "profraw")
     env = T.clean_env(LLVM_PROFILE_FILE=os.path.join(d, "%p.profraw"))
-    raws = train(prog, v.name, env, scratch, d, "*.profraw")
+    raws = train(prog, v.name, args, env, scratch, d, "*.profraw")
     out = os.path.join(prog.profile_dir, "instr.profdata")
     P.run([PROFDATA, "merge", "-o", out] + raws)
     return out
@@ -172,12 +204,13 @@ def instr_profile(prog, v, args, scratch):
 def activetime_profile(prog, v, args, scratch):
     d = fresh_dir(prog.profile_dir, "raw")
     env = T.clean_env(ACTIVETIME_OPTIONS="output=%s/%%e.%%p.raw" % d)
-    raws = train(prog, v.name, env, scratch, d, "*.raw")
+    raws = train(prog, v.name, args, env, scratch, d, "*.raw")
     out = os.path.join(prog.profile_dir, "activetime.prof")
     if os.path.exists(out):
         os.unlink(out)  # an earlier run's must not outlive a failed export
     fmt = ["--sample-profile-format=" + args.sample_format] if args.sample_format else []
-    r = subprocess.run([activetime_tool(args), "export", "--format=sample-profile"] + fmt +
+    r = subprocess.run([activetime_tool(args), "export", "--format=sample-profile",
+                        "--allow-call-counts"] + fmt +
                        ["-o", out] + raws, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, errors="replace")
     if r.returncode != 0:
@@ -189,7 +222,7 @@ def training_profile(prog, v, args, scratch):
     """The training build's run, exported as an indexed profile."""
     d = fresh_dir(prog.profile_dir, "train-raw")
     env = T.clean_env(ACTIVETIME_OPTIONS="output=%s/%%e.%%p.raw" % d)
-    raws = train(prog, v.name, env, scratch, d, "*.raw")
+    raws = train(prog, v.name, args, env, scratch, d, "*.raw")
     out = os.path.join(prog.profile_dir, "train.profdata")
     if os.path.exists(out):
         os.unlink(out)
@@ -228,6 +261,7 @@ def prepare(prog, args, scratch):
     profile kind the training build, its run and profile, and the rebuilds
     with that profile. A failure takes out only the variants it concerns."""
     prog.profile_dir = os.path.join(args.work, "profiles", prog.name)
+    prog.scratch = scratch
     os.makedirs(prog.profile_dir, exist_ok=True)
     try:
         prog.build_as(P.plain_variant(), args)
@@ -246,9 +280,32 @@ def prepare(prog, args, scratch):
             continue
         for name in USERS[kind]:
             try:
-                prog.build_as(use_variant(name, profile), args)
+                use = profile
+                if kind in ("instr-pgo", "activetime-train"):
+                    use = relocate_profile(profile, prog.project, v.name, name, args.work)
+                prog.build_as(use_variant(name, use), args)
             except Exception as e:  # noqa: BLE001
                 fail(prog, [name], "build: " + T.describe(e))
+
+
+def relocate_profile(profile, project, from_variant, to_variant, work):
+    """The indexed profile with the build trees' paths changed: each variant
+    is built from its own copy of the source (work/PROJECT-VARIANT), and
+    LLVM names a static function after its source file's path, so without
+    this no static function of the training tree would match the
+    optimized build's. A user builds both from one source tree. Returns the
+    relocated profile's path."""
+    old = os.path.join(work, "%s-%s" % (project, from_variant)) + "/"
+    new = os.path.join(work, "%s-%s" % (project, to_variant)) + "/"
+    text = profile + ".txt"
+    P.run([PROFDATA, "merge", "--text", "-o", text, profile])
+    with open(text) as f:
+        body = f.read().replace(old, new)
+    out = "%s.%s.profdata" % (os.path.splitext(profile)[0], to_variant)
+    with open(text, "w") as f:
+        f.write(body)
+    P.run([PROFDATA, "merge", "-o", out, text])
+    return out
 
 
 def fail(prog, variants, why):

@@ -27,7 +27,10 @@
 // memcpy copies 1 to 5 bytes, sizes LLVM keeps one by one.
 // RUN: FileCheck --check-prefix=SHOW %s < t4.txt
 // SHOW-LABEL: {{^  }}copy:
+// SHOW: Indirect Call Site Count: 1
 // SHOW: Number of Memory Intrinsics Calls: 1
+// SHOW-DAG: block-counts.c;triple,      71502 ]
+// SHOW-DAG: block-counts.c;next,      71500 ]
 // SHOW-DAG: [  0,    1,      28603 ]
 // SHOW-DAG: [  0,    5,      28601 ]
 // SHOW-LABEL: block-counts.c;work:
@@ -65,10 +68,15 @@
 static int triple(int x) { return x * 3; }
 static int next(int x) { return x + 1; }
 static int pick3(int x) { return x % 3 == 0; }
-char dst[64], src[64] = "abcdefgh";
-__attribute__((noinline)) void copy(size_t n) { memcpy(dst, src, n); }
-int (*const table[2])(int) = {triple, next};
 volatile long sink;
+char dst[64], src[64] = "abcdefgh";
+// An indirect call and a memcpy in one function: LLVM numbers their value
+// sites across kinds, the profile within each.
+__attribute__((noinline)) void copy(size_t n, int (*check)(int)) {
+  sink += check((int)n);
+  memcpy(dst, src, n);
+}
+int (*const table[2])(int) = {triple, next};
 
 static void *work(void *arg) {
   long n = (long)arg, s = 0;
@@ -78,7 +86,7 @@ static void *work(void *arg) {
     else
       s -= i;
     if (i % 7 == 0)
-      copy((size_t)(i % 5) + 1);
+      copy((size_t)(i % 5) + 1, table[(i / 7) & 1]);
   }
   sink += s + dst[0];
   return 0;

@@ -12,9 +12,9 @@
 // RUN: %activetime report --call-sites --top 0 a.raw | FileCheck --check-prefix=SITES %s
 // RUN: %activetime report --call-sites --json a.raw | python3 -c "import json,sys; d=json.load(sys.stdin); print(sorted((s['callee'], s['line'], s['calls'], s['targets_at_site']) for s in d['call_sites'] if s['caller']))" | FileCheck --check-prefix=JSON %s
 // RUN: %activetime merge -o m.raw a.raw b.raw
-// RUN: %activetime export --format=sample-profile --sample-profile-format=text -o m.txt m.raw
+// RUN: %activetime export --format=sample-profile --allow-call-counts --sample-profile-format=text -o m.txt m.raw
 // RUN: FileCheck --check-prefix=PROF --input-file=m.txt %s
-// RUN: %activetime export --format=sample-profile -o m.prof m.raw
+// RUN: %activetime export --format=sample-profile --allow-call-counts -o m.prof m.raw
 // RUN: llvm-profdata show --sample m.prof | FileCheck --check-prefix=SHOW %s
 // RUN: %clang %san_flags -O2 -g -fdebug-info-for-profiling -fprofile-sample-use=m.prof -Werror -mllvm -sample-profile-check-record-coverage=100 -c %s -o pgo.o
 // Counted calls (default options): tiny's calls are placed at its call site

@@ -16,7 +16,7 @@
 // RUN: %activetime export --format=pprof -o t.pb.gz t.raw
 // RUN: %activetime export --format=json -o t.json t.raw
 // RUN: %activetime export --format=symbol-order -o t.order t.raw
-// RUN: %activetime export --format=sample-profile --sample-profile-format=text -o t.prof t.raw 2>/dev/null
+// RUN: %activetime export --format=sample-profile --allow-call-counts --sample-profile-format=text -o t.prof t.raw 2>/dev/null
 // RUN: zcat t.pb.gz > t.pb
 // RUN: not grep -a activetime.timed t.txt c.txt t.pb t.json t.order t.prof
 // The two calls of mid on the line of both() are told apart by column.

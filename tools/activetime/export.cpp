@@ -123,6 +123,13 @@ static cl::opt<SampleProfileEncoding> Encoding(
                clEnumValN(SampleProfileEncoding::Text, "text", "text")),
     cl::cat(ToolCategory));
 
+static cl::opt<bool> AllowCallCounts(
+    "allow-call-counts", cl::sub(ExportCommand),
+    cl::desc("sample-profile: write it although it holds call counts and no "
+             "block frequencies (it has made programs slower than plain "
+             "-O2; a training build and --format=pgo do not: docs/pgo.md)"),
+    cl::cat(ToolCategory));
+
 static const View *chosenFormat() {
   const View *F = findExportFormat(Format);
   if (!F)
@@ -189,6 +196,7 @@ static ViewOptions exportOptions() {
   O.Source = Source;
   O.OrderBy = OrderBy;
   O.Encoding = Encoding;
+  O.AllowCallCounts = AllowCallCounts;
   return O;
 }
 

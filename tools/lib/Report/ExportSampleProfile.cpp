@@ -18,6 +18,10 @@
 //     samples (the loader ignores a function whose total is 0); offset 0
 //     when the line table gives none.
 //
+// Call counts are not block frequencies: the loader guesses the blocks' and
+// such profiles have made programs slower than plain -O2, so the export
+// wants --allow-call-counts (docs/pgo.md has the training build instead).
+//
 // Counts are execution counts, not time: timed calls exactly, counted calls
 // as CallSites.h places them. The locations come from the profiled binary's
 // debug info (build it with -g or -gline-tables-only, best with
@@ -192,6 +196,13 @@ void SampleProfileBuilder::addEdge(const CallEdge &E) {
 
 static Error writeSampleProfile(const Profile &P, const ViewOptions &O,
                                 raw_ostream &OS, Progress &Prog) {
+  if (!O.AllowCallCounts)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "a sample profile from call counts has no block frequencies and has "
+        "made programs slower than plain -O2: build the training program "
+        "with `activetime pgo-flags train` and export --format=pgo (or give "
+        "--allow-call-counts)");
   Prog.phase("call sites");
   Aggregate A = aggregate(P);
   CallGraph G = buildCallGraph(P, A);
@@ -236,7 +247,7 @@ View report::sampleProfileFormat() {
   View V;
   V.Name = "sample-profile";
   V.Description = "LLVM sample profile for clang -fprofile-sample-use";
-  V.Reads = "sample-profile-format";
+  V.Reads = "sample-profile-format allow-call-counts";
   V.Write = writeSampleProfile;
   return V;
 }

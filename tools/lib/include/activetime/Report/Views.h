@@ -80,6 +80,8 @@ struct ViewOptions {
   SpeedscopeSource Source = SpeedscopeSource::Auto;
   SymbolOrderKey OrderBy = SymbolOrderKey::SelfActive;
   SampleProfileEncoding Encoding = SampleProfileEncoding::ExtBinary;
+  /// sample-profile: write it although it holds call counts only.
+  bool AllowCallCounts = false;
 };
 
 /// Writes a view of \p P to \p OS (a view with an output file of its own
