@@ -27,11 +27,13 @@
 #include "activetime/abi.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/ProfileData/InstrProf.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
@@ -61,7 +63,9 @@ public:
 private:
   bool hasCounters() const;
   GlobalVariable *createBias();
-  void replaceBiasLoads(GlobalVariable *LLVMBias, GlobalVariable *Bias);
+  void replaceBiasLoads(GlobalVariable *LLVMBias, GlobalVariable *Bias,
+                        GlobalVariable *Desc);
+  Value *loadBias(LoadInst *LI, GlobalVariable *Bias, GlobalVariable *Desc);
   bool redirectValueProfiling();
   Function *createBiasSlot(GlobalVariable *Bias, Comdat *C);
   Constant *sectionBound(bool Start, InstrProfSectKind Kind);
@@ -106,8 +110,8 @@ bool BlockCountsLowering::run() {
   Comdat *C = M.getOrInsertComdat(abi::kBlockCountsDescName);
   GlobalVariable *Bias = createBias();
   Bias->setComdat(C);
-  replaceBiasLoads(LLVMBias, Bias);
   GlobalVariable *Desc = createDesc(createBiasSlot(Bias, C), C);
+  replaceBiasLoads(LLVMBias, Bias, Desc);
   createCtorAndDtor(Desc, C);
   return true;
 }
@@ -124,18 +128,48 @@ GlobalVariable *BlockCountsLowering::createBias() {
 }
 
 void BlockCountsLowering::replaceBiasLoads(GlobalVariable *LLVMBias,
-                                           GlobalVariable *Bias) {
+                                           GlobalVariable *Bias,
+                                           GlobalVariable *Desc) {
   SmallVector<LoadInst *, 32> Loads;
   for (User *U : LLVMBias->users())
     if (auto *LI = dyn_cast<LoadInst>(U))
       Loads.push_back(LI);
   for (LoadInst *LI : Loads) {
-    IRBuilder<> IRB(LI);
-    LoadInst *New = IRB.CreateAlignedLoad(
-        Int64Ty, IRB.CreateThreadLocalAddress(Bias), Align(8), "at.bias");
-    LI->replaceAllUsesWith(New);
+    LI->replaceAllUsesWith(loadBias(LI, Bias, Desc));
     LI->eraseFromParent();
   }
+}
+
+/// The thread's bias where \p LI loaded LLVM's: a bias of 0 means the thread
+/// has no copies yet (or no longer: its copies were added to the totals),
+/// and the runtime's slow path sets them up. Past the entry block's static
+/// allocas, which must stay in the entry block.
+Value *BlockCountsLowering::loadBias(LoadInst *LI, GlobalVariable *Bias,
+                                     GlobalVariable *Desc) {
+  Instruction *At = LI;
+  BasicBlock *BB = LI->getParent();
+  if (BB->isEntryBlock()) {
+    BasicBlock::iterator I = BB->getFirstInsertionPt();
+    while (isa<AllocaInst>(*I) || &*I == LI)
+      ++I;
+    At = &*I;
+  }
+  IRBuilder<> IRB(At);
+  LoadInst *Fast = IRB.CreateAlignedLoad(
+      Int64Ty, IRB.CreateThreadLocalAddress(Bias), Align(8), "at.bias");
+  Value *Unset = IRB.CreateICmpEQ(Fast, ConstantInt::get(Int64Ty, 0));
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      Unset, At, /*Unreachable=*/false,
+      MDBuilder(Ctx).createUnlikelyBranchWeights());
+  IRB.SetInsertPoint(Then);
+  FunctionCallee Slow = M.getOrInsertFunction(abi::kBlockThreadName, Int64Ty,
+                                              PtrTy);
+  CallInst *Set = IRB.CreateCall(Slow, {Desc}, "at.bias.set");
+  IRB.SetInsertPoint(&*At->getParent()->begin());
+  PHINode *Phi = IRB.CreatePHI(Int64Ty, 2, "at.bias.thread");
+  Phi->addIncoming(Fast, Fast->getParent());
+  Phi->addIncoming(Set, Then->getParent());
+  return Phi;
 }
 
 /// The lowering's calls into LLVM's profile runtime, redirected to

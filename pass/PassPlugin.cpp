@@ -37,7 +37,13 @@ using namespace activetime;
 /// -activetime-prefetch-use chooses the same way, as it did when the
 /// feedback was a mode of the instrumentation pass.
 static void addActiveTimePass(ModulePassManager &MPM) {
-  MPM.addPass(ActiveTimeBlockCountsPass());
+  // A training build counts blocks and measures no time: timing probes
+  // would make it slower than LLVM's own instrumented build, and its times
+  // would be those of a program running block counters.
+  if (blockCountsEnabled()) {
+    MPM.addPass(ActiveTimeBlockCountsPass());
+    return;
+  }
   std::string HintFile = getPrefetchUseFile();
   if (!HintFile.empty())
     MPM.addPass(ActiveTimePrefetchUsePass(std::move(HintFile)));
@@ -76,7 +82,7 @@ static void registerActiveTimeCallbacks(PassBuilder &PB) {
   // twice.
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        if (!getPrefetchUseFile().empty())
+        if (!getPrefetchUseFile().empty() || blockCountsEnabled())
           return;
         if (instrumentBeforeInlining())
           MPM.addPass(ActiveTimePass());

@@ -26,6 +26,8 @@
 
 #include "sanitizer_common/sanitizer_common.h"
 
+#include <pthread.h>
+
 // LLVM's own definition of its profile data record and value kinds.
 typedef __sanitizer::u64 IntPtrT;
 namespace __activetime {
@@ -98,13 +100,21 @@ bool warned_full;
 
 THREADLOCAL BlockThread *at_block_thread
     __attribute__((tls_model("initial-exec")));
+// The thread's copies were added to the totals: later counts (its TLS
+// destructors) go to the shared counters.
+THREADLOCAL bool at_block_finished __attribute__((tls_model("initial-exec")));
+// Its destructor finishes a thread that no timing probe started.
+pthread_key_t block_key;
+atomic_uint32_t block_key_state; // 0 none, 1 creating, 2 made
 THREADLOCAL ValueTable *at_value_table
     __attribute__((tls_model("initial-exec")));
 
-uptr Hash(uptr Data, u32 Site, u64 Value) {
-  u64 H = (u64(Data) ^ (u64(Site) << 48)) * 0x9E3779B97F4A7C15ull;
-  H ^= Value * 0xC2B2AE3D27D4EB4Full;
-  return uptr(H ^ (H >> 29));
+// One multiply: the table's index is the product's high bits.
+ALWAYS_INLINE uptr Hash(uptr Data, u32 Kind, u32 Site, u64 Value) {
+  u64 H = (u64(Data) ^ (u64(Site) << 40) ^ (u64(Kind) << 62) ^
+           (Value * 0xC2B2AE3D27D4EB4Full)) *
+          0x9E3779B97F4A7C15ull;
+  return uptr(H >> 32);
 }
 
 void *MapZeroed(uptr Bytes, const char *What) {
@@ -116,20 +126,24 @@ void Unmap(void *P, uptr Bytes) {
     UnmapOrDie(P, RoundUpTo(Bytes, GetPageSizeCached()));
 }
 
-// Adds Count to the entry's key; false when the table is full.
-bool AddValue(ValueTable &T, uptr Data, u32 Kind, u32 Site, u64 Value,
-              u64 Count) {
-  if (!T.E || (T.Used + 1) * 4 > T.Cap * 3)
+// Adds Count to the entry's key; false when the table is full (3/4: the
+// probe sequences stay short).
+ALWAYS_INLINE bool AddValue(ValueTable &T, uptr Data, u32 Kind, u32 Site,
+                            u64 Value, u64 Count) {
+  ValueEntry *E = T.E;
+  if (!E)
     return false;
-  for (uptr I = Hash(Data, Site ^ (Kind << 16), Value) & (T.Cap - 1);;
-       I = (I + 1) & (T.Cap - 1)) {
-    ValueEntry &V = T.E[I];
-    if (V.Data == Data && V.Site == Site && V.Kind == Kind &&
-        V.Value == Value) {
+  uptr Mask = T.Cap - 1;
+  for (uptr I = Hash(Data, Kind, Site, Value) & Mask;; I = (I + 1) & Mask) {
+    ValueEntry &V = E[I];
+    if (V.Data == Data && V.Value == Value && V.Site == Site &&
+        V.Kind == Kind) {
       V.Count += Count;
       return true;
     }
     if (!V.Data) {
+      if ((T.Used + 1) * 4 > T.Cap * 3)
+        return false;
       V.Data = Data;
       V.Site = Site;
       V.Kind = Kind;
@@ -198,6 +212,8 @@ void CloseSlab(BlockThread &BT, u32 I, bool OnThread) {
 }
 
 void OpenBlockThread(ThreadTls &, ThreadState *, u64) {
+  if (at_block_thread || at_block_finished)
+    return;
   // A value table even before any object registered: one may later.
   BlockThread *BT = (BlockThread *)MapZeroed(sizeof(BlockThread),
                                              "ActiveTime block counts");
@@ -232,6 +248,7 @@ void FinishBlockThread(ThreadTls &, ThreadState *, u64) {
   BlockThread *BT = at_block_thread;
   if (!BT)
     return;
+  at_block_finished = true;
   at_value_table = nullptr;
   {
     Lock L(&block_mu);
@@ -251,6 +268,24 @@ void FinishBlockThread(ThreadTls &, ThreadState *, u64) {
 void ForgetBlockThread(ThreadTls &, ThreadState *) {
   at_block_thread = nullptr;
   at_value_table = nullptr;
+}
+
+void FinishOnKeyDestructor(void *) {
+  ThreadTls Unused;
+  FinishBlockThread(Unused, nullptr, 0);
+}
+
+// Threads of a training build run no timing probe: the first counted
+// function of each starts its copies, and a key's destructor ends them.
+void EnsureBlockKey() {
+  u32 Expected = 0;
+  if (atomic_compare_exchange_strong(&block_key_state, &Expected, 1,
+                                     memory_order_acq_rel)) {
+    pthread_key_create(&block_key, FinishOnKeyDestructor);
+    atomic_store(&block_key_state, 2, memory_order_release);
+  }
+  while (atomic_load(&block_key_state, memory_order_acquire) != 2)
+    internal_sched_yield();
 }
 
 void LockForFork() { block_mu.Lock(); }
@@ -490,6 +525,9 @@ const Collector kBlockCountsCollector = {
 using namespace __activetime;
 
 extern "C" void __activetime_register_block_counts(BlockCountsDesc *D) {
+  // The profile is written at exit even if no timing probe ever runs.
+  EnsureInit();
+  EnsureBlockKey();
   Lock L(&block_mu);
   u32 N = atomic_load(&num_objects, memory_order_relaxed);
   if (N == kMaxObjects) {
@@ -517,6 +555,25 @@ extern "C" void __activetime_unregister_block_counts(BlockCountsDesc *D) {
   if (D->RuntimeData)
     UnloadObject(u32((BlockObject *)D->RuntimeData - objects));
   D->RuntimeData = nullptr;
+}
+
+extern "C" s64 __activetime_block_thread(BlockCountsDesc *D) {
+  if (at_block_finished || !D->RuntimeData)
+    return 0;
+  if (!at_block_thread) {
+    ThreadTls Unused;
+    OpenBlockThread(Unused, nullptr, 0);
+    if (!at_block_thread)
+      return 0;
+    pthread_setspecific(block_key, at_block_thread);
+  }
+  // An object registered after the thread started (dlopen).
+  u32 I = u32((BlockObject *)D->RuntimeData - objects);
+  if (!at_block_thread->Slabs[I]) {
+    Lock L(&block_mu);
+    OpenSlab(*at_block_thread, I);
+  }
+  return *D->BiasSlot();
 }
 
 extern "C" AT_VALUE_ATTRS void

@@ -40,6 +40,8 @@ SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_register_block_counts(activetime::abi::BlockCountsDesc *D);
 SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_unregister_block_counts(activetime::abi::BlockCountsDesc *D);
+SANITIZER_INTERFACE_ATTRIBUTE __sanitizer::s64
+__activetime_block_thread(activetime::abi::BlockCountsDesc *D);
 SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_value_profile(__sanitizer::u64 Value, void *Data,
                            __sanitizer::u32 Site);

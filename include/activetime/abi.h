@@ -129,6 +129,10 @@ constexpr const char kUnregisterModuleName[] = "__activetime_unregister_module";
 // go to the runtime's per-thread tables.
 //   void __activetime_register_block_counts(BlockCountsDesc *D);
 //   void __activetime_unregister_block_counts(BlockCountsDesc *D);
+//   int64_t __activetime_block_thread(BlockCountsDesc *D);
+//     a thread whose bias is 0 (its first counted function, or its copies
+//     already added to the totals): sets up the thread's copies and returns
+//     its bias for D's object, or 0 (count into the shared counters)
 //   void __activetime_value_profile(uint64_t Value, void *Data, uint32_t Site);
 //     an indirect call's target (Data: the caller's LLVM profile data record)
 //   void __activetime_memop_profile(uint64_t Size, void *Data, uint32_t Site);
@@ -137,6 +141,7 @@ constexpr const char kRegisterBlockCountsName[] =
     "__activetime_register_block_counts";
 constexpr const char kUnregisterBlockCountsName[] =
     "__activetime_unregister_block_counts";
+constexpr const char kBlockThreadName[] = "__activetime_block_thread";
 constexpr const char kValueProfileName[] = "__activetime_value_profile";
 constexpr const char kMemOpProfileName[] = "__activetime_memop_profile";
 // The linked object's thread-local counter bias, the function returning its

@@ -5,6 +5,7 @@
 ; runtime, and one descriptor per linked object (a COMDAT group) names the
 ; sections for the constructor to register.
 ; RUN: %opt_at -passes=activetime-block-counts -activetime-block-counts -S %s | FileCheck %s
+; RUN: %opt_at -passes=activetime-block-counts -activetime-block-counts %s | %opt -passes=verify -disable-output
 ; Without the option nothing changes.
 ; RUN: %opt_at -passes=activetime-block-counts -S %s | FileCheck --check-prefix=OFF %s
 ; OFF-NOT: activetime
@@ -35,9 +36,18 @@ $__llvm_profile_counter_bias = comdat any
 ; CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @__activetime_block_counts_ctor, ptr @__activetime_block_counts }]
 ; CHECK: @llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @__activetime_block_counts_dtor, ptr @__activetime_block_counts }]
 
+; The thread's bias; 0 (no copies yet, or no longer) takes the runtime's
+; slow path, which sets the thread's copies up.
 ; CHECK-LABEL: define dso_local i32 @f(
 ; CHECK-NEXT: [[SLOT:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_block_bias)
-; CHECK-NEXT: [[BIAS:%.*]] = load i64, ptr [[SLOT]], align 8
+; CHECK-NEXT: [[FAST:%.*]] = load i64, ptr [[SLOT]], align 8
+; CHECK-NEXT: [[UNSET:%.*]] = icmp eq i64 [[FAST]], 0
+; CHECK-NEXT: br i1 [[UNSET]], label %[[SLOWBB:.*]], label %[[CONT:.*]], !prof [[UNLIKELY:![0-9]+]]
+; CHECK: [[SLOWBB]]:
+; CHECK-NEXT: [[SET:%.*]] = call i64 @__activetime_block_thread(ptr @__activetime_block_counts)
+; CHECK-NEXT: br label %[[CONT]]
+; CHECK: [[CONT]]:
+; CHECK-NEXT: [[BIAS:%.*]] = phi i64 [ [[FAST]], %{{.*}} ], [ [[SET]], %[[SLOWBB]] ]
 ; CHECK-NEXT: add i64 [[BIAS]], ptrtoint (ptr @__profc_f to i64)
 ; CHECK-NOT: __llvm_profile_counter_bias
 ; CHECK: add i64 [[BIAS]], ptrtoint (ptr getelementptr inbounds (i8, ptr @__profc_f, i64 8) to i64)
@@ -67,6 +77,18 @@ define dso_local i32 @f(i32 noundef %0) local_unnamed_addr {
 16:
   %17 = phi i32 [ %15, %8 ], [ 0, %1 ]
   ret i32 %17
+}
+
+; Static allocas stay in the entry block, before the check.
+; CHECK-LABEL: define dso_local i64 @g(
+; CHECK-NEXT: [[A:%.*]] = alloca i64, align 8
+; CHECK-NEXT: call ptr @llvm.threadlocal.address.p0(ptr @__activetime_block_bias)
+define dso_local i64 @g() {
+  %1 = load i64, ptr @__llvm_profile_counter_bias, align 8, !invariant.load !0
+  %2 = alloca i64, align 8
+  store i64 %1, ptr %2, align 8
+  %3 = load i64, ptr %2, align 8
+  ret i64 %3
 }
 
 ; CHECK-NOT: __llvm_profile_instrument_target

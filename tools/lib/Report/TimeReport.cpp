@@ -38,7 +38,7 @@ public:
 private:
   void header();
   void processBlock(const Process &Pr);
-  void blockCountLines(size_t Tables);
+  void blockCountLines(size_t Tables, size_t Modules);
   void processesSummary(size_t NumThreads, const SwitchSummary &All);
   void cpuLines();
   void differingCostLine();
@@ -301,6 +301,8 @@ void TextReport::switchLines(const SwitchSummary &S) {
                     S.resolution() + "): " + threads(S.CpuClock));
   if (S.None)
     Parts.push_back("NOT MEASURED: " + threads(S.None));
+  if (Parts.empty())
+    Parts.push_back("(no thread was profiled)");
   OS << "  switched-out time " << join(Parts, "; ") << "\n";
   if (S.Lost)
     OS << "  lost switch records: " << S.Lost
@@ -338,15 +340,19 @@ void TextReport::header() {
   notes(All);
 }
 
-// A training build's counter increments are no probe: nothing removes their
-// cost, so every time includes it.
-void TextReport::blockCountLines(size_t Tables) {
+// A training build has no timing probes. Its counters in a program whose
+// other objects were timed are no probe: nothing removes their cost.
+void TextReport::blockCountLines(size_t Tables, size_t Modules) {
   if (!Tables)
     return;
-  OS << "  block counts:    a training build (activetime pgo-flags train): "
-        "LLVM's block counters ran in every function and their cost is in "
-        "every time below, which is perturbed by it; profile a build "
-        "without them for timing\n";
+  OS << "  block counts:    " << Tables
+     << (Tables == 1 ? " linked object" : " linked objects")
+     << " of a training build (activetime pgo-flags train), whose functions "
+        "counted blocks and measured no time (export --format=pgo)";
+  if (Modules)
+    OS << "; their counters' cost is in the times of the timed functions "
+          "they call or that call them, which it perturbed";
+  OS << "\n";
 }
 
 void TextReport::processBlock(const Process &Pr) {
@@ -360,7 +366,7 @@ void TextReport::processBlock(const Process &Pr) {
      << plainTime(ticksToNs(Pr, Pr.EndTick - Pr.StartTick)) << "\n";
   OS << "  threads:         " << Pr.Threads.size() << "\n";
   OS << "  modules:         " << Pr.Modules.size() << "\n";
-  blockCountLines(Pr.BlockCounts.size());
+  blockCountLines(Pr.BlockCounts.size(), Pr.Modules.size());
   overheadLines(Pr);
   SwitchSummary S;
   for (const Thread &T : Pr.Threads)
@@ -444,7 +450,7 @@ void TextReport::processesSummary(size_t NumThreads,
   size_t BlockCountTables = 0;
   for (const Process &Pr : P.Processes)
     BlockCountTables += Pr.BlockCounts.size();
-  blockCountLines(BlockCountTables);
+  blockCountLines(BlockCountTables, MaxModules);
   if (SameCost && SameRate)
     overheadLines(First);
   else
