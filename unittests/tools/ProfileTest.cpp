@@ -1139,4 +1139,71 @@ TEST(ProfileIO, RoundTripStridesAndParallel) {
   EXPECT_EQ(X.Par.Entries[0].WaitEntries, 9u);
 }
 
+/// Two linked objects' block counts: the first with two functions, their
+/// counters and values, the second empty.
+static Profile makeBlockCountsProfile() {
+  Profile P = makeProfile();
+  BlockCountTable T;
+  T.Funcs = {{0x1111, 0xaaaa, 0, 3, 1, 0}, {0x2222, 0xbbbb, 3, 1, 0, 2}};
+  T.Counters = {7, 5, 2, 9};
+  T.Values = {{0, 0, 0, 0x2222, 4}, {1, 1, 1, 8, 6}};
+  T.Names = std::string("\x05\x00main\x00", 7);
+  T.ValuesLost = 2;
+  P.Processes[0].BlockCounts = {T, BlockCountTable()};
+  return P;
+}
+
+TEST(ProfileIO, RoundTripBlockCounts) {
+  std::string Bytes = serialize(makeBlockCountsProfile());
+  Expected<Profile> Q = parse(Bytes);
+  ASSERT_TRUE(bool(Q)) << toString(Q.takeError());
+  EXPECT_EQ(serialize(*Q), Bytes);
+  const std::vector<BlockCountTable> &B = Q->Processes[0].BlockCounts;
+  ASSERT_EQ(B.size(), 2u);
+  ASSERT_EQ(B[0].Funcs.size(), 2u);
+  EXPECT_EQ(B[0].Funcs[1].NameRef, 0x2222u);
+  EXPECT_EQ(B[0].Funcs[1].FirstCounter, 3u);
+  EXPECT_EQ(B[0].Funcs[1].MemOpSites, 2u);
+  EXPECT_EQ(B[0].Counters, (std::vector<uint64_t>{7, 5, 2, 9}));
+  ASSERT_EQ(B[0].Values.size(), 2u);
+  EXPECT_EQ(B[0].Values[1].Kind, 1u);
+  EXPECT_EQ(B[0].Values[1].Count, 6u);
+  EXPECT_EQ(B[0].Names.size(), 7u);
+  EXPECT_EQ(B[0].ValuesLost, 2u);
+  EXPECT_TRUE(B[1].Funcs.empty());
+}
+
+TEST(ProfileIO, BlockCountsRejected) {
+  struct Case {
+    const char *Name;
+    void (*Damage)(BlockCountTable &T);
+    const char *Error;
+  } Cases[] = {
+      {"CountersOverrun", [](BlockCountTable &T) { T.Funcs[1].NumCounters = 2; },
+       "block counts 0 of process (pid 42): function 1's counters [3, +2) "
+       "overrun the 4 counts"},
+      {"ValueFunction", [](BlockCountTable &T) { T.Values[0].Func = 2; },
+       "block counts 0 of process (pid 42): value 0: function 2 out of "
+       "range"},
+      {"ValueKind", [](BlockCountTable &T) { T.Values[0].Kind = 2; },
+       "block counts 0 of process (pid 42): value 0: unknown value kind 2"},
+      {"ValueSite", [](BlockCountTable &T) { T.Values[1].Site = 2; },
+       "block counts 0 of process (pid 42): value 1: site 2 of a function "
+       "with 2"},
+  };
+  for (const Case &C : Cases) {
+    Profile P = makeBlockCountsProfile();
+    C.Damage(P.Processes[0].BlockCounts[0]);
+    // The writer writes what it is given; the reader refuses it.
+    std::string Bytes;
+    raw_string_ostream OS(Bytes);
+    if (Error E = writeProfile(P, OS))
+      FAIL() << C.Name << ": " << toString(std::move(E));
+    OS.flush();
+    Expected<Profile> Q = parse(Bytes);
+    ASSERT_FALSE(bool(Q)) << C.Name;
+    EXPECT_EQ(toString(Q.takeError()), C.Error) << C.Name;
+  }
+}
+
 } // namespace
