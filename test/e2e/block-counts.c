@@ -52,7 +52,7 @@
 //
 // The optimized build takes it without a warning.
 // RUN: %activetime pgo-flags use t4.profdata | FileCheck --check-prefix=USE %s
-// USE: -fprofile-instr-use=t4.profdata
+// USE: -fprofile-instr-use={{/.*}}/t4.profdata{{$}}
 // RUN: clang-%llvm_major -O2 -g -Werror $(%activetime pgo-flags use t4.profdata) %s -o opt -lpthread
 // RUN: ./opt 2 | FileCheck --check-prefix=OUT %s
 //

@@ -19,6 +19,7 @@
 
 #include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/ProfileData/SampleProfReader.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,8 +48,12 @@ static Expected<std::string> useFlags(StringRef Path) {
   if (!Buf)
     return createFileError(Path, Buf.getError());
   const MemoryBuffer &B = **Buf;
+  // Absolute: a build system compiles in directories of its own.
+  SmallString<256> Abs(Path);
+  if (std::error_code EC = sys::fs::make_absolute(Abs))
+    return createFileError(Path, EC);
   if (IndexedInstrProfReader::hasFormat(B))
-    return "-fprofile-instr-use=" + Path.str();
+    return "-fprofile-instr-use=" + Abs.str().str();
   if (B.getBuffer().starts_with(StringRef(raw::kMagic, sizeof(raw::kMagic))))
     return createStringError(inconvertibleErrorCode(),
                              "%s: an ActiveTime raw profile; write the "
@@ -58,7 +63,7 @@ static Expected<std::string> useFlags(StringRef Path) {
   if (sampleprof::SampleProfileReaderExtBinary::hasFormat(B) ||
       sampleprof::SampleProfileReaderText::hasFormat(B) ||
       sampleprof::SampleProfileReaderRawBinary::hasFormat(B))
-    return "-fprofile-sample-use=" + Path.str() +
+    return "-fprofile-sample-use=" + Abs.str().str() +
            " -fdebug-info-for-profiling -mllvm -sample-profile-use-profi";
   return createStringError(inconvertibleErrorCode(),
                            "%s: not an indexed instrumentation profile nor a "
