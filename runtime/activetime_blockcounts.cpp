@@ -8,7 +8,8 @@
 // call targets, memory intrinsic sizes). A finishing thread adds its copies
 // into the process's totals; the profile's block counts sections carry the
 // totals plus the live threads' copies plus whatever ran on the shared
-// counters (a thread before its first probe: bias 0).
+// counters (code that ran before its object registered, or on a thread whose
+// copies were already added up: bias 0).
 //
 // The hot paths are the instrumented code's own counter increments (no
 // runtime code at all) and the value profiling calls below: a lookup in

@@ -118,7 +118,7 @@ Error writePgo(const Profile &P, const ViewOptions &O, raw_ostream &OS,
   OS << Buf->getBuffer();
   if (Lost)
     errs() << formatv("activetime: note: {0} value profiling calls were not "
-                      "recorded (a thread before its first probe, or a full "
+                      "recorded (a thread without its copies, or a full "
                       "table); the blocks' counts are complete\n",
                       Lost);
   return Error::success();
