@@ -212,7 +212,8 @@ void CloseSlab(BlockThread &BT, u32 I, bool OnThread) {
   Unmap(Slab, CounterBytes(O));
 }
 
-void OpenBlockThread(ThreadTls &, ThreadState *, u64) {
+// The calling thread's copies and value table.
+void OpenCurrentThread() {
   if (at_block_thread || at_block_finished)
     return;
   // A value table even before any object registered: one may later.
@@ -245,7 +246,8 @@ void FreeBlockThread(BlockThread *BT) {
   Unmap(BT, sizeof(BlockThread));
 }
 
-void FinishBlockThread(ThreadTls &, ThreadState *, u64) {
+// The calling thread's copies and values go into the process's.
+void FinishCurrentThread() {
   BlockThread *BT = at_block_thread;
   if (!BT)
     return;
@@ -271,10 +273,13 @@ void ForgetBlockThread(ThreadTls &, ThreadState *) {
   at_value_table = nullptr;
 }
 
-void FinishOnKeyDestructor(void *) {
-  ThreadTls Unused;
-  FinishBlockThread(Unused, nullptr, 0);
+// The collector's thread hooks: a thread that runs timing probes as well.
+void OpenBlockThread(ThreadTls &, ThreadState *, u64) { OpenCurrentThread(); }
+void FinishBlockThread(ThreadTls &, ThreadState *, u64) {
+  FinishCurrentThread();
 }
+
+void FinishOnKeyDestructor(void *) { FinishCurrentThread(); }
 
 // Threads of a training build run no timing probe: the first counted
 // function of each starts its copies, and a key's destructor ends them.
@@ -355,19 +360,33 @@ u64 *SumCounters(u32 I) {
   return Sum;
 }
 
-// An indirect call target's name hash, from the function pointers of every
-// loaded object's data records (0: a function without a record).
-u64 TargetNameRef(u64 Addr) {
+// A function of a loaded object: its address and LLVM's hash of its name.
+struct FuncAddr {
+  u64 Addr;
+  u64 NameRef;
+};
+using FuncAddrs = InternalMmapVector<FuncAddr>;
+
+// block_mu held. Every loaded object's functions, by address: built once per
+// profile, so naming the indirect call targets is a binary search each.
+void CollectFuncAddrs(FuncAddrs &Out) {
   for (u32 I = 0; I < atomic_load(&num_objects, memory_order_relaxed); ++I) {
     const BlockObject &O = objects[I];
     if (O.Unloaded)
       continue;
     const LLVMProfData *D = DataBegin(O);
     for (uptr J = 0, N = NumData(O); J < N; ++J)
-      if (D[J].FunctionPointer == Addr)
-        return D[J].NameRef;
+      Out.push_back({u64(D[J].FunctionPointer), D[J].NameRef});
   }
-  return 0;
+  Sort(Out.data(), Out.size(),
+       [](const FuncAddr &A, const FuncAddr &B) { return A.Addr < B.Addr; });
+}
+
+// An indirect call target's name hash (0: a function without a record).
+u64 TargetNameRef(const FuncAddrs &Funcs, u64 Addr) {
+  uptr I = InternalLowerBound(
+      Funcs, Addr, [](const FuncAddr &F, u64 A) { return F.Addr < A; });
+  return I < Funcs.size() && Funcs[I].Addr == Addr ? Funcs[I].NameRef : 0;
 }
 
 void WriteFuncs(OutBuffer *B, const BlockObject &O) {
@@ -410,7 +429,8 @@ u32 CountValues(const ValueTable &T, uptr Lo, uptr Hi) {
   return N;
 }
 
-void WriteValues(OutBuffer *B, const ValueTable &T, uptr Lo, uptr Hi) {
+void WriteValues(OutBuffer *B, const ValueTable &T, uptr Lo, uptr Hi,
+                 const FuncAddrs &Targets) {
   for (uptr K = 0; K < T.Cap; ++K) {
     const ValueEntry &V = T.E[K];
     u32 Site;
@@ -421,14 +441,15 @@ void WriteValues(OutBuffer *B, const ValueTable &T, uptr Lo, uptr Hi) {
     R.Func = u32((V.Data - Lo) / sizeof(LLVMProfData));
     R.Kind = V.Kind;
     R.Site = Site;
-    R.Value = V.Kind == IPVK_IndirectCallTarget ? TargetNameRef(V.Value)
-                                                : V.Value;
+    R.Value = V.Kind == IPVK_IndirectCallTarget
+                  ? TargetNameRef(Targets, V.Value)
+                  : V.Value;
     R.Count = V.Count;
     B->Append(&R, sizeof(R));
   }
 }
 
-void WriteBlockCounts(OutBuffer *B, u32 I) {
+void WriteBlockCounts(OutBuffer *B, u32 I, const FuncAddrs &Targets) {
   const BlockObject &O = objects[I];
   u64 *Sum = SumCounters(I);
   // Values are keyed by the data record's run-time address: an unloaded
@@ -445,15 +466,16 @@ void WriteBlockCounts(OutBuffer *B, u32 I) {
   H.NumCounters = Sum ? u32(O.NumCounters) : 0;
   H.NumValues = Sum ? NumValues : 0;
   H.NamesSize = u32(NamesBytes(O));
-  H.ValuesLost = atomic_load(&values_lost, memory_order_relaxed);
+  // A figure of the process: in its first section only, so that adding
+  // the sections counts it once.
+  H.ValuesLost = I ? 0 : atomic_load(&values_lost, memory_order_relaxed);
   B->Append(&H, sizeof(H));
-  if (Sum)
-    WriteFuncs(B, O);
   if (Sum) {
+    WriteFuncs(B, O);
     B->Append(Sum, CounterBytes(O));
-    WriteValues(B, finished_values, Lo, Hi);
+    WriteValues(B, finished_values, Lo, Hi, Targets);
     for (BlockThread *BT = block_threads; BT; BT = BT->Next)
-      WriteValues(B, BT->Values, Lo, Hi);
+      WriteValues(B, BT->Values, Lo, Hi, Targets);
   }
   B->Append(NamesBegin(O), NamesBytes(O));
   static const char Zeros[8] = {};
@@ -467,9 +489,14 @@ void FillBlockCountsProcessRecord(activetime::raw::ProcessRecord &R) {
 
 void WriteBlockCountsSections(ProfileWriter &W) {
   Lock L(&block_mu);
-  for (u32 I = 0; I < atomic_load(&num_objects, memory_order_relaxed); ++I)
+  u32 N = atomic_load(&num_objects, memory_order_relaxed);
+  if (!N)
+    return;
+  FuncAddrs Targets;
+  CollectFuncAddrs(Targets);
+  for (u32 I = 0; I < N; ++I)
     W.Section(activetime::raw::SK_BlockCounts,
-              [&] { WriteBlockCounts(W.Out, I); });
+              [&] { WriteBlockCounts(W.Out, I, Targets); });
 }
 
 // block_mu held. dlclose: the object's counts go into its totals and its
@@ -562,8 +589,7 @@ extern "C" s64 __activetime_block_thread(BlockCountsDesc *D) {
   if (at_block_finished || !D->RuntimeData)
     return 0;
   if (!at_block_thread) {
-    ThreadTls Unused;
-    OpenBlockThread(Unused, nullptr, 0);
+    OpenCurrentThread();
     if (!at_block_thread)
       return 0;
     pthread_setspecific(block_key, at_block_thread);

@@ -201,38 +201,33 @@ def instr_profile(prog, v, args, scratch):
     return out
 
 
-def activetime_profile(prog, v, args, scratch):
-    d = fresh_dir(prog.profile_dir, "raw")
+def activetime_run_export(prog, v, args, scratch, name, fmt, export_args=()):
+    """One run of an ActiveTime training build, its raw profiles exported
+    with --format=`fmt` into the profile directory's `name`."""
+    d = fresh_dir(prog.profile_dir, name + "-raw")
     env = T.clean_env(ACTIVETIME_OPTIONS="output=%s/%%e.%%p.raw" % d)
     raws = train(prog, v.name, args, env, scratch, d, "*.raw")
-    out = os.path.join(prog.profile_dir, "activetime.prof")
+    out = os.path.join(prog.profile_dir, name)
     if os.path.exists(out):
         os.unlink(out)  # an earlier run's must not outlive a failed export
-    fmt = ["--sample-profile-format=" + args.sample_format] if args.sample_format else []
-    r = subprocess.run([activetime_tool(args), "export", "--format=sample-profile",
-                        "--allow-call-counts"] + fmt +
-                       ["-o", out] + raws, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, errors="replace")
+    r = subprocess.run([activetime_tool(args), "export", "--format=" + fmt] +
+                       list(export_args) + ["-o", out] + raws, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, errors="replace")
     if r.returncode != 0:
-        raise RuntimeError(export_failure(args, r))
+        raise RuntimeError(export_failure(args, fmt, r))
     return out
+
+
+def activetime_profile(prog, v, args, scratch):
+    """The sample profile of an ordinary build's run (call counts)."""
+    fmt = ["--sample-profile-format=" + args.sample_format] if args.sample_format else []
+    return activetime_run_export(prog, v, args, scratch, "activetime.prof", "sample-profile",
+                                 ["--allow-call-counts"] + fmt)
 
 
 def training_profile(prog, v, args, scratch):
     """The training build's run, exported as an indexed profile."""
-    d = fresh_dir(prog.profile_dir, "train-raw")
-    env = T.clean_env(ACTIVETIME_OPTIONS="output=%s/%%e.%%p.raw" % d)
-    raws = train(prog, v.name, args, env, scratch, d, "*.raw")
-    out = os.path.join(prog.profile_dir, "train.profdata")
-    if os.path.exists(out):
-        os.unlink(out)
-    r = subprocess.run([activetime_tool(args), "export", "--format=pgo", "-o", out] + raws,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       errors="replace")
-    if r.returncode != 0:
-        raise RuntimeError("activetime export --format=pgo exited %d: %s"
-                           % (r.returncode, (r.stderr.strip().splitlines() or [""])[-1][:200]))
-    return out
+    return activetime_run_export(prog, v, args, scratch, "train.profdata", "pgo")
 
 
 PROFILERS = {"instr-pgo": instr_profile, "activetime-train": training_profile,
@@ -243,15 +238,15 @@ def activetime_tool(args):
     return os.path.join(args.build_dir, "bin", "activetime")
 
 
-def export_failure(args, r):
-    """Why `activetime export --format=sample-profile` failed, in one line."""
+def export_failure(args, fmt, r):
+    """Why `activetime export --format=FMT` failed, in one line."""
     h = subprocess.run([activetime_tool(args), "export", "--help"], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, errors="replace").stdout
-    if "sample-profile" not in h:
-        return ("%s export has no --format=sample-profile (this build predates it)"
-                % activetime_tool(args))
+    if fmt not in h:
+        return ("%s export has no --format=%s (this build predates it)"
+                % (activetime_tool(args), fmt))
     err = (r.stderr.strip().splitlines() or ["(no message)"])[-1]
-    return "activetime export --format=sample-profile exited %d: %s" % (r.returncode, err[:200])
+    return "activetime export --format=%s exited %d: %s" % (fmt, r.returncode, err[:200])
 
 
 # --- building ----------------------------------------------------------------
