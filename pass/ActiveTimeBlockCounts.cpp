@@ -8,7 +8,8 @@
 //    lowering adds to each counter address) replaced by a load of the
 //    thread-local kBlockBiasName: the runtime points each thread's bias at
 //    its own copy of the counters, so threads never share a counter line and
-//    never lose an increment, at one %fs-relative load per function;
+//    never lose an increment, at one %fs-relative load and test per
+//    function (a bias of 0 calls the runtime, which sets the thread up);
 //  - the value profiling calls (indirect call targets, memory intrinsic
 //    sizes) sent to the runtime's per-thread tables instead of LLVM's
 //    profile runtime, which is not linked (the program writes no .profraw);
