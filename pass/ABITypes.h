@@ -54,7 +54,6 @@ enum Index : unsigned {
 };
 } // namespace ModuleDescField
 
-/// The IR type of abi::FuncDesc (literal, so equal to any other module's).
 namespace BlockCountsDescField {
 enum Index : unsigned {
 #define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name) Name,
@@ -63,6 +62,15 @@ enum Index : unsigned {
 };
 } // namespace BlockCountsDescField
 
+namespace ThreadCountersEntryField {
+enum Index : unsigned {
+#define ACTIVETIME_THREAD_COUNTERS_FIELD(Type, LLVMType, Name) Name,
+#include "activetime/ABIData.inc"
+  NumFields
+};
+} // namespace ThreadCountersEntryField
+
+/// The IR type of abi::FuncDesc (literal, so equal to any other module's).
 inline llvm::StructType *getFuncDescType(llvm::LLVMContext &Ctx) {
   llvm::Type *Fields[] = {
 #define ACTIVETIME_FUNC_DESC_FIELD(Type, LLVMType, Name) LLVMType,
@@ -89,9 +97,7 @@ inline llvm::StructType *getModuleDescType(llvm::LLVMContext &Ctx) {
   return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);
 }
 
-/// The initializer of one descriptor of type \p Ty, its fields set by name
-/// (\p FieldIndex: FuncDescField::Index, ...). A field left unset is zero:
-/// reserved, or written by the runtime.
+/// The IR type of abi::BlockCountsDesc.
 inline llvm::StructType *getBlockCountsDescType(llvm::LLVMContext &Ctx) {
   llvm::Type *Fields[] = {
 #define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name) LLVMType,
@@ -99,6 +105,19 @@ inline llvm::StructType *getBlockCountsDescType(llvm::LLVMContext &Ctx) {
   };
   return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);
 }
+
+/// The IR type of abi::ThreadCountersEntry.
+inline llvm::StructType *getThreadCountersEntryType(llvm::LLVMContext &Ctx) {
+  llvm::Type *Fields[] = {
+#define ACTIVETIME_THREAD_COUNTERS_FIELD(Type, LLVMType, Name) LLVMType,
+#include "activetime/ABIData.inc"
+  };
+  return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);
+}
+
+/// The initializer of one descriptor of type \p Ty, its fields set by name
+/// (\p FieldIndex: FuncDescField::Index, ...). A field left unset is zero:
+/// reserved, or written by the runtime.
 
 template <typename FieldIndex> class DescInitializer {
 public:

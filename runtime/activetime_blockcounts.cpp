@@ -5,11 +5,15 @@
 // data and name sections LLVM's IR PGO instrumentation laid out; each thread
 // gets its own copy of every object's counters (its bias points the
 // instrumented code there), and its own table of profiled values (indirect
-// call targets, memory intrinsic sizes). A finishing thread adds its copies
-// into the process's totals; the profile's block counts sections carry the
-// totals plus the live threads' copies plus whatever ran on the shared
-// counters (code that ran before its object registered, or on a thread whose
-// copies were already added up: bias 0).
+// call targets, memory intrinsic sizes). An executable's code keeps its
+// copies in static thread-local storage instead (the compiler's, one
+// %fs-relative add per count): entries name each function's copy, at one
+// offset from every thread's thread pointer, which the runtime measures
+// once against a thread-local anchor of its own. A finishing thread adds its
+// copies into the process's totals; the profile's block counts sections
+// carry the totals plus the live threads' copies plus whatever ran on the
+// shared counters (code that ran before its object registered, or on a
+// thread whose copies were already added up: bias 0).
 //
 // The hot paths are the instrumented code's own counter increments (no
 // runtime code at all) and the value profiling calls below: a lookup in
@@ -47,6 +51,7 @@ struct LLVMProfData {
 namespace __activetime {
 
 using activetime::abi::BlockCountsDesc;
+using activetime::abi::ThreadCountersEntry;
 
 namespace {
 
@@ -55,10 +60,20 @@ namespace {
 // which no profile reads).
 constexpr u32 kMaxObjects = 64;
 
+// Counters [First, First + N) of an object, in static TLS at Offset from
+// each thread's anchor.
+struct ThreadRange {
+  uptr First;
+  uptr N;
+  sptr Offset;
+};
+
 struct BlockObject {
   BlockCountsDesc *Desc;
   u64 *Totals;    // finished threads' counts (and an unloaded object's own)
   uptr NumCounters;
+  ThreadRange *Ranges; // counters in static TLS (an executable's)
+  uptr NumRanges;
   // Set at unregistration (dlclose): copies of the data records and names,
   // which the profile needs after the object is gone.
   const LLVMProfData *DataCopy;
@@ -85,6 +100,7 @@ struct ValueTable {
 // A started thread's copies, in the list the writer reads.
 struct BlockThread {
   BlockThread *Next;
+  uptr Anchor; // the thread's at_tls_anchor
   u64 *Slabs[kMaxObjects]; // null: not set up for that object
   ValueTable Values;
 };
@@ -109,6 +125,11 @@ pthread_key_t block_key;
 atomic_uint32_t block_key_state; // 0 none, 1 creating, 2 made
 THREADLOCAL ValueTable *at_value_table
     __attribute__((tls_model("initial-exec")));
+// Static TLS is laid out alike for every thread: a counter copy's distance
+// from this is the same on all of them.
+THREADLOCAL char at_tls_anchor __attribute__((tls_model("initial-exec")));
+
+uptr OwnAnchor() { return uptr(&at_tls_anchor); }
 
 // One multiply: the table's index is the product's high bits.
 ALWAYS_INLINE uptr Hash(uptr Data, u32 Kind, u32 Site, u64 Value) {
@@ -198,12 +219,39 @@ void AddInto(u64 *To, const u64 *From, uptr N) {
     To[I] += From[I];
 }
 
-// block_mu held. The thread's copy of object I goes into the totals.
+// Adds the thread-local counters of the thread at Anchor into To (indexed as
+// the object's counters); with Move, zeroes them if they are the caller's
+// own (another thread's are its to write: they are read, never written).
+void AddThreadRanges(u64 *To, const BlockObject &O, uptr Anchor,
+                     bool Move) {
+  bool Own = Move && Anchor == OwnAnchor();
+  for (uptr R = 0; R < O.NumRanges; ++R) {
+    const ThreadRange &TR = O.Ranges[R];
+    u64 *Copy = (u64 *)(Anchor + TR.Offset);
+    AddInto(To + TR.First, Copy, TR.N);
+    if (Own)
+      internal_memset(Copy, 0, TR.N * sizeof(u64));
+  }
+}
+
+// block_mu held. The calling thread's thread-local counters of every loaded
+// object go into the totals (a thread that counts after it finished).
+void FoldOwnThreadRanges() {
+  for (u32 I = 0; I < atomic_load(&num_objects, memory_order_relaxed); ++I) {
+    BlockObject &O = objects[I];
+    if (!O.Unloaded && O.Totals)
+      AddThreadRanges(O.Totals, O, OwnAnchor(), /*Move=*/true);
+  }
+}
+
+// block_mu held. The thread's copies of object I go into the totals.
 void CloseSlab(BlockThread &BT, u32 I, bool OnThread) {
+  BlockObject &O = objects[I];
+  if (!O.Unloaded && O.Totals)
+    AddThreadRanges(O.Totals, O, BT.Anchor, /*Move=*/true);
   u64 *Slab = BT.Slabs[I];
   if (!Slab)
     return;
-  BlockObject &O = objects[I];
   if (OnThread && !O.Unloaded)
     *O.Desc->BiasSlot() = 0;
   if (O.Totals)
@@ -224,6 +272,7 @@ void OpenCurrentThread() {
   BT->Values.E = (ValueEntry *)MapZeroed(kThreadValueCap * sizeof(ValueEntry),
                                          "ActiveTime value profile");
   BT->Values.Cap = BT->Values.E ? kThreadValueCap : 0;
+  BT->Anchor = OwnAnchor();
   Lock L(&block_mu);
   for (u32 I = 0; I < atomic_load(&num_objects, memory_order_relaxed); ++I)
     OpenSlab(*BT, I);
@@ -279,7 +328,16 @@ void FinishBlockThread(ThreadTls &, ThreadState *, u64) {
   FinishCurrentThread();
 }
 
-void FinishOnKeyDestructor(void *) { FinishCurrentThread(); }
+// Again for a thread that counted after it finished (in other keys'
+// destructors): the slow path set the key again.
+void FinishOnKeyDestructor(void *) {
+  if (at_block_thread) {
+    FinishCurrentThread();
+    return;
+  }
+  Lock L(&block_mu);
+  FoldOwnThreadRanges();
+}
 
 // Threads of a training build run no timing probe: the first counted
 // function of each starts its copies, and a key's destructor ends them.
@@ -317,6 +375,9 @@ void BlockCountsAfterForkChild() {
       internal_memset(O.Totals, 0, CounterBytes(O));
     if (Self && Self->Slabs[I])
       internal_memset(Self->Slabs[I], 0, CounterBytes(O));
+    for (uptr R = 0; R < O.NumRanges; ++R)
+      internal_memset((void *)(OwnAnchor() + O.Ranges[R].Offset), 0,
+                      O.Ranges[R].N * sizeof(u64));
   }
   Unmap(finished_values.E, finished_values.Cap * sizeof(ValueEntry));
   finished_values = {};
@@ -354,9 +415,12 @@ u64 *SumCounters(u32 I) {
     AddInto(Sum, O.Totals, O.NumCounters);
   if (!O.Unloaded)
     AddInto(Sum, (const u64 *)O.Desc->CountersBegin, O.NumCounters);
-  for (BlockThread *BT = block_threads; BT; BT = BT->Next)
+  for (BlockThread *BT = block_threads; BT; BT = BT->Next) {
     if (BT->Slabs[I])
       AddInto(Sum, BT->Slabs[I], O.NumCounters);
+    if (!O.Unloaded)
+      AddThreadRanges(Sum, O, BT->Anchor, /*Move=*/false);
+  }
   return Sum;
 }
 
@@ -532,6 +596,29 @@ void UnloadObject(u32 I) {
   O.Unloaded = true;
 }
 
+// The object's functions whose counters live in static TLS: where, measured
+// on the registering thread. An entry off the object's counters (or without
+// memory for the table) is left out: its counts are not read.
+void MapThreadRanges(BlockObject &O) {
+  const ThreadCountersEntry *B = O.Desc->ThreadCountersBegin;
+  const ThreadCountersEntry *E = O.Desc->ThreadCountersEnd;
+  uptr N = B && E > B ? uptr(E - B) : 0;
+  O.NumRanges = 0;
+  O.Ranges = N ? (ThreadRange *)MapZeroed(N * sizeof(ThreadRange),
+                                          "ActiveTime block counts")
+               : nullptr;
+  if (!O.Ranges)
+    return;
+  uptr Begin = uptr(O.Desc->CountersBegin);
+  for (const ThreadCountersEntry *X = B; X < E; ++X) {
+    uptr First = (uptr(X->Counters) - Begin) / sizeof(u64);
+    if (uptr(X->Counters) < Begin || First + X->NumCounters > O.NumCounters)
+      continue;
+    O.Ranges[O.NumRanges++] = {First, uptr(X->NumCounters),
+                               sptr(uptr(X->ThreadCopy()) - OwnAnchor())};
+  }
+}
+
 } // namespace
 
 const Collector kBlockCountsCollector = {
@@ -553,8 +640,9 @@ const Collector kBlockCountsCollector = {
 using namespace __activetime;
 
 extern "C" void __activetime_register_block_counts(BlockCountsDesc *D) {
-  // The profile is written at exit even if no timing probe ever runs.
-  EnsureInit();
+  // The profile is written at exit even if no timing probe ever runs, and
+  // without timing's start-up calibrations if none does.
+  EnsureCoreInit();
   EnsureBlockKey();
   Lock L(&block_mu);
   u32 N = atomic_load(&num_objects, memory_order_relaxed);
@@ -571,6 +659,7 @@ extern "C" void __activetime_register_block_counts(BlockCountsDesc *D) {
   O.Totals = (u64 *)MapZeroed(CounterBytes(O), "ActiveTime block counts");
   if (!O.Totals)
     O.NumCounters = 0;
+  MapThreadRanges(O);
   D->RuntimeData = &O;
   atomic_store(&num_objects, N + 1, memory_order_release);
   for (BlockThread *BT = block_threads; BT; BT = BT->Next)
@@ -586,6 +675,10 @@ extern "C" void __activetime_unregister_block_counts(BlockCountsDesc *D) {
 }
 
 extern "C" s64 __activetime_block_thread(BlockCountsDesc *D) {
+  if (at_block_finished && D->RuntimeData)
+    // Its thread-local counters are added up when the key's destructors
+    // run again (up to PTHREAD_DESTRUCTOR_ITERATIONS times).
+    pthread_setspecific(block_key, &at_tls_anchor);
   if (at_block_finished || !D->RuntimeData)
     return 0;
   if (!at_block_thread) {

@@ -81,8 +81,14 @@ P = T.P  # test/integration/projects.py
 
 VARIANTS = ("plain", "instr-pgo", "activetime-train", "activetime-pgo",
             "activetime-pgo-profi", "instr-gen", "at-train-gen")
-TRAIN_FLAGS = ["-Xclang", "-fprofile-instrument=llvm", "-mllvm",
-               "-runtime-counter-relocation", "-mllvm", "-activetime-block-counts"]
+
+
+def train_flags(build_dir):
+    """What `activetime pgo-flags train` tells a user to add."""
+    out = subprocess.run([os.path.join(build_dir, "bin", "activetime"), "pgo-flags", "train"],
+                         check=True, stdout=subprocess.PIPE, text=True).stdout
+    return out.split()
+
 # The truth programs without the synthetic tiny.c ones, and two threaded
 # ones: leveldb (C++, virtual calls through Env, Comparator, Iterator) and
 # zstd.
@@ -114,7 +120,7 @@ def training_variants(build_dir):
     """{profile kind: the build whose training run makes that profile}."""
     gen = ["-fprofile-generate"]
     instr = P.Variant("instr-gen", [P.CLANG], [P.CLANGXX], ["-O2", "-g"] + gen, ldflags=gen)
-    train = P.activetime_variant(build_dir, TRAIN_FLAGS)
+    train = P.activetime_variant(build_dir, train_flags(build_dir))
     train.name = "at-train-gen"
     at = P.activetime_variant(build_dir, ["-fdebug-info-for-profiling"])
     at.name = "activetime-default"

@@ -15,7 +15,7 @@
 // constructor calls kVersionCheckName (which embeds the number), so objects
 // built by a different pass fail to link; the runtime also checks
 // ModuleDesc::AbiVersion at registration and dies with a clear message.
-#define ACTIVETIME_ABI_VERSION 4
+#define ACTIVETIME_ABI_VERSION 5
 
 #define ACTIVETIME_STRINGIFY_(X) #X
 #define ACTIVETIME_STRINGIFY(X) ACTIVETIME_STRINGIFY_(X)
@@ -148,10 +148,20 @@ constexpr const char kMemOpProfileName[] = "__activetime_memop_profile";
 // address (BlockCountsDesc::BiasSlot) and the descriptor: one each per linked
 // object, in one COMDAT group named after the descriptor.
 constexpr const char kBlockBiasName[] = "__activetime_block_bias";
+// The object's slow path (preserve_most, no arguments): calls
+// kBlockThreadName with the object's descriptor.
+constexpr const char kBlockStartName[] = "__activetime_block_start";
 constexpr const char kBlockBiasSlotName[] = "__activetime_block_bias_slot";
 constexpr const char kBlockCountsDescName[] = "__activetime_block_counts";
 constexpr const char kBlockCountsCtorName[] = "__activetime_block_counts_ctor";
 constexpr const char kBlockCountsDtorName[] = "__activetime_block_counts_dtor";
+// An executable's counters per thread (ThreadCountersEntry): the section of
+// the entries, and the suffixes of each function's thread-local copy of its
+// counters and of the function returning the copy's address.
+constexpr const char kThreadCountersSection[] = "__activetime_tcnts";
+constexpr const char kThreadCopySuffix[] = ".at.tls";
+constexpr const char kThreadCopyFnSuffix[] = ".at.tls.addr";
+constexpr const char kThreadCountersEntrySuffix[] = ".at.tls.entry";
 
 // A function whose name carries the ABI version; the constructor calls it so
 // a pass/runtime mismatch is a link error naming the version.
@@ -219,6 +229,11 @@ enum ModuleDescFlags : uint32_t {
 // One per linked object of a block-counting build, passed to
 // kRegisterBlockCountsName.
 typedef int64_t *(*BiasSlotFn)(void);
+typedef uint64_t *(*ThreadCountersFn)(void);
+struct ThreadCountersEntry {
+#define ACTIVETIME_THREAD_COUNTERS_FIELD(Type, LLVMType, Name) Type Name;
+#include "activetime/ABIData.inc"
+};
 struct BlockCountsDesc {
 #define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name) Type Name;
 #include "activetime/ABIData.inc"
@@ -228,8 +243,10 @@ static_assert(sizeof(void *) != 8 || sizeof(FuncDesc) == 32, "FuncDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 72,
               "MemSiteDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 96, "ModuleDesc layout");
-static_assert(sizeof(void *) != 8 || sizeof(BlockCountsDesc) == 64,
+static_assert(sizeof(void *) != 8 || sizeof(BlockCountsDesc) == 80,
               "BlockCountsDesc layout");
+static_assert(sizeof(void *) != 8 || sizeof(ThreadCountersEntry) == 24,
+              "ThreadCountersEntry layout");
 
 } // namespace abi
 } // namespace activetime

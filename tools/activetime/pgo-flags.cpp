@@ -40,8 +40,7 @@ static cl::list<std::string> Args(cl::Positional, cl::sub(PgoFlagsCommand),
 /// build checks are computed at the same point of the same pipeline), the
 /// pass takes them over per thread.
 static const char kTrainFlags[] =
-    "-Xclang -fprofile-instrument=llvm -mllvm -runtime-counter-relocation "
-    "-mllvm -activetime-block-counts";
+    "-Xclang -fprofile-instrument=llvm -mllvm -activetime-block-counts";
 
 static Expected<std::string> useFlags(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);

@@ -125,6 +125,22 @@ TEST(ABILayoutTest, BlockCountsDesc) {
                    alignof(atabi::BlockCountsDesc), Fields);
 }
 
+TEST(ABILayoutTest, ThreadCountersEntry) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "the expected layout is x86-64's";
+#endif
+  LLVMContext Ctx;
+  const CField Fields[] = {
+#define ACTIVETIME_THREAD_COUNTERS_FIELD(Type, LLVMType, Name)                 \
+  ACTIVETIME_C_FIELD(ThreadCountersEntry, Name)
+#include "activetime/ABIData.inc"
+  };
+  EXPECT_EQ(std::size(Fields), size_t(atabi::ThreadCountersEntryField::NumFields));
+  expectSameLayout(atabi::getThreadCountersEntryType(Ctx),
+                   sizeof(atabi::ThreadCountersEntry),
+                   alignof(atabi::ThreadCountersEntry), Fields);
+}
+
 #undef ACTIVETIME_C_FIELD
 
 } // namespace

@@ -442,14 +442,14 @@ TEST(FlagsTest, BadValues) {
 }
 
 TEST(ModuleDeathTest, AbiMismatchDies) {
-  // A module built by the previous pass (ABI v3) against this runtime (v4):
+  // A module built by the previous pass (ABI v4) against this runtime (v5):
   // the link-time check names the version too, this is the run-time one.
-  static_assert(atabi::kAbiVersion == 4, "update the expected message");
+  static_assert(atabi::kAbiVersion == 5, "update the expected message");
   static atabi::ModuleDesc Bad = {atabi::kAbiVersion - 1, 0, nullptr, "bad.c",
                                   0, nullptr, 0, 0, nullptr};
   EXPECT_DEATH(__activetime_register_module(&Bad),
-               "ActiveTime: module bad.c was instrumented for ABI v3 but this "
-               "runtime implements v4");
+               "ActiveTime: module bad.c was instrumented for ABI v4 but this "
+               "runtime implements v5");
 }
 
 // ---- writer ---------------------------------------------------------------
