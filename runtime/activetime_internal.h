@@ -33,7 +33,8 @@ constexpr uptr kSameStackDistance = uptr(1) << 30;
 // Process-wide state, zero-initialized (no constructors: probes may run
 // before any C++ constructor).
 struct RuntimeState {
-  atomic_uint8_t Initialized;
+  atomic_uint8_t Initialized;       // EnsureCoreInit
+  atomic_uint8_t TimingInitialized; // EnsureInit
   u32 Pid;
   u64 StartTick;      // runtime start, or the fork in a child
   u64 StartUnixNs;    // CLOCK_REALTIME at StartTick
@@ -79,12 +80,20 @@ struct ThreadTls;
 // and writing a profile; the program runs on untouched.
 void AbandonProcess(ThreadTls &T);
 
-// Initializes the runtime once (flags, timer, thread key, atfork, atexit).
+// Initializes the runtime once (flags, timer, thread key, atfork, atexit),
+// with the calibrations and threads timing needs.
 void InitRuntimeSlow();
 ALWAYS_INLINE void EnsureInit() {
-  if (LIKELY(atomic_load(&runtime.Initialized, memory_order_acquire)))
+  if (LIKELY(atomic_load(&runtime.TimingInitialized, memory_order_acquire)))
     return;
   InitRuntimeSlow();
+}
+// ... without them (block counts, which measure no time).
+void InitCoreSlow();
+ALWAYS_INLINE void EnsureCoreInit() {
+  if (LIKELY(atomic_load(&runtime.Initialized, memory_order_acquire)))
+    return;
+  InitCoreSlow();
 }
 
 // Overhead table (activetime_overhead.cpp). Model: a probe event's cost is an

@@ -131,8 +131,8 @@ void AbandonProcess(ThreadTls &T) {
   CallCollectors(&Collector::ThreadAbandon, T, T.TS);
 }
 
-void InitRuntimeSlow() {
-  SpinMutexLock L(&init_mu);
+// init_mu held.
+static void InitCore() {
   if (atomic_load(&runtime.Initialized, memory_order_acquire))
     return;
   OpenProbeGate();
@@ -140,19 +140,35 @@ void InitRuntimeSlow() {
   InitializeFlags();
   CheckOutputAtStartup();
   InitTimer();
-  runtime.TickStep256 = MeasureTickStep256();
-  InitOverheadTable(); // before the first real frame is pushed
-  CallCollectors(&Collector::Init);
   runtime.Pid = (u32)internal_getpid();
   runtime.StartTick = ReadTick();
   runtime.StartUnixNs = RealtimeNs();
   InitThreadRegistry();
   pthread_atfork(ForkPrepare, ForkParent, ForkChild);
   Atexit(AtExitWriter);
-  CallCollectors(&Collector::Start);
   StartFlusher();
   atomic_store(&runtime.Initialized, 1, memory_order_release);
   VLog(2, "runtime initialized in pid %u", runtime.Pid);
+}
+
+void InitCoreSlow() {
+  SpinMutexLock L(&init_mu);
+  InitCore();
+}
+
+// The calibrations and threads of timing: before the first timing probe's
+// frame (registration of the first timed module). A process whose code
+// only counts blocks (a training build) never pays for them.
+void InitRuntimeSlow() {
+  SpinMutexLock L(&init_mu);
+  InitCore();
+  if (atomic_load(&runtime.TimingInitialized, memory_order_acquire))
+    return;
+  runtime.TickStep256 = MeasureTickStep256();
+  InitOverheadTable(); // before the first real frame is pushed
+  CallCollectors(&Collector::Init);
+  CallCollectors(&Collector::Start);
+  atomic_store(&runtime.TimingInitialized, 1, memory_order_release);
 }
 
 // ---- The process section ---------------------------------------------------

@@ -174,7 +174,10 @@ bool WriteProfile() {
   // The profile ends now; a short run's calibration spin comes after it and
   // must not show up as wall time.
   u64 EndTick = ReadTick();
-  u64 Rate = CalibrateTickRate(flags()->min_calibration_ms);
+  // Without timing (block counts only) the rate converts the wall time
+  // alone: measured over the whole run, with no spin for a short one.
+  bool Timing = atomic_load(&runtime.TimingInitialized, memory_order_acquire);
+  u64 Rate = CalibrateTickRate(Timing ? flags()->min_calibration_ms : 0);
   OutBuffer B = {nullptr, 0, 0};
   SerializeProfile(&B, Rate, EndTick);
   bool Ok = WriteProfileOutput(B.Data, B.Size);

@@ -11,7 +11,9 @@
 // RUN: %at_cc -O2 -g $(%activetime pgo-flags train) %s -o train -lpthread
 // RUN: clang-%llvm_major -O2 -g -fprofile-generate -fprofile-update=atomic %s -o irpgo -lpthread
 //
-// Four threads: the sum over threads.
+// Four threads: the sum over threads, with a fifth still running (blocked)
+// when the process ends: its counts, in its own copies, are read from the
+// exiting thread.
 // RUN: env ACTIVETIME_OPTIONS=output=t4.raw ./train 4 | FileCheck --check-prefix=OUT %s
 // RUN: env LLVM_PROFILE_FILE=ir4.profraw ./irpgo 4 | FileCheck --check-prefix=OUT %s
 // OUT: done
@@ -22,21 +24,21 @@
 // RUN: grep -E '^  [^ TV].*:$|Hash|Counters|Block counts' t4.txt > t4-counts.txt
 // RUN: diff ir4-counts.txt t4-counts.txt
 // The values are exact as well (LLVM's own value profiling is not, under
-// threads): of the 333,669 calls through the table (the threads' loops and
+// threads): of the 336,003 calls through the table (the threads' loops and
 // main's), the even multiples of 3 call triple, the odd ones next; every
 // memcpy copies 1 to 5 bytes, sizes LLVM keeps one by one.
 // RUN: FileCheck --check-prefix=SHOW %s < t4.txt
 // SHOW-LABEL: {{^  }}copy:
 // SHOW: Indirect Call Site Count: 1
 // SHOW: Number of Memory Intrinsics Calls: 1
-// SHOW-DAG: block-counts.c;triple,      71502 ]
-// SHOW-DAG: block-counts.c;next,      71500 ]
-// SHOW-DAG: [  0,    1,      28603 ]
-// SHOW-DAG: [  0,    5,      28601 ]
+// SHOW-DAG: block-counts.c;triple,      72002 ]
+// SHOW-DAG: block-counts.c;next,      72000 ]
+// SHOW-DAG: [  0,    1,      28803 ]
+// SHOW-DAG: [  0,    5,      28801 ]
 // SHOW-LABEL: block-counts.c;work:
-// SHOW: Block counts: [667331, 333669, 143002, 5]
-// SHOW-DAG: block-counts.c;triple,     166835 ]
-// SHOW-DAG: block-counts.c;next,     166834 ]
+// SHOW: Block counts: [671997, 336003, 144002, 6]
+// SHOW-DAG: block-counts.c;triple,     168002 ]
+// SHOW-DAG: block-counts.c;next,     168001 ]
 // SHOW-LABEL: Instrumentation level: IR
 //
 // Two runs merged add up (the single-threaded run's counts twice).
@@ -56,10 +58,14 @@
 // RUN: clang-%llvm_major -O2 -g -Werror $(%activetime pgo-flags use t4.profdata) %s -o opt -lpthread
 // RUN: ./opt 2 | FileCheck --check-prefix=OUT %s
 //
-// The training build has no timing probes; its report says so.
+// The training build has no timing probes; its report says so, with no
+// probe cost or code samples (it calibrated none).
 // RUN: %activetime report t4.raw | FileCheck --check-prefix=REPORT %s
+// REPORT-NOT: probe cost
 // REPORT: modules: 0
 // REPORT: block counts: 1 linked object of a training build (activetime pgo-flags train), whose functions counted blocks and measured no time (export --format=pgo){{$}}
+// REPORT-NOT: probe cost
+// REPORT-NOT: code samples:
 
 #include <pthread.h>
 #include <stdio.h>
@@ -93,6 +99,20 @@ static void *work(void *arg) {
   return 0;
 }
 
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int lingerer_done;
+
+// Works, says so, and never ends.
+static void *linger(void *arg) {
+  work(arg);
+  pthread_mutex_lock(&mu);
+  lingerer_done = 1;
+  pthread_cond_signal(&cv);
+  for (;;)
+    pthread_cond_wait(&cv, &mu);
+}
+
 int main(int argc, char **argv) {
   int nt = argc > 1 ? atoi(argv[1]) : 4;
   pthread_t t[16];
@@ -100,6 +120,14 @@ int main(int argc, char **argv) {
     pthread_create(&t[i], 0, work, (void *)(100000L * (i + 1)));
   for (int i = 0; i < nt && i < 16; i++)
     pthread_join(t[i], 0);
+  if (nt) {
+    pthread_t l;
+    pthread_create(&l, 0, linger, (void *)7000L);
+    pthread_mutex_lock(&mu);
+    while (!lingerer_done)
+      pthread_cond_wait(&cv, &mu);
+    pthread_mutex_unlock(&mu);
+  }
   work((void *)1000);
   printf("done\n");
   return 0;

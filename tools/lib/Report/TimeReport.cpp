@@ -360,14 +360,19 @@ void TextReport::processBlock(const Process &Pr) {
      << "): " << (Pr.Exe.empty() ? "<unknown executable>" : Pr.Exe) << "\n";
   if (!Pr.BuildId.empty())
     OS << "  build id:        " << buildIdHex(Pr) << "\n";
+  // A training build's process timed nothing: no probe cost, tick step or
+  // code samples to state.
+  bool Timed = !Pr.Modules.empty() || Pr.BlockCounts.empty();
   OS << "  tick rate:       " << Pr.TickRate << " ticks/s\n";
-  OS << "  tick step:       " << tickStep(Pr) << "\n";
+  if (Timed)
+    OS << "  tick step:       " << tickStep(Pr) << "\n";
   OS << "  wall time:       "
      << plainTime(ticksToNs(Pr, Pr.EndTick - Pr.StartTick)) << "\n";
   OS << "  threads:         " << Pr.Threads.size() << "\n";
   OS << "  modules:         " << Pr.Modules.size() << "\n";
   blockCountLines(Pr.BlockCounts.size(), Pr.Modules.size());
-  overheadLines(Pr);
+  if (Timed)
+    overheadLines(Pr);
   SwitchSummary S;
   for (const Thread &T : Pr.Threads)
     S.add(Pr, T);
@@ -438,7 +443,13 @@ void TextReport::processesSummary(size_t NumThreads,
     OS << "  tick rate:       " << First.TickRate << " ticks/s\n";
   else
     OS << "  tick rate:       differs between processes\n";
-  if (SameStep && SameRate)
+  size_t BlockCountTables = 0;
+  for (const Process &Pr : P.Processes)
+    BlockCountTables += Pr.BlockCounts.size();
+  bool Timed = MaxModules || !BlockCountTables; // as in processBlock
+  if (!Timed)
+    ;
+  else if (SameStep && SameRate)
     OS << "  tick step:       " << tickStep(First) << "\n";
   else
     OS << "  tick step:       differs between processes (--json lists "
@@ -447,11 +458,10 @@ void TextReport::processesSummary(size_t NumThreads,
      << plainTime(Longest) << "\n";
   OS << "  threads:         " << NumThreads << "\n";
   OS << "  modules:         up to " << MaxModules << " per process\n";
-  size_t BlockCountTables = 0;
-  for (const Process &Pr : P.Processes)
-    BlockCountTables += Pr.BlockCounts.size();
   blockCountLines(BlockCountTables, MaxModules);
-  if (SameCost && SameRate)
+  if (!Timed)
+    ;
+  else if (SameCost && SameRate)
     overheadLines(First);
   else
     differingCostLine();
