@@ -131,42 +131,55 @@ void AbandonProcess(ThreadTls &T) {
   CallCollectors(&Collector::ThreadAbandon, T, T.TS);
 }
 
-// init_mu held.
-static void InitCore() {
-  if (atomic_load(&runtime.Initialized, memory_order_acquire))
-    return;
+// init_mu held. The calibrations of timing: before the first timing
+// probe's frame (the registration of the first timed module). A process
+// whose code only counts blocks (a training build) never pays for them.
+static void CalibrateTiming() {
+  runtime.TickStep256 = MeasureTickStep256();
+  InitOverheadTable(); // before the first real frame is pushed
+  CallCollectors(&Collector::Init);
+}
+
+// init_mu held. With timing, in the order of a timed process's start-up:
+// its start tick and thread registry after the calibrations.
+static void InitCore(bool Timing) {
   OpenProbeGate();
   SanitizerToolName = "ActiveTime";
   InitializeFlags();
   CheckOutputAtStartup();
   InitTimer();
+  if (Timing)
+    CalibrateTiming();
   runtime.Pid = (u32)internal_getpid();
   runtime.StartTick = ReadTick();
   runtime.StartUnixNs = RealtimeNs();
   InitThreadRegistry();
   pthread_atfork(ForkPrepare, ForkParent, ForkChild);
   Atexit(AtExitWriter);
+  if (Timing)
+    CallCollectors(&Collector::Start);
   StartFlusher();
+  atomic_store(&runtime.TimingInitialized, Timing, memory_order_release);
   atomic_store(&runtime.Initialized, 1, memory_order_release);
   VLog(2, "runtime initialized in pid %u", runtime.Pid);
 }
 
 void InitCoreSlow() {
   SpinMutexLock L(&init_mu);
-  InitCore();
+  if (!atomic_load(&runtime.Initialized, memory_order_acquire))
+    InitCore(/*Timing=*/false);
 }
 
-// The calibrations and threads of timing: before the first timing probe's
-// frame (registration of the first timed module). A process whose code
-// only counts blocks (a training build) never pays for them.
 void InitRuntimeSlow() {
   SpinMutexLock L(&init_mu);
-  InitCore();
+  if (!atomic_load(&runtime.Initialized, memory_order_acquire)) {
+    InitCore(/*Timing=*/true);
+    return;
+  }
   if (atomic_load(&runtime.TimingInitialized, memory_order_acquire))
     return;
-  runtime.TickStep256 = MeasureTickStep256();
-  InitOverheadTable(); // before the first real frame is pushed
-  CallCollectors(&Collector::Init);
+  // A timed module after block counts started the runtime (dlopen).
+  CalibrateTiming();
   CallCollectors(&Collector::Start);
   atomic_store(&runtime.TimingInitialized, 1, memory_order_release);
 }
