@@ -211,6 +211,8 @@ void BlockCountsLowering::moveCounters(Function &F, ArrayRef<CounterUse> Uses,
     Instruction *At = U.User;
     if (auto *Phi = dyn_cast<PHINode>(U.User))
       At = Phi->getIncomingBlock(U.OpNo)->getTerminator();
+    if (At->isEHPad()) // a catchswitch: nothing goes before it
+      continue;        // (its count stays in the shared counters)
     IRBuilder<> IRB(At);
     Value *Addr = threadAddress(U, ThreadBias, IRB);
     if (U.User->getOperand(U.OpNo)->getType()->isIntegerTy())

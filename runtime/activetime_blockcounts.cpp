@@ -106,6 +106,7 @@ struct BlockThread {
 };
 
 constexpr uptr kThreadValueCap = 1 << 14;
+constexpr uptr kLargeThreadCounters = uptr(1) << 20;
 
 Mutex block_mu; // objects, threads, Finished, process totals
 BlockObject objects[kMaxObjects];
@@ -610,13 +611,22 @@ void MapThreadRanges(BlockObject &O) {
   if (!O.Ranges)
     return;
   uptr Begin = uptr(O.Desc->CountersBegin);
+  uptr Bytes = 0;
   for (const ThreadCountersEntry *X = B; X < E; ++X) {
     uptr First = (uptr(X->Counters) - Begin) / sizeof(u64);
     if (uptr(X->Counters) < Begin || First + X->NumCounters > O.NumCounters)
       continue;
     O.Ranges[O.NumRanges++] = {First, uptr(X->NumCounters),
                                sptr(uptr(X->ThreadCopy()) - OwnAnchor())};
+    Bytes += X->NumCounters * sizeof(u64);
   }
+  // glibc takes static TLS out of each thread's stack: say so where it
+  // may matter (docs/pgo.md, Limits).
+  if (Bytes > kLargeThreadCounters)
+    Report("ActiveTime: the training build's counters take %zu KiB of every "
+           "thread's stack (static TLS); if threads run short of stack, "
+           "build with -mllvm -activetime-block-counts-tls=false\n",
+           (usize)(Bytes >> 10));
 }
 
 } // namespace

@@ -122,17 +122,19 @@ constexpr const char kUnregisterModuleName[] = "__activetime_unregister_module";
 
 // Block counts (a training build for profile-guided optimization; see
 // docs/pgo.md). The pass takes over the counters of LLVM's IR PGO
-// instrumentation (clang -Xclang -fprofile-instrument=llvm, with
-// -mllvm -runtime-counter-relocation): each linked object's counter bias
-// becomes the thread-local kBlockBiasName, which the runtime points at the
-// thread's own copy of the object's counters, and the value profiling calls
-// go to the runtime's per-thread tables.
+// instrumentation (clang -Xclang -fprofile-instrument=llvm) after the
+// optimizer: an executable's move to thread-local copies in static TLS
+// (ThreadCountersEntry), a shared library's are offset by the thread-local
+// kBlockBiasName, which the runtime points at the thread's own copy of the
+// object's counters; the value profiling calls go to the runtime's
+// per-thread tables.
 //   void __activetime_register_block_counts(BlockCountsDesc *D);
 //   void __activetime_unregister_block_counts(BlockCountsDesc *D);
 //   int64_t __activetime_block_thread(BlockCountsDesc *D);
 //     a thread whose bias is 0 (its first counted function, or its copies
-//     already added to the totals): sets up the thread's copies and returns
-//     its bias for D's object, or 0 (count into the shared counters)
+//     already added to the totals), through the object's kBlockStartName:
+//     sets up the thread's copies and returns its bias for D's object, or 0
+//     (count into the shared counters)
 //   void __activetime_value_profile(uint64_t Value, void *Data, uint32_t Site);
 //     an indirect call's target (Data: the caller's LLVM profile data record)
 //   void __activetime_memop_profile(uint64_t Size, void *Data, uint32_t Site);
