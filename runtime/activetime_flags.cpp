@@ -60,7 +60,7 @@ bool ParseInteger(const char *S, s64 *Out) {
 }
 
 // The bad-value handlers below return true: FlagParser would otherwise add a
-// second, generic line. InitializeFlags reports Err and dies.
+// second, generic line. InitializeFlags reports Err and turns profiling off.
 
 class BoolFlag final : public FlagHandlerBase {
 public:
@@ -347,6 +347,18 @@ void FormatFlagError(const FlagError &Err, char *Buf, uptr Size) {
     Buf[0] = 0;
 }
 
+// What a bad ACTIVETIME_OPTIONS leaves: the program's result and exit status
+// are its own (as LLVM's profile runtime warns and carries on), with no
+// profile written and no perf event, timer signal or helper thread opened.
+static void ProfilingOff(Flags *F) {
+  F->SetDefaults();
+  F->write_profile = false;
+  F->code_samples = false;
+  F->sample = false;
+  F->openmp = false;
+  F->switch_source = SwitchSourceFlag::None;
+}
+
 void InitializeFlags() {
   InitializeCommonFlags();
   Flags *F = flags();
@@ -355,8 +367,9 @@ void InitializeFlags() {
   if (!ParseFlags(F, GetEnv(kEnvName), &Err)) {
     char Msg[320];
     FormatFlagError(Err, Msg, sizeof(Msg));
-    Printf("ActiveTime: ERROR: %s\n", Msg);
-    Die();
+    Printf("ActiveTime: ERROR: %s; the program runs without profiling\n",
+           Msg);
+    ProfilingOff(F);
   }
   {
     CommonFlags CF;

@@ -357,11 +357,13 @@ def runtime_flags(src):
              "in effect.", "",
              "Every flag is declared once, with the values it accepts, in "
              "`runtime/activetime_flags.inc`. An unknown flag, or a value "
-             "the flag does not accept, stops the program at start-up with "
-             "one line naming the flag, the value and what it accepts "
+             "the flag does not accept, gets one line at start-up naming "
+             "the flag, the value and what it accepts "
              "(`ActiveTime: ERROR: invalid value 'fast' for flag mode in "
-             "ACTIVETIME_OPTIONS: expected profile or trace`); values are "
-             "never clamped silently. The [user guide](user-guide.md) "
+             "ACTIVETIME_OPTIONS: expected profile or trace; the program "
+             "runs without profiling`), and the program runs as without "
+             "ActiveTime (its output and exit status, no profile); values "
+             "are never clamped silently. The [user guide](user-guide.md) "
              "explains the flags that matter.", "",
              "| flag | default | accepts | meaning |", "|---|---|---|---|"]
     lines += [flag_row(m, a) for m, a in parse_flags(inc)]
