@@ -59,10 +59,10 @@ static Error inputError(const Twine &Message) {
 /// The inputs of the file: one per traced process of a raw profile (decided
 /// by the raw magic), else the one of a tables file.
 static Expected<std::vector<Input>> readTraceInputs(bool &IsRaw) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(
-      InputFile, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf =
+      profile::openInputFile(InputFile);
   if (!Buf)
-    return inputError(Buf.getError().message());
+    return Buf.takeError();
   StringRef Data = (*Buf)->getBuffer();
   IsRaw = Data.size() >= sizeof(raw::kMagic) &&
           std::memcmp(Data.data(), raw::kMagic, sizeof(raw::kMagic)) == 0;

@@ -15,6 +15,7 @@
 
 #include "activetime/Profile/Checksum.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -239,14 +240,36 @@ Expected<Profile> profile::readProfile(MemoryBufferRef Buffer) {
   return Parser().parse(Buffer.getBuffer());
 }
 
-Expected<Profile> profile::readProfile(StringRef Path) {
-  // Not null-terminated and never mmap-ed lazily past the end: the parser
-  // needs only the bytes.
+Expected<std::unique_ptr<MemoryBuffer>>
+profile::openInputFile(StringRef Path) {
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Path, St))
+    return createStringError(EC, Path + ": " + EC.message());
+  if (St.type() != sys::fs::file_type::regular_file)
+    return createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        Path + ": not a regular file (" +
+            (St.type() == sys::fs::file_type::directory_file ? "a directory"
+             : St.type() == sys::fs::file_type::fifo_file    ? "a FIFO"
+             : St.type() == sys::fs::file_type::character_file ||
+                     St.type() == sys::fs::file_type::block_file
+                 ? "a device"
+                 : "not a file") +
+            "): give the file a program wrote");
+  // Not null-terminated, so mapped (a large non-profile costs no reading);
+  // the parser needs only the bytes.
   ErrorOr<std::unique_ptr<MemoryBuffer>> BufOrErr = MemoryBuffer::getFile(
       Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!BufOrErr)
     return createStringError(BufOrErr.getError(),
                              Path + ": " + BufOrErr.getError().message());
+  return std::move(*BufOrErr);
+}
+
+Expected<Profile> profile::readProfile(StringRef Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> BufOrErr = openInputFile(Path);
+  if (!BufOrErr)
+    return BufOrErr.takeError();
   Expected<Profile> P = readProfile((*BufOrErr)->getMemBufferRef());
   if (!P)
     return createStringError(inconvertibleErrorCode(),

@@ -370,6 +370,12 @@ llvm::Expected<Profile> readProfile(llvm::MemoryBufferRef Buffer);
 /// Reads the file at \p Path; errors are "Path: reason".
 llvm::Expected<Profile> readProfile(llvm::StringRef Path);
 
+/// The bytes of the input file at \p Path, mapped rather than read: a
+/// regular file only (a device or FIFO would be read to its end, or
+/// forever, before its first bytes could be checked).
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+openInputFile(llvm::StringRef Path);
+
 /// Serializes \p P exactly as raw_format.h lays it out.
 llvm::Error writeProfile(const Profile &P, llvm::raw_ostream &OS);
 
