@@ -42,6 +42,9 @@ namespace rawreader {
 
 // Upper bound of any tick count in a valid profile (see checkNode).
 constexpr uint64_t kMaxTicks = uint64_t(1) << 60;
+// The tick rates a process record may carry (ticks per second).
+constexpr uint64_t kMinTickRate = 1000;
+constexpr uint64_t kMaxTickRate = 1000000000000ull;
 
 inline llvm::Error fail(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);

@@ -57,6 +57,12 @@ Error Parser::checkProcessRecord(const RecordIn<raw::ProcessRecord> &In) {
       In.nested(&raw::ProcessRecord::Overhead).get(&raw::OverheadRecord::Flags);
   if (Cur->TickRate == 0)
     return fail(formatv("process (pid {0}): tick rate is 0", Cur->Pid));
+  // Every clock a runtime reads ticks between a kilohertz and a terahertz;
+  // a rate outside turns every figure into nonsense without a warning.
+  if (Cur->TickRate < kMinTickRate || Cur->TickRate > kMaxTickRate)
+    return fail(formatv("process (pid {0}): tick rate {1} ticks/s is not a "
+                        "clock's (expected {2} to {3})",
+                        Cur->Pid, Cur->TickRate, kMinTickRate, kMaxTickRate));
   if (ExpectedStrides > ExpectedModules)
     return fail(formatv("process (pid {0}): {1} strides sections for {2} "
                         "modules",

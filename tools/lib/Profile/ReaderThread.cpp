@@ -81,6 +81,13 @@ Error Parser::checkThreadRecord(const Thread &T, uint32_t NumLatency,
   if (T.EndTick < T.StartTick)
     return fail(formatv("{0}: end tick {1} is before start tick {2}", What,
                         T.EndTick, T.StartTick));
+  // Switched out for longer than it existed: a corrupt count (a little over
+  // is clock conversion; an eighth and a millisecond of slack).
+  uint64_t Wall = T.EndTick - T.StartTick;
+  if (T.OffCpuTicks > Wall + Wall / 8 + Cur->TickRate / 1000)
+    return fail(formatv("{0}: off-CPU ticks {1} exceed the thread's wall "
+                        "time ({2} ticks)",
+                        What, T.OffCpuTicks, Wall));
   if (T.SwitchSource != raw::SS_None && T.SwitchSource != raw::SS_Perf &&
       T.SwitchSource != raw::SS_CpuClock)
     return fail(formatv("{0}: unknown switch source {1}", What,
