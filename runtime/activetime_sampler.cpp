@@ -17,6 +17,7 @@
 #include "sanitizer_common/sanitizer_linux.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
@@ -407,9 +408,20 @@ void StartSampler() {
   if (!flags()->sample)
     return;
   sampler.Cap = u64(flags()->sample_buffer);
-  sampler.Buf = (raw::SampleRecord *)MmapOrDie(
-      RoundUpTo(sampler.Cap * sizeof(raw::SampleRecord), GetPageSizeCached()),
-      "ActiveTime samples");
+  // Address space only (pages count as samples fill them): any capacity
+  // the flag accepts maps; where even that is refused, no sampling.
+  uptr Bytes =
+      RoundUpTo(sampler.Cap * sizeof(raw::SampleRecord), GetPageSizeCached());
+  uptr P = internal_mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (internal_iserror(P)) {
+    Report("ActiveTime: WARNING: cannot map the sample buffer (%zu MiB, "
+           "sample_buffer=%llu): no samples this run\n",
+           (usize)(Bytes >> 20), (unsigned long long)sampler.Cap);
+    sampler.Cap = 0;
+    return;
+  }
+  sampler.Buf = (raw::SampleRecord *)P;
   sampler.IntervalNs = u64(flags()->sample_interval_us) * 1000;
   sampler.Randomized = flags()->sample_random;
   sampler.Rng = (ReadTick() ^ (u64(internal_getpid()) << 32)) | 1;

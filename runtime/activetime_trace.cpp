@@ -38,6 +38,7 @@
 #include "sanitizer_common/sanitizer_posix.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 
 namespace __activetime {
 
@@ -93,22 +94,34 @@ bool HugePagesAvailable() {
 
 // Maps Bytes for a buffer; beyond its first 2 MiB (kept in small pages even
 // where huge pages are the system default) it asks for huge pages.
-void MapTraceMemory(TraceMemory &M, uptr Bytes, const char *Name,
+// Address space only (no reserve: pages count when made ready), so that
+// any capacity the flag accepts maps; where even that is refused (a limit on
+// address space), the buffer is empty and every event is dropped and
+// counted, as when it fills.
+bool MapTraceMemory(TraceMemory &M, uptr Bytes, const char *Name,
                     u32 *Flags) {
   M.Bytes = RoundUpTo(Bytes, GetPageSizeCached());
-  M.Base = (char *)MmapOrDie(M.Bytes, Name);
   M.Ready = 0;
+  uptr P = internal_mmap(nullptr, M.Bytes, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (internal_iserror(P)) {
+    M.Base = nullptr;
+    M.Bytes = M.HugeFrom = 0;
+    return false;
+  }
+  M.Base = (char *)P;
   M.HugeFrom = M.Bytes;
   uptr B = uptr(M.Base);
   uptr H = RoundUpTo(B + kHugePage, kHugePage);
   uptr E = RoundDownTo(B + M.Bytes, kHugePage);
   if (E <= H || !flags()->trace_huge_pages || !HugePagesAvailable())
-    return;
+    return true;
   if (internal_madvise(H, E - H, kMadvHugePage) != 0)
-    return;
+    return true;
   internal_madvise(B, H - B, kMadvNoHugePage);
   M.HugeFrom = H - B;
   *Flags |= raw::TBF_HugePages;
+  return true;
 }
 
 // Faults in [From, To) of M: one MADV_POPULATE_WRITE, or a write to each
@@ -176,16 +189,20 @@ template <class Rec> u64 Fitting(const TraceMemory &M, u64 Cap) {
 void OpenTraceBuffers(TraceBuffers &B) {
   B.CapEvents = u64(flags()->trace_buffer_events);
   B.CapSwitches = u64(flags()->trace_buffer_switches);
+  if (B.CapEvents && !MapTraceMemory(B.EventMem, B.CapEvents * sizeof(TraceEv),
+                                     "ActiveTime trace events",
+                                     &B.BufferFlags))
+    B.CapEvents = 0;
   if (B.CapEvents) {
-    MapTraceMemory(B.EventMem, B.CapEvents * sizeof(TraceEv),
-                   "ActiveTime trace events", &B.BufferFlags);
     B.Events = (TraceEv *)B.EventMem.Base;
     ReadyMore(B, B.EventMem, kFirstEventBytes);
     B.ReadyEvents = Fitting<TraceEv>(B.EventMem, B.CapEvents);
   }
+  if (B.CapSwitches &&
+      !MapTraceMemory(B.SwitchMem, B.CapSwitches * sizeof(TraceSw),
+                      "ActiveTime trace switches", &B.BufferFlags))
+    B.CapSwitches = 0;
   if (B.CapSwitches) {
-    MapTraceMemory(B.SwitchMem, B.CapSwitches * sizeof(TraceSw),
-                   "ActiveTime trace switches", &B.BufferFlags);
     B.Switches = (TraceSw *)B.SwitchMem.Base;
     ReadyMore(B, B.SwitchMem, kFirstSwitchBytes);
     B.ReadySwitches = Fitting<TraceSw>(B.SwitchMem, B.CapSwitches);
