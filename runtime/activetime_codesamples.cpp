@@ -729,7 +729,7 @@ void InitCodeSampling() {
     VLog(1, "code samples unavailable (perf_event_open refused)");
     return;
   }
-  close(Fd);
+  ClosePerfFd(Fd);
   sampling_flags = exclude_kernel ? raw::CSF_UserOnly : 0;
 #if defined(__x86_64__)
   stack_bytes = u32(flags()->code_sample_stack) & ~7u;
@@ -794,6 +794,7 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
     return;
   int Fd = OpenSampler(TS->Tid, period_ns);
   S.Refused = Fd < 0;
+  S.OverBudget = Fd == kOverBudget;
   if (Fd < 0)
     return;
   if (!MapPerfRing(S.Ring, Fd, kRingPages)) {
@@ -888,6 +889,7 @@ void FillCodeSamplesProcessRecord(raw::ProcessRecord &R) {
 
 void FillCodeSamplesThreadRecord(raw::ThreadRecord &R, const ThreadState &TS) {
   R.Flags |= (TS.Code.Refused ? raw::TF_NotSampled : 0) |
+             (TS.Code.OverBudget ? raw::TF_NoDescriptors : 0) |
              (TS.Code.CostTicks ? raw::TF_SampledCallsApart : 0);
   R.LostCodeSamples = TS.Code.Lost;
 }

@@ -53,6 +53,7 @@ struct CodeSampleSlot {
 struct CodeSampleState {
   PerfRing Ring;       // Ring.Fd -1: no sampling on this thread
   u32 Refused;         // sampling is on, but not for this thread (no ring)
+  u32 OverBudget;      // ... because of the runtime's descriptor budget
   u32 Lock;            // the ring and the table: owner probes and drainer
   u64 Lost;            // PERF_RECORD_LOST
   u64 PendingSamples;  // samples the drainer read whose cost is to charge

@@ -11,17 +11,49 @@
 #include "sanitizer_common/sanitizer_libc.h"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 namespace __activetime {
 
+namespace {
+atomic_uint32_t perf_fds;   // the runtime's open perf descriptors
+atomic_uint32_t fd_budget;  // 0: not read yet; else budget + 1
+
+u32 FdBudget() {
+  u32 B = atomic_load(&fd_budget, memory_order_relaxed);
+  if (B)
+    return B - 1;
+  struct rlimit L;
+  u64 Soft = getrlimit(RLIMIT_NOFILE, &L) == 0 ? u64(L.rlim_cur) : 1024;
+  B = u32(Min<u64>(Soft / 8, 1u << 20));
+  atomic_store(&fd_budget, B + 1, memory_order_relaxed);
+  return B;
+}
+} // namespace
+
 int PerfEventOpen(perf_event_attr *A, u64 Tid) {
   if (flags()->perf_deny)
     return -1; // as perf_event_open returns when denied (EACCES)
+  if (atomic_fetch_add(&perf_fds, 1, memory_order_relaxed) >= FdBudget()) {
+    atomic_fetch_sub(&perf_fds, 1, memory_order_relaxed);
+    return kOverBudget;
+  }
   long Fd = syscall(SYS_perf_event_open, A, (pid_t)Tid, -1, -1,
                     PERF_FLAG_FD_CLOEXEC);
-  return Fd < 0 ? -1 : int(Fd);
+  if (Fd < 0) {
+    atomic_fetch_sub(&perf_fds, 1, memory_order_relaxed);
+    return -1;
+  }
+  return int(Fd);
+}
+
+void ClosePerfFd(int Fd) {
+  if (Fd < 0)
+    return;
+  close(Fd);
+  atomic_fetch_sub(&perf_fds, 1, memory_order_relaxed);
 }
 
 bool MapPerfRing(PerfRing &R, int Fd, uptr DataPages) {
@@ -31,7 +63,7 @@ bool MapPerfRing(PerfRing &R, int Fd, uptr DataPages) {
   uptr Bytes = (1 + DataPages) * PS;
   void *M = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
   if (M == MAP_FAILED) {
-    close(Fd);
+    ClosePerfFd(Fd);
     return false;
   }
   perf_event_mmap_page *P = (perf_event_mmap_page *)M;
@@ -47,8 +79,7 @@ bool MapPerfRing(PerfRing &R, int Fd, uptr DataPages) {
 void ClosePerfRing(PerfRing &R) {
   if (R.MapBytes)
     munmap(R.Page, R.MapBytes);
-  if (R.Fd >= 0)
-    close(R.Fd);
+  ClosePerfFd(R.Fd);
   R.Page = R.Data = nullptr;
   R.MapBytes = 0;
   R.Fd = -1;

@@ -42,8 +42,15 @@ struct PerfRing {
 };
 
 // perf_event_open(A) on thread Tid (close-on-exec); -1 if refused (also
-// whenever perf_deny=1, as when perf_event_paranoid forbids it).
+// whenever perf_deny=1, as when perf_event_paranoid forbids it), kOverBudget
+// if the runtime's descriptors would exceed their budget: an eighth of the
+// soft RLIMIT_NOFILE, so that the program keeps the rest (a thread holds
+// one or two; a program with many threads near its own limit would
+// otherwise fail its opens).
+constexpr int kOverBudget = -2;
 int PerfEventOpen(perf_event_attr *A, u64 Tid);
+// Closes a descriptor PerfEventOpen returned, giving back its budget.
+void ClosePerfFd(int Fd);
 
 // Maps Fd's ring with DataPages data pages (a power of two) into R, which
 // takes Fd over: on failure Fd is closed and R left empty (false).

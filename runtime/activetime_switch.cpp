@@ -108,12 +108,17 @@ int PerfOpen(u64 Tid, bool ClockRaw) {
   return PerfEventOpen(&A, Tid);
 }
 
+constexpr const char kOverBudgetWhy[] =
+    "the runtime's descriptor budget, an eighth of ulimit -n, is spent";
+
 // Opens the perf ring for Tid; returns null on success, else why not.
 const char *OpenPerf(SwitchState &S, u64 Tid) {
   uptr Pages = uptr(flags()->switch_buffer_pages);
   for (int Try = 0; Try < 2; ++Try) {
     bool ClockRaw = Try == 1;
     int Fd = PerfOpen(Tid, ClockRaw);
+    if (Fd == kOverBudget)
+      return kOverBudgetWhy;
     if (Fd < 0)
       return "perf_event_open failed";
     if (!MapPerfRing(S.Ring, Fd, Pages))
@@ -416,6 +421,8 @@ void FillSwitchThreadRecord(raw::ThreadRecord &R, const ThreadState &TS) {
   R.SwitchSource = S.Source;
   R.SwitchResolution = S.Source == raw::SS_CpuClock ? S.Resolution : 0;
   R.LostSwitchRecords = S.Lost;
+  if (TS.SwitchFallbackWhy == kOverBudgetWhy)
+    R.Flags |= raw::TF_NoDescriptors;
 }
 } // namespace
 

@@ -158,7 +158,12 @@ enum ThreadFlags : uint32_t {
   // time is uncertain by that much); the nodes' min and max bound such
   // calls (min by their time with the interrupts, max without).
   TF_SampledCallsApart = 1u << 3,
-  TF_Known = TF_Running | TF_NotSampled | TF_Latency | TF_SampledCallsApart,
+  // With TF_NotSampled, or a switch source fallen back from perf: the
+  // runtime's descriptor budget (an eighth of the soft RLIMIT_NOFILE) was
+  // spent by other threads, not a perf limit.
+  TF_NoDescriptors = 1u << 4,
+  TF_Known = TF_Running | TF_NotSampled | TF_Latency | TF_SampledCallsApart |
+             TF_NoDescriptors,
 };
 
 // Where a thread's switched-out intervals came from.

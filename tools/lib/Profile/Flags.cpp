@@ -29,6 +29,7 @@ ThreadFlags profile::threadFlags(const Thread &T) {
   ThreadFlags F;
   F.Running = T.Flags & raw::TF_Running;
   F.NotSampled = T.Flags & raw::TF_NotSampled;
+  F.NoDescriptors = T.Flags & raw::TF_NoDescriptors;
   F.Latency = T.Flags & raw::TF_Latency;
   F.SampledCallsApart = T.Flags & raw::TF_SampledCallsApart;
   return F;

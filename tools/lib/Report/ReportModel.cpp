@@ -106,6 +106,7 @@ void SwitchSummary::add(const Process &P, const Thread &T) {
     MinResolutionNs = CpuClock ? std::min(MinResolutionNs, R) : R;
     MaxResolutionNs = CpuClock ? std::max(MaxResolutionNs, R) : R;
     ++CpuClock;
+    CpuClockNoDescriptors += threadFlags(T).NoDescriptors;
     break;
   }
   case SwitchSource::None:

@@ -136,6 +136,20 @@ void TextReport::overheadLines(const Process &Pr) {
   codeSampleLines(Pr);
 }
 
+/// Why threads had no sampling ring: the runtime's descriptor budget, or the
+/// kernel's limit on locked ring pages.
+static std::string notSampledWhy(size_t Unsampled, size_t NoDescriptors) {
+  const char *Budget = "the runtime keeps its descriptors to an eighth of "
+                       "ulimit -n";
+  const char *Locked = "no perf ring: raise perf_event_mlock_kb or ulimit -l";
+  if (NoDescriptors == Unsampled)
+    return Budget;
+  if (!NoDescriptors)
+    return Locked;
+  return std::to_string(NoDescriptors) + ": " + Budget + "; " +
+         std::to_string(Unsampled - NoDescriptors) + ": " + Locked;
+}
+
 void TextReport::codeSampleLines(const Process &Pr) {
   const char *Indent = "                   ";
   OS << "  code samples:    ";
@@ -157,11 +171,14 @@ void TextReport::codeSampleLines(const Process &Pr) {
     size_t Unsampled = llvm::count_if(Pr.Threads, [](const Thread &T) {
       return threadFlags(T).NotSampled;
     });
+    size_t NoDescriptors = llvm::count_if(Pr.Threads, [](const Thread &T) {
+      return threadFlags(T).NotSampled && threadFlags(T).NoDescriptors;
+    });
     if (Unsampled)
       OS << Indent << "NOT SAMPLED: " << Unsampled << " of "
-         << Pr.Threads.size()
-         << " threads (no perf ring: raise perf_event_mlock_kb or ulimit -l); "
-            "their timed functions' self time includes their counted "
+         << Pr.Threads.size() << " threads ("
+         << notSampledWhy(Unsampled, NoDescriptors)
+         << "); their timed functions' self time includes their counted "
             "callees'\n";
   } else {
     OS << (codeSampling(Pr).Disabled
@@ -297,8 +314,14 @@ void TextReport::switchLines(const SwitchSummary &S) {
   if (S.Perf)
     Parts.push_back("from perf context-switch records: " + threads(S.Perf));
   if (S.CpuClock)
-    Parts.push_back("from the thread CPU clock (resolution " +
-                    S.resolution() + "): " + threads(S.CpuClock));
+    Parts.push_back(
+        "from the thread CPU clock (resolution " + S.resolution() +
+        "): " + threads(S.CpuClock) +
+        (S.CpuClockNoDescriptors
+             ? " (" + std::to_string(S.CpuClockNoDescriptors) +
+                   " for want of descriptors: the runtime keeps to an "
+                   "eighth of ulimit -n)"
+             : std::string()));
   if (S.None)
     Parts.push_back("NOT MEASURED: " + threads(S.None));
   if (Parts.empty())

@@ -32,6 +32,9 @@ struct ThreadFlags {
   /// Code sampling was on, but the thread's sampling event or ring could
   /// not be opened: its counted callees' time stays in its timed frames.
   bool NotSampled = false;
+  /// Not sampled, or its switched-out time not from perf, because the
+  /// runtime's descriptor budget (an eighth of ulimit -n) was spent.
+  bool NoDescriptors = false;
   bool Latency = false;    // its nodes carry latency histograms
   /// Calls whose code samples' interrupts were over a quarter of their time
   /// are set apart from the histograms.

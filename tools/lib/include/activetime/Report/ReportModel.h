@@ -109,6 +109,7 @@ struct Counters {
 /// Threads of a scope grouped by where their switched-out time came from.
 struct SwitchSummary {
   unsigned Perf = 0, CpuClock = 0, None = 0;
+  unsigned CpuClockNoDescriptors = 0; // of CpuClock: perf over the budget
   double MinResolutionNs = 0, MaxResolutionNs = 0;
   uint64_t Lost = 0, Voluntary = 0, Involuntary = 0;
   double OffCpuNs = 0;
