@@ -303,7 +303,11 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
 void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain,
                              u64 Now) {
   SwitchState &S = TS->Switch;
-  if (Drain && S.Source != raw::SS_None)
+  if (Drain && S.Source == raw::SS_CpuClock)
+    // The thread ends at Now; what follows (its wait for the registry lock,
+    // with hundreds of threads ending at once) is not its switched-out time.
+    T.Off += CpuClockStep(S, Now, ThreadCpuNs(), ProvisionalTickRate());
+  else if (Drain && S.Source != raw::SS_None)
     CheckSwitchSource(T, S, Now);
   ClosePerfRing(S.Ring);
   T.SwitchHead = &kZeroWord;

@@ -81,12 +81,11 @@ Error Parser::checkThreadRecord(const Thread &T, uint32_t NumLatency,
   if (T.EndTick < T.StartTick)
     return fail(formatv("{0}: end tick {1} is before start tick {2}", What,
                         T.EndTick, T.StartTick));
-  // Switched out far longer than it existed: a corrupt count. The slack
-  // (16 times the wall time, plus a second) is wide on purpose: the CPU
-  // clock fallback has been seen to overstate a thread's total by 2x under
-  // heavy oversubscription, a runtime figure to fix, not a corrupt file.
+  // Switched out far longer than it existed: a corrupt count (the slack,
+  // the wall time again plus a second, leaves clock conversion and a
+  // runtime's rounding well alone).
   uint64_t Wall = T.EndTick - T.StartTick;
-  if (T.OffCpuTicks / 16 > Wall + Cur->TickRate)
+  if (T.OffCpuTicks / 2 > Wall + Cur->TickRate)
     return fail(formatv("{0}: off-CPU ticks {1} exceed the thread's wall "
                         "time ({2} ticks)",
                         What, T.OffCpuTicks, Wall));
