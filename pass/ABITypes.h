@@ -118,7 +118,6 @@ inline llvm::StructType *getThreadCountersEntryType(llvm::LLVMContext &Ctx) {
 /// The initializer of one descriptor of type \p Ty, its fields set by name
 /// (\p FieldIndex: FuncDescField::Index, ...). A field left unset is zero:
 /// reserved, or written by the runtime.
-
 template <typename FieldIndex> class DescInitializer {
 public:
   explicit DescInitializer(llvm::StructType *Ty)

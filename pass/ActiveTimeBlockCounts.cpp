@@ -104,6 +104,7 @@ private:
   bool redirectValueProfiling();
   Function *createBiasSlot(GlobalVariable *Bias, Comdat *C);
   Constant *sectionBound(bool Start, InstrProfSectKind Kind);
+  std::string sectionName(InstrProfSectKind Kind) const;
   Constant *namedSectionBound(bool Start, StringRef Section);
   GlobalVariable *createDesc(Function *Slot, Comdat *C);
   void createCtorAndDtor(GlobalVariable *Desc, Comdat *C);
@@ -139,9 +140,7 @@ bool BlockCountsLowering::run() {
                   "(see `activetime pgo-flags train`)");
     return Changed;
   }
-  std::string Section = getInstrProfSectionName(
-      IPSK_cnts, Triple(M.getTargetTriple()).getObjectFormat(),
-      /*AddSegmentInfo=*/false);
+  std::string Section = sectionName(IPSK_cnts);
   MapVector<Function *, SmallVector<CounterUse, 8>> Uses;
   for (GlobalVariable &GV : M.globals())
     if (GV.getSection() == Section)
@@ -392,10 +391,14 @@ Function *BlockCountsLowering::createBiasSlot(GlobalVariable *Bias,
 /// each linked object gets its own (weak: the section may be dropped).
 Constant *BlockCountsLowering::sectionBound(bool Start,
                                             InstrProfSectKind Kind) {
-  return namedSectionBound(
-      Start, getInstrProfSectionName(
-                 Kind, Triple(M.getTargetTriple()).getObjectFormat(),
-                 /*AddSegmentInfo=*/false));
+  return namedSectionBound(Start, sectionName(Kind));
+}
+
+/// The name of an IR PGO section in this module's object format.
+std::string BlockCountsLowering::sectionName(InstrProfSectKind Kind) const {
+  return getInstrProfSectionName(
+      Kind, Triple(M.getTargetTriple()).getObjectFormat(),
+      /*AddSegmentInfo=*/false);
 }
 
 Constant *BlockCountsLowering::namedSectionBound(bool Start,

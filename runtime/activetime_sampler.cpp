@@ -15,6 +15,7 @@
 #include "activetime_worker.h"
 #include "activetime_writer.h"
 #include "sanitizer_common/sanitizer_linux.h"
+#include "sanitizer_common/sanitizer_posix.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -412,8 +413,9 @@ void StartSampler() {
   // the flag accepts maps; where even that is refused, no sampling.
   uptr Bytes =
       RoundUpTo(sampler.Cap * sizeof(raw::SampleRecord), GetPageSizeCached());
-  uptr P = internal_mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  uptr P = MmapNamed(nullptr, Bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     "ActiveTime samples");
   if (internal_iserror(P)) {
     Report("ActiveTime: WARNING: cannot map the sample buffer (%zu MiB, "
            "sample_buffer=%llu): no samples this run\n",

@@ -102,8 +102,8 @@ bool MapTraceMemory(TraceMemory &M, uptr Bytes, const char *Name,
                     u32 *Flags) {
   M.Bytes = RoundUpTo(Bytes, GetPageSizeCached());
   M.Ready = 0;
-  uptr P = internal_mmap(nullptr, M.Bytes, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  uptr P = MmapNamed(nullptr, M.Bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, Name);
   if (internal_iserror(P)) {
     M.Base = nullptr;
     M.Bytes = M.HugeFrom = 0;

@@ -15,6 +15,7 @@
 
 #include "Command.h"
 
+#include "activetime/Profile/Profile.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ProfileData/InstrProfReader.h"
@@ -43,9 +44,9 @@ static const char kTrainFlags[] =
     "-Xclang -fprofile-instrument=llvm -mllvm -activetime-block-counts";
 
 static Expected<std::string> useFlags(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = profile::openInputFile(Path);
   if (!Buf)
-    return createFileError(Path, Buf.getError());
+    return Buf.takeError();
   const MemoryBuffer &B = **Buf;
   // Absolute: a build system compiles in directories of its own.
   SmallString<256> Abs(Path);

@@ -378,14 +378,18 @@ void TextReport::blockCountLines(size_t Tables, size_t Modules) {
   OS << "\n";
 }
 
+/// False for a training build's processes, which timed nothing: no probe
+/// cost, tick step or code samples to state.
+static bool timedAnything(size_t Modules, size_t BlockCountTables) {
+  return Modules || !BlockCountTables;
+}
+
 void TextReport::processBlock(const Process &Pr) {
   OS << "process " << Pr.Pid << " (parent " << Pr.ParentPid
      << "): " << (Pr.Exe.empty() ? "<unknown executable>" : Pr.Exe) << "\n";
   if (!Pr.BuildId.empty())
     OS << "  build id:        " << buildIdHex(Pr) << "\n";
-  // A training build's process timed nothing: no probe cost, tick step or
-  // code samples to state.
-  bool Timed = !Pr.Modules.empty() || Pr.BlockCounts.empty();
+  bool Timed = timedAnything(Pr.Modules.size(), Pr.BlockCounts.size());
   OS << "  tick rate:       " << Pr.TickRate << " ticks/s\n";
   if (Timed)
     OS << "  tick step:       " << tickStep(Pr) << "\n";
@@ -469,7 +473,7 @@ void TextReport::processesSummary(size_t NumThreads,
   size_t BlockCountTables = 0;
   for (const Process &Pr : P.Processes)
     BlockCountTables += Pr.BlockCounts.size();
-  bool Timed = MaxModules || !BlockCountTables; // as in processBlock
+  bool Timed = timedAnything(MaxModules, BlockCountTables);
   if (!Timed)
     ;
   else if (SameStep && SameRate)
