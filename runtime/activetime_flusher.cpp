@@ -55,10 +55,17 @@ struct FlusherState {
   u32 Done;      // futex: the Requests value the last finished write saw
   u32 CrashSeen; // a fatal signal arrived: at most one write for crashes
   u32 Ending;    // a stop signal's default action is on its way: no writes
+  // The exit-time profile is written (or was not to be): a stop signal
+  // takes its course at once, one deferred meanwhile has been re-sent.
+  u32 ExitWritten;
+  u32 InHandler; // stop signal handlers running now, on any thread
   SignalSlot Slots[kMaxSlots];
   int NumSlots;
 };
 FlusherState flusher;
+// Stop signal handlers running on this thread (one can chain to a handler
+// of the program's that calls exit()).
+THREADLOCAL u32 in_stop_handler;
 
 long Futex(u32 *Word, int Op, u32 Val, const struct timespec *Abs) {
   return syscall(SYS_futex, Word, Op | FUTEX_PRIVATE_FLAG, Val, Abs, nullptr,
@@ -159,13 +166,27 @@ void TakeCourseAfterWrite(SignalSlot *S, siginfo_t *Info, void *Ctx) {
   TakeCourse(S, Info, Ctx);
 }
 
+void ReleaseStopSignals();
+
+void HandleStopSignal(int Sig, siginfo_t *Info, void *Ctx);
+
 void OnStopSignal(int Sig, siginfo_t *Info, void *Ctx) {
+  __atomic_fetch_add(&flusher.InHandler, 1, __ATOMIC_SEQ_CST);
+  ++in_stop_handler;
+  HandleStopSignal(Sig, Info, Ctx);
+  --in_stop_handler;
+  __atomic_fetch_sub(&flusher.InHandler, 1, __ATOMIC_SEQ_CST);
+}
+
+void HandleStopSignal(int Sig, siginfo_t *Info, void *Ctx) {
   int SavedErrno = errno;
   SignalSlot *S = SlotOf(Sig);
   if (__atomic_exchange_n(&S->ChainArmed, 0, __ATOMIC_ACQ_REL)) {
     // A deferred signal, re-sent now that its profile is written.
     TakeCourse(S, &S->Info, Ctx);
     __atomic_store_n(&S->Pending, 0, __ATOMIC_RELEASE);
+  } else if (__atomic_load_n(&flusher.ExitWritten, __ATOMIC_ACQUIRE)) {
+    TakeCourse(S, Info, Ctx); // nothing left to write
   } else if (CanWaitHere()) {
     // A second copy (timeout(1) signals the child, then its group) waits
     // for the same write; the signal is blocked meanwhile on this thread.
@@ -177,6 +198,10 @@ void OnStopSignal(int Sig, siginfo_t *Info, void *Ctx) {
     internal_memcpy(&S->Info, Info, sizeof(*Info));
     S->Tid = (u32)syscall(SYS_gettid);
     RequestFlush();
+    // No flusher any more (the program is exiting): the exit-time write
+    // re-sends it, unless it has just finished.
+    if (__atomic_load_n(&flusher.ExitWritten, __ATOMIC_SEQ_CST))
+      ReleaseStopSignals();
   }
   // else: deferred already; like a pending standard signal, one delivery.
   errno = SavedErrno;
@@ -225,11 +250,10 @@ void ReleaseStopSignals() {
   for (int I = 0; I < flusher.NumSlots; ++I) {
     SignalSlot &S = flusher.Slots[I];
     if (S.Crash || !__atomic_load_n(&S.Pending, __ATOMIC_ACQUIRE) ||
-        __atomic_load_n(&S.ChainArmed, __ATOMIC_ACQUIRE))
+        __atomic_exchange_n(&S.ChainArmed, 1, __ATOMIC_ACQ_REL))
       continue;
     if (IsDefault(S.Prev))
       __atomic_store_n(&flusher.Ending, 1, __ATOMIC_RELEASE);
-    __atomic_store_n(&S.ChainArmed, 1, __ATOMIC_RELEASE);
     if (syscall(SYS_tgkill, getpid(), S.Tid, S.Sig) != 0)
       kill(getpid(), S.Sig);
   }
@@ -263,6 +287,7 @@ void *FlusherMain(void *) {
 
 void Launch() {
   flusher.Requests = flusher.Done = flusher.CrashSeen = flusher.Ending = 0;
+  flusher.ExitWritten = 0;
   if (int R = StartWorker(flusher.W, FlusherMain))
     Printf("ActiveTime: WARNING: cannot start the profile flusher thread "
            "(error %d): flush_on_signal, flush_on_crash and flush_interval_s "
@@ -293,6 +318,25 @@ void StopFlusher() {
   RequestFlush(); // wakes it; it sees the stop before writing
   pthread_join(flusher.W.Thread, nullptr);
   flusher.W.Running = 0;
+}
+
+void FinishFlusherAtExit() {
+  if (!flusher.Enabled)
+    return;
+  __atomic_store_n(&flusher.ExitWritten, 1, __ATOMIC_SEQ_CST);
+  // A handler that began waiting for a flush before the flusher stopped:
+  // the exit write was that flush.
+  __atomic_store_n(&flusher.Done,
+                   __atomic_load_n(&flusher.Requests, __ATOMIC_SEQ_CST),
+                   __ATOMIC_SEQ_CST);
+  Wake(&flusher.Done);
+  ReleaseStopSignals();
+  // Such a handler on another thread is about to take its signal's course:
+  // the program must end with the signal's status, not exit's.
+  u64 Deadline = MonotonicNs() + u64(flags()->flush_wait_ms) * 1000000ull;
+  while (__atomic_load_n(&flusher.InHandler, __ATOMIC_SEQ_CST) > in_stop_handler &&
+         MonotonicNs() < Deadline)
+    internal_sched_yield();
 }
 
 void FlusherAfterForkChild() {

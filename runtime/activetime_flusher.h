@@ -19,6 +19,10 @@ namespace __activetime {
 void StartFlusher();
 // Stops and joins the thread (the exit-time writer writes the last profile).
 void StopFlusher();
+// After the exit-time write (or where it was skipped): a stop signal that
+// arrived since the flusher stopped takes its course now, and later ones at
+// once, so the program still ends with the signal's status.
+void FinishFlusherAtExit();
 // In a forked child: a thread of its own (the parent's did not survive).
 void FlusherAfterForkChild();
 

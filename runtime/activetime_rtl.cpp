@@ -43,6 +43,7 @@ void AtExitWriter() {
   CallCollectors(&Collector::Stop);
   if (flags()->write_profile)
     WriteProfile();
+  FinishFlusherAtExit();
 }
 
 void ForkPrepare() {
