@@ -307,7 +307,9 @@ void FinishCurrentThread() {
     Lock L(&block_mu);
     for (u32 I = 0; I < atomic_load(&num_objects, memory_order_relaxed); ++I)
       CloseSlab(*BT, I, /*OnThread=*/true);
-    for (uptr I = 0; I < BT->Values.Cap; ++I)
+    // Only a table that was written to: reading an untouched one would
+    // fault in every page of it.
+    for (uptr I = 0; BT->Values.Used && I < BT->Values.Cap; ++I)
       if (BT->Values.E[I].Data)
         AddFinishedValue(BT->Values.E[I]);
     Unlink(BT);
@@ -324,7 +326,13 @@ void ForgetBlockThread(ThreadTls &, ThreadState *) {
 }
 
 // The collector's thread hooks: a thread that runs timing probes as well.
-void OpenBlockThread(ThreadTls &, ThreadState *, u64) { OpenCurrentThread(); }
+// Where no object counts blocks (a timed program), nothing: an object
+// loaded later opens the thread's copies at its first counted function
+// (__activetime_block_thread), as in a training build.
+void OpenBlockThread(ThreadTls &, ThreadState *, u64) {
+  if (atomic_load(&num_objects, memory_order_acquire))
+    OpenCurrentThread();
+}
 void FinishBlockThread(ThreadTls &, ThreadState *, u64) {
   FinishCurrentThread();
 }

@@ -1,6 +1,7 @@
 //===- activetime_calltree.cpp - Per-thread calling-context tree -*- C++ -*-===//
 
 #include "activetime_calltree.h"
+#include "activetime_recycle.h"
 #include "activetime_counts.h"
 #include "activetime_flags.h"
 
@@ -8,7 +9,7 @@ namespace __activetime {
 
 void CallTree::Init() {
   uptr NSlots = uptr(1) << kInitialSlotsLog;
-  Slots = (Slot *)MmapOrDie(NSlots * sizeof(Slot), "ActiveTime call-tree index");
+  Slots = (Slot *)MapRecycled(NSlots * sizeof(Slot), "ActiveTime call-tree index");
   Mask = NSlots - 1;
   Shift = 64 - kInitialSlotsLog;
   Used = 0;
@@ -17,7 +18,7 @@ void CallTree::Init() {
   LatBlocks = nullptr;
   LatSink = nullptr;
   DirCap = 16;
-  Dir = (Node **)MmapOrDie(DirCap * sizeof(Node *), "ActiveTime call-tree dir");
+  Dir = (Node **)MapRecycled(DirCap * sizeof(Node *), "ActiveTime call-tree dir");
   atomic_store(&DirPtr, uptr(Dir), memory_order_release);
   atomic_store(&NumNodes, 0, memory_order_relaxed);
   NewNode(0xffffffffu, nullptr, 0); // root sentinel
@@ -25,7 +26,7 @@ void CallTree::Init() {
 
 void CallTree::ReleaseIndex() {
   if (Slots)
-    UnmapOrDie(Slots, (Mask + 1) * sizeof(Slot));
+    Recycle(Slots, (Mask + 1) * sizeof(Slot), (Mask + 1) * sizeof(Slot));
   Slots = nullptr;
 }
 
@@ -43,7 +44,8 @@ u32 CallTree::NewNode(u32 Parent, const FuncDesc *Fn, uptr Site) {
       Dir = D;
       DirCap = NewCap;
     }
-    Dir[C] = (Node *)MmapOrDie(kChunkNodes * sizeof(Node), "ActiveTime call-tree nodes");
+    Dir[C] = (Node *)MapRecycled(kChunkNodes * sizeof(Node),
+                                 "ActiveTime call-tree nodes");
     atomic_store(&DirPtr, uptr(Dir), memory_order_release);
   }
   Node *N = &Dir[C][I & (kChunkNodes - 1)];
@@ -77,7 +79,7 @@ void CallTree::Grow() {
       J = (J + 1) & Mask;
     Slots[J] = Old[I];
   }
-  UnmapOrDie(Old, OldN * sizeof(Slot));
+  Recycle(Old, OldN * sizeof(Slot), OldN * sizeof(Slot));
 }
 
 u32 CallTree::Insert(u32 Parent, const FuncDesc *Fn, uptr Site) {
@@ -118,13 +120,13 @@ static constexpr uptr kLatBlockBytes = 1 << 16;
 
 void *CallTree::LatAlloc(uptr Bytes) {
   if (LatLeft < Bytes) {
-    char *B = (char *)MmapOrDie(kLatBlockBytes, "ActiveTime latency histograms");
+    char *B = (char *)MapRecycled(kLatBlockBytes, "ActiveTime latency histograms");
     *(void **)B = LatBlocks;
     LatBlocks = B;
     LatCur = B + 64; // the list link, then cache-line aligned pieces
     LatLeft = kLatBlockBytes - 64;
   }
-  void *P = LatCur; // mmap'd, never reused: already zero
+  void *P = LatCur; // handed out once: still zero
   LatCur += Bytes;
   LatLeft -= Bytes;
   return P;
@@ -180,9 +182,11 @@ u32 CallTree::CopyLatency(const Node &N, u64 *Out) const {
 }
 
 void CallTree::ReleaseLatency() {
-  while (LatBlocks) {
+  // The newest block is written up to LatCur, the others wholly.
+  for (bool Newest = true; LatBlocks; Newest = false) {
     void *Next = *(void **)LatBlocks;
-    UnmapOrDie(LatBlocks, kLatBlockBytes);
+    Recycle(LatBlocks, kLatBlockBytes,
+            Newest ? uptr(LatCur - (char *)LatBlocks) : kLatBlockBytes);
     LatBlocks = Next;
   }
   LatCur = nullptr;
@@ -190,12 +194,63 @@ void CallTree::ReleaseLatency() {
   LatSink = nullptr;
 }
 
+namespace {
+// Counts of a node's calls into Into's (latency histogram scratch: one
+// fold at a time, under the registry lock).
+u64 fold_hist[CallTree::kLatGroups * CallTree::kLatGroupBuckets];
+
+void AddStats(Node *To, const Node &X) {
+  To->Calls += X.Calls;
+  To->Incl += X.Incl;
+  To->Excl += X.Excl;
+  To->Ovh256 += X.Ovh256;
+  To->Off += X.Off;
+  To->Vol += X.Vol;
+  To->Invol += X.Invol;
+  // As the writer reads a node (NodeRecordOf): with only sampled calls the
+  // minimum can pass the maximum, and then both are the latter.
+  u64 Min = X.Calls ? (X.Min < X.Max ? X.Min : X.Max) : ~0ull;
+  if (Min < To->Min)
+    To->Min = Min;
+  if (X.Max > To->Max)
+    To->Max = X.Max;
+}
+} // namespace
+
+void CallTree::FoldFrom(const CallTree &From, u32 *Map) {
+  u32 N = From.Size();
+  Map[0] = 0;
+  for (u32 I = 1; I < N; ++I) {
+    const Node &X = *From.At(I);
+    // Parents come before their children: X's parent is mapped.
+    u32 To = FindOrInsert(Map[X.Parent], X.Fn, X.Site);
+    Map[I] = To;
+    Node *Y = At(To);
+    AddStats(Y, X);
+    Y->NextCheck = ~0ull; // nobody runs this node's probes
+    for (u32 M = From.CopyLatency(X, fold_hist); M; M &= M - 1) {
+      u32 First = u32(__builtin_ctz(M)) * kLatGroupBuckets;
+      for (u32 B = First; B < First + kLatGroupBuckets; ++B) {
+        if (!fold_hist[B])
+          continue;
+        u64 *Slot = LatencySlot(Y, B);
+        if (!Slot)
+          Slot = LatencySlotSlow(Y, B);
+        *Slot += fold_hist[B];
+      }
+    }
+  }
+}
+
 void CallTree::Destroy() {
   ReleaseIndex();
   u32 N = Size();
-  for (u32 C = 0; C * kChunkNodes < N; ++C)
-    UnmapOrDie(Dir[C], kChunkNodes * sizeof(Node));
-  UnmapOrDie(Dir, DirCap * sizeof(Node *));
+  for (u32 C = 0; C * kChunkNodes < N; ++C) {
+    u32 Used = N - C * kChunkNodes < kChunkNodes ? N - C * kChunkNodes
+                                                  : kChunkNodes;
+    Recycle(Dir[C], kChunkNodes * sizeof(Node), Used * sizeof(Node));
+  }
+  Recycle(Dir, DirCap * sizeof(Node *), DirCap * sizeof(Node *));
   ReleaseLatency();
   Dir = nullptr;
   atomic_store(&DirPtr, 0, memory_order_relaxed);

@@ -141,6 +141,11 @@ public:
 
   // Zeroes every node's statistics (fork child).
   void ResetStats();
+  // Adds every node of From (a finished thread's tree, nobody else reading
+  // it) to this tree, its statistics and latency counts included: Map[I]
+  // becomes the node From's node I went to (From.Size() entries). The
+  // caller owns this tree (the registry lock, for the folded threads').
+  void FoldFrom(const CallTree &From, u32 *Map);
   // Unmaps everything (a tree nobody else can see: calibration scratch).
   void Destroy();
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime_codesamples.h"
+#include "activetime_recycle.h"
 
 #include "activetime/raw_format.h"
 #include "activetime_code_segments.h"
@@ -432,7 +433,7 @@ uptr SlotHash(const CodeSampleSlot &E, uptr Mask) {
 void Grow(CodeSampleState &S) {
   uptr OldN = S.Slots ? S.Mask + 1 : 0, NewN = OldN ? OldN * 2 : 512;
   CodeSampleSlot *Old = S.Slots;
-  S.Slots = (CodeSampleSlot *)MmapOrDie(NewN * sizeof(CodeSampleSlot),
+  S.Slots = (CodeSampleSlot *)MapRecycled(NewN * sizeof(CodeSampleSlot),
                                         "ActiveTime code samples");
   S.Mask = NewN - 1;
   S.Used = 0;
@@ -452,7 +453,8 @@ void Grow(CodeSampleState &S) {
   }
 }
 
-void Insert(CodeSampleState &S, u32 Node, u32 Flags, uptr Addr, uptr Caller) {
+void Insert(CodeSampleState &S, u32 Node, u32 Flags, uptr Addr, uptr Caller,
+            u64 Count = 1) {
   if (!S.Slots || 2 * (S.Used + 1) > S.Mask + 1)
     Grow(S);
   CodeSampleSlot Key = {Addr, Node, Flags, 0, Caller};
@@ -463,13 +465,13 @@ void Insert(CodeSampleState &S, u32 Node, u32 Flags, uptr Addr, uptr Caller) {
       E.Node = Node;
       E.Flags = Flags;
       E.Caller = Caller;
-      __atomic_store_n(&E.Count, 1, __ATOMIC_RELEASE);
+      __atomic_store_n(&E.Count, Count, __ATOMIC_RELEASE);
       S.Used++;
       return;
     }
     if (E.Addr == Addr && E.Node == Node && E.Flags == Flags &&
         E.Caller == Caller) {
-      __atomic_store_n(&E.Count, E.Count + 1, __ATOMIC_RELAXED);
+      __atomic_store_n(&E.Count, E.Count + Count, __ATOMIC_RELAXED);
       return;
     }
   }
@@ -661,7 +663,7 @@ void DrainFromOutside(ThreadState *TS) {
 void DrainAllThreads(void *) {
   if (!TryLockThreadRegistry())
     return;
-  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next)
+  for (ThreadState *TS = LiveListHead(); TS; TS = TS->LiveNext)
     DrainFromOutside(TS);
   UnlockThreadRegistry();
 }
@@ -797,12 +799,16 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   S.OverBudget = Fd == kOverBudget;
   if (Fd < 0)
     return;
-  if (!MapPerfRing(S.Ring, Fd, kRingPages)) {
+  PerfRing R;
+  if (!MapPerfRing(R, Fd, kRingPages)) {
     VLog(1, "thread %llu: no code samples (the perf ring could not be mapped: "
             "perf_event_mlock_kb, ulimit -l)", (unsigned long long)TS->Tid);
     S.Refused = 1;
     return;
   }
+  LockRing(S); // the drainer may be looking at a registered thread
+  S.Ring = R;
+  UnlockRing(S);
   T.SampleHead = S.Ring.HeadWord();
   T.SampleTailSeen = S.Ring.Tail;
   T.SampleCost = S.CostTicks = u32((cost256 + 128) >> 8);
@@ -852,10 +858,15 @@ void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain) {
 
 namespace {
 void StartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
-  OpenThreadCodeSamples(T, TS);
+  TS->Code.Ring.Fd = -1;
+  T.SampleHead = &kNoRing;
+  if (!TS->PerfFromTick)
+    OpenThreadCodeSamples(T, TS);
 }
 
 void LeaveThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
+  if (TS->PerfFromTick && period_ns)
+    TS->Code.Refused = TS->Code.ShortLived = 1;
   CloseThreadCodeSamples(T, TS, /*Drain=*/true);
 }
 
@@ -890,8 +901,38 @@ void FillCodeSamplesProcessRecord(raw::ProcessRecord &R) {
 void FillCodeSamplesThreadRecord(raw::ThreadRecord &R, const ThreadState &TS) {
   R.Flags |= (TS.Code.Refused ? raw::TF_NotSampled : 0) |
              (TS.Code.OverBudget ? raw::TF_NoDescriptors : 0) |
+             (TS.Code.ShortLived ? raw::TF_ShortLived : 0) |
              (TS.Code.CostTicks ? raw::TF_SampledCallsApart : 0);
   R.LostCodeSamples = TS.Code.Lost;
+}
+
+// The table and the ones it replaced.
+void ReleaseTables(CodeSampleState &S) {
+  uptr Bytes = (S.Mask + 1) * sizeof(CodeSampleSlot);
+  if (S.Slots)
+    Recycle(S.Slots, Bytes, Bytes);
+  for (int I = 0; I < S.NumOld; ++I)
+    Recycle(S.Old[I], S.OldBytes[I], S.OldBytes[I]);
+  S.Slots = nullptr;
+  S.NumOld = 0;
+}
+
+void FoldThreadCodeSamples(ThreadState &Into, ThreadState &From,
+                           const u32 *Map, u32 NumTreeNodes) {
+  CodeSampleState &I = Into.Code, &F = From.Code;
+  for (uptr J = 0; F.Slots && J <= F.Mask; ++J) {
+    const CodeSampleSlot &E = F.Slots[J];
+    if (E.Count)
+      Insert(I, E.Node < NumTreeNodes ? Map[E.Node] : 0, E.Flags, E.Addr,
+             E.Caller, E.Count);
+  }
+  I.Lost += F.Lost;
+  I.Refused |= F.Refused;
+  I.OverBudget |= F.OverBudget;
+  I.ShortLived |= F.ShortLived;
+  if (F.CostTicks > I.CostTicks)
+    I.CostTicks = F.CostTicks;
+  ReleaseTables(F);
 }
 
 // The thread's code samples with their nodes mapped to written nodes (no
@@ -938,6 +979,7 @@ const Collector kCodeSamplesCollector = {
     .ThreadStart = StartThreadCodeSamples,
     .ThreadLeave = LeaveThreadCodeSamples,
     .ThreadAfterForkChild = RestartThreadCodeSamples,
+    .ThreadFold = FoldThreadCodeSamples,
     .ThreadForget = ForgetThreadCodeSamples,
     .ThreadAbandon = AbandonThreadCodeSamples,
     .FillProcess = FillCodeSamplesProcessRecord,

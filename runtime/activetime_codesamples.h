@@ -58,7 +58,7 @@ struct CodeSampleState {
   u64 Lost;            // PERF_RECORD_LOST
   u64 PendingSamples;  // samples the drainer read whose cost is to charge
   u32 CostTicks;       // ThreadTls::SampleCost since the ring was opened
-  u32 Unused;
+  u32 ShortLived;      // ... because it ended before opening its rings
   // Open-addressing table, grown by doubling; replaced tables are kept until
   // the thread finishes (the exit-time writer may be reading one).
   CodeSampleSlot *Slots;
@@ -89,7 +89,8 @@ void AddProgramCode(const void *Addr);
 // at one of them is marked as counting cost.
 void AddCountingOffset(sptr TpOffset);
 
-// Thread start / finish / fork child. Open sets T.SampleHead.
+// Thread start / finish / fork child. Open sets T.SampleHead; on a thread
+// already registered (its rings opened late), with the ring's lock.
 void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS);
 void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain);
 

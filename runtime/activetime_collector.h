@@ -63,6 +63,11 @@ struct Collector {
   // A fork child's surviving thread, its profile restarting at Now (the
   // registry lock held).
   void (*ThreadAfterForkChild)(ThreadTls &T, ThreadState *TS, u64 Now);
+  // A finished thread folded into the process's record Into (registry lock
+  // held): From's records go into Into's, through NodeMap (From's tree
+  // index -> Into's, NumTreeNodes entries), and From lets go of its memory.
+  void (*ThreadFold)(ThreadState &Into, ThreadState &From, const u32 *NodeMap,
+                     u32 NumTreeNodes);
   // Lets go of what the thread holds without draining it (testing resets).
   void (*ThreadForget)(ThreadTls &T, ThreadState *TS);
   // ... and without any lock: a child made behind the fork handlers, whose

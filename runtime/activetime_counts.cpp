@@ -13,6 +13,7 @@
 #include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_module.h"
+#include "activetime_recycle.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
@@ -61,15 +62,23 @@ u64 *Discard(uptr Need) {
   return discard;
 }
 
-// A new array of N counters for the calling thread: never freed (the
-// writer reads the arrays of finished threads).
+// Arena chunks start with their link and size, then cache-line pieces.
+constexpr uptr kChunkHeader = 64;
+constexpr uptr kMinChunk = 64u << 10;
+
+// A new array of N counters for the thread: freed only when the thread is
+// folded (the writer reads the arrays of finished threads).
 u64 *NewModuleArray(ThreadState *TS, u32 N) {
   uptr Bytes = RoundUpTo(uptr(N ? N : 1) * sizeof(u64), 64);
   if (Bytes > TS->CountArenaLeft) {
-    uptr Chunk = RoundUpTo(Bytes > (64u << 10) ? Bytes : (64u << 10),
+    uptr Chunk = RoundUpTo(kChunkHeader + (Bytes > kMinChunk ? Bytes : kMinChunk),
                            GetPageSizeCached());
-    TS->CountArena = (char *)MmapOrDie(Chunk, "ActiveTime call counts");
-    TS->CountArenaLeft = Chunk;
+    char *C = (char *)MapRecycled(Chunk, "ActiveTime call counts");
+    ((void **)C)[0] = TS->CountChunks;
+    ((uptr *)C)[1] = Chunk;
+    TS->CountChunks = C;
+    TS->CountArena = C + kChunkHeader;
+    TS->CountArenaLeft = Chunk - kChunkHeader;
   }
   u64 *A = (u64 *)TS->CountArena;
   TS->CountArena += Bytes;
@@ -239,7 +248,7 @@ void SetCountingEnabled(bool On) {
   // Another live thread's pointer is an aligned word in its TLS block: it
   // sees the old or the new array at its next call. A finished thread's
   // TLS block may be gone.
-  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next) {
+  for (ThreadState *TS = LiveListHead(); TS; TS = TS->LiveNext) {
     if (TS->Finished)
       continue;
     TS->Counts.ForEach([&](const CountArray &A) {
@@ -290,6 +299,55 @@ void RestartThreadCounts(ThreadTls &, ThreadState *TS, u64) {
   ResetThreadCountsAfterFork(TS);
 }
 
+// Into's array for From's array A (its module, or the PIC modules' one).
+u64 *FoldTarget(ThreadState &Into, const CountArray &A) {
+  u64 *Found = nullptr;
+  Into.Counts.ForEach([&](const CountArray &E) {
+    if (E.Module == A.Module)
+      Found = E.Counts;
+  });
+  if (Found)
+    return Found;
+  u64 *New = A.Module ? NewModuleArray(&Into, A.Module->NumFuncs)
+                      : (u64 *)MmapNoReserveOrDie(
+                            uptr(kMaxSharedSlots) * sizeof(u64),
+                            "ActiveTime call counts");
+  Append(Into.Counts, {A.Module, nullptr, New});
+  return New;
+}
+
+// Called on From's own thread as it finishes: its pointers go to the
+// discard array first (instrumented code in later TLS destructors must not
+// write into freed arrays), then its counts into Into's and its arrays away.
+void FoldThreadCounts(ThreadState &Into, ThreadState &From, const u32 *, u32) {
+  u32 SharedN = __atomic_load_n(&shared_slots_in_use, __ATOMIC_ACQUIRE);
+  From.Counts.ForEach([&](const CountArray &A) {
+    __atomic_store_n(A.Slot, Discard(kDiscardSlots), __ATOMIC_SEQ_CST);
+    u64 *To = FoldTarget(Into, A);
+    uptr N = A.Module ? A.Module->NumFuncs : SharedN;
+    for (uptr I = 0; I < N; ++I) {
+      u64 V = A.Counts[I];
+      if (V)
+        To[I] = (((To[I] & ~kCountedBit) + (V & ~kCountedBit)) & ~kCountedBit) |
+                ((To[I] | V) & kCountedBit);
+    }
+    if (!A.Module)
+      UnmapOrDie(A.Counts, uptr(kMaxSharedSlots) * sizeof(u64));
+  });
+  for (CountArrays::Chunk *C = From.Counts.First.Next, *Next; C; C = Next) {
+    Next = C->Next;
+    UnmapOrDie(C, sizeof(CountArrays::Chunk));
+  }
+  // The newest chunk is written up to the arena's pointer.
+  for (void *C = From.CountChunks, *Next; C; C = Next) {
+    Next = ((void **)C)[0];
+    uptr Bytes = ((uptr *)C)[1];
+    Recycle(C, Bytes,
+            C == From.CountChunks ? uptr(From.CountArena - (char *)C) : Bytes);
+  }
+  From.CountChunks = nullptr;
+}
+
 void FillCountsProcessRecord(raw::ProcessRecord &R) {
   R.TimingThreshold = timing_threshold;
 }
@@ -322,6 +380,7 @@ const Collector kCountsCollector = {
     .Name = "counts",
     .Init = InitTiming,
     .ThreadAfterForkChild = RestartThreadCounts,
+    .ThreadFold = FoldThreadCounts,
     .FillProcess = FillCountsProcessRecord,
     .WriteThreadRecords = WriteCountRecords,
     .NumThreadRecords = &raw::ThreadRecord::NumCounts,

@@ -13,6 +13,7 @@
 #include "activetime_internal.h"
 #include "activetime_module.h"
 #include "activetime_output.h"
+#include "activetime_recycle.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_writer.h"
@@ -51,11 +52,13 @@ void ForkPrepare() {
   LockModules();
   LockThreadRegistry();
   persistent_mu.Lock();
+  LockRecycleForFork();
   CallCollectors(&Collector::ForkPrepare);
 }
 
 void ForkParent() {
   CallCollectors(&Collector::ForkParent);
+  UnlockRecycleAfterFork();
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();
@@ -72,6 +75,7 @@ void ForkChild() {
   runtime.StartUnixNs = RealtimeNs();
   runtime.ForkedChild = true;
   ThreadRegistryAfterForkChild(Now);
+  UnlockRecycleAfterFork();
   persistent_mu.Unlock();
   UnlockThreadRegistry();
   UnlockModules();

@@ -309,13 +309,14 @@ void Sweep(u64 DeadlineNs) {
   ReadTickRawNsPair(&SC.AnchorTick, &SC.AnchorNs);
   SC.Rate = ProvisionalTickRate();
   SC.Margin = u64((unsigned __int128)kSelfPreemptMarginNs * SC.Rate / kNsPerSec);
-  u32 Ord = 0;
-  for (ThreadState *TS = ThreadListHeadAcquire(); TS;
-       TS = __atomic_load_n(&TS->Next, __ATOMIC_ACQUIRE), ++Ord) {
+  BeginLiveWalk();
+  for (ThreadState *TS = LiveListHeadAcquire(); TS;
+       TS = __atomic_load_n(&TS->LiveNext, __ATOMIC_ACQUIRE)) {
     if (__atomic_load_n(&TS->Leaving, __ATOMIC_ACQUIRE))
       continue;
-    SampleThread(TS, Ord, SC);
+    SampleThread(TS, TS->Ordinal, SC);
   }
+  EndLiveWalk();
 }
 
 u64 NextIntervalNs() {
@@ -444,7 +445,7 @@ void SamplerAfterForkChild() {
     return;
   // The surviving thread's entry may have been held by the parent's sampler
   // at the fork: nobody will release it in the child.
-  for (ThreadState *TS = ThreadListHeadAcquire(); TS; TS = TS->Next) {
+  for (ThreadState *TS = LiveListHead(); TS; TS = TS->LiveNext) {
     TS->SampleRef = 0;
     TS->SampleLastTick = 0;
     TS->SampleRingPos = 0;
@@ -521,11 +522,13 @@ void WriteSamplesSection(ProfileWriter &W) {
   u64 Kept = 0, Unmapped = 0;
   for (u64 I = 0; I < SV.NumSamples; ++I) {
     raw::SampleRecord R = SV.Samples[I];
-    if (R.Thread >= W.NumThreads || R.Node >= W.NodeMapSizes[R.Thread]) {
+    if (R.Thread >= W.NumOrdinals || W.SectionOf[R.Thread] == kMapDrop ||
+        R.Node >= W.NodeMapSizes[R.Thread]) {
       ++Unmapped;
       continue;
     }
     u32 M = W.NodeMaps[R.Thread][R.Node];
+    R.Thread = W.SectionOf[R.Thread];
     if (M == kMapDrop) {
       ++Unmapped;
       continue;
@@ -543,6 +546,25 @@ void WriteSamplesSection(ProfileWriter &W) {
 void LeaveThreadSampler(ThreadTls &, ThreadState *TS, u64) {
   SamplerWaitThreadLeaving(TS);
 }
+
+// The thread's samples are all after this one.
+void StartThreadSampler(ThreadTls &, ThreadState *TS, u64) {
+  TS->FirstSample = __atomic_load_n(&sampler.Num, __ATOMIC_ACQUIRE);
+}
+
+// From's samples (all taken: it has left the sampler's walk) now name the
+// folded record and its nodes.
+void FoldThreadSamples(ThreadState &Into, ThreadState &From, const u32 *Map,
+                       u32 NumTreeNodes) {
+  u64 N = __atomic_load_n(&sampler.Num, __ATOMIC_ACQUIRE);
+  for (u64 I = From.FirstSample; I < N; ++I) {
+    raw::SampleRecord &R = sampler.Buf[I];
+    if (R.Thread != From.Ordinal)
+      continue;
+    R.Thread = Into.Ordinal;
+    R.Node = R.Node < NumTreeNodes ? Map[R.Node] : kMapDrop;
+  }
+}
 } // namespace
 
 const Collector kSamplerCollector = {
@@ -550,7 +572,9 @@ const Collector kSamplerCollector = {
     .Start = StartSampler,
     .Stop = StopSampler,
     .AfterForkChild = SamplerAfterForkChild,
+    .ThreadStart = StartThreadSampler,
     .ThreadLeave = LeaveThreadSampler,
+    .ThreadFold = FoldThreadSamples,
     .PrepareWrite = PrepareSamplesSection,
     .WriteSections = WriteSamplesSection,
 };

@@ -111,10 +111,16 @@ int PerfOpen(u64 Tid, bool ClockRaw) {
 constexpr const char kOverBudgetWhy[] =
     "the runtime's descriptor budget, an eighth of ulimit -n, is spent";
 
+// Whether the kernel publishes the TSC <-> perf time conversion is the
+// same for every thread: once a ring showed it does not, later threads ask
+// for CLOCK_MONOTONIC_RAW at once instead of opening a ring twice.
+u32 no_time_zero;
+
 // Opens the perf ring for Tid; returns null on success, else why not.
 const char *OpenPerf(SwitchState &S, u64 Tid) {
   uptr Pages = uptr(flags()->switch_buffer_pages);
-  for (int Try = 0; Try < 2; ++Try) {
+  for (int Try = __atomic_load_n(&no_time_zero, __ATOMIC_RELAXED); Try < 2;
+       ++Try) {
     bool ClockRaw = Try == 1;
     int Fd = PerfOpen(Tid, ClockRaw);
     if (Fd == kOverBudget)
@@ -128,6 +134,7 @@ const char *OpenPerf(SwitchState &S, u64 Tid) {
       // No TSC <-> perf time conversion published (typical in VMs): ask
       // for CLOCK_MONOTONIC_RAW timestamps instead.
       ClosePerfRing(S.Ring);
+      __atomic_store_n(&no_time_zero, 1, __ATOMIC_RELAXED);
       continue;
     }
     S.Conv = ClockRaw ? PTC_ClockRaw : PTC_TimeZero;
@@ -265,6 +272,35 @@ u64 CollectSwitchedOut(ThreadTls &T, u64 Now) {
   return T.Off - Before;
 }
 
+namespace {
+// The thread's perf ring, or why not (then it keeps its CPU clock).
+bool TryPerf(ThreadTls &T, ThreadState *TS) {
+  SwitchState &S = TS->Switch;
+  const char *Why = OpenPerf(S, TS->Tid);
+  if (Why) {
+    TS->SwitchFallbackWhy = Why;
+    VLog(1, "thread %llu: switch_source=perf unavailable (%s); using cpuclock",
+         (unsigned long long)TS->Tid, Why);
+    return false;
+  }
+  S.Source = raw::SS_Perf;
+  T.SwitchHead = S.Ring.HeadWord();
+  T.SwitchTailSeen = S.Ring.Tail;
+  T.NextCheckTick = ~0ull;
+  return true;
+}
+
+// Threads other than the main one start on their CPU clock and open their
+// perf rings once they have lived perf_after_us.
+u64 PerfFromTick(const ThreadState *TS, u64 Now) {
+  u64 Us = u64(flags()->perf_after_us);
+  if (!Us || TS->Tid == u64(internal_getpid()))
+    return 0;
+  u64 Ticks = TicksFromNs(Us * 1000ull, ProvisionalTickRate());
+  return Now + (Ticks ? Ticks : 1);
+}
+} // namespace
+
 void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
   SwitchState &S = TS->Switch;
   internal_memset(&S, 0, sizeof(S));
@@ -273,20 +309,14 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
   T.NextCheckTick = ~0ull;
+  TS->PerfFromTick = 0;
   SwitchSourceFlag Want = flags()->switch_source;
   bool Perf = Want == SwitchSourceFlag::Auto || Want == SwitchSourceFlag::Perf;
   bool CpuClock = Perf || Want == SwitchSourceFlag::CpuClock;
   if (Perf) {
-    const char *Why = OpenPerf(S, TS->Tid);
-    if (!Why) {
-      S.Source = raw::SS_Perf;
-      T.SwitchHead = S.Ring.HeadWord();
-      T.SwitchTailSeen = S.Ring.Tail;
+    TS->PerfFromTick = PerfFromTick(TS, Now);
+    if (!TS->PerfFromTick && TryPerf(T, TS))
       return;
-    }
-    TS->SwitchFallbackWhy = Why;
-    VLog(1, "thread %llu: switch_source=perf unavailable (%s); using cpuclock",
-         (unsigned long long)TS->Tid, Why);
   }
   if (CpuClock) {
     S.Source = raw::SS_CpuClock;
@@ -298,6 +328,12 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
     S.LastWall = ReadTick();
     T.NextCheckTick = S.LastWall + S.Resolution;
   }
+}
+
+void OpenLateSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
+  // The CPU clock's windows up to now are charged: the records start here.
+  CheckSwitchSource(T, TS->Switch, Now);
+  TryPerf(T, TS);
 }
 
 void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain,
@@ -428,6 +464,23 @@ void FillSwitchThreadRecord(raw::ThreadRecord &R, const ThreadState &TS) {
   if (TS.SwitchFallbackWhy == kOverBudgetWhy)
     R.Flags |= raw::TF_NoDescriptors;
 }
+// How much a source's figures can be trusted: a folded record claims no
+// more than its least exact thread.
+int SourceRank(u32 Source) {
+  return Source == raw::SS_Perf ? 2 : Source == raw::SS_CpuClock ? 1 : 0;
+}
+
+void FoldSwitchSource(ThreadState &Into, ThreadState &From, const u32 *, u32) {
+  SwitchState &I = Into.Switch;
+  const SwitchState &F = From.Switch;
+  if (!Into.FoldedThreads || SourceRank(F.Source) < SourceRank(I.Source))
+    I.Source = F.Source;
+  if (F.Source == raw::SS_CpuClock && F.Resolution > I.Resolution)
+    I.Resolution = F.Resolution;
+  I.Lost += F.Lost;
+  if (From.SwitchFallbackWhy == kOverBudgetWhy)
+    Into.SwitchFallbackWhy = kOverBudgetWhy;
+}
 } // namespace
 
 const Collector kSwitchCollector = {
@@ -435,6 +488,7 @@ const Collector kSwitchCollector = {
     .ThreadStart = OpenThreadSwitchSource,
     .ThreadFinish = FinishThreadSwitchSource,
     .ThreadAfterForkChild = RestartThreadSwitchSource,
+    .ThreadFold = FoldSwitchSource,
     .ThreadForget = ForgetThreadSwitchSource,
     .ThreadAbandon = AbandonThreadSwitchSource,
     .FillThread = FillSwitchThreadRecord,

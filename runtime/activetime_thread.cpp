@@ -13,6 +13,7 @@
 #include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_module.h"
+#include "activetime_recycle.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
 #include "activetime_writer.h"
@@ -33,9 +34,22 @@ THREADLOCAL ThreadTls at_tls __attribute__((tls_model("initial-exec")));
 
 namespace {
 Mutex registry_mu;
+// Every thread with a profile of its own, and the folded threads' record.
 ThreadState *thread_head;
 ThreadState *thread_tail;
+// The live threads.
+ThreadState *live_head;
+ThreadState *live_tail;
+u32 next_ordinal;
 pthread_key_t thread_key;
+// Finished threads kept whole so far, and the record later ones fold into.
+u32 kept_finished;
+ThreadState *folded;
+// The sampler's walk of the live list: odd while one runs. Folded threads
+// wait in limbo, with the walk count seen when they left the list, until
+// that walk has ended.
+u64 live_walks;
+ThreadState *limbo;
 
 constexpr int kPrGetName = 16; // PR_GET_NAME
 
@@ -74,10 +88,11 @@ u32 LongProbeTicks() {
 }
 
 void FreeStacks(ThreadState *TS, Frame *Cur, u32 Cap) {
+  uptr Bytes = RoundUpTo(Cap * sizeof(Frame), GetPageSizeCached());
   if (Cur)
-    UnmapOrDie(Cur, RoundUpTo(Cap * sizeof(Frame), GetPageSizeCached()));
+    Recycle(Cur, Bytes, Bytes);
   for (int I = 0; I < TS->NumOldStacks; ++I)
-    UnmapOrDie(TS->OldStacks[I], TS->OldStackBytes[I]);
+    Recycle(TS->OldStacks[I], TS->OldStackBytes[I], TS->OldStackBytes[I]);
   TS->NumOldStacks = 0;
 }
 } // namespace
@@ -93,17 +108,63 @@ void LockThreadRegistry() { registry_mu.Lock(); }
 bool TryLockThreadRegistry() { return registry_mu.TryLock(); }
 void UnlockThreadRegistry() { registry_mu.Unlock(); }
 ThreadState *ThreadListHead() { return thread_head; }
-ThreadState *ThreadListHeadAcquire() {
-  return __atomic_load_n(&thread_head, __ATOMIC_ACQUIRE);
+u32 NumThreadOrdinals() { return next_ordinal; }
+ThreadState *LiveListHead() { return live_head; }
+ThreadState *LiveListHeadAcquire() {
+  return __atomic_load_n(&live_head, __ATOMIC_ACQUIRE);
 }
+
+void BeginLiveWalk() { __atomic_fetch_add(&live_walks, 1, __ATOMIC_SEQ_CST); }
+void EndLiveWalk() { __atomic_fetch_add(&live_walks, 1, __ATOMIC_SEQ_CST); }
+
+namespace {
+// Appends TS to both lists (registry lock held). Release stores: the
+// sampler walks the live list without the lock.
+void RegisterThread(ThreadState *TS) {
+  TS->Ordinal = next_ordinal++;
+  TS->Prev = thread_tail;
+  if (thread_tail)
+    thread_tail->Next = TS;
+  else
+    thread_head = TS;
+  thread_tail = TS;
+  TS->LivePrev = live_tail;
+  if (live_tail)
+    __atomic_store_n(&live_tail->LiveNext, TS, __ATOMIC_RELEASE);
+  else
+    __atomic_store_n(&live_head, TS, __ATOMIC_RELEASE);
+  live_tail = TS;
+}
+
+// A finished thread leaves the live list (registry lock held); its own
+// LiveNext stays as it was for a walk standing on it.
+void LeaveLiveList(ThreadState *TS) {
+  ThreadState *P = TS->LivePrev, *N = TS->LiveNext;
+  if (P)
+    __atomic_store_n(&P->LiveNext, N, __ATOMIC_RELEASE);
+  else
+    __atomic_store_n(&live_head, N, __ATOMIC_RELEASE);
+  if (N)
+    N->LivePrev = P;
+  else
+    live_tail = P;
+}
+
+// Registry lock held.
+void LeaveThreadList(ThreadState *TS) {
+  ThreadState *P = TS->Prev, *N = TS->Next;
+  (P ? P->Next : thread_head) = N;
+  (N ? N->Prev : thread_tail) = P;
+}
+} // namespace
 
 bool InitCurrentThread(u64 Now) {
   ThreadTls &T = at_tls;
   if (T.Dead)
     return false;
   EnsureInit();
-  uptr Bytes = RoundUpTo(sizeof(ThreadState), GetPageSizeCached());
-  ThreadState *TS = (ThreadState *)MmapOrDie(Bytes, "ActiveTime thread state");
+  ThreadState *TS =
+      (ThreadState *)MapRecycled(sizeof(ThreadState), "ActiveTime thread state");
   TS->Tls = &T;
   TS->Tree.Init();
   TS->Tid = GetTid();
@@ -111,8 +172,7 @@ bool InitCurrentThread(u64 Now) {
   TS->StartCpuNs = ThreadCpuNs();
   ReadThreadName(TS->Name);
   u32 Cap = (u32)flags()->initial_stack_frames;
-  Frame *Stk = (Frame *)MmapOrDie(
-      RoundUpTo(Cap * sizeof(Frame), GetPageSizeCached()), "ActiveTime shadow stack");
+  Frame *Stk = (Frame *)MapRecycled(Cap * sizeof(Frame), "ActiveTime shadow stack");
   Stk[0].Fn = nullptr;
   Stk[0].Addr = ~uptr(0);
   Stk[0].StartTick = Now;
@@ -133,12 +193,7 @@ bool InitCurrentThread(u64 Now) {
   CallCollectors(&Collector::ThreadStart, T, TS, Now);
   {
     Lock L(&registry_mu);
-    // Release: the sampler walks the list without the lock.
-    if (thread_tail)
-      __atomic_store_n(&thread_tail->Next, TS, __ATOMIC_RELEASE);
-    else
-      __atomic_store_n(&thread_head, TS, __ATOMIC_RELEASE);
-    thread_tail = TS;
+    RegisterThread(TS);
   }
   pthread_setspecific(thread_key, (void *)1);
   // Last, with release: enables the fast path, and tells the sampler (which
@@ -168,6 +223,113 @@ void GrowStack(ThreadTls &T) {
   __atomic_store_n(&T.Stack, N, __ATOMIC_RELEASE);
   __atomic_store_n(&T.Capacity, NewCap, __ATOMIC_RELEASE);
 }
+
+namespace {
+uptr ThreadStateBytes() {
+  return RoundUpTo(sizeof(ThreadState), GetPageSizeCached());
+}
+
+// Frees the folded threads whose limbo has ended (registry lock held).
+// Limbo links go through Next, which nobody walks any more.
+void DrainLimbo() {
+  u64 Now = __atomic_load_n(&live_walks, __ATOMIC_SEQ_CST);
+  for (ThreadState **P = &limbo; *P;) {
+    ThreadState *TS = *P;
+    if (TS->FirstSample == Now && (Now & 1)) {
+      P = &TS->Next;
+      continue;
+    }
+    *P = TS->Next;
+    Recycle(TS, ThreadStateBytes(), sizeof(ThreadState));
+  }
+}
+
+// TS left the live list: unmapped now, or once a walk that may stand on
+// it has ended.
+void FreeWhenUnseen(ThreadState *TS) {
+  u64 Walks = __atomic_load_n(&live_walks, __ATOMIC_SEQ_CST);
+  if (!(Walks & 1)) {
+    Recycle(TS, ThreadStateBytes(), sizeof(ThreadState));
+    return;
+  }
+  TS->FirstSample = Walks; // reused: the walk it waits for
+  TS->Next = limbo;
+  limbo = TS;
+}
+
+// The record the folded threads go into, registered when the first one
+// is folded.
+ThreadState *FoldedRecord() {
+  if (folded)
+    return folded;
+  ThreadState *F = (ThreadState *)MmapOrDie(ThreadStateBytes(),
+                                            "ActiveTime folded threads");
+  F->Tree.Init();
+  F->Code.Ring.Fd = F->Switch.Ring.Fd = -1; // no rings of its own
+  F->Finished = true;
+  F->StartTick = ~0ull;
+  F->Ordinal = next_ordinal++;
+  F->Prev = thread_tail;
+  (thread_tail ? thread_tail->Next : thread_head) = F;
+  thread_tail = F;
+  folded = F;
+  return F;
+}
+
+// The thread-wide figures of From into the folded record F.
+void FoldThreadFigures(ThreadState *F, const ThreadState *From) {
+  if (F->FoldedThreads == 0)
+    internal_memcpy(F->Name, From->Name, sizeof(F->Name));
+  else if (internal_memcmp(F->Name, From->Name, sizeof(F->Name)))
+    internal_memset(F->Name, 0, sizeof(F->Name)); // names differ: none
+  F->FoldedThreads++;
+  if (From->StartTick < F->StartTick)
+    F->StartTick = From->StartTick;
+  if (From->EndTick > F->EndTick)
+    F->EndTick = From->EndTick;
+  F->UnmatchedExits += From->UnmatchedExits;
+  F->UnwoundFrames += From->UnwoundFrames;
+  F->DroppedEvents += From->DroppedEvents;
+  F->FinalOff += From->FinalOff;
+  F->FoldedVoluntary += From->FinalSw >> 32;
+  F->FoldedInvoluntary += u32(From->FinalSw);
+  if (From->FinalCpuNs >= From->StartCpuNs)
+    F->FinalCpuNs += From->FinalCpuNs - From->StartCpuNs;
+  else
+    F->FoldedCpuUnknown = true;
+}
+
+// A finished thread beyond the first keep_threads goes into the folded
+// record, and its memory is freed (registry lock held).
+void FoldThread(ThreadState *TS) {
+  ThreadState *F = FoldedRecord();
+  u32 N = TS->Tree.Size();
+  uptr MapBytes = RoundUpTo(uptr(N) * sizeof(u32), GetPageSizeCached());
+  u32 *Map = (u32 *)MapRecycled(MapBytes, "ActiveTime fold map");
+  F->Tree.FoldFrom(TS->Tree, Map);
+  CallCollectors(&Collector::ThreadFold, *F, *TS, (const u32 *)Map, N);
+  Recycle(Map, MapBytes, uptr(N) * sizeof(u32));
+  FoldThreadFigures(F, TS);
+  TS->Tree.Destroy();
+  LeaveThreadList(TS);
+  FreeWhenUnseen(TS);
+}
+
+// The finished thread leaves the live list; it keeps its own profile or is
+// folded, and then forgets its state (registry lock held).
+void RetireThread(ThreadTls &T, ThreadState *TS) {
+  LeaveLiveList(TS);
+  DrainLimbo();
+  if (flags()->mode == RunMode::Trace ||
+      kept_finished < u32(flags()->keep_threads)) {
+    ++kept_finished;
+    return;
+  }
+  FoldThread(TS);
+  T.TS = nullptr;
+  T.Tree = nullptr;
+}
+} // namespace
 
 void FinishCurrentThread(u64 Now) {
   ThreadTls &T = at_tls;
@@ -205,6 +367,7 @@ void FinishCurrentThread(u64 Now) {
   TS->Tree.ReleaseIndex();
   TS->Tls = nullptr;
   VLog(2, "thread %llu finished", (unsigned long long)TS->Tid);
+  RetireThread(T, TS);
   AT_BARRIER();
   T.Seq++;
 }
@@ -214,10 +377,16 @@ void ThreadRegistryAfterForkChild(u64 Now) {
   // not exist in the child; finished ones belong to the parent's profile.
   ThreadTls &T = at_tls;
   ThreadState *TS = T.Dead ? nullptr : T.TS;
-  thread_head = thread_tail = TS;
+  thread_head = thread_tail = live_head = live_tail = TS;
+  folded = limbo = nullptr;
+  kept_finished = 0;
+  live_walks = 0;
+  next_ordinal = TS ? 1 : 0;
   if (!TS)
     return;
-  TS->Next = nullptr;
+  TS->Next = TS->Prev = TS->LiveNext = TS->LivePrev = nullptr;
+  TS->Ordinal = 0;
+  TS->FirstSample = 0;
   TS->Tid = GetTid();
   TS->StartTick = Now;
   TS->StartCpuNs = ThreadCpuNs();
@@ -237,7 +406,10 @@ void ResetThreadsForTesting() {
   if (T.TS && !T.Dead)
     CallCollectors(&Collector::ThreadForget, T, T.TS);
   Lock L(&registry_mu);
-  thread_head = thread_tail = nullptr;
+  thread_head = thread_tail = live_head = live_tail = nullptr;
+  folded = limbo = nullptr;
+  kept_finished = next_ordinal = 0;
+  live_walks = 0;
   internal_memset(&T, 0, sizeof(T));
 }
 
@@ -491,6 +663,8 @@ u64 AddOpenFrames(raw::NodeRecord *Recs, const u32 *Map, u32 N,
 // live thread (the writer's own, or another read through its clock id).
 u64 ThreadCpuSpan(const ThreadState *TS) {
   u64 End;
+  if (TS->FoldedThreads)
+    return TS->FoldedCpuUnknown ? raw::kCpuUnknown : TS->FinalCpuNs;
   if (TS->Finished)
     End = TS->FinalCpuNs;
   else if (TS->Tls == &at_tls)
@@ -515,6 +689,12 @@ void FillThreadRecord(raw::ThreadRecord *P, const ThreadState *TS,
   P->VoluntarySwitches = C.Sw >> 32;
   P->InvoluntarySwitches = u32(C.Sw);
   P->CpuNs = ThreadCpuSpan(TS);
+  if (TS->FoldedThreads) {
+    P->Flags |= raw::TF_Folded;
+    P->FoldedThreads = TS->FoldedThreads;
+    P->VoluntarySwitches = TS->FoldedVoluntary;
+    P->InvoluntarySwitches = TS->FoldedInvoluntary;
+  }
   CallCollectors(&Collector::FillThread, *P, *TS);
 }
 
@@ -586,12 +766,16 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
 // One section per registered thread, in registry order (the thread
 // ordinals), each leaving its node map when a collector asked for them.
 void WriteThreadSections(ProfileWriter &W) {
-  u32 Ord = 0;
-  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next, ++Ord)
+  u32 Sec = 0;
+  for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next, ++Sec) {
+    u32 Ord = TS->Ordinal;
+    if (W.NodeMaps)
+      W.SectionOf[Ord] = Sec;
     W.Section(raw::SK_Thread, [&] {
       WriteThread(W.Out, TS, W.EndTick, W.NodeMaps ? &W.NodeMaps[Ord] : nullptr,
                   W.NodeMapSizes ? &W.NodeMapSizes[Ord] : nullptr);
     });
+  }
 }
 } // namespace
 

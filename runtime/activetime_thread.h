@@ -145,6 +145,9 @@ struct ThreadState {
   SwitchState Switch; // the thread's context-switch source (slow path only)
   CodeSampleState Code; // its code samples (slow path only)
   const char *SwitchFallbackWhy; // why perf was not used (or null)
+  // Not 0: the tick from which the thread opens its perf rings (PollSlow);
+  // until then its switch source is its CPU clock (perf_after_us).
+  u64 PerfFromTick;
   u32 LongProbeTicks;   // ThreadTls::LongProbe's threshold (also in trace)
   TraceBuffers Trace; // mode=trace
   // Copies of the ThreadTls counters, made when the thread finished.
@@ -174,10 +177,32 @@ struct ThreadState {
   CountArrays Counts;
   char *CountArena;
   uptr CountArenaLeft;
+  void *CountChunks; // the arena's chunks, linked through their first word
   // Some node was opened for a function whose module was not registered:
   // adoptions then count the calls the thread's nodes already hold.
   bool UncountedNodes;
-  ThreadState *Next;  // registry list, creation order
+  // The registry: every thread whose profile is kept (its own, or the
+  // process's folded threads), in creation order; Prev under the lock only.
+  ThreadState *Next;
+  ThreadState *Prev;
+  // The live threads, which the drainer and the sampler walk (the sampler
+  // without the lock: a thread leaves this list with its LiveNext intact,
+  // and its memory outlives any sweep that may stand on it).
+  ThreadState *LiveNext;
+  ThreadState *LivePrev;
+  // Position in creation order among the process's threads (the sampler's
+  // records name threads by it); never reused.
+  u32 Ordinal;
+  // The sampler's record count when the thread started: its samples are
+  // after it (a fold rewrites them).
+  u64 FirstSample;
+  // > 0: the record of that many finished threads folded together
+  // (raw::TF_Folded), with their switches summed apart (FinalSw packs a
+  // thread's in 32 bits each) and whether one's CPU time was unknown.
+  u64 FoldedThreads;
+  u64 FoldedVoluntary;
+  u64 FoldedInvoluntary;
+  bool FoldedCpuUnknown;
   // Shadow stacks replaced by larger ones; freed when the thread finishes.
   static constexpr int kMaxOldStacks = 40;
   Frame *OldStacks[kMaxOldStacks];
@@ -208,6 +233,9 @@ u64 CollectSwitchedOut(ThreadTls &T, u64 Now);
 // Opens the thread's switch source (thread init, fork child) / drains and
 // closes it (thread finish, fork child for the parent's source).
 void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now);
+// A thread that started on its CPU clock (ThreadState::PerfFromTick) opens
+// its perf ring now; it keeps the CPU clock if it cannot.
+void OpenLateSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now);
 void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain, u64 Now);
 // Closes every open frame of the calling thread at Now (same accounting as
 // an exit); returns how many. Leaves Depth at 1.
@@ -227,9 +255,18 @@ void ResetTraceBuffersAfterFork(TraceBuffers &B);
 void LockThreadRegistry();
 bool TryLockThreadRegistry();
 void UnlockThreadRegistry();
-ThreadState *ThreadListHead(); // registry lock held
-// Lock-free walk (the sampler): entries are appended, never freed.
-ThreadState *ThreadListHeadAcquire();
+// The threads with a profile of their own, and the record of the folded
+// ones (registry lock held).
+ThreadState *ThreadListHead();
+// Thread ordinals handed out so far (registry lock held).
+u32 NumThreadOrdinals();
+// The live threads: with the registry lock held, or (the sampler, between
+// BeginLiveWalk and EndLiveWalk) without: a thread that leaves the list
+// stays readable until every walk that began before it left has ended.
+ThreadState *LiveListHead();
+ThreadState *LiveListHeadAcquire();
+void BeginLiveWalk();
+void EndLiveWalk();
 // Fork child: keep only the current thread, restart its profile at Now.
 void ThreadRegistryAfterForkChild(u64 Now);
 

@@ -84,19 +84,24 @@ struct NodeMapStore {
 
   void Allocate(ProfileWriter &W) {
     uptr PS = GetPageSizeCached();
-    MapsBytes = RoundUpTo(W.NumThreads * sizeof(u32 *), PS);
-    SizesBytes = RoundUpTo(W.NumThreads * sizeof(u32), PS);
+    MapsBytes = RoundUpTo(W.NumOrdinals * sizeof(u32 *), PS);
+    SizesBytes = RoundUpTo(W.NumOrdinals * sizeof(u32), PS);
     W.NodeMaps = (u32 **)MmapOrDie(MapsBytes, "ActiveTime writer maps");
     W.NodeMapSizes = (u32 *)MmapOrDie(SizesBytes, "ActiveTime writer maps");
+    W.SectionOf = (u32 *)MmapOrDie(SizesBytes, "ActiveTime writer maps");
+    internal_memset(W.SectionOf, 0xff, SizesBytes); // kMapDrop
   }
   void Release(ProfileWriter &W) {
     if (!W.NodeMaps)
       return;
-    for (u32 I = 0; I < W.NumThreads; ++I)
-      UnmapOrDie(W.NodeMaps[I], RoundUpTo(uptr(W.NodeMapSizes[I]) * sizeof(u32),
-                                          GetPageSizeCached()));
+    for (u32 I = 0; I < W.NumOrdinals; ++I)
+      if (W.NodeMaps[I])
+        UnmapOrDie(W.NodeMaps[I],
+                   RoundUpTo(uptr(W.NodeMapSizes[I]) * sizeof(u32),
+                             GetPageSizeCached()));
     UnmapOrDie(W.NodeMaps, MapsBytes);
     UnmapOrDie(W.NodeMapSizes, SizesBytes);
+    UnmapOrDie(W.SectionOf, SizesBytes);
   }
 };
 
@@ -104,6 +109,7 @@ struct NodeMapStore {
 void WriteSections(ProfileWriter &W) {
   for (ThreadState *TS = ThreadListHead(); TS; TS = TS->Next)
     ++W.NumThreads;
+  W.NumOrdinals = NumThreadOrdinals();
   W.ExeLen = ReadBinaryName(W.Exe, sizeof(W.Exe));
   if (W.ExeLen >= sizeof(W.Exe))
     W.ExeLen = 0;
@@ -112,7 +118,7 @@ void WriteSections(ProfileWriter &W) {
     if (kCollectors[I]->PrepareWrite)
       KeepNodeMaps |= kCollectors[I]->PrepareWrite(W);
   NodeMapStore Maps;
-  if (KeepNodeMaps && W.NumThreads)
+  if (KeepNodeMaps && W.NumOrdinals)
     Maps.Allocate(W);
   CallCollectors(&Collector::WriteSections, W);
   Maps.Release(W);

@@ -39,15 +39,18 @@ struct ProfileWriter {
   OutBuffer *Out;
   u64 TickRate;
   u64 EndTick;
-  u32 NumThreads; // in the registry: thread ordinals are below it
+  u32 NumThreads; // thread sections
+  u32 NumOrdinals; // thread ordinals handed out (ThreadState::Ordinal)
   // The main executable's path (not terminated; ExeLen 0: unknown).
   char Exe[4096];
   uptr ExeLen;
   // Per thread ordinal, the node map its section left (NodeMapSizes[I]
-  // entries), when a collector asked for them (Collector::PrepareWrite);
+  // entries) and the section's index (kMapDrop: no section, the thread
+  // was folded), when a collector asked for them (Collector::PrepareWrite);
   // else null.
   u32 **NodeMaps;
   u32 *NodeMapSizes;
+  u32 *SectionOf;
   u32 NumSections;
 
   // A section: its header's placeholder, the payload, then its size and

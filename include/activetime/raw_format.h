@@ -42,7 +42,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 11;
+constexpr uint32_t kVersion = 12;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -162,8 +162,17 @@ enum ThreadFlags : uint32_t {
   // runtime's descriptor budget (an eighth of the soft RLIMIT_NOFILE) was
   // spent by other threads, not a perf limit.
   TF_NoDescriptors = 1u << 4,
+  // v12: the record of ThreadRecord::FoldedThreads finished threads folded
+  // together (the runtime keeps the first keep_threads finished threads
+  // whole): call trees merged, counts, samples, off-CPU time, switches and
+  // CPU time summed; StartTick the earliest start, EndTick the latest end.
+  TF_Folded = 1u << 5,
+  // v12: with TF_NotSampled, the thread ended before its perf rings were
+  // opened (the runtime's perf_after_us): its switched-out time is from its
+  // CPU clock and it has no code samples.
+  TF_ShortLived = 1u << 6,
   TF_Known = TF_Running | TF_NotSampled | TF_Latency | TF_SampledCallsApart |
-             TF_NoDescriptors,
+             TF_NoDescriptors | TF_Folded | TF_ShortLived,
 };
 
 // Where a thread's switched-out intervals came from.

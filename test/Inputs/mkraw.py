@@ -150,6 +150,10 @@ given. The records are sorted by (node, bucket) unless "latency_sorted" is
 false; "num_latency" overrides their count (ThreadRecord::NumLatency, the
 former Reserved; "reserved" still sets the same field).
 
+Version 12: a thread's "folded_threads" (ThreadRecord::FoldedThreads) makes
+it the record of that many finished threads folded together; it gets the
+TF_Folded flag (32) unless "flags" is given.
+
 Also in version 9: a module's "inlined_away" list (same keys as
 "functions", address 0) names the functions inlined away before
 instrumentation; "num_inlined_away" and "reserved" override the record's
@@ -194,6 +198,7 @@ SECTION_HEADER_SIZE = RAW.size("SectionHeader")
 SECTION_CHECKSUM_FROM = RAW.offset("SectionHeader", "Kind")
 NO_PARENT = 0xFFFFFFFF
 TF_LATENCY = 4
+TF_FOLDED = 32
 SK_PROCESS, SK_MODULE, SK_THREAD = (RAW.kind("Process"), RAW.kind("Module"),
                                     RAW.kind("Thread"))
 SK_TRACE, SK_STRIDES = RAW.kind("Trace"), RAW.kind("Strides")
@@ -434,7 +439,8 @@ def build_sections(desc):
             counts = thread_counts(p, t)
             code = thread_code_samples(p, t)
             lat = thread_latency(p, t, nodes)
-            tflags = t.get("flags", TF_LATENCY if "latency" in t else 0)
+            tflags = t.get("flags", (TF_LATENCY if "latency" in t else 0) |
+                           (TF_FOLDED if t.get("folded_threads") else 0))
             b = RAW.pack(
                 "ThreadRecord", Tid=t.get("tid", 1),
                 StartTick=t.get("start_tick", 0),
@@ -455,7 +461,8 @@ def build_sections(desc):
                 NumCodeSamples=t.get("num_code_samples", len(code)),
                 NumLatency=t.get("num_latency", t.get("reserved", len(lat))),
                 LostCodeSamples=t.get("lost_code_samples", 0),
-                CpuNs=t.get("cpu_ns", CPU_UNKNOWN))
+                CpuNs=t.get("cpu_ns", CPU_UNKNOWN),
+                FoldedThreads=t.get("folded_threads", 0))
             sections.append((SK_THREAD,
                              b + b"".join(nodes + counts + code + lat)))
         for t in traces:

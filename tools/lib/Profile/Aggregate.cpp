@@ -686,6 +686,7 @@ static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
   TS.Tid = T.Tid;
   TS.Name = T.Name;
   TS.Flags = threadFlags(T);
+  TS.FoldedThreads = T.FoldedThreads;
   TS.WallNs = ticksToNs(P, T.EndTick - T.StartTick);
   TS.OpenFrames = T.OpenFrames;
   TS.UnmatchedExits = T.UnmatchedExits;

@@ -32,6 +32,8 @@ ThreadFlags profile::threadFlags(const Thread &T) {
   F.NoDescriptors = T.Flags & raw::TF_NoDescriptors;
   F.Latency = T.Flags & raw::TF_Latency;
   F.SampledCallsApart = T.Flags & raw::TF_SampledCallsApart;
+  F.Folded = T.Flags & raw::TF_Folded;
+  F.ShortLived = T.Flags & raw::TF_ShortLived;
   return F;
 }
 

@@ -84,8 +84,12 @@ Error Parser::checkThreadRecord(const Thread &T, uint32_t NumLatency,
   // Switched out far longer than it existed: a corrupt count (the slack,
   // the wall time again plus a second, leaves clock conversion and a
   // runtime's rounding well alone).
+  if (bool(T.Flags & raw::TF_Folded) != (T.FoldedThreads != 0))
+    return fail(formatv("{0}: {1} folded threads with folded flag {2}", What,
+                        T.FoldedThreads, bool(T.Flags & raw::TF_Folded)));
+  // A folded record sums its threads' off-CPU time: the bound is per thread.
   uint64_t Wall = T.EndTick - T.StartTick;
-  if (T.OffCpuTicks / 2 > Wall + Cur->TickRate)
+  if (T.OffCpuTicks / 2 / threadsOf(T) > Wall + Cur->TickRate)
     return fail(formatv("{0}: off-CPU ticks {1} exceed the thread's wall "
                         "time ({2} ticks)",
                         What, T.OffCpuTicks, Wall));

@@ -97,20 +97,23 @@ Counters Counters::of(const Process &P) {
 }
 
 void SwitchSummary::add(const Process &P, const Thread &T) {
+  // A folded record counts its threads under the least exact source of any.
+  unsigned N = unsigned(threadsOf(T));
   switch (switchSource(T)) {
   case SwitchSource::Perf:
-    ++Perf;
+    Perf += N;
     break;
   case SwitchSource::CpuClock: {
     double R = ticksToNs(P, T.SwitchResolution);
     MinResolutionNs = CpuClock ? std::min(MinResolutionNs, R) : R;
     MaxResolutionNs = CpuClock ? std::max(MaxResolutionNs, R) : R;
-    ++CpuClock;
-    CpuClockNoDescriptors += threadFlags(T).NoDescriptors;
+    CpuClock += N;
+    CpuClockNoDescriptors += threadFlags(T).NoDescriptors ? N : 0;
+    CpuClockShortLived += threadFlags(T).ShortLived ? N : 0;
     break;
   }
   case SwitchSource::None:
-    ++None;
+    None += N;
     break;
   }
   Lost += T.LostSwitchRecords;

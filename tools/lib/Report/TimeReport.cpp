@@ -138,17 +138,60 @@ void TextReport::overheadLines(const Process &Pr) {
 
 /// Why threads had no sampling ring: the runtime's descriptor budget, or the
 /// kernel's limit on locked ring pages.
-static std::string notSampledWhy(size_t Unsampled, size_t NoDescriptors) {
-  const char *Budget = "the runtime keeps its descriptors to an eighth of "
-                       "ulimit -n";
-  const char *Locked = "no perf ring: raise perf_event_mlock_kb or ulimit -l";
-  if (NoDescriptors == Unsampled)
-    return Budget;
-  if (!NoDescriptors)
-    return Locked;
-  return std::to_string(NoDescriptors) + ": " + Budget + "; " +
-         std::to_string(Unsampled - NoDescriptors) + ": " + Locked;
-}
+namespace {
+/// The program's threads in a process's records, and those of them the
+/// runtime folded together (keep_threads).
+struct ThreadCount {
+  size_t Threads = 0, Folded = 0;
+  static ThreadCount of(const Process &Pr) {
+    ThreadCount C;
+    for (const Thread &T : Pr.Threads) {
+      C.Threads += threadsOf(T);
+      C.Folded += T.FoldedThreads;
+    }
+    return C;
+  }
+};
+} // namespace
+
+namespace {
+/// A process's threads without code samples, by reason; a folded record
+/// counts all its threads (UpTo: some of them may have been sampled).
+struct Unsampled {
+  size_t Threads = 0, Budget = 0, ShortLived = 0;
+  bool UpTo = false;
+  static Unsampled of(const Process &Pr) {
+    Unsampled U;
+    for (const Thread &T : Pr.Threads) {
+      ThreadFlags F = threadFlags(T);
+      if (!F.NotSampled)
+        continue;
+      size_t N = threadsOf(T);
+      U.Threads += N;
+      U.Budget += F.NoDescriptors ? N : 0;
+      U.ShortLived += F.ShortLived && !F.NoDescriptors ? N : 0;
+      U.UpTo |= F.Folded;
+    }
+    return U;
+  }
+  std::string why() const {
+    std::vector<std::pair<size_t, const char *>> Parts = {
+        {Budget, "the runtime keeps its descriptors to an eighth of "
+                 "ulimit -n"},
+        {ShortLived, "ended before perf_after_us, when threads open their "
+                     "perf rings"},
+        {Threads - Budget - ShortLived,
+         "no perf ring: raise perf_event_mlock_kb or ulimit -l"}};
+    llvm::erase_if(Parts, [](const auto &P) { return P.first == 0; });
+    if (Parts.size() == 1)
+      return Parts[0].second;
+    std::string S;
+    for (const auto &P : Parts)
+      S += (S.empty() ? "" : "; ") + std::to_string(P.first) + ": " + P.second;
+    return S;
+  }
+};
+} // namespace
 
 void TextReport::codeSampleLines(const Process &Pr) {
   const char *Indent = "                   ";
@@ -168,16 +211,10 @@ void TextReport::codeSampleLines(const Process &Pr) {
     if (codeSampling(Pr).UserOnly)
       OS << "; kernel time not sampled (perf_event_paranoid)";
     OS << "\n";
-    size_t Unsampled = llvm::count_if(Pr.Threads, [](const Thread &T) {
-      return threadFlags(T).NotSampled;
-    });
-    size_t NoDescriptors = llvm::count_if(Pr.Threads, [](const Thread &T) {
-      return threadFlags(T).NotSampled && threadFlags(T).NoDescriptors;
-    });
-    if (Unsampled)
-      OS << Indent << "NOT SAMPLED: " << Unsampled << " of "
-         << Pr.Threads.size() << " threads ("
-         << notSampledWhy(Unsampled, NoDescriptors)
+    Unsampled U = Unsampled::of(Pr);
+    if (U.Threads)
+      OS << Indent << "NOT SAMPLED: " << (U.UpTo ? "up to " : "") << U.Threads
+         << " of " << ThreadCount::of(Pr).Threads << " threads (" << U.why()
          << "); their timed functions' self time includes their counted "
             "callees'\n";
   } else {
@@ -321,6 +358,11 @@ void TextReport::switchLines(const SwitchSummary &S) {
              ? " (" + std::to_string(S.CpuClockNoDescriptors) +
                    " for want of descriptors: the runtime keeps to an "
                    "eighth of ulimit -n)"
+             : std::string()) +
+        (S.CpuClockShortLived
+             ? " (" + std::to_string(S.CpuClockShortLived) +
+                   " ended before perf_after_us, when threads open their "
+                   "perf rings)"
              : std::string()));
   if (S.None)
     Parts.push_back("NOT MEASURED: " + threads(S.None));
@@ -336,17 +378,25 @@ void TextReport::switchLines(const SwitchSummary &S) {
      << "\n";
 }
 
+
 void TextReport::header() {
   // Per-process blocks while they stay readable; a summary beyond that
   // (a fork-heavy program can leave hundreds of processes).
   constexpr size_t MaxDetailed = 4;
-  size_t NumThreads = 0;
-  for (const Process &Pr : P.Processes)
-    NumThreads += Pr.Threads.size();
+  size_t NumThreads = 0, Folded = 0;
+  for (const Process &Pr : P.Processes) {
+    ThreadCount C = ThreadCount::of(Pr);
+    NumThreads += C.Threads;
+    Folded += C.Folded;
+  }
   SwitchSummary All = SwitchSummary::of(P);
   OS << "ActiveTime profile: " << P.Processes.size()
      << (P.Processes.size() == 1 ? " process, " : " processes, ") << NumThreads
-     << (NumThreads == 1 ? " thread\n" : " threads\n");
+     << (NumThreads == 1 ? " thread" : " threads");
+  if (Folded)
+    OS << " (" << Folded << " finished threads folded into one record per "
+       << "process by the runtime: keep_threads)";
+  OS << "\n";
   if (P.Processes.size() <= MaxDetailed)
     for (const Process &Pr : P.Processes)
       processBlock(Pr);
@@ -395,7 +445,11 @@ void TextReport::processBlock(const Process &Pr) {
     OS << "  tick step:       " << tickStep(Pr) << "\n";
   OS << "  wall time:       "
      << plainTime(ticksToNs(Pr, Pr.EndTick - Pr.StartTick)) << "\n";
-  OS << "  threads:         " << Pr.Threads.size() << "\n";
+  ThreadCount C = ThreadCount::of(Pr);
+  OS << "  threads:         " << C.Threads;
+  if (C.Folded)
+    OS << " (" << C.Folded << " of them folded into one record)";
+  OS << "\n";
   OS << "  modules:         " << Pr.Modules.size() << "\n";
   blockCountLines(Pr.BlockCounts.size(), Pr.Modules.size());
   if (Timed)
@@ -681,16 +735,24 @@ void TextReport::print() {
 
 void TextReport::threadSection(const ThreadSummary &T) {
   const Process &Pr = P.Processes[T.Process];
-  OS << "\nthread " << T.Tid;
+  if (T.FoldedThreads)
+    OS << "\n" << T.FoldedThreads << " finished threads folded together";
+  else
+    OS << "\nthread " << T.Tid;
   if (!T.Name.empty())
     OS << " \"" << T.Name << "\"";
-  OS << " (pid " << Pr.Pid << "): wall " << plainTime(T.WallNs) << ", "
+  OS << " (pid " << Pr.Pid << "): " << (T.FoldedThreads ? "span " : "wall ")
+     << plainTime(T.WallNs) << ", "
      << T.Functions.size()
      << (T.Functions.size() == 1 ? " function" : " functions");
   if (T.Flags.Running)
     OS << ", still running when the profile was written";
   if (T.Flags.NotSampled)
-    OS << ", NOT SAMPLED (no perf ring)";
+    OS << ", NOT SAMPLED ("
+       << (T.Flags.NoDescriptors ? "descriptor budget spent"
+           : T.Flags.ShortLived  ? "ended before opening its perf rings"
+                                 : "no perf ring")
+       << ")";
   OS << "\n";
   OS << "  switched-out:    ";
   switch (T.SwitchSource) {

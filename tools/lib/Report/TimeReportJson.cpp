@@ -372,6 +372,8 @@ void JsonReport::thread(const ThreadSummary &T) {
     J.attribute("tid", int64_t(T.Tid));
     J.attribute("name", T.Name);
     J.attribute("running", T.Flags.Running);
+    if (T.FoldedThreads)
+      J.attribute("folded_threads", int64_t(T.FoldedThreads));
     J.attribute("code_samples_refused", T.Flags.NotSampled);
     J.attribute("wall_ns", T.WallNs);
     J.attribute("switch_source", switchSourceName(T.SwitchSource));

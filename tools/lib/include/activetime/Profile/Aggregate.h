@@ -151,6 +151,7 @@ struct ThreadSummary {
   uint64_t Tid = 0;
   std::string Name;
   ThreadFlags Flags;
+  uint64_t FoldedThreads = 0; // Thread::FoldedThreads
   double WallNs = 0;
   uint64_t OpenFrames = 0, UnmatchedExits = 0, UnwoundFrames = 0,
            DroppedEvents = 0;

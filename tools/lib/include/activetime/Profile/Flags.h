@@ -39,6 +39,12 @@ struct ThreadFlags {
   /// Calls whose code samples' interrupts were over a quarter of their time
   /// are set apart from the histograms.
   bool SampledCallsApart = false;
+  /// The record of several finished threads folded together by the
+  /// runtime (Thread::FoldedThreads of them).
+  bool Folded = false;
+  /// Not sampled because it ended before opening its perf rings (the
+  /// runtime's perf_after_us): its switched-out time is from its CPU clock.
+  bool ShortLived = false;
 };
 ThreadFlags threadFlags(const Thread &T);
 

@@ -240,7 +240,16 @@ struct Thread {
   /// The thread's own CPU clock over [StartTick, EndTick], ns, profiler's
   /// cost included (raw::kCpuUnknown: not read).
   uint64_t CpuNs = raw::kCpuUnknown;
+  /// With raw::TF_Folded: the number of finished threads this record sums
+  /// (the runtime's keep_threads); their CPU time, off-CPU time and
+  /// switches are summed, StartTick/EndTick span them all. Else 0.
+  uint64_t FoldedThreads = 0;
 };
+
+/// How many of the program's threads a thread record stands for.
+inline uint64_t threadsOf(const Thread &T) {
+  return T.FoldedThreads ? T.FoldedThreads : 1;
+}
 
 /// OpenMP worker-state analysis (raw::SK_Parallel).
 struct Region {

@@ -314,6 +314,7 @@ template <> struct RawMapping<raw::ThreadRecord> {
     io.count(&R::NumCodeSamples, T.CodeSamples);
     io.field(&R::LostCodeSamples, T.LostCodeSamples);
     io.field(&R::CpuNs, T.CpuNs);
+    io.field(&R::FoldedThreads, T.FoldedThreads);
     io.sectionOwned(&R::NumLatency);
   }
 };
