@@ -14,6 +14,7 @@
 #include "RawReader.h"
 
 #include "activetime/Profile/Checksum.h"
+#include "activetime/Profile/ThreadIds.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -136,6 +137,7 @@ Error Parser::finishBlock() {
                         "sections, its header says {3}",
                         Idx, Cur->Pid, Cur->BlockCounts.size(),
                         ExpectedBlockCounts));
+  numberReusedTids(*Cur);
   return Error::success();
 }
 

@@ -283,7 +283,7 @@ void TextReport::cpuLines() {
         "their figures are too high by the excess";
   constexpr size_t MaxListed = 4;
   for (size_t I = 0; I < Over.size() && I < MaxListed; ++I)
-    OS << (I ? "; " : ": ") << "tid " << Over[I]->Tid << " "
+    OS << (I ? "; " : ": ") << "tid " << Over[I]->label() << " "
        << plainTime(Over[I]->TotalSelfActive) << " > "
        << plainTime(Over[I]->CpuNs) << " +- "
        << plainTime(Over[I]->TotalSelfActiveErrNs);
@@ -681,7 +681,7 @@ void TextReport::print() {
 
 void TextReport::threadSection(const ThreadSummary &T) {
   const Process &Pr = P.Processes[T.Process];
-  OS << "\nthread " << T.Tid;
+  OS << "\nthread " << T.label();
   if (!T.Name.empty())
     OS << " \"" << T.Name << "\"";
   OS << " (pid " << Pr.Pid << "): wall " << plainTime(T.WallNs) << ", "
@@ -711,7 +711,7 @@ void TextReport::threadSection(const ThreadSummary &T) {
   if (T.LostSwitchRecords)
     OS << "  lost switch records: " << T.LostSwitchRecords << "\n";
   for (const Trace &Tr : Pr.Traces)
-    if (Tr.Tid == T.Tid) {
+    if (Tr.Tid == T.Tid && Tr.TidOrder == T.TidOrder) {
       OS << "  trace:           " << Tr.Events.size() << " events, "
          << Tr.Switches.size() << " switches";
       if (Tr.DroppedEvents || Tr.DroppedSwitches)
