@@ -73,6 +73,13 @@ JSON description (all fields optional except where noted):
                   "proc_state": 0, "sampler_cpu_ns": 0, "flags": 1,
                   "wake_late_ns": 0,
                   "samples": [[tick, weight, thread, node, flags, depth]]},
+      "parallel": {"status": 0, "lost_events": 0,
+                   "regions": [{"address": 0, "path": "", "instances": 1,
+                                "wall_ticks": 0, "max_workers": 1}],
+                   "entries": [{"region": 0, "tid": 1, "state_ticks": [...],
+                                "transitions": [[...]], "local_takes": 0,
+                                "stolen_takes": 0, "tasks_created": 0,
+                                "chunks": 0, "wait_entries": 0}]},
       "strides": [{"module": 0, "num_sites": N, "reserved": 0,
                    "sites": [{"hash": 0, "static_stride": 0, "line": 0,
                               "column": 0, "size": 8,
@@ -202,7 +209,7 @@ TF_FOLDED = 32
 SK_PROCESS, SK_MODULE, SK_THREAD = (RAW.kind("Process"), RAW.kind("Module"),
                                     RAW.kind("Thread"))
 SK_TRACE, SK_STRIDES = RAW.kind("Trace"), RAW.kind("Strides")
-SK_SAMPLES = RAW.kind("Samples")
+SK_SAMPLES, SK_PARALLEL = RAW.kind("Samples"), RAW.kind("Parallel")
 NO_NODE = 0xFFFFFFFF
 SITE_FLAGS = {"store": 1, "static": 2, "loop": 4}
 OF_STABLE, OF_FENCED, OF_MEASURED = 1, 2, 4
@@ -376,6 +383,35 @@ def thread_nodes(proc, t):
     return out
 
 
+def parallel_section(par):
+    """SK_Parallel: the record, the regions, their threads, the paths."""
+    regions, entries = par.get("regions", []), par.get("entries", [])
+    strings, recs = b"", b""
+    for r in regions:
+        path = r.get("path", "").encode()
+        recs += RAW.pack("RegionRecord", Address=r.get("address", 0),
+                         PathOffset=len(strings), PathLen=len(path),
+                         Instances=r.get("instances", 1),
+                         WallTicks=r.get("wall_ticks", 0),
+                         MaxWorkers=r.get("max_workers", 1))
+        strings += path
+    for e in entries:
+        recs += RAW.pack("RegionThreadRecord", Region=e.get("region", 0),
+                         Tid=e.get("tid", 1),
+                         StateTicks=e.get("state_ticks", []),
+                         Transitions=e.get("transitions", []),
+                         LocalTakes=e.get("local_takes", 0),
+                         StolenTakes=e.get("stolen_takes", 0),
+                         TasksCreated=e.get("tasks_created", 0),
+                         Chunks=e.get("chunks", 0),
+                         WaitEntries=e.get("wait_entries", 0))
+    head = RAW.pack("ParallelRecord", Status=par.get("status", 0),
+                    NumRegions=len(regions), NumEntries=len(entries),
+                    StringBytes=len(strings),
+                    LostEvents=par.get("lost_events", 0))
+    return pad8(head + recs + strings)
+
+
 def build_sections(desc):
     sections = []
     for p in desc["processes"]:
@@ -519,6 +555,8 @@ def build_sections(desc):
                     Reserved=x.get("site_reserved", 0),
                     CopyOffset=x.get("copy_offset", 0)) + fn + fi
             sections.append((SK_STRIDES, pad8(b)))
+        if "parallel" in p:
+            sections.append((SK_PARALLEL, parallel_section(p["parallel"])))
         if "samples" in p:
             sm = p["samples"]
             recs = sm.get("samples", [])

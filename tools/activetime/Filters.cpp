@@ -24,11 +24,13 @@ cl::SubCommand &tool::exportSubcommand() {
   return SC;
 }
 
-static cl::list<uint64_t>
-    Tids("tid", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
-         cl::CommaSeparated,
-         cl::desc("Keep only these threads (comma-separated ids; may repeat)"),
-         cl::value_desc("tid,..."), cl::cat(ToolCategory));
+static cl::list<std::string> Tids(
+    "tid", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
+    cl::CommaSeparated,
+    cl::desc("Keep only these threads (comma-separated ids; may repeat). A "
+             "tid the kernel reused names each of its threads N#K, K from 1 "
+             "in start order; N alone is then refused"),
+    cl::value_desc("tid,..."), cl::cat(ToolCategory));
 static cl::list<std::string> Focus(
     "focus", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
     cl::desc("Keep only the calls of FUNC and their subtrees, each call a "
@@ -83,7 +85,12 @@ static Error timeOption(const cl::opt<std::string> &O,
 
 Expected<FilterSummary> tool::applyFilterOptions(Profile &P) {
   FilterSpec S;
-  S.Tids.assign(Tids.begin(), Tids.end());
+  for (const std::string &T : Tids) {
+    Expected<ThreadSelector> Sel = parseThreadSelector(T);
+    if (!Sel)
+      return Sel.takeError();
+    S.Tids.push_back(*Sel);
+  }
   S.Focus.assign(Focus.begin(), Focus.end());
   S.Ignore.assign(Ignore.begin(), Ignore.end());
   if (Error E = timeOption(From, S.FromNs))

@@ -122,7 +122,8 @@ computeResults(const std::vector<Input> &Inputs) {
   if (!PortionFound)
     return inputError("no code portion named '" + PortionOpt + "'");
   if (!ThreadFound)
-    return inputError("no thread '" + ThreadOpt + "' in the trace");
+    return inputError("no thread '" + ThreadOpt + "' in the trace" +
+                      reusedTidHint(Inputs, ThreadOpt));
   return std::move(Results);
 }
 

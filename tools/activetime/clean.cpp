@@ -1,9 +1,10 @@
 //===- clean.cpp - `activetime clean` ---------------------------------------===//
 //
 // Part of ActiveTime. Removes the temporary files of profile writes that
-// never finished (the process was killed while writing, see Unfinished.h).
-// report, merge and export point at them; nothing else would ever remove
-// them.
+// never finished (the process was killed while writing, see Unfinished.h),
+// and those of the tool's own outputs whose command was killed (SIGKILL:
+// SIGINT and SIGTERM remove them, OutputFile.h). report, merge and export
+// point at the runtime's; nothing else would ever remove either.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +22,9 @@ using namespace activetime::profile;
 using namespace activetime::tool;
 
 static cl::SubCommand CleanCommand(
-    "clean", "Remove the temporary files of profile writes that never "
-             "finished (their process was killed while writing)");
+    "clean", "Remove the temporary files of profile writes and of "
+             "activetime outputs that never finished (their process was "
+             "killed while writing)");
 
 static cl::list<std::string>
     Paths(cl::Positional, cl::sub(CleanCommand),
@@ -46,9 +48,13 @@ static Expected<std::vector<UnfinishedProfile>> findFor(StringRef Path) {
 }
 
 static void describe(const UnfinishedProfile &U, StringRef Verb) {
-  outs() << Verb << ' ' << U.Path << ": unfinished profile of process "
-         << U.Pid << " (" << U.Size << " bytes), never renamed to "
-         << U.Target << '\n';
+  outs() << Verb << ' ' << U.Path << ": ";
+  if (U.ToolOutput)
+    outs() << "unfinished output of an activetime command";
+  else
+    outs() << "unfinished profile of process " << U.Pid;
+  outs() << " (" << U.Size << " bytes), never renamed to " << U.Target
+         << '\n';
 }
 
 static int cleanMain() {
@@ -63,10 +69,12 @@ static int cleanMain() {
       return reportError(createFileError(
           P, std::make_error_code(std::errc::no_such_file_or_directory)));
     if (Found->empty())
-      outs() << "no unfinished profiles in " << P << '\n';
+      outs() << "no unfinished profiles or outputs in " << P << '\n';
     for (const UnfinishedProfile &U : *Found) {
       if (U.InUse) {
-        outs() << "kept " << U.Path << ": process " << U.Pid
+        outs() << "kept " << U.Path << ": "
+               << (U.ToolOutput ? std::string("an activetime command")
+                                : "process " + std::to_string(U.Pid))
                << " is still writing it\n";
       } else if (DryRun) {
         describe(U, "would remove");

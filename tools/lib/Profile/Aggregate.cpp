@@ -684,6 +684,7 @@ static ThreadSummary threadSummary(uint32_t ProcIdx, const Process &P,
   ThreadSummary TS;
   TS.Process = ProcIdx;
   TS.Tid = T.Tid;
+  TS.TidOrder = T.TidOrder;
   TS.Name = T.Name;
   TS.Flags = threadFlags(T);
   TS.FoldedThreads = T.FoldedThreads;

@@ -126,8 +126,17 @@ private:
   void dropLatency(Thread &T);
   void filterTraceCalls(Trace &Tr, const ProcessMatches &M);
   void clipTrace(const Process &Pr, Trace &Tr);
-  bool tidKept(uint64_t Tid) const {
-    return Spec.Tids.empty() || is_contained(Spec.Tids, Tid);
+  Error checkTid(const ThreadSelector &Sel) const;
+  bool tidKept(uint64_t Tid, uint32_t Order) const {
+    return Spec.Tids.empty() || any_of(Spec.Tids, [&](const ThreadSelector &S) {
+             return S.matches(Tid, Order);
+           });
+  }
+  /// An OpenMP entry knows its tid only: kept with any thread that had it.
+  bool anyTidKept(uint64_t Tid) const {
+    return Spec.Tids.empty() || any_of(Spec.Tids, [&](const ThreadSelector &S) {
+             return S.Tid == Tid;
+           });
   }
   bool calls() const { return !Spec.Focus.empty() || !Spec.Ignore.empty(); }
 
@@ -141,16 +150,43 @@ private:
 } // namespace
 
 /// Every check before anything changes: on error the profile is untouched.
+/// A --tid value selects some thread; a bare tid the kernel reused selects
+/// one only by its start order, which the user must then give.
+Error Filterer::checkTid(const ThreadSelector &Sel) const {
+  std::vector<std::string> Reused; // labels of the threads of a reused tid
+  bool Found = false, TidFound = false;
+  for (const Process &Pr : Prof.Processes)
+    for (const Thread &T : Pr.Threads) {
+      if (T.Tid != Sel.Tid)
+        continue;
+      TidFound = true;
+      Found |= Sel.matches(T.Tid, T.TidOrder);
+      if (T.TidOrder)
+        Reused.push_back(threadLabel(T));
+    }
+  if (!Found && Sel.Order && !Reused.empty())
+    return filterError("--tid=" + Sel.str() + ": no such thread (those that "
+                       "had tid " + utostr(Sel.Tid) + ", in start order: " +
+                       join(Reused, ", ") + ")");
+  if (!Found && TidFound)
+    return filterError("--tid=" + Sel.str() + ": no such thread (tid " +
+                       utostr(Sel.Tid) + " was not reused: give --tid=" +
+                       utostr(Sel.Tid) + ")");
+  if (!Found)
+    return filterError("--tid=" + Sel.str() +
+                       ": no thread of the profile has this id");
+  if (!Sel.Order && !Reused.empty())
+    return filterError("--tid=" + Sel.str() + ": " + utostr(Reused.size()) +
+                       " threads had this id (the kernel reused it), in "
+                       "start order: " + join(Reused, ", ") +
+                       "; give one of them, or several separated by commas");
+  return Error::success();
+}
+
 Error Filterer::check() {
-  for (uint64_t Tid : Spec.Tids) {
-    bool Found = false;
-    for (const Process &Pr : Prof.Processes)
-      Found |=
-          any_of(Pr.Threads, [&](const Thread &T) { return T.Tid == Tid; });
-    if (!Found)
-      return filterError("--tid=" + utostr(Tid) +
-                         ": no thread of the profile has this id");
-  }
+  for (const ThreadSelector &Sel : Spec.Tids)
+    if (Error E = checkTid(Sel))
+      return E;
   Expected<Patterns> F = Patterns::compile(Spec.Focus, "focus");
   if (!F)
     return F.takeError();
@@ -180,7 +216,7 @@ void Filterer::describeOptions() {
   if (!Spec.Tids.empty()) {
     std::string L = "--tid=";
     for (size_t I = 0; I < Spec.Tids.size(); ++I)
-      L += (I ? "," : "") + utostr(Spec.Tids[I]);
+      L += (I ? "," : "") + Spec.Tids[I].str();
     Sum.Applied.push_back(L);
   }
   for (const std::string &F : Spec.Focus)
@@ -199,7 +235,7 @@ void Filterer::keepThreads(Process &Pr) {
   std::vector<uint32_t> NewIdx(Pr.Threads.size(), UINT32_MAX);
   std::vector<Thread> Kept;
   for (size_t I = 0; I < Pr.Threads.size(); ++I) {
-    if (!tidKept(Pr.Threads[I].Tid)) {
+    if (!tidKept(Pr.Threads[I].Tid, Pr.Threads[I].TidOrder)) {
       ++Sum.ThreadsDropped;
       continue;
     }
@@ -215,9 +251,10 @@ void Filterer::keepThreads(Process &Pr) {
       Samples.push_back(S);
     }
   Pr.Samples.Samples = std::move(Samples);
-  llvm::erase_if(Pr.Traces, [&](const Trace &T) { return !tidKept(T.Tid); });
+  llvm::erase_if(Pr.Traces,
+                 [&](const Trace &T) { return !tidKept(T.Tid, T.TidOrder); });
   llvm::erase_if(Pr.Par.Entries,
-                 [&](const RegionThread &E) { return !tidKept(E.Tid); });
+                 [&](const RegionThread &E) { return !anyTidKept(E.Tid); });
 }
 
 /// What ignored calls took from the inclusive figures of the calls above

@@ -27,6 +27,7 @@
 #include "activetime/Profile/RawMapping.h"
 #include "activetime/raw_format.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
@@ -45,6 +46,20 @@ constexpr uint64_t kMaxTicks = uint64_t(1) << 60;
 // The tick rates a process record may carry (ticks per second).
 constexpr uint64_t kMinTickRate = 1000;
 constexpr uint64_t kMaxTickRate = 1000000000000ull;
+
+// More bytes than any address space holds (57-bit virtual addresses, the
+// widest of x86-64 and AArch64).
+constexpr uint64_t kMaxAddressBytes = uint64_t(1) << 57;
+// The slack of the plausibility bounds below: a second of the process's
+// clock (clock conversion, a runtime's rounding, a thread still running).
+constexpr uint64_t kSlackNs = 1000000000;
+
+/// A count the runtime kept of something that happened, named as the
+/// reader's messages name it ("dropped events").
+struct EventCount {
+  const char *Name;
+  uint64_t Value;
+};
 
 inline llvm::Error fail(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
@@ -125,6 +140,8 @@ private:
   // Thread sections (ReaderThread.cpp).
   llvm::Error checkThreadRecord(const Thread &T, uint32_t NumLatency,
                                 const std::string &What);
+  llvm::Error checkThreadCounts(const Thread &T, uint32_t NumNodes,
+                                const std::string &What);
   llvm::Error parseNodes(Cursor &C, Thread &T, uint32_t Num,
                          const std::string &What);
   llvm::Error checkNode(const Node &N, uint32_t I, const std::string &What);
@@ -140,6 +157,7 @@ private:
                           const std::string &What);
   llvm::Error parseSwitches(Cursor &C, Trace &T, uint64_t Num,
                             const std::string &What);
+  llvm::Error checkTraceCounts(const Trace &T, const std::string &What);
 
   // The parallel section (ReaderParallel.cpp).
   llvm::Error
@@ -148,10 +166,13 @@ private:
                const std::string &What);
   llvm::Error parseRegionThreads(Cursor &C, uint32_t Num, uint32_t NumRegions,
                                  const std::string &What);
+  llvm::Error checkRegionThread(const RegionThread &E,
+                                const std::string &What);
 
   // The samples section (ReaderSamples.cpp).
   llvm::Error checkSample(const SampleSet &S, uint64_t I,
                           const std::string &What);
+  llvm::Error checkSamplerCounts(const SampleSet &S, const std::string &What);
 
   // Strides sections (ReaderStrides.cpp).
   llvm::Error parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
@@ -161,6 +182,23 @@ private:
   // Block counts sections (ReaderBlockCounts.cpp).
   llvm::Error checkBlockCounts(const BlockCountTable &T,
                                const std::string &What);
+
+  // Plausibility of the values the checksums cannot vouch for (Reader.cpp).
+  /// \p Ticks of the open process's clock in ns (saturated).
+  uint64_t spanNs(uint64_t Ticks) const;
+  /// The most events \p Ticks of the open process's clock can hold: one per
+  /// nanosecond (no probe, context switch or sample takes less) plus
+  /// kSlackNs.
+  uint64_t maxEvents(uint64_t Ticks) const;
+  /// Each count at most maxEvents(SpanTicks); \p Span names the span.
+  llvm::Error checkEvents(llvm::ArrayRef<EventCount> Counts,
+                          uint64_t SpanTicks, llvm::StringRef Span,
+                          const std::string &What);
+  /// A duration of \p Ticks inside a span of \p SpanTicks: at most twice
+  /// the span plus a second (the slack leaves clock conversion alone).
+  bool plausibleDuration(uint64_t Ticks, uint64_t SpanTicks) const;
+  /// The open process's span, StartTick to EndTick.
+  uint64_t processSpan() const;
 
   // The block (Reader.cpp).
   llvm::Error finishBlock();

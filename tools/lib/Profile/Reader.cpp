@@ -14,6 +14,7 @@
 #include "RawReader.h"
 
 #include "activetime/Profile/Checksum.h"
+#include "activetime/Profile/ThreadIds.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -83,6 +84,34 @@ Error Parser::checkPadding(const Cursor &C, uint64_t Size, const Twine &What) {
   return Error::success();
 }
 
+uint64_t Parser::spanNs(uint64_t Ticks) const {
+  // In double: the bounds need no precision, only no overflow.
+  double Ns = double(Ticks) * 1e9 / double(Cur->TickRate);
+  return Ns >= 1.8e19 ? UINT64_MAX : uint64_t(Ns);
+}
+
+uint64_t Parser::maxEvents(uint64_t Ticks) const {
+  uint64_t Ns = spanNs(Ticks);
+  return Ns > UINT64_MAX - kSlackNs ? UINT64_MAX : Ns + kSlackNs;
+}
+
+Error Parser::checkEvents(ArrayRef<EventCount> Counts, uint64_t SpanTicks,
+                          StringRef Span, const std::string &What) {
+  uint64_t Max = maxEvents(SpanTicks);
+  for (const EventCount &C : Counts)
+    if (C.Value > Max)
+      return fail(formatv("{0}: {1} {2} is implausible: more than one per "
+                          "nanosecond of {3} ({4} ticks; at most {5})",
+                          What, C.Name, C.Value, Span, SpanTicks, Max));
+  return Error::success();
+}
+
+bool Parser::plausibleDuration(uint64_t Ticks, uint64_t SpanTicks) const {
+  return Ticks / 2 <= SpanTicks || Ticks / 2 - SpanTicks <= Cur->TickRate;
+}
+
+uint64_t Parser::processSpan() const { return Cur->EndTick - Cur->StartTick; }
+
 Error Parser::finishBlock() {
   if (!Cur)
     return Error::success();
@@ -108,6 +137,7 @@ Error Parser::finishBlock() {
                         "sections, its header says {3}",
                         Idx, Cur->Pid, Cur->BlockCounts.size(),
                         ExpectedBlockCounts));
+  numberReusedTids(*Cur);
   return Error::success();
 }
 

@@ -80,6 +80,10 @@ Error Parser::parseRegions(Cursor &C, uint32_t Num, uint32_t StringBytes,
       return fail(formatv("{0}: region {1}: path ({2} bytes at {3}) outside "
                           "the {4} string bytes",
                           What, I, Len, Off, StringBytes));
+    const EventCount Counts[] = {{"instances", Reg.Instances}};
+    if (Error E = checkEvents(Counts, processSpan(), "the process's run",
+                              formatv("{0}: region {1}", What, I)))
+      return E;
     PathRefs.push_back({Off, Len});
     Cur->Par.Regions.push_back(std::move(Reg));
   }
@@ -98,7 +102,23 @@ Error Parser::parseRegionThreads(Cursor &C, uint32_t Num, uint32_t NumRegions,
       return fail(formatv("{0}: entry {1}: region index {2} out of range (of "
                           "{3}) or reserved field {4} not 0",
                           What, I, E.Region, NumRegions, Reserved));
+    if (Error Err = checkRegionThread(E, formatv("{0}: entry {1}", What, I)))
+      return Err;
     Cur->Par.Entries.push_back(E);
   }
   return Error::success();
+}
+
+/// One thread's counts in one region, against the process's span.
+Error Parser::checkRegionThread(const RegionThread &E,
+                                const std::string &What) {
+  std::vector<EventCount> Counts = {{"local takes", E.LocalTakes},
+                                    {"stolen takes", E.StolenTakes},
+                                    {"tasks created", E.TasksCreated},
+                                    {"chunks", E.Chunks},
+                                    {"wait entries", E.WaitEntries}};
+  for (const auto &From : E.Transitions)
+    for (uint64_t N : From)
+      Counts.push_back({"state transitions", N});
+  return checkEvents(Counts, processSpan(), "the process's run", What);
 }

@@ -43,6 +43,8 @@ Error Parser::parseSamples(Cursor C) {
     return fail(formatv("{0}: unknown flags {1:x}", What, S.Flags));
   if (S.IntervalTicks == 0)
     return fail(What + ": sampling interval is 0");
+  if (Error E = checkSamplerCounts(S, What))
+    return E;
   if (Num != C.remaining() / sizeof(raw::SampleRecord) ||
       C.remaining() % sizeof(raw::SampleRecord))
     return fail(formatv("{0}: {1} samples do not match the section's {2} "
@@ -55,6 +57,25 @@ Error Parser::parseSamples(Cursor C) {
       return E;
   }
   Cur->HasSamples = true;
+  return Error::success();
+}
+
+/// The sampler thread's counts, against the process's span (each is of
+/// work the one sampler thread did); its CPU time, against the same.
+Error Parser::checkSamplerCounts(const SampleSet &S, const std::string &What) {
+  const EventCount Counts[] = {{"sweeps", S.Sweeps},
+                               {"dropped samples", S.Dropped},
+                               {"torn retries", S.TornRetries},
+                               {"torn discards", S.TornDiscarded},
+                               {"unmapped samples", S.Unmapped},
+                               {"/proc state samples", S.ProcStateSamples}};
+  if (Error E = checkEvents(Counts, processSpan(), "the process's run", What))
+    return E;
+  uint64_t RunNs = spanNs(processSpan());
+  if (S.SamplerCpuNs / 2 > RunNs && S.SamplerCpuNs / 2 - RunNs > kSlackNs)
+    return fail(formatv("{0}: sampler CPU time {1} ns exceeds the process's "
+                        "run ({2} ns)",
+                        What, S.SamplerCpuNs, RunNs));
   return Error::success();
 }
 

@@ -52,6 +52,8 @@ Error Parser::parseThread(Cursor C) {
   std::string What = formatv("thread {0} (tid {1})", ThreadIdx, T.Tid);
   if (Error E = checkThreadRecord(T, NumLatency, What))
     return E;
+  if (Error E = checkThreadCounts(T, NumNodes, What))
+    return E;
   uint64_t Need = uint64_t(NumNodes) * sizeof(raw::NodeRecord) +
                   uint64_t(NumCounts) * sizeof(raw::CountRecord) +
                   uint64_t(NumCode) * sizeof(raw::CodeSampleRecord) +
@@ -74,6 +76,13 @@ Error Parser::parseThread(Cursor C) {
   return Error::success();
 }
 
+/// The span a record's sums are bounded by: its wall time, times the
+/// threads a folded record sums (their figures add up over one span).
+static uint64_t recordSpan(const Thread &T) {
+  uint64_t Wall = T.EndTick - T.StartTick, N = threadsOf(T);
+  return Wall > UINT64_MAX / N ? UINT64_MAX : Wall * N;
+}
+
 Error Parser::checkThreadRecord(const Thread &T, uint32_t NumLatency,
                                 const std::string &What) {
   if (T.Flags & ~uint32_t(raw::TF_Known))
@@ -87,9 +96,12 @@ Error Parser::checkThreadRecord(const Thread &T, uint32_t NumLatency,
   if (bool(T.Flags & raw::TF_Folded) != (T.FoldedThreads != 0))
     return fail(formatv("{0}: {1} folded threads with folded flag {2}", What,
                         T.FoldedThreads, bool(T.Flags & raw::TF_Folded)));
-  // A folded record sums its threads' off-CPU time: the bound is per thread.
-  uint64_t Wall = T.EndTick - T.StartTick;
-  if (T.OffCpuTicks / 2 / threadsOf(T) > Wall + Cur->TickRate)
+  if (T.FoldedThreads > maxEvents(processSpan()))
+    return fail(formatv("{0}: {1} folded threads is implausible: more than "
+                        "one per nanosecond of the process's run",
+                        What, T.FoldedThreads));
+  uint64_t Wall = recordSpan(T);
+  if (!plausibleDuration(T.OffCpuTicks, Wall))
     return fail(formatv("{0}: off-CPU ticks {1} exceed the thread's wall "
                         "time ({2} ticks)",
                         What, T.OffCpuTicks, Wall));
@@ -103,14 +115,54 @@ Error Parser::checkThreadRecord(const Thread &T, uint32_t NumLatency,
   return Error::success();
 }
 
+/// The counts the report prints that no record delimits: each against
+/// what the thread's structure or its life can hold (docs/raw-format.md,
+/// "Plausibility").
+Error Parser::checkThreadCounts(const Thread &T, uint32_t NumNodes,
+                                const std::string &What) {
+  // Each open frame is one call of its own node: the frames open at the
+  // write are one path of the call tree, every node on it distinct.
+  if (T.OpenFrames > NumNodes)
+    return fail(formatv("{0}: open frames {1} exceed the thread's {2} nodes "
+                        "(each open frame is a call of a node of its own)",
+                        What, T.OpenFrames, NumNodes));
+  const EventCount Counts[] = {
+      {"unmatched exits", T.UnmatchedExits},
+      {"unwound frames", T.UnwoundFrames},
+      {"dropped events", T.DroppedEvents},
+      {"voluntary switches", T.VoluntarySwitches},
+      {"involuntary switches", T.InvoluntarySwitches},
+      {"lost switch records", T.LostSwitchRecords},
+      {"lost code samples", T.LostCodeSamples}};
+  uint64_t Wall = recordSpan(T);
+  if (Error E = checkEvents(Counts, Wall, "the thread's wall time", What))
+    return E;
+  // A thread's CPU clock cannot run faster than the wall clock; the bound
+  // is the off-CPU one, in ns.
+  uint64_t WallNs = spanNs(Wall);
+  if (T.CpuNs != raw::kCpuUnknown && T.CpuNs / 2 > WallNs &&
+      T.CpuNs / 2 - WallNs > kSlackNs)
+    return fail(formatv("{0}: CPU time {1} ns exceeds the thread's wall time "
+                        "({2} ns)",
+                        What, T.CpuNs, WallNs));
+  return Error::success();
+}
+
 /// The caller checked that the section holds exactly its records.
 Error Parser::parseNodes(Cursor &C, Thread &T, uint32_t Num,
                          const std::string &What) {
+  // Each timed call runs two probes: at most one call per nanosecond.
+  uint64_t MaxCalls = maxEvents(recordSpan(T));
   T.Nodes.resize(Num);
   for (uint32_t I = 0; I < Num; ++I) {
     C.record<raw::NodeRecord>().map(T.Nodes[I]);
     if (Error E = checkNode(T.Nodes[I], I, What))
       return E;
+    if (T.Nodes[I].Calls > MaxCalls)
+      return fail(formatv("{0}: node {1}: {2} calls is implausible: more "
+                          "than one per nanosecond of the thread's wall time "
+                          "(at most {3})",
+                          What, I, T.Nodes[I].Calls, MaxCalls));
   }
   return Error::success();
 }

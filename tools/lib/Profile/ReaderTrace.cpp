@@ -49,6 +49,8 @@ Error Parser::parseTrace(Cursor C) {
   if (T.BufferFlags & ~raw::TBF_Known)
     return fail(formatv("{0}: unknown buffer flags {1:x}", What,
                         T.BufferFlags));
+  if (Error E = checkTraceCounts(T, What))
+    return E;
   // Division, not multiplication: the counts are untrusted 64-bit values.
   uint64_t Rem = C.remaining();
   if (NumEvents > Rem / sizeof(raw::TraceEvent) ||
@@ -65,6 +67,22 @@ Error Parser::parseTrace(Cursor C) {
   if (Error E = parseSwitches(C, T, NumSwitches, What))
     return E;
   Cur->Traces.push_back(std::move(T));
+  return Error::success();
+}
+
+/// What the trace record says besides its record counts, against the
+/// process's span (a trace has none of its own) and the address space.
+/// BufferTicks is not bounded: the runtime times the buffers on the real
+/// clock even where its probes are fed their ticks (its unit tests).
+Error Parser::checkTraceCounts(const Trace &T, const std::string &What) {
+  const EventCount Counts[] = {{"dropped events", T.DroppedEvents},
+                               {"dropped switch events", T.DroppedSwitches}};
+  if (Error E = checkEvents(Counts, processSpan(), "the process's run", What))
+    return E;
+  if (T.BufferBytes > kMaxAddressBytes)
+    return fail(formatv("{0}: buffer bytes {1} exceed any address space "
+                        "(2^57)",
+                        What, T.BufferBytes));
   return Error::success();
 }
 

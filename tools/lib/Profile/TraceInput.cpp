@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "activetime/Profile/ThreadIds.h"
 #include "activetime/Profile/TraceActiveTime.h"
 #include "activetime/raw_format.h"
 
@@ -223,7 +224,8 @@ std::vector<Input> active::inputsFromProfile(const profile::Profile &P) {
     for (const profile::Trace &Tr : Pr.Traces) {
       ThreadInput T;
       T.Id = Tr.Tid;
-      T.Label = utostr(Tr.Tid);
+      T.Label = threadLabel(Tr);
+      T.TidOrder = Tr.TidOrder;
       T.DroppedEvents = Tr.DroppedEvents;
       T.DroppedSwitches = Tr.DroppedSwitches;
       T.BufferTicks = Tr.BufferTicks;
@@ -232,7 +234,7 @@ std::vector<Input> active::inputsFromProfile(const profile::Profile &P) {
       // context-switch records for the thread; otherwise it fell back.
       T.SwitchesMeasured = false;
       for (const profile::Thread &Th : Pr.Threads)
-        if (Th.Tid == Tr.Tid && Th.SwitchSource == raw::SS_Perf)
+        if (tracedBy(Tr, Th) && Th.SwitchSource == raw::SS_Perf)
           T.SwitchesMeasured = true;
       for (const profile::TraceEvent &E : Tr.Events)
         T.Events.push_back(
@@ -244,4 +246,20 @@ std::vector<Input> active::inputsFromProfile(const profile::Profile &P) {
     Out.push_back(std::move(In));
   }
   return Out;
+}
+
+std::string activetime::active::reusedTidHint(ArrayRef<Input> Inputs,
+                                              StringRef Name) {
+  std::vector<std::pair<uint32_t, std::string>> Threads; // in start order
+  for (const Input &In : Inputs)
+    for (const ThreadInput &T : In.Threads)
+      if (T.TidOrder && utostr(T.Id) == Name)
+        Threads.push_back({T.TidOrder, T.Label});
+  if (Threads.empty())
+    return "";
+  llvm::sort(Threads);
+  std::string Hint = (" (tid " + Name + " was reused: its threads are").str();
+  for (size_t I = 0; I < Threads.size(); ++I)
+    Hint += (I ? ", " : " ") + Threads[I].second;
+  return Hint + ")";
 }

@@ -6,6 +6,7 @@
 
 #include "activetime/Profile/Unfinished.h"
 
+#include "activetime/Profile/OutputFile.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -86,6 +87,25 @@ Expected<bool> inUse(StringRef Path) {
   return !Locked;
 }
 
+/// Whether \p Name is a temporary of the runtime (content checked) or of
+/// the tool (the name alone is distinctive); fills U's Pid, Size and
+/// ToolOutput and the target's name.
+bool isTemporary(const sys::fs::directory_entry &Entry, StringRef Name,
+                 StringRef &Target, UnfinishedProfile &U) {
+  if (Entry.type() != sys::fs::file_type::regular_file)
+    return false;
+  if (parseTempName(Name, Target, U.Pid))
+    return startsLikeProfile(Entry.path(), Target, U.Size);
+  if (!parseToolTempName(Name, Target))
+    return false;
+  sys::fs::file_status St;
+  if (sys::fs::status(Entry.path(), St))
+    return false;
+  U.Size = St.getSize();
+  U.ToolOutput = true;
+  return true;
+}
+
 } // namespace
 
 Expected<std::vector<UnfinishedProfile>>
@@ -98,10 +118,8 @@ profile::findUnfinished(StringRef Dir, StringRef Profile) {
     StringRef Name = sys::path::filename(I->path());
     StringRef Target;
     UnfinishedProfile U;
-    if (!parseTempName(Name, Target, U.Pid) ||
-        (!Want.empty() && Target != Want) ||
-        I->type() != sys::fs::file_type::regular_file ||
-        !startsLikeProfile(I->path(), Target, U.Size))
+    if (!isTemporary(*I, Name, Target, U) ||
+        (!Want.empty() && Target != Want))
       continue;
     Expected<bool> Busy = inUse(I->path());
     if (!Busy)
@@ -142,7 +160,7 @@ profile::findUnfinishedBeside(ArrayRef<std::string> Profiles) {
     }
     for (UnfinishedProfile &U : *All) {
       auto It = Names.find(sys::path::filename(U.Target));
-      if (!U.InUse && It != Names.end())
+      if (!U.InUse && !U.ToolOutput && It != Names.end())
         Stale.emplace_back(It->second, std::move(U));
     }
   }

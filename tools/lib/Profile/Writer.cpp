@@ -10,8 +10,7 @@
 #include "RawWriter.h"
 
 #include "activetime/Profile/Checksum.h"
-
-#include "llvm/Support/FileSystem.h"
+#include "activetime/Profile/OutputFile.h"
 
 #include <cstring>
 
@@ -91,24 +90,10 @@ Error profile::writeProfile(const Profile &Prof, StringRef Path) {
     return Prefixed(std::move(E));
   DS.flush();
 
-  Expected<sys::fs::TempFile> Temp =
-      sys::fs::TempFile::create(Path + ".tmp-%%%%%%%%");
-  if (!Temp)
-    return Prefixed(Temp.takeError());
-  {
-    raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
+  // Through the tool's temporary file, renamed when whole; its errors name
+  // the path.
+  return writeFileAtomically(Path, [&](raw_ostream &OS) {
     OS << Data;
-    OS.flush();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      consumeError(Temp->discard());
-      return Prefixed(errorCodeToError(EC));
-    }
-  }
-  if (Error E = Temp->keep(Path)) {
-    consumeError(Temp->discard());
-    return Prefixed(std::move(E));
-  }
-  return Error::success();
+    return Error::success();
+  });
 }

@@ -110,6 +110,8 @@ static void traceLossesJson(const Profile &P, json::OStream &J) {
         J.object([&] {
           J.attribute("pid", int64_t(Pr.Pid));
           J.attribute("tid", int64_t(T.Tid));
+          if (T.TidOrder)
+            J.attribute("tid_order", int64_t(T.TidOrder));
           J.attribute("events", int64_t(T.Events.size()));
           J.attribute("switches", int64_t(T.Switches.size()));
           J.attribute("dropped_events", int64_t(T.DroppedEvents));

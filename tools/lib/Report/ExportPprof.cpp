@@ -138,7 +138,7 @@ void PprofBuilder::comments() {
         "their timed callers by code samples (label how = counted).");
   for (const ThreadSummary &T : A.Threads)
     if (T.SwitchSource == SwitchSource::None)
-      Add("thread " + std::to_string(T.Tid) + " (pid " +
+      Add("thread " + T.label() + " (pid " +
           std::to_string(P.Processes[T.Process].Pid) +
           "): switched-out time NOT MEASURED: its active time includes it "
           "and its off_cpu is 0.");
@@ -280,6 +280,8 @@ void PprofBuilder::addSample(uint32_t Node, uint32_t ProcIdx,
     return L;
   };
   Label("thread")->set_num(int64_t(T.Tid));
+  if (T.TidOrder)
+    Label("tid_order")->set_num(T.TidOrder);
   Label("pid")->set_num(P.Processes[ProcIdx].Pid);
   if (!T.Name.empty())
     Label("thread_name")->set_str(str(T.Name));

@@ -47,11 +47,11 @@ static std::string funcName(const Process &Pr, uint32_t Func,
   return Names.name(Pr.Functions[Func].Name);
 }
 
-static std::string threadName(const Process &Pr, uint64_t Tid) {
+static std::string threadName(const Process &Pr, const Trace &Tr) {
   for (const Thread &T : Pr.Threads)
-    if (T.Tid == Tid && !T.Name.empty())
+    if (tracedBy(Tr, T) && !T.Name.empty())
       return T.Name;
-  return "thread " + utostr(Tid);
+  return "thread " + threadLabel(Tr);
 }
 
 /// A switched-out interval of a traced thread, in ticks.
@@ -116,7 +116,7 @@ private:
     uint64_t Since = Tick > CurProc->StartTick ? Tick - CurProc->StartTick : 0;
     return roundToNs(Base + double(Since) * UsPerTick);
   }
-  uint64_t threadStart(uint64_t Tid) const;
+  uint64_t threadStart(const Trace &Tr) const;
   double durationMicros(uint64_t Ticks) const {
     return roundToNs(double(Ticks) * UsPerTick);
   }
@@ -182,23 +182,23 @@ void ChromeTraceWriter::writeProcess(const Process &Proc) {
 
 /// When the thread's tracing began: its start, or the process's where the
 /// profile has no thread record for it.
-uint64_t ChromeTraceWriter::threadStart(uint64_t Tid) const {
+uint64_t ChromeTraceWriter::threadStart(const Trace &Tr) const {
   for (const Thread &T : CurProc->Threads)
-    if (T.Tid == Tid && T.StartTick)
+    if (tracedBy(Tr, T) && T.StartTick)
       return std::max(T.StartTick, CurProc->StartTick);
   return CurProc->StartTick;
 }
 
 void ChromeTraceWriter::writeThread(const Trace &Tr) {
   CurTrace = &Tr;
-  writeMetadata("thread_name", int64_t(Tr.Tid), threadName(*CurProc, Tr.Tid));
+  writeMetadata("thread_name", int64_t(Tr.Tid), threadName(*CurProc, Tr));
   Off = offIntervals(Tr);
   NextOff = 0;
   OffTicks = 0;
   Stack.clear();
   // A trace without events (all dropped, or the thread had only started)
   // still has a place in time: where its tracing began.
-  uint64_t LastTick = threadStart(Tr.Tid);
+  uint64_t LastTick = threadStart(Tr);
   for (const TraceEvent &E : Tr.Events) {
     writeOffIntervalsUpTo(E.Tick);
     LastTick = std::max(LastTick, E.Tick);
@@ -490,8 +490,8 @@ void SpeedscopeWriter::writeThreadProfile(const Process &Pr, const Trace &T) {
   uint64_t First = T.Events.front().Tick;
   J.object([&] {
     J.attribute("type", "evented");
-    J.attribute("name", threadName(Pr, T.Tid) + " (pid " + utostr(Pr.Pid) +
-                            ", tid " + utostr(T.Tid) + ", elapsed time)");
+    J.attribute("name", threadName(Pr, T) + " (pid " + utostr(Pr.Pid) +
+                            ", tid " + threadLabel(T) + ", elapsed time)");
     J.attribute("unit", "nanoseconds");
     J.attribute("startValue", 0);
     J.attribute("endValue", double(T.Events.back().Tick - First) * NsPerTick);

@@ -146,7 +146,7 @@ void TraceSummary::add(const Process &P, const Trace &T) {
   BufferBytes += T.BufferBytes;
   BufferFlags |= traceBufferFlags(T);
   for (const Thread &Th : P.Threads)
-    if (Th.Tid == T.Tid && Th.EndTick > Th.StartTick) {
+    if (tracedBy(T, Th) && Th.EndTick > Th.StartTick) {
       WallNs += ticksToNs(P, Th.EndTick - Th.StartTick);
       break;
     }

@@ -320,7 +320,7 @@ void TextReport::cpuLines() {
         "their figures are too high by the excess";
   constexpr size_t MaxListed = 4;
   for (size_t I = 0; I < Over.size() && I < MaxListed; ++I)
-    OS << (I ? "; " : ": ") << "tid " << Over[I]->Tid << " "
+    OS << (I ? "; " : ": ") << "tid " << Over[I]->label() << " "
        << plainTime(Over[I]->TotalSelfActive) << " > "
        << plainTime(Over[I]->CpuNs) << " +- "
        << plainTime(Over[I]->TotalSelfActiveErrNs);
@@ -738,7 +738,7 @@ void TextReport::threadSection(const ThreadSummary &T) {
   if (T.FoldedThreads)
     OS << "\n" << T.FoldedThreads << " finished threads folded together";
   else
-    OS << "\nthread " << T.Tid;
+    OS << "\nthread " << T.label();
   if (!T.Name.empty())
     OS << " \"" << T.Name << "\"";
   OS << " (pid " << Pr.Pid << "): " << (T.FoldedThreads ? "span " : "wall ")
@@ -773,7 +773,7 @@ void TextReport::threadSection(const ThreadSummary &T) {
   if (T.LostSwitchRecords)
     OS << "  lost switch records: " << T.LostSwitchRecords << "\n";
   for (const Trace &Tr : Pr.Traces)
-    if (Tr.Tid == T.Tid) {
+    if (Tr.Tid == T.Tid && Tr.TidOrder == T.TidOrder) {
       OS << "  trace:           " << Tr.Events.size() << " events, "
          << Tr.Switches.size() << " switches";
       if (Tr.DroppedEvents || Tr.DroppedSwitches)

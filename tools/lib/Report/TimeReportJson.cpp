@@ -370,6 +370,9 @@ void JsonReport::thread(const ThreadSummary &T) {
     J.attribute("process", int64_t(T.Process));
     J.attribute("pid", int64_t(P.Processes[T.Process].Pid));
     J.attribute("tid", int64_t(T.Tid));
+    // Only where the kernel reused the tid: the thread's start order.
+    if (T.TidOrder)
+      J.attribute("tid_order", int64_t(T.TidOrder));
     J.attribute("name", T.Name);
     J.attribute("running", T.Flags.Running);
     if (T.FoldedThreads)
@@ -387,7 +390,7 @@ void JsonReport::thread(const ThreadSummary &T) {
     counters(C);
     const Process &Pr = P.Processes[T.Process];
     for (const Trace &Tr : Pr.Traces)
-      if (Tr.Tid == T.Tid) {
+      if (Tr.Tid == T.Tid && Tr.TidOrder == T.TidOrder) {
         TraceSummary S;
         S.add(Pr, Tr);
         trace(S);

@@ -49,7 +49,10 @@ static void resultJson(json::OStream &J, const TraceResult &S) {
   J.object([&] {
     J.attribute("pid", int64_t(R.Pid));
     uint64_t Num;
-    if (!StringRef(T.Label).getAsInteger(10, Num))
+    if (T.TidOrder) { // a reused tid: "401#2" is tid 401, its second thread
+      J.attribute("tid", int64_t(T.Id));
+      J.attribute("tid_order", int64_t(T.TidOrder));
+    } else if (!StringRef(T.Label).getAsInteger(10, Num))
       J.attribute("tid", int64_t(Num));
     else
       J.attribute("tid", T.Label);

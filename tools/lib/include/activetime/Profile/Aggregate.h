@@ -13,6 +13,7 @@
 
 #include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Profile.h"
+#include "activetime/Profile/ThreadIds.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -149,6 +150,9 @@ struct TreeNode {
 struct ThreadSummary {
   uint32_t Process = 0; // index into Profile::Processes
   uint64_t Tid = 0;
+  uint32_t TidOrder = 0; // Thread::TidOrder
+  /// How reports name the thread: "1234", or "1234#2" (ThreadIds.h).
+  std::string label() const { return threadLabel(Tid, TidOrder); }
   std::string Name;
   ThreadFlags Flags;
   uint64_t FoldedThreads = 0; // Thread::FoldedThreads

@@ -12,6 +12,7 @@
 #define ACTIVETIME_PROFILE_FILTER_H
 
 #include "activetime/Profile/Profile.h"
+#include "activetime/Profile/ThreadIds.h"
 
 #include "llvm/Support/Error.h"
 
@@ -27,7 +28,9 @@ namespace profile {
 /// *, ?, [...], \ escapes) matched against the whole linkage name and the
 /// whole demangled name; a name without metacharacters matches itself only.
 struct FilterSpec {
-  std::vector<uint64_t> Tids;      // keep these threads (empty: all)
+  /// Keep these threads (empty: all). A bare tid that the kernel reused
+  /// within a process is ambiguous: refused, naming the threads that had it.
+  std::vector<ThreadSelector> Tids;
   std::vector<std::string> Focus;  // keep only subtrees rooted at these
   std::vector<std::string> Ignore; // drop these calls and their subtrees
   /// mode=trace: keep trace events in [From, To], ns since each process's
@@ -74,7 +77,8 @@ struct FilterSummary {
 llvm::Expected<uint64_t> parseTimeSinceStart(llvm::StringRef S);
 
 /// Applies \p S to \p P in place. Checks first (a pattern or tid matching
-/// nothing, --from/--to without traces or reversed) and leaves \p P
+/// nothing, a reused tid without its #K, --from/--to without traces or
+/// reversed) and leaves \p P
 /// untouched on error. Iterative: trees may be deep.
 llvm::Expected<FilterSummary> applyFilters(Profile &P, const FilterSpec &S);
 

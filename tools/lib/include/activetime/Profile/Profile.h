@@ -168,6 +168,8 @@ struct SwitchEvent {
 /// mode=trace: one traced thread's timer measurements and switch events.
 struct Trace {
   uint64_t Tid = 0;
+  /// Not stored: the TidOrder of the thread that recorded it (ThreadIds.h).
+  uint32_t TidOrder = 0;
   uint64_t DroppedEvents = 0;
   uint64_t DroppedSwitches = 0;
   /// What making the trace buffers' pages ready cost the thread while it
@@ -216,6 +218,10 @@ struct MemSite {
 
 struct Thread {
   uint64_t Tid = 0;
+  /// Not stored: where the kernel reused the tid within the process, the
+  /// thread's place among the threads that had it, in start order (1:
+  /// first); 0 where no other thread of the process had it (ThreadIds.h).
+  uint32_t TidOrder = 0;
   std::string Name;
   uint32_t Flags = 0;   // raw::ThreadFlags
   /// Not stored: --ignore took time out of some of the thread's calls, so

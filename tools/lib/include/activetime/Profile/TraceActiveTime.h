@@ -83,6 +83,7 @@ struct Overhead {
 struct ThreadInput {
   uint64_t Id = 0;                  // tid, or the text file's thread number
   std::string Label;                // as printed: tid or the text's name
+  uint32_t TidOrder = 0;            // raw profiles: profile::Trace::TidOrder
   std::vector<Measurement> Events;  // any order; stages sort them
   std::vector<Switch> Switches;     // involving this thread
   bool SwitchesMeasured = true;     // false: swapped-out time unknown
@@ -111,6 +112,10 @@ llvm::Expected<Input> parseTables(llvm::StringRef Text,
 
 /// One Input per process of \p P that has trace sections.
 std::vector<Input> inputsFromProfile(const profile::Profile &P);
+
+/// For a thread name no thread of \p Inputs has: when it is a tid the kernel
+/// reused, " (tid N was reused: its threads are N#1, N#2...)", else "".
+std::string reusedTidHint(llvm::ArrayRef<Input> Inputs, llvm::StringRef Name);
 
 /// Stable sort by tick (equal ticks keep their recorded order).
 void sortMeasurements(std::vector<Measurement> &Events);

@@ -15,10 +15,11 @@
 namespace activetime {
 namespace report {
 
-/// Streams \p Write into \p Path ("-" = stdout) through a temporary file
-/// renamed only if the writer succeeds (llvm::writeToOutput), so a failure
-/// leaves an existing file as it was. The writer's own errors come back as
-/// they are; a failure of the file itself names \p Path.
+/// Streams \p Write into \p Path ("-" = stdout) through the tool's
+/// temporary file, renamed only if the writer succeeds, so a failure leaves
+/// an existing file as it was (profile::writeFileAtomically, which also
+/// says what an interrupted write leaves). The writer's own errors come
+/// back as they are; a failure of the file itself names \p Path.
 llvm::Error writeOutputFile(llvm::StringRef Path,
                             llvm::function_ref<llvm::Error(llvm::raw_ostream &)>
                                 Write);
