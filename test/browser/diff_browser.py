@@ -10,7 +10,14 @@ hovering a frame shows its figures before and after, the color switch works
 and the functions table lists every function. Saves a screenshot (PNG).
 Reuses report_browser.py's DevTools client.
 
+With --depth D, the diff of two profiles D levels deep instead
+(tool/Inputs/html_scale.py, NEW's chain 1.5 times slower): every section is
+there, the graph draws 10,000 levels with a [deeper] frame above and says
+so, a click on the deepest frame zooms it, and no console error or
+exception.
+
 usage: diff_browser.py --activetime BIN --mkraw mkraw.py --inputs DIR --out DIR
+                       [--depth D]
 """
 
 import json
@@ -19,7 +26,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report_browser import run_page  # noqa: E402
+from report_browser import check_deep_graph, make_deep, run_page  # noqa: E402
 
 # Per run: (pid, main incl, compute (incl, excl), work) in ns; helper and
 # oldname/newname keep their figures of the JSON descriptions.
@@ -110,7 +117,29 @@ def check_page(b, check, args):
     check(rows == 6, "the functions table lists all 6 functions (%s)" % rows)
 
 
+def make_deep_diff(args):
+    base = make_deep(args, "deep-base")
+    new = make_deep(args, "deep-new", ["--slower", "1.5", "--pid", "2"])
+    html = os.path.join(args.out, "diff-deep.html")
+    subprocess.check_call([args.activetime, "diff", "--html", html, base, new])
+    return html
+
+
+def check_deep_diff(b, check, args):
+    for sel in ("#header", "#side-base", "#side-new", "#diff-flame", "#flame-diff",
+                "#functions", "#diff-functions", "#metric-active", "#metric-self_active"):
+        check(b.eval("!!document.querySelector('%s')" % sel), "element %s present" % sel)
+    rows = b.eval("document.querySelectorAll('#diff-functions tbody tr').length")
+    more = b.eval("(document.getElementById('diff-functions-more') || {}).textContent") or ""
+    check(rows == 50 and more.startswith("Showing the first 50 of 304 rows"),
+          "the functions table shows 50 of its 304 rows (%s; %s)" % (rows, more))
+    check_deep_graph(b, check, "flame-diff", "diff-pruned")
+
+
 def main():
+    if "--depth" in sys.argv:
+        return run_page(make_deep_diff, "diff", "diff-deep.png", check_deep_diff,
+                        whole_page=False)
     return run_page(make_diff, "diff", "diff.png", check_page)
 
 

@@ -8,7 +8,15 @@ report's sections and tables are present, the flame graph has frames, a
 click on a flame-graph frame zooms it to the full width, the active/elapsed
 switch and a table sort work. Saves a screenshot (PNG) next to the report.
 
+With --depth D, the page of a profile D levels deep instead
+(tool/Inputs/html_scale.py: a chain of D levels, 300 leaves too narrow to
+draw, on-CPU samples at the bottom): every section is there, the flame graphs draw
+10,000 levels with a [deeper] frame above and say so, a click on the
+deepest frame zooms it (no recursion per level: a deep graph overflowed
+the stack), and no console error or exception.
+
 usage: report_browser.py --activetime BIN --mkraw mkraw.py --inputs DIR --out DIR
+                         [--depth D]
 """
 
 import argparse
@@ -33,7 +41,8 @@ class WebSocket:
         assert url.startswith("ws://")
         hostport, path = url[5:].split("/", 1)
         host, port = hostport.split(":")
-        self.sock = socket.create_connection((host, int(port)), timeout=30)
+        # A page of a deep graph takes long to lay out on a busy machine.
+        self.sock = socket.create_connection((host, int(port)), timeout=120)
         key = base64.b64encode(os.urandom(16)).decode()
         req = ("GET /%s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\n"
                "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
@@ -99,19 +108,26 @@ class Browser:
              "--window-size=1280,1000", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
+        try:
+            self._connect(profile_dir)
+        except Exception:
+            self.close()  # a browser that did not answer in time
+            raise
+        self.next_id = 0
+        self.events = []
+
+    def _connect(self, profile_dir):
         port_file = os.path.join(profile_dir, "DevToolsActivePort")
-        deadline = time.time() + 30
+        deadline = time.time() + 60
         while not os.path.exists(port_file) or not open(port_file).read().strip():
             if time.time() > deadline or self.proc.poll() is not None:
                 raise RuntimeError("chromium did not start its DevTools server")
             time.sleep(0.1)
         port = int(open(port_file).read().split()[0])
         pages = json.load(urllib.request.urlopen(
-            "http://127.0.0.1:%d/json/list" % port, timeout=10))
+            "http://127.0.0.1:%d/json/list" % port, timeout=60))
         page = next(p for p in pages if p["type"] == "page")
         self.ws = WebSocket(page["webSocketDebuggerUrl"])
-        self.next_id = 0
-        self.events = []
 
     def call(self, method, **params):
         self.next_id += 1
@@ -245,17 +261,104 @@ def make_report(args):
     return html
 
 
-def run_page(make_page, kind, shot_name, check_page):
+def make_deep(args, name, extra=()):
+    """The raw profile of tool/Inputs/html_scale.py --depth args.depth (the
+    chain's bottom 10 ms, so that every level is wide enough to draw)."""
+    os.makedirs(args.out, exist_ok=True)
+    spec = os.path.join(args.out, name + ".json")
+    raw = os.path.join(args.out, name + ".raw")
+    subprocess.check_call([sys.executable, os.path.join(args.inputs, "html_scale.py"),
+                           "--depth", str(args.depth), "--wide", "300",
+                           "--bottom-ns", "10000000", "-o", spec] + list(extra))
+    subprocess.check_call([sys.executable, args.mkraw, spec, "-o", raw])
+    return raw
+
+
+def check_deep_graph(b, check, graph, note):
+    """A deep flame graph (#graph): drawn to its depth limit with a [deeper]
+    frame on top, said so in #note; hovering the [deeper] frame explains
+    it, and a click on it zooms it to the full width."""
+    frames = b.eval("document.querySelectorAll('#%s svg g').length" % graph)
+    check(frames and frames >= 10000, "#%s draws 10,000 levels (%s frames)" % (graph, frames))
+    text = b.eval("(document.getElementById('%s') || {}).textContent" % note) or ""
+    check("the graph stops at 10,000 levels" in text and "[deeper]" in text,
+          "#%s says what the graph left out (%s)" % (note, text))
+    geom = b.eval("""(function () {
+        var g = document.querySelector('#%s svg g[name^="[deeper"]');
+        if (!g) return null;
+        g.scrollIntoView({block: 'center'});
+        var r = g.querySelector('rect').getBoundingClientRect();
+        var svg = document.querySelector('#%s svg').getBoundingClientRect();
+        return {x: r.x + Math.min(r.width / 2, 50), y: r.y + r.height / 2, w: r.width, svgw: svg.width};
+    })()""" % (graph, graph))
+    check(geom is not None, "#%s has a [deeper] frame" % graph)
+    if not geom:
+        return
+    b.call("Input.dispatchMouseEvent", type="mouseMoved", x=geom["x"], y=geom["y"])
+    det = b.wait_until("document.getElementById('%s-details').textContent" % graph) or ""
+    check(det.startswith("[deeper: 1 level]: the graph stops at 10,000 levels"),
+          "hovering the [deeper] frame explains it (%s)" % det)
+    b.click(geom["x"], geom["y"])
+    width = ("document.querySelector('#%s svg g[name^=\"[deeper\"] rect')"
+             ".getBoundingClientRect().width" % graph)
+    b.wait_until("(%s) > 0.9 * %f" % (width, geom["svgw"]))
+    w2 = b.eval(width)
+    check(w2 > 0.9 * geom["svgw"], "a click on the deepest frame zooms it (width %.0f -> %.0f of %.0f)"
+          % (geom["w"], w2, geom["svgw"]))
+
+
+def make_deep_report(args):
+    raw = make_deep(args, "deep")
+    html = os.path.join(args.out, "report-deep.html")
+    subprocess.check_call([args.activetime, "report", "--html", html, raw],
+                          stderr=subprocess.DEVNULL)
+    return html
+
+
+def check_deep_report(b, check, args):
+    for sel in ("#contents", "#header", "#overhead-table", "#threads-table", "#losses",
+                "#call-tree", "#flame-tree", "#functions", "#functions-table", "#on-cpu",
+                "#flame-oncpu", "#off-cpu", "#flame-offcpu", "#strides", "#parallel",
+                "#latency", "#latency-table", "#callers", "#callers-table", "#bottom-up",
+                "#flame-bottom-up"):
+        check(b.eval("!!document.querySelector('%s')" % sel), "element %s present" % sel)
+    # 304 functions: the first 50 rows, the rest behind a button.
+    rows = b.eval("document.querySelectorAll('#functions-table tbody tr').length")
+    more = b.eval("(document.getElementById('functions-table-more') || {}).textContent") or ""
+    check(rows == 50 and more.startswith("Showing the first 50 of 304 rows"),
+          "the functions table shows 50 of its 304 rows (%s; %s)" % (rows, more))
+    b.eval("document.getElementById('functions-table-all').click()")
+    rows = b.eval("document.querySelectorAll('#functions-table tbody tr').length")
+    check(rows == 304, "'Show all' shows the 304 (%s)" % rows)
+    text = b.eval("document.getElementById('call-tree-pruned').textContent") or ""
+    check("300 frames narrower than 0.01% of the graph's width" in text and
+          "merged into one [other] frame per caller" in text,
+          "the call tree's note counts the 300 leaves merged (%s)" % text)
+    check_deep_graph(b, check, "flame-tree", "call-tree-pruned")
+    check_deep_graph(b, check, "flame-oncpu", "on-cpu-pruned")
+    # Back to the whole graph: a click on its bottom frame.
+    geom = b.eval("""(function () {
+        var g = document.querySelector('#flame-tree svg g');
+        g.scrollIntoView({block: 'center'});
+        var r = g.querySelector('rect').getBoundingClientRect();
+        return {x: r.x + 20, y: r.y + r.height / 2};
+    })()""")
+    b.click(geom["x"], geom["y"])
+
+
+def run_page(make_page, kind, shot_name, check_page, whole_page=True):
     """Makes the page (make_page(args) returns its path), opens it in
     headless Chromium, checks that its script ran to the end, runs
-    check_page(browser, check, args), saves a screenshot and fails on any
-    console error. Returns the exit status."""
+    check_page(browser, check, args), saves a screenshot (of the whole page,
+    or of the window: a deep graph's page is too high for one) and fails on
+    any console error. Returns the exit status."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--activetime", required=True)
     ap.add_argument("--mkraw", required=True)
     ap.add_argument("--inputs", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
+    ap.add_argument("--depth", type=int, default=0)
     args = ap.parse_args()
     html = make_page(args)
     failures = []
@@ -272,7 +375,7 @@ def run_page(make_page, kind, shot_name, check_page):
             b.call("Log.enable")
             b.call("Page.enable")
             b.call("Page.navigate", url="file://" + os.path.abspath(html))
-            b.wait_event("Page.loadEventFired")
+            b.wait_event("Page.loadEventFired", timeout=120)
             check(b.wait_until("document.body.getAttribute('data-rendered') === '1'"),
                   kind + " script ran to the end")
             # The flame graphs grow in with a transition: checks of their
@@ -283,7 +386,7 @@ def run_page(make_page, kind, shot_name, check_page):
             check_page(b, check, args)
             b.eval("window.scrollTo(0, 0)")
             shot = b.call("Page.captureScreenshot", format="png",
-                          captureBeyondViewport=True)
+                          captureBeyondViewport=whole_page)
             png = os.path.join(args.out, shot_name)
             with open(png, "wb") as f:
                 f.write(base64.b64decode(shot["data"]))
@@ -459,6 +562,9 @@ def check_page(b, check, args):
 
 
 def main():
+    if "--depth" in sys.argv:
+        return run_page(make_deep_report, "report", "report-deep.png", check_deep_report,
+                        whole_page=False)
     return run_page(make_report, "report", "report.png", check_page)
 
 

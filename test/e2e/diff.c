@@ -29,8 +29,8 @@
 // The differential flame graph of the new build holds the diff's data.
 // RUN: %activetime diff --html d.html --base old1.raw old2.raw --new new1.raw new2.raw
 // RUN: FileCheck %s --check-prefix=HTML < d.html
-// HTML: "schema": "activetime-diff",
-// HTML: "name": "work",
+// HTML: "schema":"activetime-diff-html",
+// HTML: "name":"work",
 // HTML: ActiveTime differential flame graph
 #include <stdio.h>
 

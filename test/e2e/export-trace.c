@@ -2,7 +2,7 @@
 // the Chrome trace has one named track per traced thread with balanced
 // slices and passes the trace-event key checks; speedscope's evented
 // profiles validate against its published schema; the HTML report of the
-// same run embeds the export document.
+// same run embeds its own document with the report's functions.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %S/threads.c -o threads -lpthread
 // RUN: env ACTIVETIME_OPTIONS=mode=trace:output=trace.raw ./threads
@@ -21,5 +21,5 @@
 // CHROME: chrome trace ok: B={{[0-9]+}} {{.*}}E={{[0-9]+}} M={{[0-9]+}}
 // SS: valid against file-format-schema.json
 // DOC: valid against activetime-export version 1
-// HTML: "schema": "activetime-export"
-// HTML: "name": "work"
+// HTML: "schema":"activetime-html"
+// HTML: "name":"work"

@@ -8,6 +8,6 @@
 // RUN: %activetime report --html report.html activetime.imbalance.*.raw
 // RUN: FileCheck %s < report.html
 // DOC: valid against activetime-export version 1
-// CHECK: "schema": "activetime-parallel"
-// CHECK: "location": "imbalance.c:
-// CHECK: "diagnosis": "imbalance / granularity too coarse"
+// CHECK: "schema":"activetime-parallel"
+// CHECK: "location":"imbalance.c:
+// CHECK: "diagnosis":"imbalance / granularity too coarse"

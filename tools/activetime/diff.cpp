@@ -80,6 +80,13 @@ static cl::opt<std::string>
                cl::desc("Write a differential flame graph (NEW's, colored "
                         "by the delta against BASE) to FILE"),
                cl::value_desc("file"), cl::cat(ToolCategory));
+static cl::opt<double> PruneBelow(
+    "prune-below", cl::sub(DiffCommand), cl::init(kDefaultPrunePercent),
+    cl::desc("--html: merge the flame graph's frames narrower than this "
+             "percentage of its width into one [other] frame per caller "
+             "(default 0.01; 0 merges none, within the graph's caps on "
+             "frames and levels)"),
+    cl::value_desc("percent"), cl::cat(ToolCategory));
 static cl::opt<ProgressMode>
     ProgressOpt("progress", cl::sub(DiffCommand), cl::init(ProgressMode::Auto),
                 cl::desc("Progress line on stderr"), ACTIVETIME_PROGRESS_VALUES,
@@ -182,7 +189,10 @@ Error checkOptions(const SideFiles &F) {
                                "--" + O->ArgStr +
                                    " must be a finite number >= 0");
   if (HtmlOutput.empty())
-    return Error::success();
+    return refuseOptions({&PruneBelow}, Json ? "--json" : "the text diff");
+  if (!(PruneBelow >= 0 && PruneBelow <= 100))
+    return createStringError(inconvertibleErrorCode(),
+                             "--prune-below must be a percentage, 0 to 100");
   if (Error E = refuseOptions({&Json, &Top, &Paths}, "--html"))
     return E;
   std::vector<std::string> All(F[0]);
@@ -209,6 +219,7 @@ int diffMain() {
   O.Metric = Sort;
   O.Noise.NoiseFactor = NoiseFactor;
   O.Noise.MinDeltaNs = MinDelta;
+  O.PruneBelow = PruneBelow;
   DiffSide DS[2];
   for (int S = 0; S < 2; ++S)
     DS[S] = {&Sides[S].Whole, Sides[S].RunAggs,

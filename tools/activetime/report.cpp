@@ -141,6 +141,13 @@ static cl::opt<ProgressMode>
                 cl::init(ProgressMode::Auto),
                 cl::desc("--html: progress line on stderr"),
                 ACTIVETIME_PROGRESS_VALUES, cl::cat(ToolCategory));
+static cl::opt<double> PruneBelow(
+    "prune-below", cl::sub(ReportCommand), cl::init(kDefaultPrunePercent),
+    cl::desc("--html: merge the flame graphs' frames narrower than this "
+             "percentage of the graph's width into one [other] frame per "
+             "caller (default 0.01; 0 merges none, within the graphs' caps "
+             "on frames and levels)"),
+    cl::value_desc("percent"), cl::cat(ToolCategory));
 static cl::opt<SortKey> Sort(
     "sort", cl::sub(ReportCommand), cl::init(SortKey::SelfActive),
     cl::desc("Order of the flat and per-thread tables (largest first)"),
@@ -273,10 +280,12 @@ ViewOptions viewOptions(const Selector &S) {
   O.Parallel.MinInactiveShare = MinInactive / 100;
   O.Parallel.MinFruitlessPerTake = MinFruitless;
   O.OutputPath = S.outputPath();
+  O.PruneBelow = PruneBelow;
   return O;
 }
 
-/// The --parallel thresholds must be numbers the diagnosis can compare to.
+/// The --parallel thresholds must be numbers the diagnosis can compare to,
+/// --prune-below a percentage.
 Error checkThresholds() {
   for (const cl::opt<double> *O : {&MinOverhead, &MaxTaskRate, &MaxStolenRatio,
                                    &MinInactive, &MinFruitless})
@@ -284,6 +293,9 @@ Error checkThresholds() {
       return createStringError(inconvertibleErrorCode(),
                                "--" + O->ArgStr +
                                    " must be a finite number >= 0");
+  if (!(PruneBelow >= 0 && PruneBelow <= 100))
+    return createStringError(inconvertibleErrorCode(),
+                             "--prune-below must be a percentage, 0 to 100");
   return Error::success();
 }
 

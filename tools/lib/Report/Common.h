@@ -12,9 +12,11 @@
 
 #include "activetime/Report/Views.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 
@@ -54,10 +56,12 @@ llvm::Error noTraceError();
 /// The script an HTML page runs on its data island.
 enum class HtmlApp { Report, Diff };
 /// One self-contained HTML page at \p Path: d3, d3-flame-graph, the style,
-/// \p Doc (a JSON document) as the "activetime-data" element and \p App's
-/// script, all inline (HtmlReport.cpp).
-llvm::Error writeHtmlPage(llvm::StringRef Path, llvm::StringRef Title,
-                          llvm::StringRef Doc, HtmlApp App);
+/// the JSON document \p WriteDoc writes as the "activetime-data" element
+/// and \p App's script, all inline (HtmlReport.cpp). The document is
+/// streamed into the file, never held in memory whole.
+llvm::Error
+writeHtmlPage(llvm::StringRef Path, llvm::StringRef Title, HtmlApp App,
+              llvm::function_ref<llvm::Error(llvm::raw_ostream &)> WriteDoc);
 
 /// How a JSON document identifies a function beside its display name:
 /// "linkage_name", "local", "module" (local functions only: two modules may

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "HtmlFlame.h"
 #include "activetime/Report/DiffReport.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/ReportModel.h"
@@ -455,9 +456,12 @@ void TextDiff::print() {
 
 //===-- JSON ------------------------------------------------------------===//
 
+/// The "activetime-diff" document, or with \p Html the HTML page's, whose
+/// "flame" replaces "paths".
 class JsonDiff {
 public:
-  JsonDiff(const DiffView &V, raw_ostream &OS) : V(V), O(V.O), J(OS, 2) {}
+  JsonDiff(const DiffView &V, raw_ostream &OS, bool Html = false)
+      : V(V), O(V.O), J(OS, Html ? 0 : 2), Html(Html) {}
   void print();
 
 private:
@@ -467,10 +471,12 @@ private:
   void time(StringRef Key, const DiffTime &T);
   void functions();
   void paths();
+  void flame();
 
   const DiffView &V;
   const DiffReportOptions &O;
   json::OStream J;
+  bool Html;
   std::vector<uint32_t> JsonId; // joint function -> position in "functions"
 };
 
@@ -609,9 +615,48 @@ void JsonDiff::paths() {
   });
 }
 
+/// NEW's call tree as the HTML page's flame graph draws it (HtmlFlame.h):
+/// its paths pruned, each frame as wide as NEW's inclusive active time (its
+/// self-active time where calls were counted); BASE's own paths are not in
+/// the graph.
+void JsonDiff::flame() {
+  const std::vector<DiffPath> &Paths = V.R.Paths;
+  // Node 0 is a root above the paths, path I node I + 1.
+  auto Parent = [&](uint32_t N) {
+    uint32_t Par = Paths[N - 1].Parent;
+    return Par == kNoPath ? 0 : Par + 1;
+  };
+  std::vector<std::vector<uint32_t>> Children(Paths.size() + 1);
+  for (uint32_t N = 1; N <= Paths.size(); ++N)
+    Children[Parent(N)].push_back(N);
+  auto Kids = [&](uint32_t N) { return ArrayRef(Children[N]); };
+  auto Width = [&](uint32_t N, unsigned) {
+    const DiffEntry &E = V.R.PathDiffs[N - 1];
+    if (E.Active.NewHas == Has::Value)
+      return E.Active.New;
+    return E.Self.NewHas == Has::Value ? E.Self.New : 0.0;
+  };
+  auto InGraph = [&](uint32_t N) { return V.R.PathDiffs[N - 1].InNew; };
+  FlameTree T;
+  T.Size = Paths.size() + 1;
+  T.Parent = Parent;
+  T.Children = Kids;
+  T.Width = Width;
+  T.InGraph = InGraph;
+  FlameLimits L;
+  L.MinShare = O.PruneBelow / 100;
+  flameJson(J, "flame", planFlame(T, L), L, [&](uint32_t N) {
+    const DiffPath &P = Paths[N - 1];
+    J.attribute("function", JsonId[P.Func] == UINT32_MAX
+                                ? json::Value(nullptr)
+                                : json::Value(int64_t(JsonId[P.Func])));
+    figures(V.R.PathDiffs[N - 1]);
+  });
+}
+
 void JsonDiff::print() {
   J.object([&] {
-    J.attribute("schema", "activetime-diff");
+    J.attribute("schema", Html ? "activetime-diff-html" : "activetime-diff");
     J.attribute("version", 1);
     J.attribute("generator", kGenerator);
     J.attribute("time_unit", "ns");
@@ -640,7 +685,10 @@ void JsonDiff::print() {
       J.attributeEnd();
     });
     functions();
-    paths();
+    if (Html)
+      flame();
+    else
+      paths();
   });
   J.flush();
 }
@@ -724,12 +772,11 @@ void report::printDiffJson(const DiffSideInfo &Base, const DiffSideInfo &New,
 Error report::writeDiffHtml(const DiffSideInfo &Base, const DiffSideInfo &New,
                             const DiffResult &R, const DiffReportOptions &O,
                             StringRef Path) {
-  std::string Doc;
-  raw_string_ostream DS(Doc);
-  printDiffJson(Base, New, R, O, DS);
+  DiffView V(Base, New, R, O);
   std::string Title =
-      "ActiveTime diff: " +
-      exeName(*Base.P) + " vs " +
-      exeName(*New.P);
-  return writeHtmlPage(Path, Title, Doc, HtmlApp::Diff);
+      "ActiveTime diff: " + exeName(*Base.P) + " vs " + exeName(*New.P);
+  return writeHtmlPage(Path, Title, HtmlApp::Diff, [&](raw_ostream &OS) {
+    JsonDiff(V, OS, /*Html=*/true).print();
+    return Error::success();
+  });
 }

@@ -406,6 +406,8 @@ void JsonReport::thread(const ThreadSummary &T) {
     else
       J.attribute("cpu_ns", nullptr);
     J.attribute("exceeds_cpu", T.exceedsCpu());
+    if (!O.ThreadFunctions)
+      return;
     double Total = ReportModel::shareTotal(T.Functions);
     J.attributeArray("functions", [&] {
       for (const FunctionStats &F : T.Functions)

@@ -1,7 +1,8 @@
-// ActiveTime differential flame graph: renders the "activetime-diff"
-// document in the #activetime-data element (schema in docs/user-guide.md,
-// "Comparing two builds") with d3 and d3-flame-graph, inlined by
-// HtmlReport.cpp. The graph is NEW's call tree; each frame is colored by its
+// ActiveTime differential flame graph: renders the "activetime-diff-html"
+// document in the #activetime-data element (docs/reading-reports.md,
+// "Comparing two builds": the "activetime-diff" document with NEW's paths
+// as the pruned "flame", HtmlFlame.h) with d3 and d3-flame-graph, inlined
+// by HtmlReport.cpp. The graph is NEW's call tree; each frame is colored by its
 // delta against BASE: red slower, blue faster, the stronger the larger the
 // delta relative to BASE's figure; grey within the noise; purple for paths
 // BASE did not have.
@@ -10,7 +11,7 @@
   var doc = JSON.parse(document.getElementById("activetime-data").textContent);
   var app = document.getElementById("app");
 
-  var el = ActiveTimeHtml.el, add = ActiveTimeHtml.add, fmtNs = ActiveTimeHtml.fmtNs;
+  var H = ActiveTimeHtml, add = H.add, fmtNs = H.fmtNs;
   // A delta with its sign, as the text prints it: "+" only before a value
   // that prints as one ("0 ns", never "+0" or "-0").
   function fmtDelta(ns) {
@@ -58,27 +59,14 @@
     var c = Math.round(235 * (1 - rel));
     return t.delta_ns > 0 ? "rgb(255," + c + "," + c + ")" : "rgb(" + c + "," + c + ",255)";
   }
-  // A frame is at least as wide as its children together (d3-flame-graph
-  // lays them out inside it); the details line gives the real figures.
-  function fit(n) {
-    var sum = 0;
-    n.children.forEach(function (c) { sum += fit(c); });
-    n.value = Math.max(n.value, 0, sum);
-    return n.value;
-  }
+  // NEW's paths; a frame is at least as wide as its children together
+  // (H.flameData), the details line gives the real figures.
   function newTree() {
-    var root = { name: "all threads (new)", value: 0, children: [], path: null };
-    var byId = [];
-    doc.paths.forEach(function (p) {
-      if (p.status === "removed" || (p.parent !== null && !byId[p.parent])) return;
+    return H.flameData(doc.flame, "all threads (new)", 0, function (p) {
       var f = fns[p["function"]];
       var v = p.active.new_ns !== null ? p.active.new_ns : p.self_active.new_ns;
-      var node = { name: f ? f.name : "?", value: v || 0, children: [], path: p };
-      byId[p.id] = node;
-      (p.parent === null ? root : byId[p.parent]).children.push(node);
+      return { name: f ? f.name : "?", value: v || 0, path: p };
     });
-    fit(root);
-    return root;
   }
   function figure(label, t) {
     return label + " " + fmtNs(t.base_ns) + " -> " + fmtNs(t.new_ns) + " (" + fmtDelta(t.delta_ns) +
@@ -87,6 +75,7 @@
   }
   function details(d) {
     var p = d.data.path;
+    if (d.data.other) return H.otherDetails(d, doc.flame, "callees");
     if (!p) return d.data.name + ": " + fmtNs(d.value);
     return d.data.name + " [" + p.status + "]: " + figure("active", p.active) + "; " +
       figure("self-active", p.self_active) + "; calls " + fmtCalls(p.calls.base) + " -> " +
@@ -104,15 +93,11 @@
   add(controls, "span", { "class": "note" }, "Red slower, blue faster (stronger: larger delta relative to base), grey noise, purple new paths. Click to zoom.");
   var data = newTree();
   if (data.children.length) {
-    var box = add(fs, "div", { id: "flame-diff", "class": "flame" });
-    var det = add(fs, "div", { id: "flame-diff-details", "class": "details" });
-    var width = Math.max(600, (app.clientWidth || 1000) - 20);
-    var chart = flamegraph.default().width(width).cellHeight(18).minFrameSize(1)
-      .transitionDuration(300).sort(false).inverted(false)
-      .setDetailsElement(det).label(details)
-      .setColorMapper(function (d) { return d.data.path ? color(d.data.path) : "#eeeeee"; })
-      .onHover(function (d) { det.textContent = details(d); });
-    d3.select(box).datum(data).call(chart);
+    H.prunedNote(fs, "diff-pruned", doc.flame, "callees");
+    var chart = H.flameChart(fs, "flame-diff", data, details, {
+      color: function (d) { return d.data.path ? color(d.data.path) : "#eeeeee"; }
+    });
+    var box = document.getElementById("flame-diff");
     controls.addEventListener("change", function (e) {
       metric = e.target.value;
       chart.update(newTree());
@@ -126,17 +111,18 @@
   // ---- functions by |delta| ----
   var ts = add(app, "section", { id: "functions" });
   add(ts, "h2", {}, "Functions by |delta " + doc.order + "|");
-  var t = add(ts, "table", { id: "diff-functions" });
-  var head = add(add(t, "thead"), "tr");
-  ["function", "change", "self base", "self new", "delta", "ratio", "active base", "active new", "delta",
-    "calls base", "calls new"].forEach(function (h, i) { add(head, "th", { "class": i < 2 ? "text" : "" }, h); });
-  var body = add(t, "tbody");
-  fns.forEach(function (f) {
-    var tr = add(body, "tr");
-    [[f.name, 1], [f.change, 1], [fmtNs(f.self_active.base_ns)], [fmtNs(f.self_active.new_ns)],
-      [fmtDelta(f.self_active.delta_ns)], [fmtRatio(f.self_active.ratio, f.self_active)], [fmtNs(f.active.base_ns)],
-      [fmtNs(f.active.new_ns)], [fmtDelta(f.active.delta_ns)], [fmtCalls(f.calls.base)],
-      [fmtCalls(f.calls["new"])]].forEach(function (c) { add(tr, "td", { "class": c[1] ? "text" : "" }, c[0]); });
-  });
+  H.table(ts, "diff-functions", [
+    { key: "name", title: "function", text: true }, { key: "change", title: "change", text: true },
+    { key: "sb", title: "self base", fmt: fmtNs }, { key: "sn", title: "self new", fmt: fmtNs },
+    { key: "sd", title: "delta", fmt: fmtDelta },
+    { key: "sr", title: "ratio", fmt: function (v, r) { return fmtRatio(v, r.f.self_active); } },
+    { key: "ab", title: "active base", fmt: fmtNs }, { key: "an", title: "active new", fmt: fmtNs },
+    { key: "ad", title: "delta", fmt: fmtDelta },
+    { key: "cb", title: "calls base", fmt: fmtCalls }, { key: "cn", title: "calls new", fmt: fmtCalls }
+  ], fns.map(function (f) {
+    return { name: f.name, change: f.change, sb: f.self_active.base_ns, sn: f.self_active.new_ns,
+             sd: f.self_active.delta_ns, sr: f.self_active.ratio, ab: f.active.base_ns, an: f.active.new_ns,
+             ad: f.active.delta_ns, cb: f.calls.base, cn: f.calls["new"], f: f };
+  }), false);
   document.body.setAttribute("data-rendered", "1");
 })();

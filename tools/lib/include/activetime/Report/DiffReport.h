@@ -14,6 +14,7 @@
 #include "activetime/Profile/Diff.h"
 #include "activetime/Profile/Profile.h"
 #include "activetime/Report/Names.h"
+#include "activetime/Report/Views.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -39,6 +40,9 @@ struct DiffReportOptions {
   bool Paths = false; // text: the call-path table too
   profile::DiffMetric Metric = profile::DiffMetric::SelfActive;
   profile::DiffOptions Noise;
+  /// HTML: flame-graph frames narrower than this percentage of the graph's
+  /// width are merged (ViewOptions::PruneBelow).
+  double PruneBelow = kDefaultPrunePercent;
 };
 
 /// The diff as text: header (sides, how the figures compare, caveats),
@@ -51,7 +55,8 @@ void printDiffJson(const DiffSideInfo &Base, const DiffSideInfo &New,
                    const profile::DiffResult &R, const DiffReportOptions &O,
                    llvm::raw_ostream &OS);
 /// A self-contained HTML file at \p Path: NEW's flame graph with each frame
-/// colored by its delta against BASE, the JSON document as its data.
+/// colored by its delta against BASE, its frames pruned (O.PruneBelow); its
+/// data the JSON document with "flame" instead of "paths".
 llvm::Error writeDiffHtml(const DiffSideInfo &Base, const DiffSideInfo &New,
                           const profile::DiffResult &R,
                           const DiffReportOptions &O, llvm::StringRef Path);

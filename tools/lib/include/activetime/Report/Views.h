@@ -42,6 +42,10 @@ enum class SymbolOrderKey { SelfActive, Calls };
 /// sample-profile: LLVM's encoding.
 enum class SampleProfileEncoding { ExtBinary, Text };
 
+/// --prune-below's default (report --html, diff --html), in percent of a
+/// flame graph's width: a tenth of a pixel of a 1000-pixel-wide graph.
+constexpr double kDefaultPrunePercent = 0.01;
+
 /// Everything a view or export format reads. The command sets every field
 /// from its options (their defaults where not given); a view reads only
 /// those its View::Reads names, and the command refuses the others.
@@ -62,6 +66,9 @@ struct ViewOptions {
   bool HeaderOnly = false;
   bool Tree = false;
   bool Threads = false;
+  /// JSON: each thread's "functions" (the HTML report's document, which
+  /// shows none, leaves them out: threads times functions).
+  bool ThreadFunctions = true;
   bool CallSites = false;
   bool Callers = false;  // callers and callees (CallGraphReport.cpp)
   bool BottomUp = false; // the inverted tree (BottomUpReport.cpp)
@@ -71,6 +78,9 @@ struct ViewOptions {
   profile::ParallelThresholds Parallel;
   /// A view that writes a file of its own: its path (--html=FILE).
   std::string OutputPath;
+  /// --html: flame-graph frames narrower than this percentage of the
+  /// graph's width are merged (HtmlFlame.h).
+  double PruneBelow = kDefaultPrunePercent;
 
   // Export formats.
   OffCpuMode OffCpu = OffCpuMode::Mark;    // folded
