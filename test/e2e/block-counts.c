@@ -27,19 +27,24 @@
 // threads): of the 336,003 calls through the table (the threads' loops and
 // main's), the even multiples of 3 call triple, the odd ones next; every
 // memcpy copies 1 to 5 bytes, sizes LLVM keeps one by one.
-// RUN: FileCheck --check-prefix=SHOW %s < t4.txt
-// SHOW-LABEL: {{^  }}copy:
-// SHOW: Indirect Call Site Count: 1
-// SHOW: Number of Memory Intrinsics Calls: 1
-// SHOW-DAG: block-counts.c;triple,      72002 ]
-// SHOW-DAG: block-counts.c;next,      72000 ]
-// SHOW-DAG: [  0,    1,      28803 ]
-// SHOW-DAG: [  0,    5,      28801 ]
-// SHOW-LABEL: block-counts.c;work:
-// SHOW: Block counts: [671997, 336003, 144002, 6]
-// SHOW-DAG: block-counts.c;triple,     168002 ]
-// SHOW-DAG: block-counts.c;next,     168001 ]
-// SHOW-LABEL: Instrumentation level: IR
+// One function at a time: the indexed profile lists functions in the order
+// of their names' hashes, and a static function's name holds its file's
+// path.
+// RUN: llvm-profdata show --function=copy --counts --ic-targets --memop-sizes t4.profdata | FileCheck --check-prefix=COPY %s
+// RUN: llvm-profdata show --function=work --counts --ic-targets --memop-sizes t4.profdata | FileCheck --check-prefix=WORK %s
+// COPY-LABEL: {{^  }}copy:
+// COPY: Indirect Call Site Count: 1
+// COPY: Number of Memory Intrinsics Calls: 1
+// COPY-DAG: block-counts.c;triple,      72002 ]
+// COPY-DAG: block-counts.c;next,      72000 ]
+// COPY-DAG: [  0,    1,      28803 ]
+// COPY-DAG: [  0,    5,      28801 ]
+// COPY-LABEL: Instrumentation level: IR
+// WORK-LABEL: block-counts.c;work:
+// WORK: Block counts: [671997, 336003, 144002, 6]
+// WORK-DAG: block-counts.c;triple,     168002 ]
+// WORK-DAG: block-counts.c;next,     168001 ]
+// WORK-LABEL: Instrumentation level: IR
 //
 // Two runs merged add up (the single-threaded run's counts twice).
 // RUN: env ACTIVETIME_OPTIONS=output=t1a.raw ./train 0
