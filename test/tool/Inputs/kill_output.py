@@ -4,7 +4,10 @@ command has written into its temporary file for OUTPUT
 ended and what it left. Bytes in the temporary mean the command is past
 creating it (and registering it for removal on a signal).
 
-usage: kill_output.py SIGNAL OUTPUT COMMAND [ARG...]
+usage: kill_output.py SIGNAL[:ignored] OUTPUT COMMAND [ARG...]
+
+With ":ignored" the command starts with SIGNAL ignored (nohup, a background
+job of a non-interactive shell).
 
 Exits 1, saying so, if the command ends before its temporary was written
 (the input must then be made bigger) or none is within a minute."""
@@ -15,7 +18,8 @@ import subprocess
 import sys
 import time
 
-sig = getattr(signal, sys.argv[1])
+name, _, how = sys.argv[1].partition(":")
+sig = getattr(signal, name)
 output = sys.argv[2]
 pattern = glob.escape(output) + ".activetime-tmp-*"
 
@@ -30,11 +34,15 @@ def written():
     return False
 
 
-# SIGINT as an interactive shell leaves it: lit's workers ignore it, which
-# the command would inherit.
-proc = subprocess.Popen(
-    sys.argv[3:], preexec_fn=lambda: signal.signal(signal.SIGINT,
-                                                   signal.SIG_DFL))
+def dispositions():
+    # SIGINT as an interactive shell leaves it: lit's workers ignore it,
+    # which the command would inherit.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if how == "ignored":
+        signal.signal(sig, signal.SIG_IGN)
+
+
+proc = subprocess.Popen(sys.argv[3:], preexec_fn=dispositions)
 deadline = time.monotonic() + 60
 while not written():
     if proc.poll() is not None:

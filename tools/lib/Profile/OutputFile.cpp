@@ -63,6 +63,16 @@ Error profile::writeFileAtomically(
     consumeError(Temp->discard());
     return Written ? std::move(Written) : fileError(Path, EC);
   }
+  // Gone from under us: LLVM's signal handler removes it on SIGINT even
+  // where the signal is ignored (nohup, a background job), and the command
+  // goes on to here.
+  if (!sys::fs::exists(Temp->TmpName)) {
+    consumeError(Temp->discard());
+    return createStringError(
+        std::make_error_code(std::errc::no_such_file_or_directory),
+        Path + ": not written: its temporary file was removed while it was "
+               "written (an interrupt?)");
+  }
   if (Error E = Temp->keep(Path)) {
     EC = errorToErrorCode(std::move(E));
     consumeError(Temp->discard());
