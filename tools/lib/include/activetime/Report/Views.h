@@ -42,6 +42,13 @@ enum class SymbolOrderKey { SelfActive, Calls };
 /// sample-profile: LLVM's encoding.
 enum class SampleProfileEncoding { ExtBinary, Text };
 
+/// The default of export's --max-stack: the deepest stack pprof, folded and
+/// the json export's sample paths write whole (perf stops at 127 frames).
+constexpr unsigned kDefaultMaxStack = 128;
+/// The least --max-stack other than 0 (no limit): the outermost frame, the
+/// one that stands for the elided ones, and the leaf.
+constexpr unsigned kMinMaxStack = 3;
+
 /// Everything a view or export format reads. The command sets every field
 /// from its options (their defaults where not given); a view reads only
 /// those its View::Reads names, and the command refuses the others.
@@ -82,6 +89,9 @@ struct ViewOptions {
   SampleProfileEncoding Encoding = SampleProfileEncoding::ExtBinary;
   /// sample-profile: write it although it holds call counts only.
   bool AllowCallCounts = false;
+  /// pprof, folded, json: the deepest stack written whole; a deeper one
+  /// keeps its ends around a "[N frames elided]" frame. 0: no limit.
+  unsigned MaxStack = kDefaultMaxStack;
 };
 
 /// Writes a view of \p P to \p OS (a view with an output file of its own
