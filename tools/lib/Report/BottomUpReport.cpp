@@ -96,9 +96,10 @@ void report::bottomUpJson(const Aggregate &A, json::OStream &J,
                                              : json::Value(Order[N.Parent]));
           J.attribute("depth", int64_t(N.Depth));
           J.attribute("function", int64_t(JsonId[N.Func]));
-          J.attribute("self_active_ns", N.SelfActiveNs);
-          J.attribute("share", shareOf(N.SelfActiveNs, Inv[Root].SelfActiveNs));
-          J.attribute("ends_ns", N.EndsNs);
+          jsonNumber(J, "self_active_ns", N.SelfActiveNs);
+          jsonNumber(J, "share",
+                     shareOf(N.SelfActiveNs, Inv[Root].SelfActiveNs));
+          jsonNumber(J, "ends_ns", N.EndsNs);
           J.attribute("truncated", N.Truncated);
         });
       });

@@ -14,6 +14,7 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -106,6 +107,31 @@ void report::functionIdentityJson(json::OStream &J, StringRef LinkageName,
     J.attribute("module", Module);
   J.attribute("file", File);
   J.attribute("line", int64_t(Line));
+}
+
+void report::jsonNumber(json::OStream &J, double V) {
+  if (!std::isfinite(V))
+    return J.value(nullptr);
+  // A whole number as an integer, as "%.17g" writes it (to_chars would
+  // take "6e+05" for 600000, being shorter).
+  if (V == std::trunc(V) && std::fabs(V) < 1e15)
+    return J.value(int64_t(V));
+  char Buf[64];
+  std::to_chars_result R = std::to_chars(Buf, Buf + sizeof(Buf), V);
+  J.rawValue(StringRef(Buf, R.ptr - Buf));
+}
+
+void report::jsonNumber(json::OStream &J, StringRef Key, double V) {
+  J.attributeBegin(Key);
+  jsonNumber(J, V);
+  J.attributeEnd();
+}
+
+void report::jsonNumber(json::OStream &J, StringRef Key,
+                        std::optional<double> V) {
+  if (V)
+    return jsonNumber(J, Key, *V);
+  J.attribute(Key, nullptr);
 }
 
 bool report::isDeepIndent(uint32_t Depth) { return Depth > kIndentLevels + 1; }
