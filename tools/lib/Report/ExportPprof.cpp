@@ -45,15 +45,18 @@ enum ValueIndex { kActive, kCalls, kOffCpu, kOverhead, kNumValues };
 
 class PprofBuilder {
 public:
-  PprofBuilder(const Profile &P, const Aggregate &A, const ViewOptions &O)
+  /// Builds into \p Out (an arena's: a million samples' small messages
+  /// allocated one by one cost a third more memory).
+  PprofBuilder(const Profile &P, const Aggregate &A, const ViewOptions &O,
+               pb::Profile &Out)
       : P(P), A(A), Names(A, O.names(NameUse::FullName)),
-        MaxStack(O.MaxStack) {
+        MaxStack(O.MaxStack), Out(Out) {
     symbolize::LLVMSymbolizer::Options SO;
     SO.Demangle = false;
     Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
     str(""); // string_table[0] must be ""
   }
-  pb::Profile build();
+  void build();
 
 private:
   int64_t str(StringRef S);
@@ -78,10 +81,13 @@ private:
   /// stack keeps (the node itself when it is no deeper): where the walk to
   /// them starts.
   std::vector<uint32_t> OuterStart;
+  /// Per tree node, the location of its caller's frame on paths through
+  /// it (0: not looked up yet).
+  std::vector<uint64_t> CallerFrame;
   uint64_t CutSamples = 0;
   DenseMap<uint64_t, uint64_t> ElidedLocations; // frames elided -> id
+  pb::Profile &Out;
   std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
-  pb::Profile Out;
   StringMap<int64_t> Strings;
   StringMap<uint64_t> Mappings;        // object path -> id
   DenseMap<uint32_t, uint64_t> Funcs;  // Aggregate function -> id
@@ -288,11 +294,17 @@ uint64_t PprofBuilder::elidedLocation(uint64_t N) {
 /// The sample's locations, leaf first: the node's function, then each
 /// caller at its call to the frame above; cut as cutStack says.
 void PprofBuilder::stack(pb::Sample *S, uint32_t Node, uint32_t ProcIdx) {
+  // A node's caller frame is the same in every stack through it: looked up
+  // once (the lookup builds a key with the object's path).
   auto Call = [&](uint32_t C) {
-    S->add_location_id(
-        callLocation(A.Tree[A.Tree[C].Parent].Func, A.Tree[C], ProcIdx));
+    uint64_t &Id = CallerFrame[C];
+    if (!Id)
+      Id = callLocation(A.Tree[A.Tree[C].Parent].Func, A.Tree[C], ProcIdx);
+    S->add_location_id(Id);
   };
   StackCut Cut = cutStack(A.Tree[Node].Depth, MaxStack);
+  S->mutable_location_id()->Reserve(
+      int(Cut.Outer + Cut.Inner + (Cut.Elided != 0)));
   S->add_location_id(leafLocation(A.Tree[Node].Func));
   uint32_t C = Node;
   if (Cut.Elided) {
@@ -348,13 +360,14 @@ void PprofBuilder::threadSamples(uint32_t ThreadIdx, uint32_t Begin,
     addSample(I, T.Process, T);
 }
 
-pb::Profile PprofBuilder::build() {
+void PprofBuilder::build() {
   header();
   comments();
   for (const Process &Proc : P.Processes)
     mapping(Proc.Exe);
   // The outermost frames of a cut stack are the nodes at depths 1 to
   // Outer; the walk to them starts at the node one deeper.
+  CallerFrame.assign(A.Tree.size(), 0);
   uint64_t Below = cutStack(UINT64_MAX, MaxStack).Outer + 1;
   if (MaxStack) {
     OuterStart.resize(A.Tree.size());
@@ -374,7 +387,6 @@ pb::Profile PprofBuilder::build() {
         " outermost and " + std::to_string(cutStack(UINT64_MAX, MaxStack).Inner) +
         " innermost frames around one \"[N frames elided]\" frame: a "
         "function only in the elided part lacks their time in cum."));
-  return std::move(Out);
 }
 
 /// \p Data as one gzip member (RFC 1952: what `gzip -d` and pprof read;
@@ -427,9 +439,11 @@ static Error writePprof(const Profile &P, const ViewOptions &O, raw_ostream &OS,
         A.Tree.size() - 1, (unsigned long long)Frames,
         (unsigned long long)kMaxPprofFrames);
   Prog.phase("building the pprof profile");
-  pb::Profile Msg = PprofBuilder(P, A, O).build();
+  google::protobuf::Arena Arena;
+  pb::Profile *Msg = google::protobuf::Arena::CreateMessage<pb::Profile>(&Arena);
+  PprofBuilder(P, A, O, *Msg).build();
   std::string Bytes;
-  if (!Msg.SerializeToString(&Bytes))
+  if (!Msg->SerializeToString(&Bytes))
     return createStringError(inconvertibleErrorCode(),
                              "cannot serialize the pprof profile (over 2 GiB)");
   return gzip(Bytes, OS);
