@@ -79,15 +79,14 @@ static SampleFigures onCpuPart(const SampleFigures &F, uint64_t K,
   return P;
 }
 
-uint64_t SamplePaths::key(uint32_t Parent, const SampleFrame &F) {
-  (void)Parent;
+uint64_t SamplePaths::key(const SampleFrame &F) {
   return uint64_t(F.Func) << 2 | uint64_t(F.Counted) << 1 |
          uint64_t(F.OutsideProbes);
 }
 
 uint32_t SamplePaths::child(uint32_t Parent, const SampleFrame &F) {
   auto [It, New] =
-      Children.try_emplace({Parent, key(Parent, F)}, uint32_t(Nodes.size()));
+      Children.try_emplace({Parent, key(F)}, uint32_t(Nodes.size()));
   if (New) {
     Node N;
     N.Parent = Parent;
@@ -105,10 +104,10 @@ void SamplePaths::add(uint32_t N, const SampleFigures &F) {
   Entries[It->second].F += F;
 }
 
-/// Children of every node, sorted by frame: a depth-first walk in that
-/// order visits the paths in path order.
-void SamplePaths::finish() {
-  std::vector<uint32_t> First(Nodes.size() + 1, 0), Kids(Nodes.size());
+void SamplePaths::children(std::vector<uint32_t> &First,
+                           std::vector<uint32_t> &Kids) const {
+  First.assign(Nodes.size() + 1, 0);
+  Kids.resize(Nodes.size());
   for (uint32_t I = 1; I < Nodes.size(); ++I)
     ++First[Nodes[I].Parent + 1];
   for (size_t I = 1; I < First.size(); ++I)
@@ -116,6 +115,13 @@ void SamplePaths::finish() {
   std::vector<uint32_t> Fill(First.begin(), First.end() - 1);
   for (uint32_t I = 1; I < Nodes.size(); ++I)
     Kids[Fill[Nodes[I].Parent]++] = I;
+}
+
+/// Children of every node, sorted by frame: a depth-first walk in that
+/// order visits the paths in path order.
+void SamplePaths::finish() {
+  std::vector<uint32_t> First, Kids;
+  children(First, Kids);
   for (size_t I = 0; I < Nodes.size(); ++I)
     std::sort(Kids.begin() + First[I], Kids.begin() + First[I + 1],
               [&](uint32_t A, uint32_t B) {
@@ -156,7 +162,7 @@ std::vector<uint32_t> SamplePaths::ancestorsAt(uint32_t Depth) const {
 uint32_t SamplePaths::find(const SamplePath &P) const {
   uint32_t N = kRoot;
   for (const SampleFrame &F : P) {
-    auto It = Children.find({N, key(N, F)});
+    auto It = Children.find({N, key(F)});
     if (It == Children.end())
       return UINT32_MAX;
     N = It->second;
@@ -166,9 +172,8 @@ uint32_t SamplePaths::find(const SamplePath &P) const {
 
 const SampleFigures &SamplePaths::at(const SamplePath &P) const {
   uint32_t N = find(P);
-  auto It = EntryOf.find(N);
-  assert(N != UINT32_MAX && It != EntryOf.end() && "no such sampled path");
-  return Entries[It->second].F;
+  assert(N != UINT32_MAX && EntryOf.count(N) && "no such sampled path");
+  return Entries[EntryOf.find(N)->second].F;
 }
 
 size_t SamplePaths::count(const SamplePath &P) const {
@@ -378,14 +383,8 @@ void Summarizer::totals() {
     Under[Node] += F;
   for (size_t I = N; I-- > 1;)
     Under[P.node(I).Parent] += Under[I];
-  std::vector<uint32_t> First(N + 1, 0), Kids(N);
-  for (uint32_t I = 1; I < N; ++I)
-    ++First[P.node(I).Parent + 1];
-  for (size_t I = 1; I <= N; ++I)
-    First[I] += First[I - 1];
-  std::vector<uint32_t> Fill(First.begin(), First.end() - 1);
-  for (uint32_t I = 1; I < N; ++I)
-    Kids[Fill[P.node(I).Parent]++] = I;
+  std::vector<uint32_t> First, Kids;
+  P.children(First, Kids);
   llvm::sort(Parts, [](const Part &A, const Part &B) { return A.Path < B.Path; });
   // Open: how many nodes of each function are on the current path
   // (kOutsideFunc is no function of the aggregate: a map).

@@ -169,8 +169,13 @@ public:
   const SampleFigures &at(const SamplePath &P) const;
   size_t count(const SamplePath &P) const;
 
+  /// The children of every node: those of node N are
+  /// Kids[First[N] .. First[N + 1]), in node order.
+  void children(std::vector<uint32_t> &First,
+                std::vector<uint32_t> &Kids) const;
+
 private:
-  static uint64_t key(uint32_t Parent, const SampleFrame &F);
+  static uint64_t key(const SampleFrame &F);
   uint32_t find(const SamplePath &P) const; // UINT32_MAX: none
 
   std::vector<Node> Nodes; // parents before children
