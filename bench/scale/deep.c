@@ -103,11 +103,12 @@ int main(int Argc, char **Argv) {
     if (Depth < 1)
       usage();
     SpinNs = Argc > 3 ? atol(Argv[3]) * 1000L : 0;
-    // A frame of rec is well under 256 bytes even with the probes' calls;
-    // 1 KiB a level and a megabyte's margin.
+    // A frame of rec is well under 256 bytes even with the probes' calls
+    // (and a sanitizer's); 4 KiB a level and a megabyte's margin, address
+    // space only until the recursion touches it.
     pthread_attr_t A;
     pthread_attr_init(&A);
-    if (pthread_attr_setstacksize(&A, (size_t)Depth * 1024 + (1 << 20))) {
+    if (pthread_attr_setstacksize(&A, (size_t)Depth * 4096 + (1 << 20))) {
       fprintf(stderr, "deep: cannot set a %ld-level stack\n", Depth);
       return 1;
     }

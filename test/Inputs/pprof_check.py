@@ -109,19 +109,28 @@ def stacks(p, funcs, locs):
     """How deep the samples' stacks are and which were cut: a cut one has
     one "[N frames elided]" frame."""
     st = p.string_table
+    # Per location: its frames, and how many it stands for if it is the
+    # elided-frames marker (each location once: deep profiles are large).
+    depth, marker = {}, {}
+    for lid, loc in locs.items():
+        depth[lid] = len(loc.line)
+        for ln in loc.line:
+            name = st[funcs[ln.function_id].name]
+            if re.fullmatch(r"\[[0-9]+ frames? elided\]", name):
+                marker[lid] = int(name[1:].split()[0])
     deepest, cut, elided = 0, 0, 0
     for smp in p.sample:
-        fr = frames(p, funcs, locs, smp)
-        deepest = max(deepest, len(fr))
-        marks = [st[f.name] for f, _ in fr
-                 if re.fullmatch(r"\[[0-9]+ frames? elided\]", st[f.name])]
+        deepest = max(deepest, sum(depth[i] for i in smp.location_id))
+        marks = [marker[i] for i in smp.location_id if i in marker]
         if len(marks) > 1:
             fail("a sample with %d elided-frames frames" % len(marks))
         if marks:
             cut += 1
-            elided = max(elided, int(marks[0][1:].split()[0]))
+            elided = max(elided, marks[0])
     print("samples %d, deepest %d frames, %d cut, at most %d frames elided"
           % (len(p.sample), deepest, cut, elided))
+    for c in p.comment:
+        print("comment: " + st[c])
 
 
 def measured(p, smp, active):
