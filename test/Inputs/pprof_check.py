@@ -7,12 +7,14 @@ FileCheck and, with --report, compares each function's flat (self) and cum
 Runs on Debian's python3 with python3-protobuf (scripts/install-deps.sh);
 the message classes come from `protoc --python_out=DIR profile.proto`.
 
-usage: pprof_check.py PB2_DIR PROFILE.pb.gz [--report REPORT.json]
+usage: pprof_check.py PB2_DIR PROFILE.pb.gz [--report REPORT.json] [--quiet]
+                     [--stacks]
 """
 
 import argparse
 import gzip
 import json
+import re
 import sys
 
 
@@ -103,6 +105,34 @@ def dump(p, funcs, locs):
             stack, ",".join(str(v) for v in smp.value), labels))
 
 
+def stacks(p, funcs, locs):
+    """How deep the samples' stacks are and which were cut: a cut one has
+    one "[N frames elided]" frame."""
+    st = p.string_table
+    # Per location: its frames, and how many it stands for if it is the
+    # elided-frames marker (each location once: deep profiles are large).
+    depth, marker = {}, {}
+    for lid, loc in locs.items():
+        depth[lid] = len(loc.line)
+        for ln in loc.line:
+            name = st[funcs[ln.function_id].name]
+            if re.fullmatch(r"\[[0-9]+ frames? elided\]", name):
+                marker[lid] = int(name[1:].split()[0])
+    deepest, cut, elided = 0, 0, 0
+    for smp in p.sample:
+        deepest = max(deepest, sum(depth[i] for i in smp.location_id))
+        marks = [marker[i] for i in smp.location_id if i in marker]
+        if len(marks) > 1:
+            fail("a sample with %d elided-frames frames" % len(marks))
+        if marks:
+            cut += 1
+            elided = max(elided, marks[0])
+    print("samples %d, deepest %d frames, %d cut, at most %d frames elided"
+          % (len(p.sample), deepest, cut, elided))
+    for c in p.comment:
+        print("comment: " + st[c])
+
+
 def measured(p, smp, active):
     """The sample's values with its measured self-active time where the
     export printed it clamped (label measured_self_active)."""
@@ -191,6 +221,8 @@ def main():
     ap.add_argument("profile")
     ap.add_argument("--report")
     ap.add_argument("--quiet", action="store_true", help="no dump")
+    ap.add_argument("--stacks", action="store_true",
+                    help="no dump: a line on the samples' stacks instead")
     a = ap.parse_args()
     sys.path.insert(0, a.pb2_dir)
     import profile_pb2
@@ -199,7 +231,9 @@ def main():
     p = profile_pb2.Profile()
     p.ParseFromString(data)
     funcs, locs = check_valid(p)
-    if not a.quiet:
+    if a.stacks:
+        stacks(p, funcs, locs)
+    elif not a.quiet:
         dump(p, funcs, locs)
     if a.report:
         with open(a.report) as f:

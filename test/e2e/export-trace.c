@@ -1,6 +1,6 @@
 // Exports of a real mode=trace run of threads.c (main + worker threads):
-// the Chrome trace has one named track per traced thread with balanced
-// slices and passes the trace-event key checks; speedscope's evented
+// the Chrome trace has one named track per traced thread with nested
+// complete slices and passes the trace-event key checks; speedscope's evented
 // profiles validate against its published schema; the HTML report of the
 // same run embeds its own document with the report's functions.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
@@ -16,9 +16,9 @@
 // RUN: FileCheck --check-prefix=HTML %s < report.html
 // CHROME: M {{[0-9]+}} 0 'process_name'   {"name": "threads (pid
 // CHROME: M {{[0-9]+}} {{[0-9]+}} 'thread_name'
-// CHROME: B {{[0-9]+}} {{[0-9]+}} 'main' ts=
-// CHROME: B {{[0-9]+}} {{[0-9]+}} 'work' ts=
-// CHROME: chrome trace ok: B={{[0-9]+}} {{.*}}E={{[0-9]+}} M={{[0-9]+}}
+// CHROME: X {{[0-9]+}} {{[0-9]+}} 'main' ts={{[0-9.e+]+}} dur=
+// CHROME: X {{[0-9]+}} {{[0-9]+}} 'work' ts={{[0-9.e+]+}} dur=
+// CHROME: chrome trace ok: {{.*}}M={{[0-9]+}} X={{[0-9]+}}
 // SS: valid against file-format-schema.json
 // DOC: valid against activetime-export version 1
 // HTML: "schema":"activetime-html"

@@ -99,8 +99,13 @@ static std::vector<int64_t> matching(size_t N, StringRef Wanted,
   return Found;
 }
 
+/// --intervals prints every invocation's interval sets, which for nested
+/// invocations grow with the square of the nesting depth: beyond this many
+/// intervals it is refused.
+static constexpr uint64_t kMaxIntervals = 10000000;
+
 static Expected<std::vector<TraceResult>>
-computeResults(const std::vector<Input> &Inputs) {
+computeResults(const std::vector<Input> &Inputs, ResultDetail Detail) {
   std::vector<TraceResult> Results;
   bool PortionFound = PortionOpt.empty(), ThreadFound = ThreadOpt.empty();
   for (const Input &In : Inputs) {
@@ -116,7 +121,7 @@ computeResults(const std::vector<Input> &Inputs) {
     ThreadFound |= !Threads.empty();
     for (int64_t Th : Threads)
       for (int64_t Po : Portions)
-        for (PortionResult &R : computeActiveTime(In, Po, Th))
+        for (PortionResult &R : computeActiveTime(In, Po, Th, Detail))
           Results.push_back({&In, std::move(R)});
   }
   if (!PortionFound)
@@ -155,9 +160,24 @@ static int activeTimeMain() {
   Expected<std::vector<Input>> Inputs = readTraceInputs(IsRaw);
   if (!Inputs)
     return reportError(Inputs.takeError());
-  Expected<std::vector<TraceResult>> Results = computeResults(*Inputs);
+  Expected<std::vector<TraceResult>> Results =
+      computeResults(*Inputs, ResultDetail::Totals);
   if (!Results)
     return reportError(Results.takeError());
+  if (ShowIntervals) {
+    uint64_t Count = 0;
+    for (const TraceResult &R : *Results)
+      Count += R.R.IntervalCount;
+    if (Count > kMaxIntervals)
+      return reportError(inputError(
+          "--intervals would print up to " + Twine(Count) +
+          " intervals (more than " + Twine(kMaxIntervals) +
+          "; nested invocations repeat their callees' intervals): choose "
+          "fewer with --portion or --thread"));
+    Results = computeResults(*Inputs, ResultDetail::Intervals);
+    if (!Results)
+      return reportError(Results.takeError());
+  }
   warnIncomplete(*Inputs);
   if (AtJson)
     printTraceActiveTimeJson(*Results, Inputs->front().TickRate, outs());

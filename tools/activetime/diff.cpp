@@ -157,6 +157,21 @@ struct Side {
   DiffSideInfo Info;
 };
 
+/// Releases what only the aggregation reads, the threads' call trees,
+/// counts and code samples, once a side is aggregated: two profiles of a
+/// million nodes each would otherwise hold their raw trees and their
+/// aggregates at once (the report reads the processes' and threads' own
+/// figures and the aggregate).
+void releaseAggregated(Profile &P) {
+  for (Process &Pr : P.Processes)
+    for (Thread &T : Pr.Threads) {
+      // Assigning {} would keep the capacity.
+      T.Nodes = std::vector<Node>();
+      T.Counts = std::vector<CallCount>();
+      T.CodeSamples = std::vector<CodeSample>();
+    }
+}
+
 Error readSide(const char *Name, std::vector<std::string> Files, Side &S,
                Progress &Prog) {
   Expected<Profile> P = readInputs(Files, &Prog);
@@ -177,6 +192,7 @@ Error readSide(const char *Name, std::vector<std::string> Files, Side &S,
     Prog.phase(std::string("aggregating each run of ") + Name);
     S.RunAggs = aggregateRuns(S.P, S.Info.Runs);
   }
+  releaseAggregated(S.P);
   S.Info.P = &S.P;
   S.Info.A = &S.Whole;
   return Error::success();

@@ -123,6 +123,15 @@ static cl::opt<SampleProfileEncoding> Encoding(
                clEnumValN(SampleProfileEncoding::Text, "text", "text")),
     cl::cat(ToolCategory));
 
+static cl::opt<unsigned> MaxStack(
+    "max-stack", cl::sub(ExportCommand), cl::init(kDefaultMaxStack),
+    cl::desc("pprof, folded, json: the deepest call stack written whole "
+             "(default 128, as perf's 127); a deeper one keeps its outermost "
+             "and innermost frames, half each, around one \"[N frames "
+             "elided]\" frame. 0: no limit (a deep recursion's stacks then "
+             "grow with the square of its depth)"),
+    cl::value_desc("frames"), cl::cat(ToolCategory));
+
 static cl::opt<bool> AllowCallCounts(
     "allow-call-counts", cl::sub(ExportCommand),
     cl::desc("sample-profile: write it although it holds call counts and no "
@@ -197,6 +206,7 @@ static ViewOptions exportOptions() {
   O.OrderBy = OrderBy;
   O.Encoding = Encoding;
   O.AllowCallCounts = AllowCallCounts;
+  O.MaxStack = MaxStack;
   return O;
 }
 
@@ -206,6 +216,13 @@ static int exportMain() {
     return 1;
   if (Error E = refuseOtherOptions(*F))
     return reportError(std::move(E));
+  if (MaxStack && MaxStack < kMinMaxStack)
+    return reportError(createStringError(
+        inconvertibleErrorCode(),
+        "--max-stack=" + Twine(MaxStack) + ": give 0 (no limit) or at least " +
+            Twine(kMinMaxStack) +
+            " (the outermost frame, the one that stands for the elided ones, "
+            "and the leaf)"));
   if (Error E = checkOutputIsNoInput(Inputs, Output))
     return reportError(std::move(E));
   std::string Mode = std::string("--format=") + F->Name;

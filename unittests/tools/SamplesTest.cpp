@@ -231,8 +231,8 @@ TEST(SamplesCounted, SplitByTheFramesOwnCodeSamples) {
   EXPECT_TRUE(S.Total.at(idOf(A, "tiny")).Counted);
   // The split moves time between frames and creates none.
   double Sum = 0;
-  for (const auto &[Path, F] : S.Paths)
-    Sum += F.OnNs;
+  for (const SamplePaths::Entry &E : S.Paths)
+    Sum += E.F.OnNs;
   EXPECT_DOUBLE_EQ(Sum, S.All.OnNs);
 
   const SampledSplit &Sp = S.Split;
@@ -322,8 +322,8 @@ TEST(SamplesCounted, FramesWithoutCodeSamplesStayWhole) {
   EXPECT_EQ(N.Split.ProcessesWithoutCodeSamples, 1u);
   EXPECT_EQ(N.Split.SplitOnNs, 0);
   EXPECT_DOUBLE_EQ(N.Split.UnsplitOnNs, 4600);
-  for (const auto &[Path, F] : N.Paths)
-    EXPECT_FALSE(Path.back().Counted);
+  for (const SamplePaths::Entry &E : N.Paths)
+    EXPECT_FALSE(N.Paths.node(E.Node).Frame.Counted);
 }
 
 TEST(SamplesCounted, TimedCalleeCodeOutsideItsProbes) {
@@ -389,6 +389,35 @@ TEST(SamplesCounted, UncountedCodeOutsideProbesAsInTheTimeReport) {
   EXPECT_EQ(A.How.SampledNs, 0);
 }
 
+TEST(SamplesCounted, PooledRatiosOnlyForFunctionsTheFrameCanHaveRun) {
+  // work's frame under main (node 1) has 8 code samples of its own, 2 in
+  // the code of other (timed on every call, node 2 under it) outside its
+  // probes. work's frame under other (node 3) has none: it takes work's
+  // pooled ratios, but it called nothing, so other's share says nothing of
+  // it and its time stays whole; no "[outside probes]" node appears under
+  // it (a leaf of a large tree would get one of every function its
+  // function's other frames called).
+  Profile P = makeCounted({resolved(1, 1, 6), resolved(1, 3, 2)},
+                          {{10, 4000, 0, 1, 0, 2}, {20, 2000, 0, 3, 0, 4}});
+  Thread &T = P.Processes[0].Threads[0];
+  T.Nodes.push_back({1, 3, 10, 1000, 1000});   // 2 main>work>other
+  T.Nodes.push_back({2, 1, 1, 50000, 50000});  // 3 main>work>other>work
+  T.Counts.push_back({3, false, 10});
+  T.Counts[1].Calls = 5;
+  Aggregate A = aggregate(P);
+  for (const TreeNode &N : A.Tree)
+    EXPECT_FALSE(N.OutsideProbes);
+  SampleSummary S = summarizeSamples(P, A);
+  const SampleFigures &Leaf =
+      S.Paths.at(pathOf(A, {"main", "work", "other", "work"}));
+  EXPECT_DOUBLE_EQ(Leaf.OnNs, 2000);
+  EXPECT_EQ(S.Split.PooledFrames, 1u);
+  // Node 1's own ratios still give other its code outside the probes.
+  EXPECT_DOUBLE_EQ(S.Paths.at(pathOf(A, {"main", "work", "other"})).OnNs,
+                   1000);
+  EXPECT_DOUBLE_EQ(S.Split.OutsideProbesOnNs, 1000);
+}
+
 TEST(SamplesCounted, RecursionCountsOnceInTotals) {
   // tiny was timed on some calls (node 2: main > work > tiny) and counted
   // on the rest: work's split gives a counted tiny frame beside the timed
@@ -409,6 +438,74 @@ TEST(SamplesCounted, RecursionCountsOnceInTotals) {
   EXPECT_DOUBLE_EQ(S.Total.at(idOf(A, "tiny")).OnNs, 1500);
   EXPECT_EQ(S.Total.at(idOf(A, "tiny")).OnSamples, 2u);
   EXPECT_DOUBLE_EQ(S.Total.at(idOf(A, "work")).OnNs, 2000);
+}
+
+TEST(SamplePaths, SharedPrefixesAndPathOrder) {
+  SamplePaths P;
+  SampleFrame A{1, false}, B{2, false}, C{3, true};
+  uint32_t NA = P.child(SamplePaths::kRoot, A);
+  uint32_t NAB = P.child(NA, B);
+  uint32_t NAC = P.child(NA, C);
+  EXPECT_EQ(P.child(NA, B), NAB); // made once
+  uint32_t NB = P.child(SamplePaths::kRoot, B);
+  SampleFigures F;
+  F.OnNs = 1;
+  P.add(NAC, F);
+  P.add(NB, F);
+  P.add(NAB, F);
+  P.add(NA, F);
+  P.add(NAB, F);
+  P.finish();
+  // Path order: a path before its extensions, frames compared outermost
+  // first: A, A>B, A>C[counted], B.
+  std::vector<uint32_t> Order;
+  for (const SamplePaths::Entry &E : P)
+    Order.push_back(E.Node);
+  EXPECT_EQ(Order, (std::vector<uint32_t>{NA, NAB, NAC, NB}));
+  EXPECT_DOUBLE_EQ(P.at({A, B}).OnNs, 2);
+  EXPECT_EQ(P.count({B, A}), 0u);
+  EXPECT_EQ(P.path(NAC), (SamplePath{A, C}));
+  EXPECT_EQ(P.node(NAC).Depth, 2u);
+  std::vector<uint32_t> At1 = P.ancestorsAt(1);
+  EXPECT_EQ(At1[NAC], NA);
+  EXPECT_EQ(At1[NA], NA);
+  EXPECT_EQ(At1[SamplePaths::kRoot], SamplePaths::kRoot);
+}
+
+TEST(Samples, DeepRecursionIsLinear) {
+  // main > R > R > ... 200000 deep, a sample at every 1000th level: the
+  // paths share one chain of nodes, R's total counts each sample once, and
+  // nothing walks a path per sample (quadratic: minutes, gigabytes).
+  constexpr uint32_t Depth = 200000;
+  Profile P;
+  Process Pr;
+  Pr.TickRate = 1000000000;
+  Pr.Modules.push_back({1, 0, 0, "m.c", "/bin/app"});
+  Pr.Functions = {{0, 0, 0, 0, "main", ""}, {0, 0, 0, 0, "R", ""}};
+  Thread T;
+  Node N;
+  N.Parent = raw::kNoParent;
+  N.Func = 0;
+  T.Nodes.push_back(N);
+  for (uint32_t I = 1; I <= Depth; ++I) {
+    N.Parent = I - 1;
+    N.Func = 1;
+    T.Nodes.push_back(N);
+  }
+  Pr.Threads.push_back(T);
+  Pr.HasSamples = true;
+  Pr.Samples.IntervalTicks = 1000;
+  for (uint32_t I = 1000; I <= Depth; I += 1000)
+    Pr.Samples.Samples.push_back({I, 10, 0, I, 0, 2});
+  P.Processes.push_back(Pr);
+  Aggregate A = aggregate(P);
+  SampleSummary S = summarizeSamples(P, A);
+  EXPECT_EQ(S.Paths.numNodes(), Depth + 2); // root, main, R x Depth
+  EXPECT_EQ(S.Paths.size(), Depth / 1000);
+  EXPECT_EQ(S.Total.at(idOf(A, "R")).OnSamples, Depth / 1000);
+  EXPECT_EQ(S.Total.at(idOf(A, "main")).OnSamples, Depth / 1000);
+  EXPECT_DOUBLE_EQ(S.Self.at(idOf(A, "R")).OnNs, 10.0 * (Depth / 1000));
+  EXPECT_EQ(S.Paths.node(S.Paths.entries().back().Node).Depth, Depth + 1);
 }
 
 } // namespace

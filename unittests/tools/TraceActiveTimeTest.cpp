@@ -314,4 +314,113 @@ TEST(ActiveTime, FromProfileTraces) {
   EXPECT_EQ(R[2].Total.Active, 642 * F);
 }
 
+/// The stage functions run per invocation: the definition the one-sweep
+/// computation must reproduce.
+std::vector<ActiveFigures> byStages(const Input &In, const ThreadInput &T,
+                                    uint32_t Portion) {
+  std::vector<Measurement> Ev = T.Events;
+  sortMeasurements(Ev);
+  std::vector<Switch> Sw = T.Switches;
+  // Stable: switches at one tick keep their recorded order.
+  std::stable_sort(Sw.begin(), Sw.end(), [](const Switch &A, const Switch &B) {
+    return A.Tick < B.Tick;
+  });
+  std::vector<ActiveFigures> Out;
+  for (const Invocation &Inv : findInvocations(Ev, Portion).Invocations)
+    Out.push_back(activeTime(Inv.Elapsed, overheadIntervals(Ev, Inv, In.Table),
+                             swapOutIntervals(Sw, T.Id, Inv.Elapsed),
+                             measuredIntervals(Ev, Inv)));
+  return Out;
+}
+
+/// Random nested calls of 3 portions (recursion included), probes that
+/// measured themselves and switches inside and across them: every
+/// invocation's figures equal the stage functions'. With \p Overlapping,
+/// some measured intervals reach past the next probe's tick (never written
+/// by the runtime): the sweep falls back to the stages for that thread.
+void sweepAgreesWithStages(bool Overlapping) {
+  uint64_t Seed = 12345;
+  auto Rand = [&](uint64_t N) {
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (Seed >> 33) % N;
+  };
+  for (int Round = 0; Round < 50; ++Round) {
+    Input In;
+    In.Portions = In.DisplayNames = {"a", "b", "c"};
+    In.Table = {int64_t(Rand(3) * F + Rand(F)), int64_t(Rand(3) * F)};
+    ThreadInput T;
+    T.Id = 1;
+    std::vector<uint32_t> Open;
+    uint64_t Tick = 100, MeasuredEnd = 0;
+    bool Out = false;
+    for (int Step = 0; Step < 400; ++Step) {
+      bool IsEnter = Open.empty() || (Open.size() < 40 && Rand(2));
+      uint32_t P = IsEnter ? uint32_t(Rand(3)) : Open.back();
+      uint32_t Measured = Rand(2) ? uint32_t(Rand(6)) : 0;
+      // Small steps: a measured part reaches past the probes after it that
+      // have none (exits included); disjoint from the next measured one
+      // unless Overlapping.
+      if (Measured && !Overlapping)
+        Tick = std::max(Tick, MeasuredEnd);
+      T.Events.push_back({Tick, P, IsEnter ? Enter : Exit, Measured});
+      if (Measured)
+        MeasuredEnd = Tick + Measured;
+      if (IsEnter)
+        Open.push_back(P);
+      else
+        Open.pop_back();
+      Tick += Rand(4);
+      // Switch events, some at a probe's tick, some inside a measured part.
+      while (Rand(3) == 0) {
+        uint64_t At = Tick - Rand(std::min<uint64_t>(Tick, 4));
+        if (!T.Switches.empty())
+          At = std::max(At, T.Switches.back().Tick);
+        T.Switches.push_back(Out ? Switch{At, 0, 1} : Switch{At, 1, 0});
+        Out = !Out;
+      }
+    }
+    In.Threads.push_back(T);
+    for (ResultDetail D : {ResultDetail::Invocations, ResultDetail::Totals}) {
+      std::vector<PortionResult> R = computeActiveTime(In, -1, -1, D);
+      for (const PortionResult &PR : R) {
+        std::vector<ActiveFigures> Want = byStages(In, T, PR.Portion);
+        EXPECT_EQ(PR.Invocations, Want.size());
+        EXPECT_GT(PR.Invocations, 0u);
+        if (D == ResultDetail::Totals) {
+          EXPECT_TRUE(PR.Details.empty());
+          continue;
+        }
+        ASSERT_EQ(PR.Details.size(), Want.size());
+        for (size_t I = 0; I < Want.size(); ++I) {
+          const ActiveFigures &Got = PR.Details[I].Figures;
+          EXPECT_EQ(Got.Overhead, Want[I].Overhead) << Round << " " << I;
+          EXPECT_EQ(Got.SwappedOut, Want[I].SwappedOut) << Round << " " << I;
+          EXPECT_EQ(Got.Active, Want[I].Active) << Round << " " << I;
+          EXPECT_TRUE(PR.Details[I].OverheadSet.empty());
+        }
+      }
+    }
+  }
+}
+
+TEST(ActiveTime, SweepAgreesWithStages) { sweepAgreesWithStages(false); }
+TEST(ActiveTime, SweepAgreesWithStagesOverlapping) {
+  sweepAgreesWithStages(true);
+}
+
+TEST(ActiveTime, IntervalSetsOnRequest) {
+  Input In = parseOk(WorkedExample);
+  std::vector<PortionResult> R =
+      computeActiveTime(In, 0, -1, ResultDetail::Intervals);
+  ASSERT_EQ(R.size(), 1u);
+  ASSERT_EQ(R[0].Details.size(), 1u);
+  EXPECT_EQ(R[0].Details[0].OverheadSet,
+            (std::vector<Interval>{iv(900, 903), iv(1200, 1203),
+                                   iv(1500, 1502)}));
+  EXPECT_EQ(R[0].Details[0].SwapOutSet,
+            (std::vector<Interval>{iv(1000, 1190), iv(1225, 1411)}));
+  // 3 overhead intervals, 2 swap-out pairs: what --intervals prints.
+  EXPECT_EQ(R[0].IntervalCount, 5u);
+}
+
 } // namespace

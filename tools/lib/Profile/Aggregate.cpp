@@ -205,6 +205,7 @@ private:
   void addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
                  ArrayRef<uint32_t> Global);
   NodeFigures nodeFigures(const Process &P, const Thread &T);
+  void reserveTree(const Thread &T, const NodeFigures &F);
   void addToTree(const Process &P, const Thread &T, ArrayRef<uint32_t> Global,
                  const NodeFigures &F);
   void addToThreadFlat(const Process &P, const Thread &T,
@@ -260,7 +261,7 @@ void Aggregator::splitBySamples(const Process &P, const Thread &T,
   for (size_t I = 0; I < N; ++I) {
     if (F.SelfActive[I] <= 0)
       continue;
-    const SampleSplit *R = Split.ratios(I);
+    std::optional<SampleSplit> R = Split.ratios(I);
     double SaNs = fracTicksToNs(P, F.SelfActive[I]);
     if (!R) {
       Out.How.UnsampledSelfNs += SaNs;
@@ -752,6 +753,7 @@ void Aggregator::finishThread(uint32_t ProcIdx, const Process &P,
 void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
                            ArrayRef<uint32_t> Global) {
   NodeFigures F = nodeFigures(P, T);
+  reserveTree(T, F);
   if (Opts.TreePerThread) {
     // A new thread's nodes are never merged into an earlier thread's.
     SiteChildren.clear();
@@ -762,6 +764,21 @@ void Aggregator::addThread(uint32_t ProcIdx, const Process &P, const Thread &T,
   addToThreadFlat(P, T, Global, F);
   addSampledAndCounts(P, T, Global, F.Moved);
   finishThread(ProcIdx, P, T);
+}
+
+/// Room for every node the thread can add (its nodes and their moved
+/// times' children) before it adds one: a tree of a million nodes would
+/// otherwise be copied as it doubles, three times its size at the peak.
+/// A later thread grows it by half at least, so many threads copy it a
+/// few times, not once each.
+void Aggregator::reserveTree(const Thread &T, const NodeFigures &F) {
+  size_t Need = Out.Tree.size() + T.Nodes.size();
+  for (const std::vector<MovedTime> &M : F.Moved)
+    Need += M.size();
+  if (Need > Out.Tree.capacity())
+    Out.Tree.reserve(Out.Tree.size() > 1
+                         ? std::max(Need, Out.Tree.capacity() * 3 / 2)
+                         : Need);
 }
 
 void Aggregator::sortAll(std::vector<FunctionStats> &V) const {

@@ -7,6 +7,8 @@
 #include "activetime/Profile/CodeSampleSplit.h"
 #include "activetime/raw_format.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace llvm;
 using namespace activetime;
 using namespace activetime::profile;
@@ -80,8 +82,13 @@ ThreadCodeSamples::ThreadCodeSamples(const ProcessCodeSamples &P,
       TimedChild[(uint64_t(T.Nodes[I].Parent) << 32) | T.Nodes[I].Func] = I;
 }
 
-const SampleSplit *ThreadCodeSamples::ratios(uint32_t Node,
-                                             RatioSource *Source) const {
+bool ThreadCodeSamples::canHaveRun(uint32_t Node, uint32_t Func) const {
+  return Counted.contains(Func) ||
+         TimedChild.count((uint64_t(Node) << 32) | Func);
+}
+
+std::optional<SampleSplit> ThreadCodeSamples::ratios(uint32_t Node,
+                                                     RatioSource *Source) const {
   const SampleSplit *R = &Own[Node];
   RatioSource From = RatioSource::Own;
   if (R->total() < kMinFrameSamples) {
@@ -94,12 +101,22 @@ const SampleSplit *ThreadCodeSamples::ratios(uint32_t Node,
   }
   if (Source)
     *Source = From;
-  return R;
+  if (!R)
+    return std::nullopt;
+  SampleSplit S = *R;
+  if (From == RatioSource::Pooled)
+    erase_if(S.Callees, [&](const std::pair<uint32_t, uint64_t> &C) {
+      if (canHaveRun(Node, C.first))
+        return false;
+      S.Own += C.second;
+      return true;
+    });
+  return S;
 }
 
 SmallVector<SplitShare, 4> ThreadCodeSamples::shares(uint32_t Node) const {
   SmallVector<SplitShare, 4> V;
-  const SampleSplit *R = ratios(Node);
+  std::optional<SampleSplit> R = ratios(Node);
   if (!R)
     return V;
   for (const auto &[F, Cnt] : R->Callees) {

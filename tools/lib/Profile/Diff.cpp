@@ -307,12 +307,17 @@ Table Differ::collect(const Aggregate &A, ArrayRef<uint32_t> Fn) {
     G.Incl = AF.HasActive ? AF.Active.Shown : 0;
     G.InclErr = AF.HasActive ? AF.Active.Error : 0;
   }
+  // Every node's path first, then the table at its final size: grown
+  // path by path, a million paths' table was copied as it doubled.
   std::vector<uint32_t> PathOf(A.Tree.size(), kNoPath);
+  uint32_t Last = 0;
+  for (size_t I = 1; I < A.Tree.size(); ++I) {
+    PathOf[I] = path(PathOf[A.Tree[I].Parent], Fn[A.Tree[I].Func]);
+    Last = std::max(Last, PathOf[I] + 1);
+  }
+  T.Paths.resize(Last);
   for (size_t I = 1; I < A.Tree.size(); ++I) {
     const TreeNode &N = A.Tree[I];
-    PathOf[I] = path(PathOf[N.Parent], Fn[N.Func]);
-    if (T.Paths.size() <= PathOf[I])
-      T.Paths.resize(PathOf[I] + 1);
     Figures &G = T.Paths[PathOf[I]];
     Has Part = N.Counted ? Has::Unknown : Has::Value;
     G.Calls = G.Present ? combine(G.Calls, Part) : Part;

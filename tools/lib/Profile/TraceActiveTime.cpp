@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
 
 using namespace llvm;
 using namespace activetime;
@@ -188,58 +189,269 @@ ActiveFigures active::activeTime(Interval Elapsed, ArrayRef<Interval> OH,
   return F;
 }
 
+namespace {
+
+/// The thread's switched-out time before any point, in O(log n): its
+/// swap-out pairs (disjoint and in order, swapOutPairs) with the prefix sums
+/// of their lengths. Pairs are cut at \p Horizon, beyond which no elapsed
+/// interval reaches (an unfinished pair runs to INT64_MAX).
+class SwapOutTime {
+public:
+  SwapOutTime(ArrayRef<Interval> All, int64_t Horizon) {
+    Prefix.push_back(0);
+    for (Interval I : All) {
+      if (I.Start >= Horizon)
+        break;
+      I.End = std::min(I.End, Horizon);
+      Pairs.push_back(I);
+      Prefix.push_back(Prefix.back() + I.length());
+    }
+  }
+  /// Switched-out time before \p T.
+  int64_t before(int64_t T) const {
+    size_t K = partition_point(Pairs, [&](const Interval &I) {
+                 return I.Start < T;
+               }) - Pairs.begin();
+    int64_t Total = Prefix[K];
+    if (K && Pairs[K - 1].End > T)
+      Total -= Pairs[K - 1].End - T;
+    return Total;
+  }
+  /// Switched-out time inside \p I: the measure of swapOutIntervals(I).
+  int64_t in(Interval I) const {
+    return I.End > I.Start ? before(I.End) - before(I.Start) : 0;
+  }
+  /// At least the number of swapOutIntervals(I) (pairs reaching into I).
+  uint64_t count(Interval I) const {
+    auto Lo = partition_point(Pairs,
+                              [&](const Interval &P) { return P.End <= I.Start; });
+    auto Hi = partition_point(Pairs,
+                              [&](const Interval &P) { return P.Start < I.End; });
+    return Hi > Lo ? uint64_t(Hi - Lo) : 0;
+  }
+
+private:
+  std::vector<Interval> Pairs;
+  std::vector<int64_t> Prefix; // Prefix[K]: lengths of Pairs[0..K) summed
+};
+
+/// One thread's sorted measurements with prefix sums over them, so that
+/// each invocation's figures take O(log n) instead of a walk over
+/// everything inside it: a deep recursion's invocations nest, and walking
+/// each would be quadratic in the depth. Exact where the probes' measured
+/// intervals are disjoint, as the runtime writes them (a probe reads its
+/// second tick before the next probe reads its first); a thread where two
+/// overlap takes the stage functions per invocation instead (Exact false).
+class ThreadSweep {
+public:
+  ThreadSweep(const ThreadInput &T, const Overhead &Table);
+  ActiveFigures figures(const Invocation &Inv) const;
+  /// The number of intervals --intervals would print for \p Inv, at most.
+  uint64_t intervalCount(const Invocation &Inv) const;
+  bool Exact = true;
+  std::vector<Measurement> Events; // sorted
+  std::vector<Switch> Switches;    // sorted
+
+private:
+  std::optional<SwapOutTime> Swap;   // SwitchesMeasured only
+  std::vector<int64_t> OverheadSum;  // table + measured costs before index I
+  std::vector<int64_t> OverlapSum;   // measured time switched out, before I
+  std::vector<uint64_t> MeasuredSum; // measured events before I
+  std::vector<size_t> LastMeasured;  // last event before I with Measured
+                                     // (SIZE_MAX: none)
+  int64_t measuredEnd(size_t I) const {
+    return fixed(Events[I].Tick) + int64_t(Events[I].Measured) * kFixed;
+  }
+};
+
+} // namespace
+
+ThreadSweep::ThreadSweep(const ThreadInput &T, const Overhead &Table)
+    : Events(T.Events), Switches(T.Switches) {
+  sortMeasurements(Events);
+  sortByTick(Switches);
+  size_t N = Events.size();
+  int64_t Horizon = N ? fixed(Events.back().Tick) : 0;
+  if (T.SwitchesMeasured)
+    Swap.emplace(swapOutPairs(Switches, T.Id), Horizon);
+  OverheadSum.assign(N + 1, 0);
+  OverlapSum.assign(N + 1, 0);
+  MeasuredSum.assign(N + 1, 0);
+  LastMeasured.assign(N + 1, SIZE_MAX);
+  int64_t PrevEnd = INT64_MIN;
+  for (size_t I = 0; I < N; ++I) {
+    const Measurement &M = Events[I];
+    int64_t Cost = Table.of(M.Kind) + int64_t(M.Measured) * kFixed;
+    OverheadSum[I + 1] = OverheadSum[I] + std::max<int64_t>(Cost, 0);
+    OverlapSum[I + 1] = OverlapSum[I];
+    MeasuredSum[I + 1] = MeasuredSum[I] + (M.Measured != 0);
+    LastMeasured[I + 1] = LastMeasured[I];
+    if (!M.Measured)
+      continue;
+    Interval Own = {fixed(M.Tick), measuredEnd(I)};
+    Exact &= Own.Start >= PrevEnd;
+    PrevEnd = Own.End;
+    if (Swap)
+      OverlapSum[I + 1] += Swap->in(Own);
+    LastMeasured[I + 1] = I;
+  }
+}
+
+/// activeTime() of \p Inv from the sums: the overhead intervals' total, the
+/// switched-out time inside the elapsed interval, and the measured parts'
+/// overlap with it (counted once, as switched out). The measured intervals
+/// being disjoint, only the last one inside can reach past the exit; its
+/// overlap is cut there.
+ActiveFigures ThreadSweep::figures(const Invocation &Inv) const {
+  ActiveFigures F;
+  size_t A = Inv.EnterIdx, B = Inv.ExitIdx;
+  F.Elapsed = Inv.Elapsed.length();
+  F.Overhead = OverheadSum[B] - OverheadSum[A];
+  if (Swap) {
+    F.SwappedOut = Swap->in(Inv.Elapsed);
+    int64_t Overlap = OverlapSum[B] - OverlapSum[A];
+    size_t Last = LastMeasured[B];
+    if (Last != SIZE_MAX && Last >= A && measuredEnd(Last) > Inv.Elapsed.End) {
+      Interval Own = {fixed(Events[Last].Tick), measuredEnd(Last)};
+      Overlap -= Swap->in(Own) -
+                 Swap->in({Own.Start, std::max(Own.Start, Inv.Elapsed.End)});
+    }
+    F.Overhead -= Overlap;
+  }
+  F.Active = F.Elapsed - F.Overhead - F.SwappedOut;
+  return F;
+}
+
+uint64_t ThreadSweep::intervalCount(const Invocation &Inv) const {
+  uint64_t N = Inv.ExitIdx - Inv.EnterIdx;
+  N += MeasuredSum[Inv.ExitIdx] - MeasuredSum[Inv.EnterIdx];
+  if (Swap)
+    N += Swap->count(Inv.Elapsed);
+  return N;
+}
+
+namespace {
+
+/// The invocations of every portion of one thread in one sweep over its
+/// sorted measurements: an open-enter stack per portion.
+class PortionSweep {
+public:
+  PortionSweep(const ThreadSweep &Th, const Input &In, size_t Thread,
+               int64_t PortionFilter, ResultDetail Detail)
+      : Th(Th), In(In), Thread(Thread), PortionFilter(PortionFilter),
+        Detail(Detail) {}
+  std::vector<PortionResult> run();
+
+private:
+  PortionResult &result(uint32_t Portion);
+  void invocation(PortionResult &R, Invocation Inv);
+
+  const ThreadSweep &Th;
+  const Input &In;
+  size_t Thread;
+  int64_t PortionFilter;
+  ResultDetail Detail;
+  std::vector<PortionResult> Out; // by first measurement
+  DenseMap<uint32_t, size_t> Index;
+  std::vector<std::vector<size_t>> Open; // per result: enters not yet matched
+};
+
+} // namespace
+
+PortionResult &PortionSweep::result(uint32_t Portion) {
+  auto [It, New] = Index.try_emplace(Portion, Out.size());
+  if (New) {
+    PortionResult R;
+    R.Pid = In.Pid;
+    R.Thread = Thread;
+    R.Portion = Portion;
+    R.SwitchesMeasured = In.Threads[Thread].SwitchesMeasured;
+    Out.push_back(std::move(R));
+    Open.emplace_back();
+  }
+  return Out[It->second];
+}
+
+void PortionSweep::invocation(PortionResult &R, Invocation Inv) {
+  ++R.Invocations;
+  R.IntervalCount += Th.intervalCount(Inv);
+  InvocationResult IR;
+  IR.Inv = Inv;
+  if (Th.Exact) {
+    IR.Figures = Th.figures(Inv);
+  } else {
+    std::vector<Interval> OH = overheadIntervals(Th.Events, Inv, In.Table);
+    std::vector<Interval> Me = measuredIntervals(Th.Events, Inv);
+    std::vector<Interval> Sw;
+    if (R.SwitchesMeasured)
+      Sw = swapOutIntervals(Th.Switches, In.Threads[Thread].Id, Inv.Elapsed);
+    IR.Figures = activeTime(Inv.Elapsed, OH, Sw, Me);
+  }
+  if (Detail == ResultDetail::Intervals) {
+    IR.OverheadSet = overheadIntervals(Th.Events, Inv, In.Table);
+    IR.MeasuredSet = measuredIntervals(Th.Events, Inv);
+    if (R.SwitchesMeasured)
+      IR.SwapOutSet =
+          swapOutIntervals(Th.Switches, In.Threads[Thread].Id, Inv.Elapsed);
+  }
+  if (Inv.Outermost) {
+    ++R.Outermost;
+    R.Total.Elapsed += IR.Figures.Elapsed;
+    R.Total.Overhead += IR.Figures.Overhead;
+    R.Total.SwappedOut += IR.Figures.SwappedOut;
+    R.Total.Active += IR.Figures.Active;
+  }
+  if (Detail != ResultDetail::Totals)
+    R.Details.push_back(std::move(IR));
+}
+
+std::vector<PortionResult> PortionSweep::run() {
+  const std::vector<Measurement> &Ev = Th.Events;
+  for (size_t I = 0; I < Ev.size(); ++I) {
+    const Measurement &M = Ev[I];
+    if (PortionFilter >= 0 && uint32_t(PortionFilter) != M.Portion)
+      continue;
+    PortionResult &R = result(M.Portion);
+    std::vector<size_t> &Enters = Open[Index[M.Portion]];
+    if (M.Kind == Enter) {
+      Enters.push_back(I);
+      continue;
+    }
+    if (Enters.empty()) {
+      ++R.UnmatchedExits;
+      continue;
+    }
+    Invocation Inv;
+    Inv.EnterIdx = Enters.back();
+    Inv.ExitIdx = I;
+    Enters.pop_back();
+    Inv.Elapsed = {fixed(Ev[Inv.EnterIdx].Tick), fixed(M.Tick)};
+    Inv.Outermost = Enters.empty();
+    invocation(R, Inv);
+  }
+  for (size_t K = 0; K < Out.size(); ++K) {
+    Out[K].UnmatchedEnters = Open[K].size();
+    // Completed by exit time; listed by enter time, as findInvocations.
+    llvm::sort(Out[K].Details,
+               [](const InvocationResult &A, const InvocationResult &B) {
+                 return A.Inv.EnterIdx < B.Inv.EnterIdx;
+               });
+  }
+  return std::move(Out);
+}
+
 std::vector<PortionResult> active::computeActiveTime(const Input &In,
                                                      int64_t PortionFilter,
-                                                     int64_t ThreadFilter) {
+                                                     int64_t ThreadFilter,
+                                                     ResultDetail Detail) {
   std::vector<PortionResult> Out;
   for (size_t TI = 0; TI < In.Threads.size(); ++TI) {
     if (ThreadFilter >= 0 && size_t(ThreadFilter) != TI)
       continue;
-    const ThreadInput &T = In.Threads[TI];
-    std::vector<Measurement> Events = T.Events;
-    sortMeasurements(Events);
-    std::vector<Switch> Switches = T.Switches;
-    sortByTick(Switches);
-    // Portions in order of their first measurement on this thread.
-    std::vector<uint32_t> Portions;
-    DenseMap<uint32_t, bool> Seen;
-    for (const Measurement &M : Events)
-      if (Seen.try_emplace(M.Portion, true).second)
-        Portions.push_back(M.Portion);
-    for (uint32_t P : Portions) {
-      if (PortionFilter >= 0 && uint32_t(PortionFilter) != P)
-        continue;
-      InvocationList L = findInvocations(Events, P);
-      if (L.Invocations.empty() && !L.UnmatchedEnters && !L.UnmatchedExits)
-        continue;
-      PortionResult R;
-      R.Pid = In.Pid;
-      R.Thread = TI;
-      R.Portion = P;
-      R.Invocations = L.Invocations.size();
-      R.UnmatchedEnters = L.UnmatchedEnters;
-      R.UnmatchedExits = L.UnmatchedExits;
-      R.SwitchesMeasured = T.SwitchesMeasured;
-      for (const Invocation &Inv : L.Invocations) {
-        InvocationResult IR;
-        IR.Inv = Inv;
-        IR.OverheadSet = overheadIntervals(Events, Inv, In.Table);
-        IR.MeasuredSet = measuredIntervals(Events, Inv);
-        if (T.SwitchesMeasured)
-          IR.SwapOutSet = swapOutIntervals(Switches, T.Id, Inv.Elapsed);
-        IR.Figures = activeTime(Inv.Elapsed, IR.OverheadSet, IR.SwapOutSet,
-                                IR.MeasuredSet);
-        if (Inv.Outermost) {
-          ++R.Outermost;
-          R.Total.Elapsed += IR.Figures.Elapsed;
-          R.Total.Overhead += IR.Figures.Overhead;
-          R.Total.SwappedOut += IR.Figures.SwappedOut;
-          R.Total.Active += IR.Figures.Active;
-        }
-        R.Details.push_back(std::move(IR));
-      }
+    ThreadSweep Th(In.Threads[TI], In.Table);
+    for (PortionResult &R :
+         PortionSweep(Th, In, TI, PortionFilter, Detail).run())
       Out.push_back(std::move(R));
-    }
   }
   return Out;
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common.h"
 #include "activetime/Profile/CallerCallee.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Reports.h"
@@ -52,6 +53,7 @@ void report::printBottomUp(const Aggregate &A, raw_ostream &OS,
         "carries):\n";
   OS << right_justify("self-active", 12) << ' ' << right_justify("share", 7)
      << "  function\n";
+  bool AnyDeep = false;
   walkInverted(Inv, Top, [&](uint32_t I, uint32_t Root) {
     const InvertedNode &N = Inv[I];
     OS << right_justify(formatTime(N.SelfActiveNs), 12) << ' '
@@ -60,12 +62,15 @@ void report::printBottomUp(const Aggregate &A, raw_ostream &OS,
                       100 * shareOf(N.SelfActiveNs, Inv[Root].SelfActiveNs))
                   .str(),
               7)
-       << "  " << std::string(2 * (N.Depth - 1), ' ')
+       << "  " << treeIndent(N.Depth)
        << (N.Depth > 1 ? "<- " : "") << M.Names.name(N.Func);
     if (N.Truncated)
       OS << "  ... (--max-depth)";
     OS << "\n";
+    AnyDeep |= isDeepIndent(N.Depth);
   });
+  if (AnyDeep)
+    OS << kDeepIndentNote << "\n";
   size_t Roots = Inv[0].Children.size();
   if (Top && Roots > Top)
     OS << "(" << Roots - Top << " more functions; --top 0 lists all)\n";
@@ -91,9 +96,10 @@ void report::bottomUpJson(const Aggregate &A, json::OStream &J,
                                              : json::Value(Order[N.Parent]));
           J.attribute("depth", int64_t(N.Depth));
           J.attribute("function", int64_t(JsonId[N.Func]));
-          J.attribute("self_active_ns", N.SelfActiveNs);
-          J.attribute("share", shareOf(N.SelfActiveNs, Inv[Root].SelfActiveNs));
-          J.attribute("ends_ns", N.EndsNs);
+          jsonNumber(J, "self_active_ns", N.SelfActiveNs);
+          jsonNumber(J, "share",
+                     shareOf(N.SelfActiveNs, Inv[Root].SelfActiveNs));
+          jsonNumber(J, "ends_ns", N.EndsNs);
           J.attribute("truncated", N.Truncated);
         });
       });

@@ -8,7 +8,9 @@
 // (runnable), or are selected alone. A counted function's on-CPU time,
 // estimated from its timed caller's code samples (Samples.h), is a
 // "name [counted]" frame on top of that caller (a function's code outside
-// its probes there, with no counted calls, "name [outside probes]").
+// its probes there, with no counted calls, "name [outside probes]"). A
+// stack deeper than --max-stack keeps its ends around a "[N frames
+// elided]" frame (ExportStacks.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,11 +83,16 @@ static Error writeFolded(const Profile &P, const ViewOptions &O,
   SampleSummary S = summarizeSamples(P, A);
   FunctionNamer Names(A, O.names(NameUse::Asked));
   std::map<std::string, Value> Lines;
-  for (const auto &[Path, F] : S.Paths) {
+  PathFrames Frames(S.Paths, O.MaxStack);
+  SmallVector<PathFrames::Item, 256> Items;
+  for (const SamplePaths::Entry &E : S.Paths) {
+    Frames.get(E.Node, Items);
     std::string Stack;
-    for (const SampleFrame &Fr : Path)
-      Stack += (Stack.empty() ? "" : ";") + frameName(Names, Fr);
-    addPath(Lines, Stack, F, O);
+    for (const PathFrames::Item &It : Items)
+      Stack += (Stack.empty() ? "" : ";") +
+               (It.Frame ? frameName(Names, *It.Frame)
+                         : elidedFrameName(It.Elided));
+    addPath(Lines, Stack, E.F, O);
   }
   for (const auto &[Stack, V] : Lines) {
     uint64_t N = std::llround(O.Value == FoldedValue::Micros ? V.Us
@@ -101,7 +108,7 @@ View report::foldedFormat() {
   V.Name = "folded";
   V.Description =
       "folded stacks of the samples (flamegraph.pl, speedscope, inferno)";
-  V.Reads = "off-cpu value no-demangle full-names";
+  V.Reads = "off-cpu value max-stack no-demangle full-names";
   V.Write = writeFolded;
   return V;
 }

@@ -45,7 +45,8 @@ static void sampledSplitJson(const SampledSplit &Sp, json::OStream &J) {
 /// functions got their on-CPU time, and every sampled call path with its
 /// on- and off-CPU time. A path's frames are named like the report's
 /// functions ("name"), and its "functions" are their ids in the report's
-/// "functions" (null outside it).
+/// "functions" (null outside it). A path deeper than --max-stack keeps its
+/// ends around a "[N frames elided]" frame (ExportStacks.cpp).
 static void samplesJson(const Profile &P, const Aggregate &A, json::OStream &J,
                         const ViewOptions &O) {
   SampleSummary S = summarizeSamples(P, A);
@@ -68,27 +69,41 @@ static void samplesJson(const Profile &P, const Aggregate &A, json::OStream &J,
     });
     J.attribute("sampler_cpu_ns", S.SamplerCpuNs);
     sampledSplitJson(S.Split, J);
+    PathFrames Frames(S.Paths, O.MaxStack);
+    SmallVector<PathFrames::Item, 256> Items;
     J.attributeArray("paths", [&] {
-      for (const auto &[Path, F] : S.Paths)
+      for (const SamplePaths::Entry &E : S.Paths)
         J.object([&] {
+          const SamplePaths::Node &Leaf = S.Paths.node(E.Node);
+          const SampleFigures &F = E.F;
+          Frames.get(E.Node, Items);
           J.attributeArray("frames", [&] {
-            for (const SampleFrame &Fr : Path)
-              J.value(Fr.Func == kOutsideFunc ? std::string(kOutsideFrame)
-                                              : Names.name(Fr.Func));
+            for (const PathFrames::Item &It : Items)
+              if (!It.Frame)
+                J.value(elidedFrameName(It.Elided));
+              else if (It.Frame->Func == kOutsideFunc)
+                J.value(kOutsideFrame);
+              else
+                J.value(Names.name(It.Frame->Func));
           });
           J.attributeArray("functions", [&] {
-            for (const SampleFrame &Fr : Path)
-              if (Fr.Func == kOutsideFunc || ReportId[Fr.Func] < 0)
+            for (const PathFrames::Item &It : Items)
+              if (!It.Frame || It.Frame->Func == kOutsideFunc ||
+                  ReportId[It.Frame->Func] < 0)
                 J.value(nullptr);
               else
-                J.value(ReportId[Fr.Func]);
+                J.value(ReportId[It.Frame->Func]);
           });
+          // A path deeper than --max-stack: the frames left out.
+          for (const PathFrames::Item &It : Items)
+            if (!It.Frame)
+              J.attribute("elided_frames", int64_t(It.Elided));
           // The leaf is a counted function's frame: its on-CPU time is
           // estimated (on_cpu_uncertainty_ns).
-          J.attribute("counted", Path.back().Counted);
+          J.attribute("counted", Leaf.Frame.Counted);
           // The leaf is a function's code outside its probes (no counted
           // calls there), as the tree's "outside_probes" node.
-          if (Path.back().OutsideProbes)
+          if (Leaf.Frame.OutsideProbes)
             J.attribute("outside_probes", true);
           J.attribute("on_cpu_ns", F.OnNs);
           J.attribute("on_cpu_uncertainty_ns", 1.96 * std::sqrt(F.OnVarNs2));
@@ -174,7 +189,7 @@ View report::jsonFormat() {
   View V;
   V.Name = "json";
   V.Description = "the whole profile as one versioned JSON document";
-  V.Reads = "no-demangle full-names";
+  V.Reads = "max-stack no-demangle full-names";
   V.Write = writeExportJson;
   return V;
 }

@@ -10,7 +10,10 @@
 // carrying that context's *self* figures, so that pprof's flat column is
 // the self time and its cum column the inclusive time, as `activetime
 // report` has them. Call-site lines come from the calls' return addresses
-// and the binary's debug info.
+// and the binary's debug info. A context deeper than --max-stack keeps its
+// outermost and innermost frames around a "[N frames elided]" one
+// (ExportStacks.cpp): a sample holds its whole stack, so a deep
+// recursion's would otherwise grow with the square of its depth.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,14 +45,18 @@ enum ValueIndex { kActive, kCalls, kOffCpu, kOverhead, kNumValues };
 
 class PprofBuilder {
 public:
-  PprofBuilder(const Profile &P, const Aggregate &A, const ViewOptions &O)
-      : P(P), A(A), Names(A, O.names(NameUse::FullName)) {
+  /// Builds into \p Out (an arena's: a million samples' small messages
+  /// allocated one by one cost a third more memory).
+  PprofBuilder(const Profile &P, const Aggregate &A, const ViewOptions &O,
+               pb::Profile &Out)
+      : P(P), A(A), Names(A, O.names(NameUse::FullName)),
+        MaxStack(O.MaxStack), Out(Out) {
     symbolize::LLVMSymbolizer::Options SO;
     SO.Demangle = false;
     Sym = std::make_unique<symbolize::LLVMSymbolizer>(SO);
     str(""); // string_table[0] must be ""
   }
-  pb::Profile build();
+  void build();
 
 private:
   int64_t str(StringRef S);
@@ -59,6 +66,8 @@ private:
   uint64_t function(uint32_t G);
   uint64_t inlinedFunction(const DILineInfo &Frame);
   uint64_t leafLocation(uint32_t G);
+  uint64_t elidedLocation(uint64_t N);
+  void stack(pb::Sample *S, uint32_t Node, uint32_t ProcIdx);
   uint64_t callLocation(uint32_t Caller, const TreeNode &Callee,
                         uint32_t ProcIdx);
   void threadSamples(uint32_t ThreadIdx, uint32_t Begin, uint32_t End);
@@ -67,8 +76,18 @@ private:
   const Profile &P;
   const Aggregate &A;
   FunctionNamer Names;
+  unsigned MaxStack;
+  /// Per tree node, its ancestor one below the outermost frames a cut
+  /// stack keeps (the node itself when it is no deeper): where the walk to
+  /// them starts.
+  std::vector<uint32_t> OuterStart;
+  /// Per tree node, the location of its caller's frame on paths through
+  /// it (0: not looked up yet).
+  std::vector<uint64_t> CallerFrame;
+  uint64_t CutSamples = 0;
+  DenseMap<uint64_t, uint64_t> ElidedLocations; // frames elided -> id
+  pb::Profile &Out;
   std::unique_ptr<symbolize::LLVMSymbolizer> Sym;
-  pb::Profile Out;
   StringMap<int64_t> Strings;
   StringMap<uint64_t> Mappings;        // object path -> id
   DenseMap<uint32_t, uint64_t> Funcs;  // Aggregate function -> id
@@ -256,14 +275,54 @@ uint64_t PprofBuilder::callLocation(uint32_t Caller, const TreeNode &Callee,
   return It->second;
 }
 
+/// The frame standing for \p N frames left out of a deep stack.
+uint64_t PprofBuilder::elidedLocation(uint64_t N) {
+  auto [It, New] = ElidedLocations.try_emplace(N, 0);
+  if (!New)
+    return It->second;
+  pb::Function *F = Out.add_function();
+  F->set_id(Out.function_size());
+  F->set_name(str(elidedFrameName(N)));
+  F->set_system_name(F->name());
+  It->second = Out.location_size() + 1;
+  pb::Location *L = Out.add_location();
+  L->set_id(It->second);
+  L->add_line()->set_function_id(F->id());
+  return It->second;
+}
+
+/// The sample's locations, leaf first: the node's function, then each
+/// caller at its call to the frame above; cut as cutStack says.
+void PprofBuilder::stack(pb::Sample *S, uint32_t Node, uint32_t ProcIdx) {
+  // A node's caller frame is the same in every stack through it: looked up
+  // once (the lookup builds a key with the object's path).
+  auto Call = [&](uint32_t C) {
+    uint64_t &Id = CallerFrame[C];
+    if (!Id)
+      Id = callLocation(A.Tree[A.Tree[C].Parent].Func, A.Tree[C], ProcIdx);
+    S->add_location_id(Id);
+  };
+  StackCut Cut = cutStack(A.Tree[Node].Depth, MaxStack);
+  S->mutable_location_id()->Reserve(
+      int(Cut.Outer + Cut.Inner + (Cut.Elided != 0)));
+  S->add_location_id(leafLocation(A.Tree[Node].Func));
+  uint32_t C = Node;
+  if (Cut.Elided) {
+    ++CutSamples;
+    for (uint64_t K = 1; K < Cut.Inner; ++K, C = A.Tree[C].Parent)
+      Call(C);
+    S->add_location_id(elidedLocation(Cut.Elided));
+    C = OuterStart[Node];
+  }
+  for (; A.Tree[C].Parent != 0; C = A.Tree[C].Parent)
+    Call(C);
+}
+
 void PprofBuilder::addSample(uint32_t Node, uint32_t ProcIdx,
                              const ThreadSummary &T) {
   const TreeNode &TN = A.Tree[Node];
   pb::Sample *S = Out.add_sample();
-  S->add_location_id(leafLocation(TN.Func));
-  for (uint32_t C = Node; A.Tree[C].Parent != 0; C = A.Tree[C].Parent)
-    S->add_location_id(
-        callLocation(A.Tree[A.Tree[C].Parent].Func, A.Tree[C], ProcIdx));
+  stack(S, Node, ProcIdx);
   // Self figures: the node's less its timed children's.
   double OffCpu = TN.S.OffCpu;
   for (uint32_t C : TN.Children)
@@ -303,17 +362,33 @@ void PprofBuilder::threadSamples(uint32_t ThreadIdx, uint32_t Begin,
     addSample(I, T.Process, T);
 }
 
-pb::Profile PprofBuilder::build() {
+void PprofBuilder::build() {
   header();
   comments();
   for (const Process &Proc : P.Processes)
     mapping(Proc.Exe);
+  // The outermost frames of a cut stack are the nodes at depths 1 to
+  // Outer; the walk to them starts at the node one deeper.
+  CallerFrame.assign(A.Tree.size(), 0);
+  uint64_t Below = cutStack(UINT64_MAX, MaxStack).Outer + 1;
+  if (MaxStack) {
+    OuterStart.resize(A.Tree.size());
+    for (uint32_t I = 0; I < A.Tree.size(); ++I)
+      OuterStart[I] = A.Tree[I].Depth <= Below ? I : OuterStart[A.Tree[I].Parent];
+  }
   for (uint32_t T = 0; T < A.ThreadTreeBegin.size(); ++T) {
     uint32_t End = T + 1 < A.ThreadTreeBegin.size() ? A.ThreadTreeBegin[T + 1]
                                                     : A.Tree.size();
     threadSamples(T, A.ThreadTreeBegin[T], End);
   }
-  return std::move(Out);
+  if (CutSamples)
+    Out.add_comment(str(
+        std::to_string(CutSamples) + " contexts deeper than --max-stack=" +
+        std::to_string(MaxStack) + " frames keep their " +
+        std::to_string(cutStack(UINT64_MAX, MaxStack).Outer) +
+        " outermost and " + std::to_string(cutStack(UINT64_MAX, MaxStack).Inner) +
+        " innermost frames around one \"[N frames elided]\" frame: a "
+        "function only in the elided part lacks their time in cum."));
 }
 
 /// \p Data as one gzip member (RFC 1952: what `gzip -d` and pprof read;
@@ -343,16 +418,34 @@ Error gzip(const std::string &Data, raw_ostream &OS) {
 
 } // namespace
 
+/// The most location ids the samples may hold together (8 bytes each in
+/// memory, as many again serialized): a bound on the whole profile's size.
+static constexpr uint64_t kMaxPprofFrames = 50000000;
+
 static Error writePprof(const Profile &P, const ViewOptions &O, raw_ostream &OS,
                         Progress &Prog) {
   Prog.phase("aggregating");
   AggregateOptions AO;
   AO.TreePerThread = true;
   Aggregate A = aggregate(P, AO);
+  uint64_t Frames = 0;
+  for (size_t I = 1; I < A.Tree.size(); ++I) {
+    StackCut C = cutStack(A.Tree[I].Depth, O.MaxStack);
+    Frames += C.Outer + C.Inner + (C.Elided != 0);
+  }
+  if (Frames > kMaxPprofFrames)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--format=pprof: the stacks of the %zu calling contexts would hold "
+        "%llu frames (over %llu); give a smaller --max-stack",
+        A.Tree.size() - 1, (unsigned long long)Frames,
+        (unsigned long long)kMaxPprofFrames);
   Prog.phase("building the pprof profile");
-  pb::Profile Msg = PprofBuilder(P, A, O).build();
+  google::protobuf::Arena Arena;
+  pb::Profile *Msg = google::protobuf::Arena::CreateMessage<pb::Profile>(&Arena);
+  PprofBuilder(P, A, O, *Msg).build();
   std::string Bytes;
-  if (!Msg.SerializeToString(&Bytes))
+  if (!Msg->SerializeToString(&Bytes))
     return createStringError(inconvertibleErrorCode(),
                              "cannot serialize the pprof profile (over 2 GiB)");
   return gzip(Bytes, OS);
@@ -363,7 +456,7 @@ View report::pprofFormat() {
   V.Name = "pprof";
   V.Description = "call-tree times as gzipped pprof profile.proto (go tool "
                   "pprof, Pyroscope, Grafana)";
-  V.Reads = "no-demangle";
+  V.Reads = "max-stack no-demangle";
   V.Write = writePprof;
   return V;
 }

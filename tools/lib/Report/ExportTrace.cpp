@@ -3,14 +3,18 @@
 // Part of ActiveTime. `export --format=chrome` turns mode=trace data into
 // the Chrome trace-event JSON that Perfetto UI and chrome://tracing load:
 // one track per traced thread (pid/tid with process_name/thread_name
-// metadata), B/E slices per call, an "X" slice per switched-out interval
-// (nested in the call it interrupted) and a "C" counter of each thread's
-// accumulated off-CPU time in microseconds. Events are written one by one
-// as they are read from the in-memory trace, never collected as text.
+// metadata), an "X" (complete) slice per call, an "X" slice per
+// switched-out interval (nested in the call it interrupted) and a "C"
+// counter of each thread's accumulated off-CPU time in microseconds.
+// Events are written one by one as they are read from the in-memory trace,
+// never collected as text, and compactly: one complete event per call
+// instead of a B/E pair, no whitespace, times with no more digits than
+// whole nanoseconds.
 //
-// `export --format=speedscope` writes speedscope's file format: evented
-// profiles from traces, a sampled profile from samples, or the call tree as
-// a weighted sampled profile.
+// `export --format=speedscope` writes speedscope's file format, evented
+// profiles throughout, linear in what they show whatever its depth: one per
+// traced thread from the trace, and the samples' call paths or the call
+// tree as weighted trees (each node open for its subtree's weight).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +27,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
@@ -82,12 +88,51 @@ static std::vector<OffInterval> offIntervals(const Trace &T) {
   return V;
 }
 
+/// \p V with at most \p Decimals decimals and no trailing zeros ("1.5",
+/// "12"): JSON's shortest honest spelling of a time whose finer digits
+/// would be conversion noise.
+static void writeShort(raw_ostream &OS, double V, unsigned Decimals) {
+  SmallString<32> Buf;
+  raw_svector_ostream(Buf) << format("%.*f", Decimals, V);
+  StringRef S = Buf;
+  if (S.contains('.'))
+    S = S.rtrim('0').rtrim('.');
+  if (S == "-0")
+    S = "0";
+  OS << S;
+}
+
+static void shortAttribute(json::OStream &J, StringRef Key, double V,
+                           unsigned Decimals) {
+  J.attributeBegin(Key);
+  J.rawValue([&](raw_ostream &OS) { writeShort(OS, V, Decimals); });
+  J.attributeEnd();
+}
+
+/// For each event of \p T, the index of the exit that ends the call it
+/// enters: kOpenAtEnd for a call still open when the trace ended (and for
+/// exits).
+static constexpr size_t kOpenAtEnd = SIZE_MAX;
+static std::vector<size_t> matchExits(const Trace &T) {
+  std::vector<size_t> ExitOf(T.Events.size(), kOpenAtEnd);
+  std::vector<size_t> Open;
+  for (size_t I = 0; I < T.Events.size(); ++I) {
+    if (eventKind(T.Events[I]) == TraceEventKind::Enter)
+      Open.push_back(I);
+    else if (!Open.empty()) { // else entered before tracing began
+      ExitOf[Open.back()] = I;
+      Open.pop_back();
+    }
+  }
+  return ExitOf;
+}
+
 namespace {
 
 /// The Chrome trace-event document, written event by event. Each process
 /// gets a process_name track, each traced thread a thread_name track with
-/// its calls as B/E slices, its switched-out intervals as "X" slices and a
-/// counter of its accumulated off-CPU time.
+/// its calls and its switched-out intervals as "X" slices and a counter of
+/// its accumulated off-CPU time.
 class ChromeTraceWriter {
 public:
   ChromeTraceWriter(const Profile &P, raw_ostream &OS, const ViewOptions &O,
@@ -98,13 +143,13 @@ public:
 private:
   void writeProcess(const Process &Pr);
   void writeThread(const Trace &T);
-  void writeCall(const TraceEvent &E);
-  void closeOpenCalls(uint64_t LastTick);
+  void writeCall(const TraceEvent &E, uint64_t EndTick);
   void writeOffIntervalsUpTo(uint64_t Tick);
   void writeOffCpuCounter(uint64_t Tick);
   void writeTruncationMark(const Trace &T, uint64_t LastTick);
   void writeMetadata(const char *Name, int64_t Tid, StringRef Value);
   void writeWhere(uint64_t Tick);
+  void writeDuration(uint64_t Begin, uint64_t End);
   const std::string &functionName(uint32_t Func);
 
   /// Whole nanoseconds: finer digits would only be conversion noise.
@@ -135,10 +180,9 @@ private:
   std::vector<std::string> FuncNames;
   std::string UnknownName; // a function index beyond the table
 
-  // The thread being written: its open calls and its off-CPU intervals,
-  // merged with the calls by time.
+  // The thread being written: its off-CPU intervals, merged with the calls
+  // by time.
   const Trace *CurTrace = nullptr;
-  std::vector<uint32_t> Stack;
   std::vector<OffInterval> Off;
   size_t NextOff = 0;
   uint64_t OffTicks = 0;
@@ -156,8 +200,9 @@ void ChromeTraceWriter::write() {
       J.attribute("generator", kGenerator);
       J.attribute("time_origin_unix_ns", int64_t(Epoch));
       J.attribute("note", "timestamps in microseconds since the earliest "
-                          "process start; off-CPU slices are the threads' "
-                          "switched-out intervals");
+                          "process start; a call is a complete (X) slice; "
+                          "off-CPU slices are the threads' switched-out "
+                          "intervals");
     });
     J.attributeArray("traceEvents", [&] {
       for (const Process &Pr : P.Processes)
@@ -189,57 +234,44 @@ uint64_t ChromeTraceWriter::threadStart(const Trace &Tr) const {
   return CurProc->StartTick;
 }
 
+/// The calls in the order they began (as viewers nest slices that begin
+/// together: the enclosing one first), each ending at its exit; calls
+/// still open when the trace ended end at its last event, exits of calls
+/// entered before tracing began are left out.
 void ChromeTraceWriter::writeThread(const Trace &Tr) {
   CurTrace = &Tr;
   writeMetadata("thread_name", int64_t(Tr.Tid), threadName(*CurProc, Tr));
   Off = offIntervals(Tr);
   NextOff = 0;
   OffTicks = 0;
-  Stack.clear();
   // A trace without events (all dropped, or the thread had only started)
   // still has a place in time: where its tracing began.
   uint64_t LastTick = threadStart(Tr);
-  for (const TraceEvent &E : Tr.Events) {
-    writeOffIntervalsUpTo(E.Tick);
+  for (const TraceEvent &E : Tr.Events)
     LastTick = std::max(LastTick, E.Tick);
+  std::vector<size_t> ExitOf = matchExits(Tr);
+  for (size_t I = 0; I < Tr.Events.size(); ++I) {
+    const TraceEvent &E = Tr.Events[I];
+    writeOffIntervalsUpTo(E.Tick);
     Prog.update(++Done, Total);
-    writeCall(E);
+    if (eventKind(E) == TraceEventKind::Enter)
+      writeCall(E, ExitOf[I] == kOpenAtEnd ? LastTick
+                                           : Tr.Events[ExitOf[I]].Tick);
   }
   writeOffIntervalsUpTo(UINT64_MAX);
-  closeOpenCalls(LastTick);
   if (Tr.DroppedEvents || Tr.DroppedSwitches)
     writeTruncationMark(Tr, LastTick);
 }
 
-/// A "B" slice for an entry, an "E" for an exit; the name of an exit is
-/// that of the call it ends.
-void ChromeTraceWriter::writeCall(const TraceEvent &E) {
-  bool Enter = eventKind(E) == TraceEventKind::Enter;
-  if (!Enter && Stack.empty())
-    return; // exit of a call entered before tracing began
-  uint32_t Func = Enter ? E.Func : Stack.back();
-  if (Enter)
-    Stack.push_back(E.Func);
-  else
-    Stack.pop_back();
-  const std::string &Name = functionName(Func);
+/// A complete slice from an entry to \p EndTick.
+void ChromeTraceWriter::writeCall(const TraceEvent &E, uint64_t EndTick) {
+  const std::string &Name = functionName(E.Func);
   J.object([&] {
     J.attribute("name", Name);
-    J.attribute("cat", "function");
-    J.attribute("ph", Enter ? "B" : "E");
+    J.attribute("ph", "X");
     writeWhere(E.Tick);
+    writeDuration(E.Tick, EndTick);
   });
-}
-
-/// Calls still open when the trace ended end at its last event.
-void ChromeTraceWriter::closeOpenCalls(uint64_t LastTick) {
-  while (!Stack.empty()) {
-    Stack.pop_back();
-    J.object([&] {
-      J.attribute("ph", "E");
-      writeWhere(LastTick);
-    });
-  }
 }
 
 /// The off-CPU intervals that begin by \p Tick, so the file is in
@@ -255,7 +287,7 @@ void ChromeTraceWriter::writeOffIntervalsUpTo(uint64_t Tick) {
       J.attribute("cat", "off-cpu");
       J.attribute("ph", "X");
       writeWhere(I.Begin);
-      J.attribute("dur", durationMicros(I.End - I.Begin));
+      writeDuration(I.Begin, I.End);
     });
     OffTicks += I.End - I.Begin;
     writeOffCpuCounter(I.End);
@@ -268,8 +300,9 @@ void ChromeTraceWriter::writeOffCpuCounter(uint64_t Tick) {
     J.attribute("name", "off-CPU us, tid " + utostr(CurTrace->Tid));
     J.attribute("ph", "C");
     writeWhere(Tick);
-    J.attributeObject("args",
-                      [&] { J.attribute("us", durationMicros(OffTicks)); });
+    J.attributeObject("args", [&] {
+      shortAttribute(J, "us", durationMicros(OffTicks), 3);
+    });
   });
 }
 
@@ -304,7 +337,15 @@ void ChromeTraceWriter::writeMetadata(const char *Name, int64_t Tid,
 void ChromeTraceWriter::writeWhere(uint64_t Tick) {
   J.attribute("pid", int64_t(CurProc->Pid));
   J.attribute("tid", int64_t(CurTrace->Tid));
-  J.attribute("ts", micros(Tick));
+  shortAttribute(J, "ts", micros(Tick), 3);
+}
+
+/// The duration from \p Begin to \p End as the difference of their
+/// rounded timestamps, so that a slice ends exactly where its timestamps
+/// say and slices nested in the ticks stay nested in the file.
+void ChromeTraceWriter::writeDuration(uint64_t Begin, uint64_t End) {
+  double Dur = End > Begin ? roundToNs(micros(End) - micros(Begin)) : 0;
+  shortAttribute(J, "dur", Dur, 3);
 }
 
 const std::string &ChromeTraceWriter::functionName(uint32_t Func) {
@@ -359,32 +400,77 @@ private:
   std::vector<std::tuple<std::string, std::string, uint32_t>> Frames;
 };
 
-struct SampledProfile {
-  std::string Name;
-  std::vector<std::vector<unsigned>> Stacks;
-  std::vector<double> Weights;
+/// A tree with a weight at each node, for speedscope's evented profile:
+/// each node opens, holds its own weight, then its children's, and closes,
+/// so it is open for its subtree's weight and the file grows with the
+/// number of nodes, not with their depths (a sampled profile's stacks
+/// would). Speedscope's left-heavy and sandwich views of it are those of a
+/// sampled profile with one sample per node. Node 0 is the root (no frame);
+/// parents come before their children.
+struct WeightedTree {
+  std::vector<uint32_t> Parent{UINT32_MAX};
+  std::vector<unsigned> Frame{0};
+  std::vector<double> Self{0};
+  uint32_t add(uint32_t Par, unsigned Fr, double W) {
+    Parent.push_back(Par);
+    Frame.push_back(Fr);
+    // Negative self time (an overestimated overhead) is no weight.
+    Self.push_back(std::max(W, 0.0));
+    return uint32_t(Parent.size() - 1);
+  }
 };
 
-void writeSampled(json::OStream &J, const SampledProfile &S) {
-  double Sum = 0;
-  for (double W : S.Weights)
-    Sum += W;
+/// \p T as an evented profile named \p Name; subtrees without weight are
+/// left out (they would show nothing).
+void writeEvented(json::OStream &J, StringRef Name, const WeightedTree &T) {
+  size_t N = T.Parent.size();
+  std::vector<double> Incl = T.Self;
+  for (size_t I = N; I-- > 1;)
+    Incl[T.Parent[I]] += Incl[I];
+  // Children in node order (counting sort by parent).
+  std::vector<uint32_t> First(N + 1, 0), Kids(N);
+  for (size_t I = 1; I < N; ++I)
+    ++First[T.Parent[I] + 1];
+  for (size_t I = 1; I <= N; ++I)
+    First[I] += First[I - 1];
+  std::vector<uint32_t> Fill(First.begin(), First.end() - 1);
+  for (uint32_t I = 1; I < N; ++I)
+    Kids[Fill[T.Parent[I]]++] = I;
   J.object([&] {
-    J.attribute("type", "sampled");
-    J.attribute("name", S.Name);
+    J.attribute("type", "evented");
+    J.attribute("name", Name);
     J.attribute("unit", "nanoseconds");
     J.attribute("startValue", 0);
-    J.attribute("endValue", Sum);
-    J.attributeArray("samples", [&] {
-      for (const auto &St : S.Stacks)
-        J.array([&] {
-          for (unsigned F : St)
-            J.value(int64_t(F));
+    shortAttribute(J, "endValue", Incl[0], 1);
+    J.attributeArray("events", [&] {
+      double At = 0;
+      auto Event = [&](const char *Type, uint32_t Node) {
+        J.object([&] {
+          J.attribute("type", Type);
+          J.attribute("frame", int64_t(T.Frame[Node]));
+          shortAttribute(J, "at", At, 1);
         });
-    });
-    J.attributeArray("weights", [&] {
-      for (double W : S.Weights)
-        J.value(W);
+      };
+      // A node is pushed to open it, then again (Close) to close it.
+      std::vector<std::pair<uint32_t, bool>> Stack;
+      auto PushKids = [&](uint32_t Node) {
+        for (uint32_t K = First[Node + 1]; K-- > First[Node];)
+          if (Incl[Kids[K]] > 0)
+            Stack.push_back({Kids[K], false});
+      };
+      PushKids(0);
+      while (!Stack.empty()) {
+        auto [Node, Close] = Stack.back();
+        Stack.pop_back();
+        if (Close) {
+          Event("C", Node);
+          continue;
+        }
+        Event("O", Node);
+        At += T.Self[Node];
+        Stack.push_back({Node, true});
+        PushKids(Node);
+      }
     });
   });
 }
@@ -494,7 +580,8 @@ void SpeedscopeWriter::writeThreadProfile(const Process &Pr, const Trace &T) {
                             ", tid " + threadLabel(T) + ", elapsed time)");
     J.attribute("unit", "nanoseconds");
     J.attribute("startValue", 0);
-    J.attribute("endValue", double(T.Events.back().Tick - First) * NsPerTick);
+    shortAttribute(J, "endValue",
+                   double(T.Events.back().Tick - First) * NsPerTick, 1);
     J.attributeArray("events", [&] { writeThreadEvents(T, NsPerTick); });
   });
 }
@@ -519,70 +606,65 @@ void SpeedscopeWriter::writeThreadEvents(const Trace &T, double NsPerTick) {
     J.object([&] {
       J.attribute("type", Enter ? "O" : "C");
       J.attribute("frame", int64_t(F));
-      J.attribute("at", At(E.Tick));
+      shortAttribute(J, "at", At(E.Tick), 1);
     });
   }
   while (!Stack.empty()) {
     J.object([&] {
       J.attribute("type", "C");
       J.attribute("frame", int64_t(Stack.back()));
-      J.attribute("at", At(T.Events.back().Tick));
+      shortAttribute(J, "at", At(T.Events.back().Tick), 1);
     });
     Stack.pop_back();
   }
 }
 
-/// One sampled profile of wall-clock time: each call path's on-CPU time,
-/// and its off-CPU time under an "[off-CPU]" frame on top of it; counted
-/// functions' estimated on-CPU time in "name [counted]" frames (Samples.h).
+/// One profile of wall-clock time over the sampled call paths: each
+/// path's on-CPU time, and its off-CPU time under an "[off-CPU]" frame on
+/// top of it; counted functions' estimated on-CPU time in "name [counted]"
+/// frames (Samples.h).
 void SpeedscopeWriter::writeSampleProfile() {
   Aggregate A = aggregate(P);
   SampleSummary S = summarizeSamples(P, A);
   // Full names, as every other speedscope profile has them.
   FunctionNamer SampleNames(A, O.names(NameUse::FullName));
-  SampledProfile On{"samples: on-CPU and off-CPU (wall clock)", {}, {}};
-  unsigned OffFrame = Frames.get(kOffCpuFrame, "", 0);
-  for (const auto &[Path, F] : S.Paths) {
-    std::vector<unsigned> Stack;
-    for (const SampleFrame &Fr : Path)
-      Stack.push_back(Frames.get(sampleFrameName(SampleNames, Fr), "", 0));
-    if (F.OnNs > 0) {
-      On.Stacks.push_back(Stack);
-      On.Weights.push_back(F.OnNs);
-    }
-    if (F.OffNs > 0) {
-      Stack.push_back(OffFrame);
-      On.Stacks.push_back(Stack);
-      On.Weights.push_back(F.OffNs);
-    }
+  const SamplePaths &Paths = S.Paths;
+  WeightedTree T;
+  T.Parent.resize(Paths.numNodes());
+  T.Frame.resize(Paths.numNodes());
+  T.Self.resize(Paths.numNodes());
+  for (uint32_t I = 1; I < Paths.numNodes(); ++I) {
+    const SamplePaths::Node &N = Paths.node(I);
+    T.Parent[I] = N.Parent;
+    T.Frame[I] = Frames.get(sampleFrameName(SampleNames, N.Frame), "", 0);
   }
-  writeSampled(J, On);
+  unsigned OffFrame = Frames.get(kOffCpuFrame, "", 0);
+  for (const SamplePaths::Entry &E : Paths) {
+    T.Self[E.Node] = std::max(E.F.OnNs, 0.0);
+    if (E.F.OffNs > 0)
+      T.add(E.Node, OffFrame, E.F.OffNs);
+  }
+  writeEvented(J, "samples: on-CPU and off-CPU (wall clock)", T);
 }
 
-/// The call tree as two weighted sampled profiles: each node's path weighted
-/// by its self active time, and by its self elapsed time.
+/// The call tree as two weighted trees: each node weighted by its self
+/// active time, and by its self elapsed time.
 void SpeedscopeWriter::writeTreeProfiles() {
   Aggregate A = aggregate(P);
-  SampledProfile Act{"call tree: self active time", {}, {}};
-  SampledProfile Ela{"call tree: self elapsed time", {}, {}};
-  std::vector<std::vector<unsigned>> Paths(A.Tree.size());
+  std::vector<int> FrameOf(A.Functions.size(), -1);
+  WeightedTree Act, Ela;
   for (size_t I = 1; I < A.Tree.size(); ++I) {
     const TreeNode &N = A.Tree[I];
-    const FunctionInfo &F = A.Functions[N.Func];
-    Paths[I] = Paths[N.Parent]; // parents come before children
-    Paths[I].push_back(Frames.get(Names.name(F.Name), F.File, F.Line));
-    // Negative self time (an overestimated overhead) is no weight.
-    if (N.S.SelfActive > 0) {
-      Act.Stacks.push_back(Paths[I]);
-      Act.Weights.push_back(N.S.SelfActive);
+    if (FrameOf[N.Func] < 0) {
+      const FunctionInfo &F = A.Functions[N.Func];
+      FrameOf[N.Func] = Frames.get(Names.name(F.Name), F.File, F.Line);
     }
-    if (N.S.SelfElapsed > 0) {
-      Ela.Stacks.push_back(Paths[I]);
-      Ela.Weights.push_back(N.S.SelfElapsed);
-    }
+    // Tree nodes and weighted-tree nodes have the same numbers.
+    Act.add(N.Parent, FrameOf[N.Func], N.S.SelfActive);
+    Ela.add(N.Parent, FrameOf[N.Func], N.S.SelfElapsed);
   }
-  writeSampled(J, Act);
-  writeSampled(J, Ela);
+  writeEvented(J, "call tree: self active time", Act);
+  writeEvented(J, "call tree: self elapsed time", Ela);
 }
 
 } // namespace

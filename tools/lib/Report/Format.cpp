@@ -9,24 +9,32 @@
 #include "activetime/Profile/Samples.h"
 #include "activetime/Report/Names.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 
 using namespace llvm;
 using namespace activetime;
 
-/// A non-negative time in its unit.
+/// A non-negative time in its unit. snprintf rather than formatv, which
+/// parses its format string on every call: a tree of a million rows prints
+/// seven times a row.
 static std::string magnitude(double Ns) {
+  char Buf[64];
   if (Ns < 999.5)
-    return formatv("{0:F0} ns", Ns);
-  if (Ns < 999999.5)
-    return formatv("{0:F3} us", Ns / 1e3);
-  if (Ns < 999999999.5)
-    return formatv("{0:F3} ms", Ns / 1e6);
-  return formatv("{0:F3} s ", Ns / 1e9);
+    snprintf(Buf, sizeof(Buf), "%.0f ns", Ns);
+  else if (Ns < 999999.5)
+    snprintf(Buf, sizeof(Buf), "%.3f us", Ns / 1e3);
+  else if (Ns < 999999999.5)
+    snprintf(Buf, sizeof(Buf), "%.3f ms", Ns / 1e6);
+  else
+    snprintf(Buf, sizeof(Buf), "%.3f s ", Ns / 1e9);
+  return Buf;
 }
 
 std::string report::formatTime(double Ns) {
@@ -101,8 +109,49 @@ void report::functionIdentityJson(json::OStream &J, StringRef LinkageName,
   J.attribute("line", int64_t(Line));
 }
 
+void report::jsonNumber(json::OStream &J, double V) {
+  if (!std::isfinite(V))
+    return J.value(nullptr);
+  // A whole number as an integer, as "%.17g" writes it (to_chars would
+  // take "6e+05" for 600000, being shorter).
+  if (V == std::trunc(V) && std::fabs(V) < 1e15)
+    return J.value(int64_t(V));
+  char Buf[64];
+  std::to_chars_result R = std::to_chars(Buf, Buf + sizeof(Buf), V);
+  J.rawValue(StringRef(Buf, R.ptr - Buf));
+}
+
+void report::jsonNumber(json::OStream &J, StringRef Key, double V) {
+  J.attributeBegin(Key);
+  jsonNumber(J, V);
+  J.attributeEnd();
+}
+
+void report::jsonNumber(json::OStream &J, StringRef Key,
+                        std::optional<double> V) {
+  if (V)
+    return jsonNumber(J, Key, *V);
+  J.attribute(Key, nullptr);
+}
+
+bool report::isDeepIndent(uint32_t Depth) { return Depth > kIndentLevels + 1; }
+
+std::string report::treeIndent(uint32_t Depth) {
+  uint32_t Level = Depth ? Depth - 1 : 0;
+  if (!isDeepIndent(Depth))
+    return std::string(2 * Level, ' ');
+  return std::string(2 * kIndentLevels, ' ') + "[depth " + utostr(Depth) +
+         "] ";
+}
+
+const char report::kDeepIndentNote[] =
+    "[depth N]: a node more than 40 levels down, indented as the 40th level "
+    "(N: its depth, the roots' being 1)";
+
 std::string report::percent(double Fraction) {
-  return formatv("{0:F1}%", 100.0 * Fraction);
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.1f%%", 100.0 * Fraction);
+  return Buf;
 }
 
 std::string report::percentOf(double Part, double Whole) {

@@ -84,16 +84,16 @@ void report::latencyJson(json::OStream &J, const LatencyHistogram &H,
                          const LatencyGap &Gap, bool Buckets) {
   LatencyFigures F = latencyFigures(H, S, St, Gap);
   auto Ns = [](const std::optional<double> &V) {
-    return V ? json::Value(jsonNs(*V)) : json::Value(nullptr);
+    return V ? std::optional<double>(jsonNs(*V)) : std::nullopt;
   };
   J.attributeObject("latency", [&] {
     J.attribute("timed_calls", int64_t(F.TimedCalls));
     J.attribute("sampled_apart", int64_t(F.SampledApart));
-    J.attribute("min", Ns(F.Min));
-    J.attribute("p50", Ns(F.P50));
-    J.attribute("p90", Ns(F.P90));
-    J.attribute("p99", Ns(F.P99));
-    J.attribute("max", Ns(F.Max));
+    jsonNumber(J, "min", Ns(F.Min));
+    jsonNumber(J, "p50", Ns(F.P50));
+    jsonNumber(J, "p90", Ns(F.P90));
+    jsonNumber(J, "p99", Ns(F.P99));
+    jsonNumber(J, "max", Ns(F.Max));
     if (!F.Missing.empty())
       J.attribute("missing", F.Missing);
     if (!Buckets)

@@ -36,9 +36,8 @@ struct Row {
 };
 
 /// The rows of \p M, largest first (ties by name), named by \p Name.
-template <typename KeyT, typename NameT>
-std::vector<Row> largestFirst(const std::map<KeyT, SampleFigures> &M,
-                              NameT Name) {
+template <typename ContainerT, typename NameT>
+std::vector<Row> largestFirst(const ContainerT &M, NameT Name) {
   std::vector<Row> V;
   for (const auto &[Key, F] : M)
     V.push_back({Name(Key, F), F});
@@ -57,7 +56,8 @@ class SampleView {
 public:
   SampleView(const SampleSummary &S, const Aggregate &A,
              const FunctionNamer &Names, raw_ostream &OS, unsigned Top)
-      : S(S), A(A), Names(Names), OS(OS), Top(Top), Whole(S.All.totalNs()) {}
+      : S(S), A(A), Names(Names), OS(OS), Top(Top), Whole(S.All.totalNs()),
+        PathNames(S.Paths, kPathFrames) {}
   void print();
 
 private:
@@ -70,7 +70,7 @@ private:
   void heading(StringRef Title, StringRef What);
   void row(const SampleFigures &F, const std::string &Name);
   std::string functionName(uint32_t Func, const SampleFigures &F) const;
-  std::string pathName(const SamplePath &Path) const;
+  std::string pathName(uint32_t Path);
   size_t limit(size_t N) const { return Top && N > Top ? size_t(Top) : N; }
 
   const SampleSummary &S;
@@ -79,6 +79,11 @@ private:
   raw_ostream &OS;
   unsigned Top;
   double Whole; // all sampled time, the whole of the Share column
+  /// A call path's name holds this many frames at most (a deep recursion's
+  /// would run to megabytes): its ends around "[N frames elided]".
+  static constexpr unsigned kPathFrames = 16;
+  PathFrames PathNames;
+  bool Elided = false; // a path name was cut
 };
 
 void SampleView::print() {
@@ -92,9 +97,7 @@ void SampleView::print() {
                      "on the stack)",
                      S.Total);
   std::vector<Row> Paths = largestFirst(
-      S.Paths, [&](const SamplePath &P, const SampleFigures &) {
-        return pathName(P);
-      });
+      S.Paths, [&](uint32_t P, const SampleFigures &) { return pathName(P); });
   printPathTable(Paths);
   OS << "+-95%: the uncertainty of On-CPU from the code samples' ratios (-: "
         "not split by code samples); On%: share of all on-CPU sampled time "
@@ -105,8 +108,12 @@ void SampleView::print() {
           "the timed frame below it, estimated from that frame's code "
           "samples; its samples are the frame's on-CPU samples it got a part "
           "of\n";
-  if (any_of(S.Paths,
-             [](const auto &P) { return P.first.back().OutsideProbes; }))
+  if (Elided)
+    OS << "[N frames elided]: a call path deeper than " << kPathFrames
+       << " frames is named by its outermost and innermost ones\n";
+  if (any_of(S.Paths, [&](const SamplePaths::Entry &E) {
+        return S.Paths.node(E.Node).Frame.OutsideProbes;
+      }))
     OS << "[outside probes]: code of a function with no counted calls there "
           "that ran outside its probes (prologue, epilogue) inside the timed "
           "frame below it, estimated from that frame's code samples, as in "
@@ -269,10 +276,16 @@ void SampleView::row(const SampleFigures &F, const std::string &Name) {
 }
 
 /// A call path as printed, outermost first: "main > f > g".
-std::string SampleView::pathName(const SamplePath &Path) const {
+std::string SampleView::pathName(uint32_t Path) {
+  SmallVector<PathFrames::Item, kPathFrames> Items;
+  PathNames.get(Path, Items);
   std::string Name;
-  for (const SampleFrame &F : Path)
-    Name += (Name.empty() ? "" : " > ") + sampleFrameName(Names, F);
+  for (const PathFrames::Item &It : Items) {
+    Name += Name.empty() ? "" : " > ";
+    Name += It.Frame ? sampleFrameName(Names, *It.Frame)
+                     : elidedFrameName(It.Elided);
+    Elided |= !It.Frame;
+  }
   return Name;
 }
 

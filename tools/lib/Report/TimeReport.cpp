@@ -676,12 +676,13 @@ void TextReport::tree() {
   constexpr size_t Lead =
       11 + 1 + 11 + 1 + 11 + 1 + 6 + 1 + 12 + 1 + 11 + 1 + 11 + 1 + 11 + 1 +
       10 + 2;
-  bool AnyClamped = false;
+  bool AnyClamped = false, AnyDeep = false;
   M.walkTree(O.MaxDepth, [&](uint32_t I, bool Cut) {
     const TreeNode &N = A.Tree[I];
     ActiveFigures F = ReportModel::figures(N.S, N.Counted);
     AnyClamped |= F.Active.Clamped || F.Self.Clamped;
-    std::string Indent(2 * (N.Depth - 1), ' ');
+    std::string Indent = treeIndent(N.Depth);
+    AnyDeep |= isDeepIndent(N.Depth);
     // A counted function under its nearest timed caller: only its self time
     // there is known (from code samples).
     auto Cell = [&](double Ns) { return N.Counted ? "-" : formatTime(Ns); };
@@ -712,6 +713,8 @@ void TextReport::tree() {
           "caller above it, from code samples\n";
   if (AnyClamped)
     OS << ClampNote << "\n";
+  if (AnyDeep)
+    OS << kDeepIndentNote << "\n";
 }
 
 void TextReport::print() {

@@ -112,13 +112,12 @@ void JsonReport::print() {
   J.flush();
 }
 
+/// A node's or a function's figures (jsonNumber: a large tree writes
+/// millions of them).
 void JsonReport::stats(const Stats &S, bool CountedNode) {
   bool PerCall = ReportModel::hasPerCallFigures(S, CountedNode);
   auto Timed = [&](StringRef Key, double V) {
-    if (PerCall)
-      J.attribute(Key, V);
-    else
-      J.attribute(Key, nullptr);
+    jsonNumber(J, Key, PerCall ? std::optional<double>(V) : std::nullopt);
   };
   J.attribute("how", ReportModel::how(S, CountedNode));
   if (CountedNode)
@@ -130,13 +129,13 @@ void JsonReport::stats(const Stats &S, bool CountedNode) {
   Timed("self_elapsed_ns", S.SelfElapsed);
   ActiveFigures F = ReportModel::figures(S, CountedNode);
   auto Active = [&](double V) {
-    return F.HasActive ? json::Value(jsonNs(V)) : json::Value(nullptr);
+    return F.HasActive ? std::optional<double>(jsonNs(V)) : std::nullopt;
   };
-  J.attribute("active_ns", Active(F.Active.Shown));
-  J.attribute("active_uncertainty_ns", Active(F.Active.Error));
-  J.attribute("self_active_ns", jsonNs(F.Self.Shown));
-  J.attribute("self_active_sampled_ns", S.Sampled);
-  J.attribute("self_active_uncertainty_ns", F.Self.Error);
+  jsonNumber(J, "active_ns", Active(F.Active.Shown));
+  jsonNumber(J, "active_uncertainty_ns", Active(F.Active.Error));
+  jsonNumber(J, "self_active_ns", jsonNs(F.Self.Shown));
+  jsonNumber(J, "self_active_sampled_ns", S.Sampled);
+  jsonNumber(J, "self_active_uncertainty_ns", F.Self.Error);
   // The measured values of the figures printed clamped (ReportModel).
   bool ActiveClamped = F.HasActive && F.Active.Clamped;
   if (ActiveClamped || F.Self.Clamped)
@@ -350,10 +349,10 @@ void JsonReport::treeNode(uint32_t I, uint32_t Id, uint32_t Parent,
     if (N.OutsideProbes)
       J.attribute("outside_probes", true);
     // Inclusive active time as a share of the total (the tree's "%").
-    J.attribute("active_share",
-                ReportModel::share(
-                    ReportModel::figures(N.S, N.Counted).Active.Shown,
-                    ShareTotal));
+    jsonNumber(J, "active_share",
+               ReportModel::share(
+                   ReportModel::figures(N.S, N.Counted).Active.Shown,
+                   ShareTotal));
     if (!N.Counted) {
       const LatencyHistogram &H = Lat.ByTreeNode[I];
       const LatencyGap &Gap = Lat.TreeNode[I];

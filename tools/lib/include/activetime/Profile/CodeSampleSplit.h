@@ -21,6 +21,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -104,8 +105,14 @@ class ThreadCodeSamples {
 public:
   ThreadCodeSamples(const ProcessCodeSamples &P, const Thread &T);
   /// The ratios node \p Node's self time divides by (its own or pooled,
-  /// \p Source says which); null when there are none (RatioSource::None).
-  const SampleSplit *ratios(uint32_t Node, RatioSource *Source = nullptr) const;
+  /// \p Source says which); none when there are none (RatioSource::None).
+  /// Pooled ratios are those of every frame of the function: the samples
+  /// in the code outside the probes of a function the frame neither called
+  /// (no timed node under it) nor can have run counted say nothing of this
+  /// frame, and count as its own code (a leaf would otherwise get a share
+  /// of every function its function's other frames called).
+  std::optional<SampleSplit> ratios(uint32_t Node,
+                                    RatioSource *Source = nullptr) const;
   /// The parts of node \p Node's self time that its ratios put in other
   /// functions (the rest, ratios(Node)->Own of the total, stays).
   llvm::SmallVector<SplitShare, 4> shares(uint32_t Node) const;
@@ -113,6 +120,10 @@ public:
   uint64_t samplesUsed() const { return Used; }
 
 private:
+  /// Whether \p Node can have run code of \p Func: a counted function of
+  /// the thread, or a timed child of the frame.
+  bool canHaveRun(uint32_t Node, uint32_t Func) const;
+
   const ProcessCodeSamples &Proc;
   const Thread &T;
   std::vector<SampleSplit> Own; // per node

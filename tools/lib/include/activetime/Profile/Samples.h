@@ -31,6 +31,7 @@
 #include "activetime/Profile/Profile.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <map>
 #include <string>
@@ -118,10 +119,73 @@ struct SampledSplit {
   unsigned ProcessesWithoutCodeSamples = 0;
 };
 
+/// The sampled call paths ({kOutsideFunc} outside) with the figures of the
+/// samples whose charged frame (or the part of it a split gave) is a path's
+/// leaf. The paths are stored as one tree of frames: a path is a node, its
+/// frames those from the root down to it, so paths that share a prefix share
+/// its storage (the paths of a deep recursion take memory linear in its
+/// depth, not in its square), and an export that follows a path walks it
+/// rather than copying it.
+class SamplePaths {
+public:
+  /// The empty path: the root, no frame.
+  static constexpr uint32_t kRoot = 0;
+  struct Node {
+    uint32_t Parent = UINT32_MAX;
+    uint32_t Depth = 0; // frames on the path
+    SampleFrame Frame;
+  };
+  /// A path that has figures.
+  struct Entry {
+    uint32_t Node;
+    SampleFigures F;
+  };
+
+  SamplePaths() : Nodes(1) {}
+  /// The path of \p Parent extended by \p F (made on first use).
+  uint32_t child(uint32_t Parent, const SampleFrame &F);
+  /// Adds \p F to the figures of path \p N.
+  void add(uint32_t N, const SampleFigures &F);
+  /// Puts the paths with figures in path order: outermost frames compared
+  /// first, a path before its extensions (as std::map<SamplePath> orders
+  /// them). After the last add().
+  void finish();
+
+  const Node &node(uint32_t N) const { return Nodes[N]; }
+  size_t numNodes() const { return Nodes.size(); }
+  /// The frames of path \p N, outermost first (O(depth)).
+  SamplePath path(uint32_t N) const;
+  /// For every node, its ancestor \p Depth frames deep (itself when it is
+  /// not deeper): where the outermost frames of a cut path end, for all
+  /// paths at once.
+  std::vector<uint32_t> ancestorsAt(uint32_t Depth) const;
+
+  /// The paths with figures, in path order (after finish()).
+  const std::vector<Entry> &entries() const { return Entries; }
+  std::vector<Entry>::const_iterator begin() const { return Entries.begin(); }
+  std::vector<Entry>::const_iterator end() const { return Entries.end(); }
+  size_t size() const { return Entries.size(); }
+  /// The figures of the path \p P (it must have some), whether it has.
+  const SampleFigures &at(const SamplePath &P) const;
+  size_t count(const SamplePath &P) const;
+
+  /// The children of every node: those of node N are
+  /// Kids[First[N] .. First[N + 1]), in node order.
+  void children(std::vector<uint32_t> &First,
+                std::vector<uint32_t> &Kids) const;
+
+private:
+  static uint64_t key(const SampleFrame &F);
+  uint32_t find(const SamplePath &P) const; // UINT32_MAX: none
+
+  std::vector<Node> Nodes; // parents before children
+  llvm::DenseMap<std::pair<uint32_t, uint64_t>, uint32_t> Children;
+  std::vector<Entry> Entries;
+  llvm::DenseMap<uint32_t, uint32_t> EntryOf; // node -> Entries index
+};
+
 struct SampleSummary {
-  /// Call path ({kOutsideFunc} outside) -> figures of the samples whose
-  /// charged frame (or the part of it a split gave) is that path's leaf.
-  std::map<SamplePath, SampleFigures> Paths;
+  SamplePaths Paths;
   /// Function -> figures where it is the charged frame (self) ...
   std::map<uint32_t, SampleFigures> Self;
   /// ... and where it is anywhere on the path (once per sample).
@@ -146,7 +210,8 @@ SampleSummary summarizeSamples(const Profile &P, const Aggregate &A);
 
 /// The call path of node \p Node of thread \p T (outermost first, timed
 /// frames only), its functions mapped through \p Global (the process's
-/// Aggregate::FunctionIds); {kOutsideFunc} for raw::kNoNode.
+/// Aggregate::FunctionIds); {kOutsideFunc} for raw::kNoNode. O(depth): the
+/// views follow SamplePaths instead.
 SamplePath samplePath(const Thread &T, uint32_t Node,
                       llvm::ArrayRef<uint32_t> Global);
 

@@ -12,6 +12,11 @@
 //                      to the elapsed interval
 //   activeTime         elapsed - (total overhead + total swapped-out)
 //
+// computeActiveTime runs them all in one sweep per thread, with prefix sums
+// standing in for the interval sets (linear in the trace, whatever the
+// nesting depth); the stage functions remain the definition, and what
+// --intervals prints.
+//
 // Times are fixed point, ticks * 256 (the raw overhead table's unit), so the
 // results are exact and equal the runtime's online accounting of the same
 // run (test/e2e/trace-agree.c). Overhead intervals are not clipped and the
@@ -181,7 +186,7 @@ ActiveFigures activeTime(Interval Elapsed, llvm::ArrayRef<Interval> Overhead,
                          llvm::ArrayRef<Interval> SwapOut,
                          llvm::ArrayRef<Interval> Measured = {});
 
-/// Everything computed for one invocation (for --intervals).
+/// Everything computed for one invocation (the sets for --intervals only).
 struct InvocationResult {
   Invocation Inv;
   std::vector<Interval> OverheadSet, SwapOutSet, MeasuredSet;
@@ -198,17 +203,29 @@ struct PortionResult {
   uint64_t UnmatchedEnters = 0, UnmatchedExits = 0;
   bool SwitchesMeasured = true;
   ActiveFigures Total;
+  /// How many intervals the sets of every invocation hold, at most: what
+  /// --intervals would print (a deep recursion's grows with the square of
+  /// its depth).
+  uint64_t IntervalCount = 0;
   std::vector<InvocationResult> Details; // every invocation, by enter time
 };
 
-/// Runs findInvocations, overheadIntervals, swapOutIntervals and
+/// What computeActiveTime keeps besides the totals.
+enum class ResultDetail {
+  Totals,      // no Details
+  Invocations, // Details with figures, no interval sets
+  Intervals,   // Details with their interval sets
+};
+
+/// The figures of findInvocations, overheadIntervals, swapOutIntervals and
 /// activeTime for every portion with invocations on every thread of
-/// \p In (or only \p PortionFilter / \p ThreadFilter when >= 0). A thread
-/// whose switches were not measured gets SwitchesMeasured = false and no
-/// swap-out intervals.
-std::vector<PortionResult> computeActiveTime(const Input &In,
-                                             int64_t PortionFilter = -1,
-                                             int64_t ThreadFilter = -1);
+/// \p In (or only \p PortionFilter / \p ThreadFilter when >= 0), in one
+/// sweep per thread. A thread whose switches were not measured gets
+/// SwitchesMeasured = false and no swap-out intervals.
+std::vector<PortionResult>
+computeActiveTime(const Input &In, int64_t PortionFilter = -1,
+                  int64_t ThreadFilter = -1,
+                  ResultDetail Detail = ResultDetail::Invocations);
 
 /// Fixed-point ticks as "266.00".
 std::string formatTicks(int64_t Ticks256);

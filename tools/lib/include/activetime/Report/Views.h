@@ -45,6 +45,12 @@ enum class SampleProfileEncoding { ExtBinary, Text };
 /// --prune-below's default (report --html, diff --html), in percent of a
 /// flame graph's width: a tenth of a pixel of a 1000-pixel-wide graph.
 constexpr double kDefaultPrunePercent = 0.01;
+/// The default of export's --max-stack: the deepest stack pprof, folded and
+/// the json export's sample paths write whole (perf stops at 127 frames).
+constexpr unsigned kDefaultMaxStack = 128;
+/// The least --max-stack other than 0 (no limit): the outermost frame, the
+/// one that stands for the elided ones, and the leaf.
+constexpr unsigned kMinMaxStack = 3;
 
 /// Everything a view or export format reads. The command sets every field
 /// from its options (their defaults where not given); a view reads only
@@ -92,6 +98,9 @@ struct ViewOptions {
   SampleProfileEncoding Encoding = SampleProfileEncoding::ExtBinary;
   /// sample-profile: write it although it holds call counts only.
   bool AllowCallCounts = false;
+  /// pprof, folded, json: the deepest stack written whole; a deeper one
+  /// keeps its ends around a "[N frames elided]" frame. 0: no limit.
+  unsigned MaxStack = kDefaultMaxStack;
 };
 
 /// Writes a view of \p P to \p OS (a view with an output file of its own
