@@ -53,8 +53,9 @@ int main(void) {
 // TEXT: threads: 41 (30 of them folded into one record){{$}}
 // TEXT: {{^ +400000 .* work +keep-threads.c:}}
 // TEXT: {{^30 finished threads folded together "kt" \(pid [0-9]+\): span }}
-// TEXT: {{^ +300000 .* work +keep-threads.c:}}
-// TEXT: {{^ +30 .* worker +keep-threads.c:}}
+// Rows in order of self-active time, which these two are close in.
+// TEXT-DAG: {{^ +300000 .* work +keep-threads.c:}}
+// TEXT-DAG: {{^ +30 .* worker +keep-threads.c:}}
 
 // JSON:        work how=counted calls=400000 counted={{[0-9]+}} timed={{[0-9]+}} nodes=1 maxnode={{[0-9]+}} rel=ok
 // JSON-COUNT-10: thread work how={{timed|counted}} calls=10000 counted={{[0-9]+}}

@@ -353,41 +353,28 @@ struct SampleTree {
   std::vector<double> OnNs, OffNs; // inclusive
 
   explicit SampleTree(const SampleSummary &S);
-  uint32_t add(uint32_t Par, const SampleFrame &F) {
-    uint32_t I = Frame.size();
-    Frame.push_back(F);
-    Parent.push_back(Par);
-    Children.emplace_back();
-    Fig.push_back(nullptr);
-    Children[Par].push_back(I);
-    return I;
-  }
 };
 
 } // namespace
 
 SampleTree::SampleTree(const SampleSummary &S) {
-  Frame.emplace_back();
-  Parent.push_back(UINT32_MAX);
-  Children.emplace_back();
-  Fig.push_back(nullptr);
-  // The paths come sorted, so each shares a prefix with the one before it
-  // and no path is a prefix of the one before: a stack of the previous
-  // path's nodes builds the tree without searching.
-  std::vector<uint32_t> Stack = {0};
-  const SamplePath *Prev = nullptr;
-  for (const auto &[Path, F] : S.Paths) {
-    size_t Common = 0;
-    if (Prev)
-      while (Common < Path.size() && Common < Prev->size() &&
-             Path[Common] == (*Prev)[Common])
-        ++Common;
-    Stack.resize(Common + 1);
-    for (size_t K = Common; K < Path.size(); ++K)
-      Stack.push_back(add(Stack.back(), Path[K]));
-    Fig[Stack.back()] = &F;
-    Prev = &Path;
+  // The paths are already a tree of frames (parents before children); a
+  // node's children are put in frame order, as the sorted paths listed them.
+  const SamplePaths &P = S.Paths;
+  size_t N = P.numNodes();
+  Frame.resize(N);
+  Parent.assign(N, UINT32_MAX);
+  Children.resize(N);
+  Fig.assign(N, nullptr);
+  for (uint32_t I = 1; I < N; ++I) {
+    Frame[I] = P.node(I).Frame;
+    Parent[I] = P.node(I).Parent;
+    Children[Parent[I]].push_back(I);
   }
+  for (const SamplePaths::Entry &E : P)
+    Fig[E.Node] = &E.F;
+  for (std::vector<uint32_t> &C : Children)
+    llvm::sort(C, [&](uint32_t X, uint32_t Y) { return Frame[X] < Frame[Y]; });
   OnNs.assign(Frame.size(), 0);
   OffNs.assign(Frame.size(), 0);
   for (uint32_t I = Frame.size(); I-- > 1;) {
