@@ -19,6 +19,16 @@ using namespace __sanitizer;
 // system call, no libc call: callable in the exit-time writer.
 u64 Checksum64(const void *P, uptr N);
 
+// The same hash over bytes given in pieces (a section read back from the
+// file it was streamed to a few megabytes at a time). On the stack: no
+// allocation.
+struct alignas(64) ChecksumState {
+  u8 Opaque[640];
+};
+void ChecksumBegin(ChecksumState *S);
+void ChecksumUpdate(ChecksumState *S, const void *P, uptr N);
+u64 ChecksumEnd(ChecksumState *S);
+
 } // namespace __activetime
 
 #endif // ACTIVETIME_CHECKSUM_H

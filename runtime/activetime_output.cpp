@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -99,32 +100,49 @@ void LockForWriting(fd_t Fd) {
 /// Regular file or none: a temporary beside it, renamed over it when whole.
 /// Renamed before it is closed, so the lock covers the temporary name for
 /// as long as it exists.
-bool ReplaceAtomically(const char *Path, u32 Pid, const char *Data, uptr Size,
-                       const char **What, int *Err) {
-  char Tmp[4096 + 32];
-  internal_snprintf(Tmp, sizeof(Tmp), "%s.tmp.%u", Path, Pid);
-  uptr Fd = internal_open(Tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (internal_iserror(Fd, Err)) {
-    *What = "create the temporary file";
-    return false;
-  }
-  LockForWriting((fd_t)Fd);
-  bool Ok = WriteAll((fd_t)Fd, Data, Size, Err);
-  if (!Ok)
-    *What = "write";
-  if (Ok && internal_iserror(internal_rename(Tmp, Path), Err)) {
+void TempPathOf(const char *Path, u32 Pid, char *Tmp, uptr Size) {
+  internal_snprintf(Tmp, Size, "%s.tmp.%u", Path, Pid);
+}
+
+/// Renames the written temporary over Path, then closes it (renamed before
+/// it is closed, so the lock covers the temporary name for as long as it
+/// exists). Removes the temporary on failure.
+bool RenameAndClose(const char *Tmp, const char *Path, fd_t Fd,
+                    const char **What, int *Err) {
+  bool Ok = true;
+  if (internal_iserror(internal_rename(Tmp, Path), Err)) {
     *What = "rename the temporary file";
     Ok = false;
   }
   if (!Ok)
     internal_unlink(Tmp);
   int CloseErr = 0;
-  if (internal_iserror(internal_close((fd_t)Fd), &CloseErr) && Ok) {
+  if (internal_iserror(internal_close(Fd), &CloseErr) && Ok) {
     *What = "close";
     *Err = CloseErr;
     Ok = false; // a delayed write failed (NFS): say so
   }
   return Ok;
+}
+
+/// Regular file or none: a temporary beside it, renamed over it when whole.
+bool ReplaceAtomically(const char *Path, u32 Pid, const char *Data, uptr Size,
+                       const char **What, int *Err) {
+  char Tmp[4096 + 32];
+  TempPathOf(Path, Pid, Tmp, sizeof(Tmp));
+  uptr Fd = internal_open(Tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (internal_iserror(Fd, Err)) {
+    *What = "create the temporary file";
+    return false;
+  }
+  LockForWriting((fd_t)Fd);
+  if (!WriteAll((fd_t)Fd, Data, Size, Err)) {
+    *What = "write";
+    internal_unlink(Tmp);
+    internal_close((fd_t)Fd);
+    return false;
+  }
+  return RenameAndClose(Tmp, Path, (fd_t)Fd, What, Err);
 }
 
 /// A device, FIFO or socket: written through. O_NONBLOCK only to open, so
@@ -430,6 +448,113 @@ bool WriteProfileOutput(const char *Data, uptr Size) {
   }
   if (Ok && flags()->verbosity >= 1)
     Printf("ActiveTime: wrote profile %s (%zu bytes)\n", Path, (uptr)Size);
+  return Ok;
+}
+
+namespace {
+void IgnoreFileSizeSignal(ProfileFile *F) {
+  struct sigaction Ign;
+  internal_memset(&Ign, 0, sizeof(Ign));
+  Ign.sa_handler = SIG_IGN;
+  F->XfszSaved = sigaction(SIGXFSZ, &Ign, &F->OldXfsz) == 0;
+}
+
+/// Closes the temporary; the close's error (a delayed write on NFS), 0 if
+/// none.
+int CloseProfileFile(ProfileFile *F) {
+  if (F->ScratchFd >= 0)
+    internal_close((fd_t)F->ScratchFd);
+  F->ScratchFd = -1;
+  int Err = 0;
+  internal_iserror(internal_close((fd_t)F->Fd), &Err);
+  F->Fd = -1;
+  if (F->XfszSaved)
+    sigaction(SIGXFSZ, &F->OldXfsz, nullptr);
+  F->XfszSaved = false;
+  return Err;
+}
+
+/// A copy of the temporary's \p Size bytes where the fallback goes.
+bool CopyToFallback(ProfileFile *F, uptr Size) {
+  char Fallback[4096];
+  if (!FallbackPathFor(F->Path, Fallback, sizeof(Fallback)))
+    return false;
+  uptr M = internal_mmap(nullptr, Size, PROT_READ, MAP_SHARED, F->Fd, 0);
+  if (internal_iserror(M))
+    return false;
+  bool Ok = WriteOutput(Fallback, (u32)internal_getpid(), (const char *)M, Size);
+  internal_munmap((void *)M, Size);
+  if (Ok) {
+    Printf("ActiveTime: the profile was written to '%s' instead\n", Fallback);
+    internal_strlcpy(F->Path, Fallback, sizeof(F->Path));
+  }
+  return Ok;
+}
+} // namespace
+
+namespace {
+void OpenScratch(ProfileFile *F) {
+  char Dir[4096];
+  uptr L = internal_strlen(F->Tmp);
+  while (L && F->Tmp[L - 1] != '/')
+    --L;
+  if (L >= sizeof(Dir))
+    return;
+  if (L == 0)
+    internal_strlcpy(Dir, ".", sizeof(Dir));
+  else
+    internal_strlcpy(Dir, F->Tmp, L + 1);
+  uptr Fd = internal_open(Dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (!internal_iserror(Fd))
+    F->ScratchFd = (int)Fd;
+}
+} // namespace
+
+bool BeginProfileFile(ProfileFile *F) {
+  if (!ProfilePath(F->Path, sizeof(F->Path)))
+    return false;
+  struct stat St;
+  if (!internal_iserror(internal_lstat(F->Path, &St)) && !S_ISREG(St.st_mode))
+    return false; // a link, directory, device or FIFO: WriteOutput's cases
+  TempPathOf(F->Path, (u32)internal_getpid(), F->Tmp, sizeof(F->Tmp));
+  // Read and write: the image is streamed through a shared mapping.
+  uptr Fd = internal_open(F->Tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (internal_iserror(Fd))
+    return false;
+  LockForWriting((fd_t)Fd);
+  F->Fd = (int)Fd;
+  IgnoreFileSizeSignal(F);
+  OpenScratch(F);
+  return true;
+}
+
+void AbandonProfileFile(ProfileFile *F) {
+  if (F->Fd < 0)
+    return;
+  internal_unlink(F->Tmp);
+  CloseProfileFile(F);
+}
+
+bool CommitProfileFile(ProfileFile *F, uptr Size) {
+  int Err = 0;
+  const char *What = nullptr;
+  if (internal_iserror(internal_ftruncate((fd_t)F->Fd, Size), &Err))
+    What = "truncate the temporary file";
+  else if (internal_iserror(internal_rename(F->Tmp, F->Path), &Err))
+    What = "rename the temporary file";
+  bool Ok = !What;
+  if (Ok) {
+    if (int CloseErr = CloseProfileFile(F)) {
+      ReportFailure(F->Path, "close", CloseErr);
+      Ok = false;
+    }
+  } else {
+    ReportFailure(F->Path, What, Err);
+    Ok = CopyToFallback(F, Size);
+    AbandonProfileFile(F);
+  }
+  if (Ok && flags()->verbosity >= 1)
+    Printf("ActiveTime: wrote profile %s (%zu bytes)\n", F->Path, Size);
   return Ok;
 }
 

@@ -9,6 +9,8 @@
 
 #include "sanitizer_common/sanitizer_internal_defs.h"
 
+#include <signal.h>
+
 namespace __activetime {
 using namespace __sanitizer;
 
@@ -54,6 +56,34 @@ bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize);
 /// or where the fallback goes if that fails (saying so). Returns true on
 /// success; verbosity >= 1 prints where it went.
 bool WriteProfileOutput(const char *Data, uptr Size);
+
+/// A profile being streamed into the temporary file beside its output path.
+struct ProfileFile {
+  char Path[4096];
+  char Tmp[4096 + 32];
+  int Fd = -1;
+  // A nameless file (O_TMPFILE) in the same directory for a section's side
+  // buffers (OutBuffer::SideFd); -1 when the file system has none.
+  int ScratchFd = -1;
+  // SIGXFSZ is ignored from Begin to Commit/Abandon: over a file-size limit
+  // the file fails to grow instead of the kernel killing the program.
+  struct sigaction OldXfsz;
+  bool XfszSaved = false;
+};
+
+/// Opens "<path>.tmp.<pid>" for the process's profile path (ProfilePath),
+/// locked as being written, when that path is a regular file or none.
+/// False, printing nothing, when the image should be built in memory and
+/// given to WriteProfileOutput instead (a device or FIFO, a link or a
+/// directory, a temporary that cannot be created): that path names the
+/// error or finds the fallback.
+bool BeginProfileFile(ProfileFile *F);
+/// Cuts the file to \p Size bytes and renames it over the path. On failure
+/// prints one line and tries the fallback place (FallbackPathFor) with a
+/// copy of the file; returns whether the profile was written somewhere.
+bool CommitProfileFile(ProfileFile *F, uptr Size);
+/// Removes the temporary file (the image is written another way).
+void AbandonProfileFile(ProfileFile *F);
 
 /// The text of an errno value a file write can fail with ("No space left on
 /// device"), or null for another. Signal-safe: no libc call.

@@ -544,6 +544,7 @@ u32 WriteLatency(OutBuffer *B, OutBuffer *Lat, bool Unsorted) {
   if (Unsorted)
     Sort(R, Num, LatencyLess);
   u32 Out = 0;
+  uptr ReadAt = 0;
   for (uptr I = 0; I < Num;) {
     raw::LatencyRecord Sum = R[I];
     for (++I; I < Num && R[I].Node == Sum.Node && R[I].Bucket == Sum.Bucket;
@@ -551,6 +552,11 @@ u32 WriteLatency(OutBuffer *B, OutBuffer *Lat, bool Unsorted) {
       Sum.Count += R[I].Count;
     B->Append(&Sum, sizeof(Sum));
     ++Out;
+    // A streamed side buffer is dropped again as it is read back.
+    if ((I - ReadAt) * sizeof(*R) >= OutBuffer::kTrimBytes) {
+      Lat->Drop(ReadAt * sizeof(*R), I * sizeof(*R));
+      ReadAt = I;
+    }
   }
   return Out;
 }
@@ -724,6 +730,8 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   // latency=0: no histograms (the nodes point at a sink).
   OutBuffer LatBuf = {};
   OutBuffer *Lat = flags()->latency ? &LatBuf : nullptr;
+  if (Lat)
+    B->AttachSide(Lat);
   uptr HistBytes = RoundUpTo(CallTree::kLatGroups * CallTree::kLatGroupBuckets *
                                  sizeof(u64),
                              GetPageSizeCached());
@@ -735,8 +743,15 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
   ThreadCounters C = ReadThreadCounters(TS, T, Live, EndTick);
   raw::NodeRecord *Recs = (raw::NodeRecord *)(B->Data + NodesOff);
   u64 Open = T ? AddOpenFrames(Recs, Map, N, T, Live, EndTick, C, Lat) : 0;
-  for (u32 I = 0; I < Out; ++I)
+  // A streamed image's node pages were dropped as they were written: read
+  // back here, they are dropped again every few megabytes.
+  const u32 DropEvery = OutBuffer::kTrimBytes / sizeof(raw::NodeRecord);
+  for (u32 I = 0; I < Out; ++I) {
     Recs[I].OverheadTicks = (Recs[I].OverheadTicks + 128) >> 8;
+    if (I % DropEvery == DropEvery - 1)
+      B->Drop(NodesOff + uptr(I + 1 - DropEvery) * sizeof(raw::NodeRecord),
+              NodesOff + uptr(I + 1) * sizeof(raw::NodeRecord));
+  }
   for (u32 I = 0; I < kNumCollectors; ++I) {
     const Collector &K = *kCollectors[I];
     if (!K.WriteThreadRecords)

@@ -17,6 +17,11 @@
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "sanitizer_common/sanitizer_mutex.h"
+#include "sanitizer_common/sanitizer_posix.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 
 namespace __activetime {
 
@@ -25,6 +30,31 @@ namespace raw = activetime::raw;
 void OutBuffer::Reserve(uptr N) {
   if (Size + N <= Cap)
     return;
+  if (Fd >= 0) {
+    // The file grows by a quarter (at least 16 MiB) with its blocks
+    // allocated now: a full disk or a file-size limit is an error here,
+    // never a SIGBUS at a store into the mapping. The mapping moves without
+    // copying anything: its pages are the file's.
+    uptr PS = GetPageSizeCached();
+    uptr NewCap = RoundUpTo(Max(Size + N, Cap + Max(Cap / 4, uptr(16) << 20)), PS);
+    int Err = 0;
+    if (fallocate(Fd, 0, (off_t)Cap, (off_t)(NewCap - Cap)) != 0)
+      Err = errno ? errno : EIO;
+    uptr M = 0;
+    if (!Err)
+      M = Data ? internal_mremap(Data, Cap, NewCap, MREMAP_MAYMOVE, nullptr)
+               : internal_mmap(nullptr, NewCap, PROT_READ | PROT_WRITE,
+                               MAP_SHARED, Fd, 0);
+    if (!Err && internal_iserror(M, &Err))
+      Err = Err ? Err : ENOMEM;
+    if (Err) {
+      SpillToMemory(NewCap, Err);
+      return;
+    }
+    Data = (char *)M;
+    Cap = NewCap;
+    return;
+  }
   uptr NewCap = Cap ? Cap : 1 << 16;
   while (NewCap < Size + N)
     NewCap *= 2;
@@ -37,6 +67,42 @@ void OutBuffer::Reserve(uptr N) {
   Cap = NewCap;
 }
 
+// The file could not grow: the image goes on in memory, as it would have
+// without a file, and the caller writes it the old way (which tries the
+// fallback places and names the error).
+void OutBuffer::SpillToMemory(uptr NewCap, int Err) {
+  uptr MemCap = RoundUpTo(Max<uptr>(NewCap, 1 << 16), GetPageSizeCached());
+  char *D = (char *)MmapOrDie(MemCap, "ActiveTime profile buffer");
+  if (Size)
+    internal_memcpy(D, Data, Size);
+  if (Data)
+    internal_munmap(Data, Cap);
+  Data = D;
+  Cap = MemCap;
+  Fd = -1;
+  FileError = Err;
+}
+
+void OutBuffer::AttachFile(int FileFd) {
+  CHECK_EQ(Data, nullptr);
+  Fd = FileFd;
+}
+
+void OutBuffer::AttachSide(OutBuffer *Side) const {
+  if (SideFd >= 0 && !internal_iserror(internal_ftruncate(SideFd, 0)))
+    Side->AttachFile(SideFd);
+}
+
+void OutBuffer::Drop(uptr From, uptr To) {
+  uptr PS = GetPageSizeCached();
+  From = RoundDownTo(From, PS);
+  To = Min(RoundUpTo(To, PS), Cap);
+  // Shared file pages: dropping them loses nothing, written or not (dirty
+  // ones stay in the page cache until written back).
+  if (Fd >= 0 && From < To)
+    internal_madvise((uptr)Data + From, To - From, MADV_DONTNEED);
+}
+
 void OutBuffer::Append(const void *P, uptr N) {
   Reserve(N);
   if (P)
@@ -44,6 +110,7 @@ void OutBuffer::Append(const void *P, uptr N) {
   else
     internal_memset(Data + Size, 0, N);
   Size += N;
+  MaybeTrim();
 }
 
 void OutBuffer::AppendZeros(uptr N) {
@@ -52,10 +119,12 @@ void OutBuffer::AppendZeros(uptr N) {
 }
 
 void OutBuffer::Release() {
-  if (Data)
+  if (Data && Fd >= 0)
+    internal_munmap(Data, Cap);
+  else if (Data)
     UnmapOrDie(Data, Cap);
   Data = nullptr;
-  Size = Cap = 0;
+  Size = Cap = TrimmedAt = 0;
 }
 
 uptr ProfileWriter::BeginSection(u32 Kind) {
@@ -71,8 +140,20 @@ void ProfileWriter::EndSection(uptr Off) {
   Out->PadTo8();
   raw::SectionHeader *SH = (raw::SectionHeader *)(Out->Data + Off);
   SH->Size = Out->Size - Off - sizeof(raw::SectionHeader);
-  uptr From = Off + raw::kSectionChecksumFrom;
-  SH->Checksum = (u32)Checksum64(Out->Data + From, Out->Size - From);
+  // Hashed a few megabytes at a time: a streamed section is read back from
+  // the page cache and dropped again as it goes.
+  ChecksumState CS;
+  ChecksumBegin(&CS);
+  for (uptr P = Off + raw::kSectionChecksumFrom; P < Out->Size;) {
+    uptr N = Min(Out->Size - P, OutBuffer::kTrimBytes);
+    ChecksumUpdate(&CS, Out->Data + P, N);
+    Out->Drop(P, P + N);
+    P += N;
+  }
+  SH = (raw::SectionHeader *)(Out->Data + Off);
+  SH->Checksum = (u32)ChecksumEnd(&CS);
+  Out->Drop(Off, Out->Size);
+  Out->TrimmedAt = Out->Size;
   ++NumSections;
 }
 
@@ -170,6 +251,8 @@ void UnlockProfileWrites() { write_mu.Unlock(); }
 
 bool WriteProfile() {
   Lock WriteLock(&write_mu);
+  // From a signal handler too: the program's errno is left as it was.
+  int SavedErrno = errno;
   ThreadTls &T = at_tls;
   // Odd: probes from signal handlers must not change our stack now.
   u32 SavedSeq = T.Seq;
@@ -185,11 +268,30 @@ bool WriteProfile() {
   bool Timing = atomic_load(&runtime.TimingInitialized, memory_order_acquire);
   u64 Rate = CalibrateTickRate(Timing ? flags()->min_calibration_ms : 0);
   OutBuffer B = {nullptr, 0, 0};
+  // Static, as writes are one at a time: 8 KiB of paths is too much for a
+  // signal handler's stack.
+  static ProfileFile F;
+  F = ProfileFile();
+  if (BeginProfileFile(&F)) {
+    B.AttachFile(F.Fd);
+    B.SideFd = F.ScratchFd;
+  }
   SerializeProfile(&B, Rate, EndTick);
-  bool Ok = WriteProfileOutput(B.Data, B.Size);
-  B.Release();
+  bool Ok;
+  if (B.Fd >= 0) {
+    uptr Size = B.Size;
+    B.Release();
+    Ok = CommitProfileFile(&F, Size);
+  } else {
+    // Not streamed, or the file could not grow (B.FileError): the image is
+    // in memory and written the way that names the error or falls back.
+    AbandonProfileFile(&F);
+    Ok = WriteProfileOutput(B.Data, B.Size);
+    B.Release();
+  }
   AT_BARRIER();
   T.Seq = RestoreSeq;
+  errno = SavedErrno;
   return Ok;
 }
 

@@ -1,9 +1,11 @@
 //===- activetime_writer.h - Raw profile writer -----------------*- C++ -*-===//
 //
-// Serializes the process profile in the format of activetime/raw_format.h
-// into a memory buffer: the file header, then the collectors' sections
-// (activetime_collector.h) in table order, each framed by its section
-// header; activetime_output.cpp puts the image at the output path. Each
+// Serializes the process profile in the format of activetime/raw_format.h:
+// the file header, then the collectors' sections (activetime_collector.h)
+// in table order, each framed by its section header. Streamed into the
+// temporary file beside the output path when it is a regular file (the
+// exit-time write of a large profile must not double the program's memory),
+// else built in memory and written by activetime_output.cpp. Each
 // section's payload is written beside its data, through ProfileWriter.
 //
 //===----------------------------------------------------------------------===//
@@ -19,13 +21,48 @@ struct OutBuffer {
   char *Data;
   uptr Size;
   uptr Cap;
+  // File-backed (AttachFile): Data maps bytes [0, Cap) of the file Fd,
+  // shared, and the pages written are dropped from the process every few
+  // megabytes (Drop): the image lives in the file, not in the program's
+  // memory, and a byte patched later is read back from the page cache.
+  // -1: anonymous memory, the whole image resident.
+  int Fd = -1;
+  // Why a file-backed buffer fell back to memory (the file could not grow:
+  // ENOSPC, EFBIG, no fallocate), 0 if it did not.
+  int FileError = 0;
+  uptr TrimmedAt = 0; // Size when the pages written were last dropped
+  // A nameless file a section's side buffer (a thread's latency records,
+  // appended after its nodes) may stream into through AttachSide; -1:
+  // side buffers are memory.
+  int SideFd = -1;
+
   void Append(const void *P, uptr N);
   void AppendZeros(uptr N);
   // Room for N more bytes at once: one copy instead of one per doubling
   // (a mode=trace profile is mostly a few large trace sections).
   void Reserve(uptr N);
   void PadTo8() { AppendZeros((8 - (Size & 7)) & 7); }
+  // Streams the image into Fd (empty, open for reading and writing).
+  void AttachFile(int FileFd);
+  // Streams Side into SideFd (emptied first) when there is one.
+  void AttachSide(OutBuffer *Side) const;
+  // File-backed: drops the pages holding bytes [From, To) from the
+  // process's memory (they are read back from the file if touched again).
+  void Drop(uptr From, uptr To);
+  // Drops what was appended since the last call once it is a few pages:
+  // an Append does it, a loop that reads back a span drops the span.
+  void MaybeTrim() {
+    if (Fd >= 0 && Size - TrimmedAt >= kTrimBytes) {
+      Drop(TrimmedAt, Size);
+      TrimmedAt = Size;
+    }
+  }
   void Release();
+
+  static constexpr uptr kTrimBytes = 2 << 20;
+
+private:
+  void SpillToMemory(uptr NewCap, int Err);
 };
 
 // A thread section's node map: a call-tree index's written node index, or

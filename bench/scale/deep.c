@@ -13,6 +13,13 @@
 //       nodes (4 10: 1,398,100), each leaf spinning SPIN_US microseconds
 //       (default 0).
 //
+// With DEEP_RSS set it prints its resident memory at the end of main to
+// stderr ("rss-at-exit N kB") and resets the kernel's peak (clear_refs);
+// a destructor, which runs after the profiler's exit-time write (an atexit
+// handler registered after libc's own), prints the peak since
+// ("peak-after-write N kB"): the difference is the write's memory
+// (bench/exitwrite/run.py).
+//
 // Run it with ACTIVETIME_OPTIONS=timing_ratio=0: calls this short would
 // otherwise be switched to counting and leave the tree. It prints the
 // number of calls made, which the tool's reports must account for.
@@ -52,6 +59,31 @@ __attribute__((noinline)) static void rec(long Left) {
 }
 
 static int Fanout, Levels;
+
+static void printStatus(const char *Field, const char *What) {
+  FILE *F = fopen("/proc/self/status", "r");
+  char Line[256];
+  size_t L = strlen(Field);
+  while (F && fgets(Line, sizeof(Line), F))
+    if (!strncmp(Line, Field, L))
+      fprintf(stderr, "%s %ld kB\n", What, atol(Line + L));
+  if (F)
+    fclose(F);
+}
+
+static void printRss(void) {
+  printStatus("VmRSS:", "rss-at-exit");
+  FILE *F = fopen("/proc/self/clear_refs", "w");
+  if (F) {
+    fputs("5", F); // the peak resident set starts again from now
+    fclose(F);
+  }
+}
+
+__attribute__((destructor)) static void printPeak(void) {
+  if (getenv("DEEP_RSS"))
+    printStatus("VmHWM:", "peak-after-write");
+}
 
 #define BROAD_FN(I)                                                            \
   __attribute__((noinline)) static void f##I(int Level);
@@ -131,5 +163,7 @@ int main(int Argc, char **Argv) {
     usage();
   }
   printf("calls %lu\n", Calls);
+  if (getenv("DEEP_RSS"))
+    printRss();
   return 0;
 }

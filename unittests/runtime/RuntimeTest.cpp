@@ -548,6 +548,64 @@ TEST_F(RuntimeTest, WriterLayoutAndCounts) {
   Buf.Release();
 }
 
+// A profile streamed into a file (its pages dropped as they are written,
+// patched and hashed after they were dropped, the latency records through
+// the side file) is byte for byte the one built in memory. Deep enough for
+// many drop steps: 100000 nested calls, each a call path of its own.
+TEST_F(RuntimeTest, StreamedImageEqualsTheMemoryImage) {
+  RegisterFresh(&Module);
+  const int Depth = 100000;
+  u64 Tick = 100;
+  // Each call's frame below its caller's, as on a real stack.
+  for (int I = 0; I < Depth; ++I)
+    ProbeEnterAt(I % 2 ? A : B, (uptr(1) << 30) - uptr(I) * 64, Tick++);
+  for (int I = Depth; I-- > 0;)
+    ProbeExitAt(I % 2 ? A : B, (uptr(1) << 30) - uptr(I) * 64, Tick++);
+
+  OutBuffer Mem = {nullptr, 0, 0};
+  SerializeProfile(&Mem, 1000000, Tick);
+  ASSERT_GT(Mem.Size, 4 * OutBuffer::kTrimBytes);
+
+  FILE *Main = tmpfile(), *Side = tmpfile();
+  ASSERT_TRUE(Main && Side);
+  OutBuffer File = {nullptr, 0, 0};
+  File.AttachFile(fileno(Main));
+  File.SideFd = fileno(Side);
+  SerializeProfile(&File, 1000000, Tick);
+  ASSERT_EQ(File.FileError, 0) << "the file could not grow";
+  ASSERT_EQ(File.Fd, fileno(Main)) << "the image fell back to memory";
+  uptr Size = File.Size;
+  File.Release();
+  ASSERT_EQ(Size, Mem.Size);
+  std::vector<char> Bytes(Size);
+  ASSERT_EQ(pread(fileno(Main), Bytes.data(), Size, 0), (ssize_t)Size);
+  // Not byte for byte: the live thread's CPU time is read again by each
+  // serialization. Every node, with its histogram, and every count.
+  Parsed FromFile, FromMem;
+  ASSERT_TRUE(Parse(Bytes.data(), Size, FromFile));
+  ASSERT_TRUE(Parse(Mem.Data, Mem.Size, FromMem));
+  ASSERT_EQ(FromFile.P.Threads.size(), FromMem.P.Threads.size());
+  const auto &NF = FromFile.P.Threads[0].Nodes, &NM = FromMem.P.Threads[0].Nodes;
+  ASSERT_EQ(NF.size(), (size_t)Depth);
+  ASSERT_EQ(NF.size(), NM.size());
+  size_t Same = 0, WithLatency = 0;
+  for (size_t I = 0; I < NF.size(); ++I) {
+    Same += NF[I].Parent == NM[I].Parent && NF[I].Func == NM[I].Func &&
+            NF[I].Calls == NM[I].Calls && NF[I].Incl == NM[I].Incl &&
+            NF[I].Excl == NM[I].Excl && NF[I].Overhead == NM[I].Overhead &&
+            NF[I].Latency.size() == NM[I].Latency.size() &&
+            (NF[I].Latency.empty() ||
+             (NF[I].Latency[0].Bucket == NM[I].Latency[0].Bucket &&
+              NF[I].Latency[0].Count == NM[I].Latency[0].Count));
+    WithLatency += !NF[I].Latency.empty();
+  }
+  EXPECT_EQ(Same, NF.size());
+  EXPECT_EQ(WithLatency, NF.size());
+  fclose(Main);
+  fclose(Side);
+  Mem.Release();
+}
+
 TEST_F(RuntimeTest, NodesOfUnknownFunctionsAreDropped) {
   RegisterFresh(&Module);
   static atabi::FuncDesc Stray = {nullptr, "stray", nullptr, 0, 0};
