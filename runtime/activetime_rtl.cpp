@@ -18,9 +18,14 @@
 #include "activetime_timer.h"
 #include "activetime_writer.h"
 
+#include <errno.h>
 #include <link.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdio_ext.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 namespace __activetime {
 
@@ -32,6 +37,45 @@ StaticSpinMutex persistent_mu;
 char *persistent_cur;
 uptr persistent_left;
 
+// Whether writing to Fd could raise SIGPIPE: a socket, or a pipe whose
+// reader is gone (the kernel reports POLLERR on its write end).
+bool MayRaiseSigpipe(int Fd) {
+  struct stat St;
+  if (fstat(Fd, &St) != 0)
+    return true;
+  if (S_ISSOCK(St.st_mode))
+    return true;
+  if (!S_ISFIFO(St.st_mode))
+    return false;
+  struct pollfd P = {Fd, 0, 0};
+  return poll(&P, 1, 0) != 1 || (P.revents & (POLLERR | POLLNVAL)) != 0;
+}
+
+// What the program printed to stdout and stderr reaches their files before
+// the profile is written, which can take seconds: a program stopped during
+// the write (a timeout, a memory limit) keeps its output, as it would
+// without the profiler (libc flushes only after every exit handler). Only a
+// stream no other thread holds: a thread blocked in a read of stdin holds
+// its lock, and the exit must not wait for it; libc flushes what is left
+// after the write, as before. Not into a pipe whose reader left: there the
+// flush raises SIGPIPE, which would end the program before the write
+// instead of after it.
+void FlushStandardStream(FILE *F) {
+  if (__fpending(F) == 0 || MayRaiseSigpipe(fileno(F)))
+    return;
+  if (ftrylockfile(F) != 0)
+    return;
+  fflush_unlocked(F);
+  funlockfile(F);
+}
+
+void FlushStandardStreams() {
+  int SavedErrno = errno;
+  FlushStandardStream(stdout);
+  FlushStandardStream(stderr);
+  errno = SavedErrno;
+}
+
 void AtExitWriter() {
   // A child made behind the fork handlers: its worker threads' handles
   // are the parent's, and it writes nothing.
@@ -42,8 +86,10 @@ void AtExitWriter() {
   StopFlusher();
   // Their figures end here; the sampler must not read threads any more.
   CallCollectors(&Collector::Stop);
-  if (flags()->write_profile)
+  if (flags()->write_profile) {
+    FlushStandardStreams();
     WriteProfile();
+  }
   FinishFlusherAtExit();
 }
 
