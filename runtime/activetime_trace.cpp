@@ -39,6 +39,8 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
 
 namespace __activetime {
 
@@ -57,6 +59,10 @@ constexpr uptr kChunkBytes = uptr(64) << 10;
 
 // 1: the kernel refused MADV_POPULATE_WRITE (too old); pages are touched.
 u32 populate_refused;
+// Bytes all threads' trace buffers may still make ready (trace_memory_mb);
+// set at the first traced thread.
+u64 budget_left;
+u32 budget_state; // 0 not set yet, 1 being set, 2 set
 // Transparent huge pages of kHugePage: 0 not looked up yet, 1 yes, 2 no.
 u32 huge_pages_state;
 
@@ -150,6 +156,113 @@ bool FaultIn(TraceMemory &M, uptr From, uptr To, u32 *Flags) {
   return true;
 }
 
+// The first number in the file at Path (0: none, or "max").
+u64 ReadNumber(const char *Path) {
+  char Buf[64];
+  fd_t Fd = internal_open(Path, O_RDONLY | O_CLOEXEC);
+  if (Fd == kInvalidFd)
+    return 0;
+  uptr N = internal_read(Fd, Buf, sizeof(Buf) - 1);
+  internal_close(Fd);
+  if (internal_iserror(N) || N == 0 || Buf[0] < '0' || Buf[0] > '9')
+    return 0;
+  Buf[N] = 0;
+  return (u64)internal_atoll(Buf);
+}
+
+bool IsDirectory(const char *Path) {
+  struct stat St;
+  return !internal_iserror(internal_stat(Path, &St)) && S_ISDIR(St.st_mode);
+}
+
+// The lowest memory limit of the process's cgroup and its ancestors (v2:
+// memory.max; v1: memory.limit_in_bytes), 0 if none.
+u64 CgroupMemoryLimit() {
+  char Buf[4096];
+  fd_t Fd = internal_open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+  if (Fd == kInvalidFd)
+    return 0;
+  uptr N = internal_read(Fd, Buf, sizeof(Buf) - 1);
+  internal_close(Fd);
+  if (internal_iserror(N))
+    return 0;
+  Buf[N] = 0;
+  u64 Limit = 0;
+  for (char *Line = Buf; *Line;) {
+    char *End = internal_strchr(Line, '\n');
+    if (End)
+      *End = 0;
+    // "0::/path" (v2) or "N:memory:/path" (v1; maybe "N:cpu,memory:/path").
+    const char *Dir = nullptr, *File = nullptr;
+    char *Path = internal_strchr(Line, ':');
+    Path = Path ? internal_strchr(Path + 1, ':') : nullptr;
+    // cgroup v2 alone is mounted at /sys/fs/cgroup; beside v1 (hybrid),
+    // at /sys/fs/cgroup/unified.
+    bool Unified = IsDirectory("/sys/fs/cgroup/unified");
+    if (Path && internal_strncmp(Line, "0::", 3) == 0) {
+      Dir = Unified ? "/sys/fs/cgroup/unified" : "/sys/fs/cgroup";
+      File = "memory.max";
+    } else if (Path && internal_strstr(Line, "memory")) {
+      Dir = "/sys/fs/cgroup/memory";
+      File = "memory.limit_in_bytes";
+    }
+    if (Dir) {
+      char P[4096 + 64];
+      ++Path; // past the ':'
+      for (uptr L = internal_strlen(Path);; --L) {
+        if (L == 0 || Path[L - 1] == '/' || Path[L] == 0) {
+          internal_snprintf(P, sizeof(P), "%s%.*s/%s", Dir, (int)L, Path,
+                            File);
+          u64 V = ReadNumber(P);
+          if (V && (!Limit || V < Limit))
+            Limit = V;
+        }
+        if (L == 0)
+          break;
+      }
+    }
+    if (!End)
+      break;
+    Line = End + 1;
+  }
+  return Limit;
+}
+
+u64 TraceMemoryBudget() {
+  if (flags()->trace_memory_mb)
+    return u64(flags()->trace_memory_mb) << 20;
+  u64 Limit = CgroupMemoryLimit();
+  struct sysinfo SI;
+  if (sysinfo(&SI) == 0) {
+    u64 Phys = u64(SI.totalram) * (SI.mem_unit ? SI.mem_unit : 1);
+    if (Phys && (!Limit || Phys < Limit))
+      Limit = Phys;
+  }
+  return Limit ? Limit / 4 : ~u64(0);
+}
+
+// Takes Bytes of the process's trace memory budget; false when it is spent.
+bool TakeBudget(uptr Bytes) {
+  if (__atomic_load_n(&budget_state, __ATOMIC_ACQUIRE) != 2) {
+    u32 Expected = 0;
+    if (__atomic_compare_exchange_n(&budget_state, &Expected, 1, false,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      __atomic_store_n(&budget_left, TraceMemoryBudget(), __ATOMIC_RELAXED);
+      __atomic_store_n(&budget_state, 2, __ATOMIC_RELEASE);
+    }
+    while (__atomic_load_n(&budget_state, __ATOMIC_ACQUIRE) != 2)
+      internal_sched_yield();
+  }
+  u64 Left = __atomic_load_n(&budget_left, __ATOMIC_RELAXED);
+  do {
+    if (Left < Bytes)
+      return false;
+  } while (!__atomic_compare_exchange_n(&budget_left, &Left, Left - Bytes,
+                                        true, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED));
+  return true;
+}
+
 // Makes the next chunk of M ready (at least Want bytes where that fits):
 // small-page chunks of kChunkBytes below HugeFrom, one huge page above.
 // Timed into B's figures.
@@ -165,7 +278,11 @@ void ReadyMore(TraceBuffers &B, TraceMemory &M, uptr Want) {
   To = Min(To, M.Bytes);
   u64 T0 = ReadTick();
   u32 Flags = B.BufferFlags;
-  bool Ok = FaultIn(M, From, To, &Flags);
+  bool Ok = TakeBudget(To - From);
+  if (!Ok)
+    Flags |= raw::TBF_Budget;
+  else
+    Ok = FaultIn(M, From, To, &Flags);
   u64 T1 = ReadTick();
   if (Ok)
     M.Ready = To;

@@ -42,7 +42,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 12;
+constexpr uint32_t kVersion = 13;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -271,7 +271,11 @@ enum TraceBufferFlags : uint32_t {
   // The kernel had no memory for more (ENOMEM): the later events were
   // dropped rather than the program killed.
   TBF_NoMemory = 1u << 3,
-  TBF_Known = TBF_Populate | TBF_Touch | TBF_HugePages | TBF_NoMemory,
+  // The process's trace buffers reached trace_memory_mb: this thread's
+  // later events were dropped.
+  TBF_Budget = 1u << 4,
+  TBF_Known =
+      TBF_Populate | TBF_Touch | TBF_HugePages | TBF_NoMemory | TBF_Budget,
 };
 
 // A timer measurement.

@@ -157,6 +157,9 @@ given. The records are sorted by (node, bucket) unless "latency_sorted" is
 false; "num_latency" overrides their count (ThreadRecord::NumLatency, the
 former Reserved; "reserved" still sets the same field).
 
+Version 13: a trace's "buffer_flags" may hold TBF_Budget (16): the
+process's trace buffers reached trace_memory_mb.
+
 Version 12: a thread's "folded_threads" (ThreadRecord::FoldedThreads) makes
 it the record of that many finished threads folded together; it gets the
 TF_Folded flag (32) unless "flags" is given.

@@ -58,6 +58,7 @@ TraceBufferFlags profile::traceBufferFlags(const Trace &T) {
   F.Touch = T.BufferFlags & raw::TBF_Touch;
   F.HugePages = T.BufferFlags & raw::TBF_HugePages;
   F.NoMemory = T.BufferFlags & raw::TBF_NoMemory;
+  F.Budget = T.BufferFlags & raw::TBF_Budget;
   return F;
 }
 

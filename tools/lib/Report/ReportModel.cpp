@@ -170,6 +170,9 @@ std::string TraceSummary::how() const {
     S += ", huge pages past 2 MiB";
   if (BufferFlags.NoMemory)
     S += "; OUT OF MEMORY: the kernel refused more, later events dropped";
+  if (BufferFlags.Budget)
+    S += "; MEMORY BUDGET: the process's trace buffers reached "
+         "trace_memory_mb, later events dropped";
   return S;
 }
 

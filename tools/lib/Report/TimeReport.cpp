@@ -472,8 +472,11 @@ void TextReport::traceLines(const TraceSummary &S) {
      << S.Switches << " switches";
   if (S.DroppedEvents || S.DroppedSwitches)
     OS << "; DROPPED: " << S.DroppedEvents << " events, "
-       << S.DroppedSwitches << " switches (full buffers: see "
-          "trace_buffer_events and trace_buffer_switches)";
+       << S.DroppedSwitches << " switches ("
+       << (S.BufferFlags.Budget ? "the trace memory budget was reached (see "
+                                  "trace_memory_mb) or "
+                                : "")
+       << "full buffers: see trace_buffer_events and trace_buffer_switches)";
   OS << "\n";
   OS << "  trace buffers:   ";
   if (!S.BufferBytes) {

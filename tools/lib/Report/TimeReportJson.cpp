@@ -228,6 +228,7 @@ void JsonReport::trace(const TraceSummary &S) {
     J.attribute("buffer_touch", S.BufferFlags.Touch);
     J.attribute("buffer_huge_pages", S.BufferFlags.HugePages);
     J.attribute("buffer_out_of_memory", S.BufferFlags.NoMemory);
+    J.attribute("buffer_memory_budget", S.BufferFlags.Budget);
     // Inside the probes' measured cost or before a thread's first call.
     J.attribute("buffer_removed", true);
   });

@@ -74,12 +74,16 @@ struct TraceBufferFlags {
   bool Touch = false;     // a write per page
   bool HugePages = false; // transparent huge pages beyond the first 2 MiB
   bool NoMemory = false;  // the kernel refused more: later events dropped
+  /// The process's trace buffers reached trace_memory_mb: later events
+  /// dropped.
+  bool Budget = false;
   /// Or-ed over several traces.
   TraceBufferFlags &operator|=(const TraceBufferFlags &O) {
     Populate |= O.Populate;
     Touch |= O.Touch;
     HugePages |= O.HugePages;
     NoMemory |= O.NoMemory;
+    Budget |= O.Budget;
     return *this;
   }
 };
