@@ -72,16 +72,27 @@ private:
   bool Saved = false;
 };
 
-bool WriteAll(fd_t Fd, const char *Data, uptr Size, int *Err) {
-  uptr Done = 0;
+/// Writes Size bytes at Data. FromFile: Data is a shared mapping of a file
+/// (a streamed profile copied elsewhere), whose pages are dropped behind
+/// the write every 2 MiB, so that the copy does not bring the whole file
+/// into the process.
+bool WriteAll(fd_t Fd, const char *Data, uptr Size, int *Err,
+              bool FromFile = false) {
+  const uptr Step = uptr(2) << 20;
+  uptr Done = 0, Dropped = 0;
   while (Done < Size) {
-    uptr W = internal_write(Fd, Data + Done, Size - Done);
+    uptr W = internal_write(Fd, Data + Done, Min(Size - Done, Step));
     if (internal_iserror(W, Err)) {
       if (*Err == EINTR)
         continue;
       return false;
     }
     Done += W;
+    uptr To = RoundDownTo(Done, GetPageSizeCached());
+    if (FromFile && To - Dropped >= Step) {
+      internal_madvise((uptr)Data + Dropped, To - Dropped, MADV_DONTNEED);
+      Dropped = To;
+    }
   }
   return true;
 }
@@ -127,7 +138,7 @@ bool RenameAndClose(const char *Tmp, const char *Path, fd_t Fd,
 
 /// Regular file or none: a temporary beside it, renamed over it when whole.
 bool ReplaceAtomically(const char *Path, u32 Pid, const char *Data, uptr Size,
-                       const char **What, int *Err) {
+                       const char **What, int *Err, bool FromFile) {
   char Tmp[4096 + 32];
   TempPathOf(Path, Pid, Tmp, sizeof(Tmp));
   uptr Fd = internal_open(Tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -136,7 +147,7 @@ bool ReplaceAtomically(const char *Path, u32 Pid, const char *Data, uptr Size,
     return false;
   }
   LockForWriting((fd_t)Fd);
-  if (!WriteAll((fd_t)Fd, Data, Size, Err)) {
+  if (!WriteAll((fd_t)Fd, Data, Size, Err, FromFile)) {
     *What = "write";
     internal_unlink(Tmp);
     internal_close((fd_t)Fd);
@@ -148,7 +159,7 @@ bool ReplaceAtomically(const char *Path, u32 Pid, const char *Data, uptr Size,
 /// A device, FIFO or socket: written through. O_NONBLOCK only to open, so
 /// a FIFO without a reader fails (ENXIO) instead of hanging the exit.
 bool WriteThrough(const char *Path, const char *Data, uptr Size,
-                  const char **What, int *Err) {
+                  const char **What, int *Err, bool FromFile) {
   uptr Fd = internal_open(Path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
   if (internal_iserror(Fd, Err)) {
     *What = "open";
@@ -157,7 +168,7 @@ bool WriteThrough(const char *Path, const char *Data, uptr Size,
   int Flags = fcntl((int)Fd, F_GETFL);
   if (Flags != -1)
     fcntl((int)Fd, F_SETFL, Flags & ~O_NONBLOCK);
-  bool Ok = WriteAll((fd_t)Fd, Data, Size, Err);
+  bool Ok = WriteAll((fd_t)Fd, Data, Size, Err, FromFile);
   if (!Ok)
     *What = "write";
   internal_close((fd_t)Fd);
@@ -401,7 +412,8 @@ void CheckOutputAtStartup() {
   internal_strlcpy(startup_fallback, Fallback, sizeof(startup_fallback));
 }
 
-bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size) {
+bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size,
+                 bool FromFile) {
   NoFileSizeSignal Guard;
   struct stat St;
   int Err = 0;
@@ -420,8 +432,9 @@ bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size) {
     return false;
   }
   bool Ok = Exists && !S_ISREG(St.st_mode)
-                ? WriteThrough(Path, Data, Size, &What, &Err)
-                : ReplaceAtomically(Path, Pid, Data, Size, &What, &Err);
+                ? WriteThrough(Path, Data, Size, &What, &Err, FromFile)
+                : ReplaceAtomically(Path, Pid, Data, Size, &What, &Err,
+                                    FromFile);
   if (!Ok)
     ReportFailure(Path, What, Err);
   return Ok;
@@ -482,7 +495,8 @@ bool CopyToFallback(ProfileFile *F, uptr Size) {
   uptr M = internal_mmap(nullptr, Size, PROT_READ, MAP_SHARED, F->Fd, 0);
   if (internal_iserror(M))
     return false;
-  bool Ok = WriteOutput(Fallback, (u32)internal_getpid(), (const char *)M, Size);
+  bool Ok = WriteOutput(Fallback, (u32)internal_getpid(), (const char *)M,
+                        Size, /*FromFile=*/true);
   internal_munmap((void *)M, Size);
   if (Ok) {
     Printf("ActiveTime: the profile was written to '%s' instead\n", Fallback);
@@ -493,20 +507,36 @@ bool CopyToFallback(ProfileFile *F, uptr Size) {
 } // namespace
 
 namespace {
-void OpenScratch(ProfileFile *F) {
-  char Dir[4096];
-  uptr L = internal_strlen(F->Tmp);
-  while (L && F->Tmp[L - 1] != '/')
-    --L;
-  if (L >= sizeof(Dir))
-    return;
-  if (L == 0)
-    internal_strlcpy(Dir, ".", sizeof(Dir));
-  else
-    internal_strlcpy(Dir, F->Tmp, L + 1);
+// A nameless file (O_TMPFILE) in Dir, -1 where the file system has none.
+int OpenNameless(const char *Dir) {
   uptr Fd = internal_open(Dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (!internal_iserror(Fd))
-    F->ScratchFd = (int)Fd;
+  return internal_iserror(Fd) ? -1 : (int)Fd;
+}
+
+// The directory part of Path ("." for none) into Dir.
+void DirectoryOf(const char *Path, char *Dir, uptr Size) {
+  uptr L = internal_strlen(Path);
+  while (L && Path[L - 1] != '/')
+    --L;
+  if (L == 0)
+    internal_strlcpy(Dir, ".", Size);
+  else
+    internal_strlcpy(Dir, Path, Min(L + 1, Size));
+}
+
+// A device or FIFO (output=/dev/stdout, a pipe): the image is streamed into
+// a nameless file in $TMPDIR (or /tmp) and copied through at the end.
+bool BeginThrough(ProfileFile *F) {
+  const char *Dir = GetEnv("TMPDIR");
+  if (!Dir || !*Dir)
+    Dir = "/tmp";
+  F->Fd = OpenNameless(Dir);
+  if (F->Fd < 0)
+    return false;
+  F->Through = true;
+  F->ScratchFd = OpenNameless(Dir);
+  IgnoreFileSizeSignal(F);
+  return true;
 }
 } // namespace
 
@@ -515,7 +545,8 @@ bool BeginProfileFile(ProfileFile *F) {
     return false;
   struct stat St;
   if (!internal_iserror(internal_lstat(F->Path, &St)) && !S_ISREG(St.st_mode))
-    return false; // a link, directory, device or FIFO: WriteOutput's cases
+    // A link or directory: WriteOutput refuses it, in one line.
+    return !S_ISLNK(St.st_mode) && !S_ISDIR(St.st_mode) && BeginThrough(F);
   TempPathOf(F->Path, (u32)internal_getpid(), F->Tmp, sizeof(F->Tmp));
   // Read and write: the image is streamed through a shared mapping.
   uptr Fd = internal_open(F->Tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -524,18 +555,49 @@ bool BeginProfileFile(ProfileFile *F) {
   LockForWriting((fd_t)Fd);
   F->Fd = (int)Fd;
   IgnoreFileSizeSignal(F);
-  OpenScratch(F);
+  char Dir[4096];
+  DirectoryOf(F->Tmp, Dir, sizeof(Dir));
+  F->ScratchFd = OpenNameless(Dir);
   return true;
 }
 
 void AbandonProfileFile(ProfileFile *F) {
   if (F->Fd < 0)
     return;
-  internal_unlink(F->Tmp);
+  if (!F->Through)
+    internal_unlink(F->Tmp);
   CloseProfileFile(F);
 }
 
+namespace {
+// The streamed image copied through to the device or FIFO (or, failing
+// that, where the fallback goes).
+bool CommitThrough(ProfileFile *F, uptr Size) {
+  uptr M = internal_mmap(nullptr, Size, PROT_READ, MAP_SHARED, F->Fd, 0);
+  bool Ok = false;
+  if (internal_iserror(M)) {
+    Printf("ActiveTime: ERROR: cannot write profile '%s': mmap of the "
+           "streamed image failed\n",
+           F->Path);
+  } else {
+    Ok = WriteOutput(F->Path, (u32)internal_getpid(), (const char *)M, Size,
+                     /*FromFile=*/true);
+    internal_munmap((void *)M, Size);
+    if (!Ok)
+      Ok = CopyToFallback(F, Size);
+  }
+  AbandonProfileFile(F);
+  return Ok;
+}
+} // namespace
+
 bool CommitProfileFile(ProfileFile *F, uptr Size) {
+  if (F->Through) {
+    bool Ok = CommitThrough(F, Size);
+    if (Ok && flags()->verbosity >= 1)
+      Printf("ActiveTime: wrote profile %s (%zu bytes)\n", F->Path, Size);
+    return Ok;
+  }
   int Err = 0;
   const char *What = nullptr;
   if (internal_iserror(internal_ftruncate((fd_t)F->Fd, Size), &Err))

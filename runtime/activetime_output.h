@@ -22,7 +22,9 @@ using namespace __sanitizer;
 /// temporary file, and a file-size limit (SIGXFSZ) fails the write instead
 /// of killing the program. On failure prints one line naming the path and
 /// the reason in words, and returns false.
-bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size);
+/// FromFile: Data is a shared mapping of a file, dropped behind the write.
+bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size,
+                 bool FromFile = false);
 
 // Expands %e (executable base name), %p (pid) and %% in Pattern. Other '%'
 // sequences are copied literally. Returns false if Out is too small.
@@ -65,6 +67,9 @@ struct ProfileFile {
   // A nameless file (O_TMPFILE) in the same directory for a section's side
   // buffers (OutBuffer::SideFd); -1 when the file system has none.
   int ScratchFd = -1;
+  // The output is a device or FIFO: Fd is a nameless file in $TMPDIR whose
+  // image is copied through at Commit.
+  bool Through = false;
   // SIGXFSZ is ignored from Begin to Commit/Abandon: over a file-size limit
   // the file fails to grow instead of the kernel killing the program.
   struct sigaction OldXfsz;
@@ -72,11 +77,12 @@ struct ProfileFile {
 };
 
 /// Opens "<path>.tmp.<pid>" for the process's profile path (ProfilePath),
-/// locked as being written, when that path is a regular file or none.
-/// False, printing nothing, when the image should be built in memory and
-/// given to WriteProfileOutput instead (a device or FIFO, a link or a
-/// directory, a temporary that cannot be created): that path names the
-/// error or finds the fallback.
+/// locked as being written, when that path is a regular file or none; a
+/// nameless file in $TMPDIR (or /tmp) when it is a device or FIFO, copied
+/// through at Commit. False, printing nothing, when the image should be
+/// built in memory and given to WriteProfileOutput instead (a link or a
+/// directory, a file that cannot be created): that path names the error or
+/// finds the fallback.
 bool BeginProfileFile(ProfileFile *F);
 /// Cuts the file to \p Size bytes and renames it over the path. On failure
 /// prints one line and tries the fallback place (FallbackPathFor) with a

@@ -5,11 +5,12 @@
 # peak memory, against the profile's size. bench/scale/deep.c, built with
 # the profiler, prints its resident memory at the end of main and resets
 # the kernel's peak (DEEP_RSS); a destructor, run after the exit-time write,
-# prints the peak since: their difference is the write's own memory. Each case runs twice in a round:
+# prints the peak since: their difference is the write's own memory. Each
+# case runs twice in a round:
 #   file    output= a regular file: the image is streamed into the
 #           temporary beside it (the default path)
-#   memory  output=/dev/null: a device is written through, so the image is
-#           built in memory first (how every write worked before streaming)
+#   device  output=/dev/null: a device is written through, the image
+#           streamed into a nameless file in $TMPDIR first and copied
 # Cases (ACTIVETIME_OPTIONS=timing_ratio=0, every call a call-tree node):
 #   broad        deep broad 4 10: 1,398,100 nodes, profile mode
 #   broad-trace  the same, mode=trace, 2.8 M events
@@ -73,10 +74,10 @@ def main():
     exe = os.path.join(work, "deep")
     subprocess.check_call([cc, "-O2", "-g", SRC, "-o", exe, "-lpthread"])
     print("case          profile MiB   file: growth MiB  % of profile"
-          "   memory: growth MiB  % of profile   within target")
+          "   device: growth MiB  % of profile   within target")
     failed = False
     for name, args, opts in CASES:
-        grow = {"file": [], "memory": []}
+        grow = {"file": [], "device": []}
         size = 0
         for _ in range(a.rounds):
             raw = os.path.join(work, name + ".raw")
@@ -84,10 +85,10 @@ def main():
             grow["file"].append(peak - end)
             size = os.path.getsize(raw) / 2**20
             peak, end = run_case(exe, args, opts, "/dev/null", work)
-            grow["memory"].append(peak - end)
+            grow["device"].append(peak - end)
         gf = statistics.median(grow["file"])
-        gm = statistics.median(grow["memory"])
-        ok = gf <= 0.10 * size + FIXED_MIB
+        gm = statistics.median(grow["device"])
+        ok = max(gf, gm) <= 0.10 * size + FIXED_MIB
         failed |= not ok
         print("%-12s %12.1f %18.1f %13.1f%% %20.1f %13.1f%%   %s" %
               (name, size, gf, 100 * gf / size, gm, 100 * gm / size,
