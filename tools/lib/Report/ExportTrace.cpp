@@ -60,6 +60,19 @@ static std::string threadName(const Process &Pr, const Trace &Tr) {
   return "thread " + threadLabel(Tr);
 }
 
+/// The track of a trace in the Chrome format, whose "tid" is a number: the
+/// thread's tid, or for the second and later threads that had a reused tid
+/// (TidOrder >= 2) that tid plus (TidOrder - 1) * 2^22, past any tid Linux
+/// hands out (pid_max is at most 2^22): one track per thread, not one for
+/// all the threads that shared an id. The track's name says which
+/// ("401#2").
+static int64_t chromeTid(const Trace &Tr) {
+  constexpr int64_t kTidSpace = int64_t(1) << 22;
+  if (Tr.TidOrder < 2)
+    return int64_t(Tr.Tid);
+  return int64_t(Tr.Tid) + int64_t(Tr.TidOrder - 1) * kTidSpace;
+}
+
 /// A switched-out interval of a traced thread, in ticks.
 struct OffInterval {
   uint64_t Begin, End;
@@ -240,7 +253,7 @@ uint64_t ChromeTraceWriter::threadStart(const Trace &Tr) const {
 /// entered before tracing began are left out.
 void ChromeTraceWriter::writeThread(const Trace &Tr) {
   CurTrace = &Tr;
-  writeMetadata("thread_name", int64_t(Tr.Tid), threadName(*CurProc, Tr));
+  writeMetadata("thread_name", chromeTid(Tr), threadName(*CurProc, Tr));
   Off = offIntervals(Tr);
   NextOff = 0;
   OffTicks = 0;
@@ -297,7 +310,7 @@ void ChromeTraceWriter::writeOffIntervalsUpTo(uint64_t Tick) {
 
 void ChromeTraceWriter::writeOffCpuCounter(uint64_t Tick) {
   J.object([&] {
-    J.attribute("name", "off-CPU us, tid " + utostr(CurTrace->Tid));
+    J.attribute("name", "off-CPU us, tid " + threadLabel(*CurTrace));
     J.attribute("ph", "C");
     writeWhere(Tick);
     J.attributeObject("args", [&] {
@@ -336,7 +349,7 @@ void ChromeTraceWriter::writeMetadata(const char *Name, int64_t Tid,
 /// Where and when an event of the current thread happened.
 void ChromeTraceWriter::writeWhere(uint64_t Tick) {
   J.attribute("pid", int64_t(CurProc->Pid));
-  J.attribute("tid", int64_t(CurTrace->Tid));
+  J.attribute("tid", chromeTid(*CurTrace));
   shortAttribute(J, "ts", micros(Tick), 3);
 }
 
