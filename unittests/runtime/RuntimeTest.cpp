@@ -35,6 +35,8 @@
 
 #include <linux/perf_event.h>
 #include <time.h>
+#include <signal.h>
+#include <sys/resource.h>
 
 
 using namespace __activetime;
@@ -604,6 +606,43 @@ TEST_F(RuntimeTest, StreamedImageEqualsTheMemoryImage) {
   fclose(Main);
   fclose(Side);
   Mem.Release();
+}
+
+// A file that stops growing (here past a 17 MiB file-size limit, EFBIG;
+// a full disk is ENOSPC) turns the streamed image, 16 MiB of it already in
+// the file, into a memory one with everything written so far: the writer
+// then writes it the old way, which names the error or finds the fallback
+// place.
+TEST_F(RuntimeTest, StreamedImageFallsBackToMemoryWhenTheFileCannotGrow) {
+  RegisterFresh(&Module);
+  const int Depth = 200000;
+  u64 Tick = 100;
+  for (int I = 0; I < Depth; ++I)
+    ProbeEnterAt(I % 2 ? A : B, (uptr(1) << 30) - uptr(I) * 64, Tick++);
+  for (int I = Depth; I-- > 0;)
+    ProbeExitAt(I % 2 ? A : B, (uptr(1) << 30) - uptr(I) * 64, Tick++);
+
+  FILE *Main = tmpfile();
+  ASSERT_TRUE(Main);
+  const rlim_t Limit = rlim_t(17) << 20;
+  struct rlimit Old, Small = {Limit, Limit};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &Old), 0);
+  Small.rlim_max = Old.rlim_max;
+  signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &Small), 0);
+  OutBuffer File = {nullptr, 0, 0};
+  File.AttachFile(fileno(Main));
+  SerializeProfile(&File, 1000000, Tick);
+  setrlimit(RLIMIT_FSIZE, &Old);
+  signal(SIGXFSZ, SIG_DFL);
+  EXPECT_EQ(File.FileError, EFBIG);
+  EXPECT_EQ(File.Fd, -1);
+  ASSERT_GT(File.Size, uptr(Limit));
+  Parsed P;
+  ASSERT_TRUE(Parse(File.Data, File.Size, P));
+  EXPECT_EQ(P.P.Threads[0].Nodes.size(), (size_t)Depth);
+  File.Release();
+  fclose(Main);
 }
 
 TEST_F(RuntimeTest, NodesOfUnknownFunctionsAreDropped) {
