@@ -591,6 +591,16 @@ bool CommitThrough(ProfileFile *F, uptr Size) {
 }
 } // namespace
 
+bool CommitProfileImage(ProfileFile *F, const char *Data, uptr Size) {
+  int Err = 0;
+  if (F->Fd < 0 || F->Through ||
+      !WriteAll((fd_t)F->Fd, Data, Size, &Err)) {
+    AbandonProfileFile(F);
+    return WriteProfileOutput(Data, Size);
+  }
+  return CommitProfileFile(F, Size);
+}
+
 bool CommitProfileFile(ProfileFile *F, uptr Size) {
   if (F->Through) {
     bool Ok = CommitThrough(F, Size);

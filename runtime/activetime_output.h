@@ -88,6 +88,11 @@ bool BeginProfileFile(ProfileFile *F);
 /// prints one line and tries the fallback place (FallbackPathFor) with a
 /// copy of the file; returns whether the profile was written somewhere.
 bool CommitProfileFile(ProfileFile *F, uptr Size);
+/// The image in memory (it stayed small, or the file could not grow):
+/// written into the temporary and committed, or, where that fails or the
+/// output is a device or FIFO, abandoned and written by WriteProfileOutput
+/// (which names the error or finds the fallback).
+bool CommitProfileImage(ProfileFile *F, const char *Data, uptr Size);
 /// Removes the temporary file (the image is written another way).
 void AbandonProfileFile(ProfileFile *F);
 

@@ -27,32 +27,60 @@ namespace __activetime {
 
 namespace raw = activetime::raw;
 
+// The file grows by a quarter of its size with its blocks allocated now: a
+// full disk or a file-size limit is an error here, never a SIGBUS at a
+// store into the mapping. The mapping moves without copying anything: its
+// pages are the file's. Returns the errno of a failure, 0 on success.
+int OutBuffer::GrowFile(uptr NewCap) {
+  if (fallocate(Fd, 0, (off_t)Cap, (off_t)(NewCap - Cap)) != 0)
+    return errno ? errno : EIO;
+  uptr M = Data ? internal_mremap(Data, Cap, NewCap, MREMAP_MAYMOVE, nullptr)
+                : internal_mmap(nullptr, NewCap, PROT_READ | PROT_WRITE,
+                                MAP_SHARED, Fd, 0);
+  int Err = 0;
+  if (internal_iserror(M, &Err))
+    return Err ? Err : ENOMEM;
+  Data = (char *)M;
+  Cap = NewCap;
+  return 0;
+}
+
+// The image has outgrown memory (kStreamFrom): it moves into the attached
+// file, and is streamed from here on. Where the file cannot take it, it
+// stays in memory (FileError says why).
+void OutBuffer::StreamToFile(uptr N) {
+  char *Mem = Data;
+  uptr MemCap = Cap;
+  Fd = PendingFd;
+  PendingFd = -1;
+  Data = nullptr;
+  Cap = 0;
+  uptr PS = GetPageSizeCached();
+  if (int Err = GrowFile(RoundUpTo(Max(Size + N, MemCap), PS))) {
+    Fd = -1;
+    Data = Mem;
+    Cap = MemCap;
+    FileError = Err;
+    return;
+  }
+  internal_memcpy(Data, Mem, Size);
+  UnmapOrDie(Mem, MemCap);
+  TrimmedAt = 0;
+  MaybeTrim();
+}
+
 void OutBuffer::Reserve(uptr N) {
   if (Size + N <= Cap)
     return;
+  if (PendingFd >= 0 && Size + N > kStreamFrom)
+    StreamToFile(N);
+  if (Size + N <= Cap)
+    return;
   if (Fd >= 0) {
-    // The file grows by a quarter (at least 16 MiB) with its blocks
-    // allocated now: a full disk or a file-size limit is an error here,
-    // never a SIGBUS at a store into the mapping. The mapping moves without
-    // copying anything: its pages are the file's.
     uptr PS = GetPageSizeCached();
-    uptr NewCap = RoundUpTo(Max(Size + N, Cap + Max(Cap / 4, uptr(16) << 20)), PS);
-    int Err = 0;
-    if (fallocate(Fd, 0, (off_t)Cap, (off_t)(NewCap - Cap)) != 0)
-      Err = errno ? errno : EIO;
-    uptr M = 0;
-    if (!Err)
-      M = Data ? internal_mremap(Data, Cap, NewCap, MREMAP_MAYMOVE, nullptr)
-               : internal_mmap(nullptr, NewCap, PROT_READ | PROT_WRITE,
-                               MAP_SHARED, Fd, 0);
-    if (!Err && internal_iserror(M, &Err))
-      Err = Err ? Err : ENOMEM;
-    if (Err) {
+    uptr NewCap = RoundUpTo(Max(Size + N, Cap + Max(Cap / 4, kStreamFrom)), PS);
+    if (int Err = GrowFile(NewCap))
       SpillToMemory(NewCap, Err);
-      return;
-    }
-    Data = (char *)M;
-    Cap = NewCap;
     return;
   }
   uptr NewCap = Cap ? Cap : 1 << 16;
@@ -85,7 +113,7 @@ void OutBuffer::SpillToMemory(uptr NewCap, int Err) {
 
 void OutBuffer::AttachFile(int FileFd) {
   CHECK_EQ(Data, nullptr);
-  Fd = FileFd;
+  PendingFd = FileFd;
 }
 
 void OutBuffer::AttachSide(OutBuffer *Side) const {
@@ -283,10 +311,9 @@ bool WriteProfile() {
     B.Release();
     Ok = CommitProfileFile(&F, Size);
   } else {
-    // Not streamed, or the file could not grow (B.FileError): the image is
-    // in memory and written the way that names the error or falls back.
-    AbandonProfileFile(&F);
-    Ok = WriteProfileOutput(B.Data, B.Size);
+    // Small (never streamed), or the file could not grow (B.FileError):
+    // the image is in memory.
+    Ok = CommitProfileImage(&F, B.Data, B.Size);
     B.Release();
   }
   AT_BARRIER();

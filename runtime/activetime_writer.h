@@ -21,14 +21,18 @@ struct OutBuffer {
   char *Data;
   uptr Size;
   uptr Cap;
-  // File-backed (AttachFile): Data maps bytes [0, Cap) of the file Fd,
-  // shared, and the pages written are dropped from the process every few
-  // megabytes (Drop): the image lives in the file, not in the program's
-  // memory, and a byte patched later is read back from the page cache.
-  // -1: anonymous memory, the whole image resident.
+  // File-backed: Data maps bytes [0, Cap) of the file Fd, shared, and the
+  // pages written are dropped from the process every few megabytes (Drop):
+  // the image lives in the file, not in the program's memory, and a byte
+  // patched later is read back from the page cache. -1: anonymous memory,
+  // the whole image resident.
   int Fd = -1;
-  // Why a file-backed buffer fell back to memory (the file could not grow:
-  // ENOSPC, EFBIG, no fallocate), 0 if it did not.
+  // The file given to AttachFile: the image moves there once it passes
+  // kStreamFrom (a small profile is written from memory, as cheaply as
+  // before: no file blocks allocated and freed for it).
+  int PendingFd = -1;
+  // Why an attached file could not take the image (it could not grow:
+  // ENOSPC, EFBIG, no fallocate), 0 if it could.
   int FileError = 0;
   uptr TrimmedAt = 0; // Size when the pages written were last dropped
   // A nameless file a section's side buffer (a thread's latency records,
@@ -42,7 +46,8 @@ struct OutBuffer {
   // (a mode=trace profile is mostly a few large trace sections).
   void Reserve(uptr N);
   void PadTo8() { AppendZeros((8 - (Size & 7)) & 7); }
-  // Streams the image into Fd (empty, open for reading and writing).
+  // Streams the image into FileFd (empty, open for reading and writing)
+  // from kStreamFrom bytes on.
   void AttachFile(int FileFd);
   // Streams Side into SideFd (emptied first) when there is one.
   void AttachSide(OutBuffer *Side) const;
@@ -60,8 +65,11 @@ struct OutBuffer {
   void Release();
 
   static constexpr uptr kTrimBytes = 2 << 20;
+  static constexpr uptr kStreamFrom = 4 << 20;
 
 private:
+  int GrowFile(uptr NewCap);
+  void StreamToFile(uptr N);
   void SpillToMemory(uptr NewCap, int Err);
 };
 
