@@ -321,10 +321,12 @@ void MoveToPerfRing(ThreadTls &T, SwitchState &S) {
 }
 
 // Threads other than the main one start on their CPU clock and open their
-// perf rings once they have lived perf_after_us.
+// perf rings once they have lived perf_after_us. Not in mode=trace: the
+// offline computation takes every thread's switches from its first event.
 u64 PerfFromTick(const ThreadState *TS, u64 Now) {
   u64 Us = u64(flags()->perf_after_us);
-  if (!Us || TS->Tid == u64(internal_getpid()))
+  if (!Us || flags()->mode == RunMode::Trace ||
+      TS->Tid == u64(internal_getpid()))
     return 0;
   u64 Ticks = TicksFromNs(Us * 1000ull, ProvisionalTickRate());
   return Now + (Ticks ? Ticks : 1);

@@ -1172,6 +1172,9 @@ TEST_F(RuntimeTest, CpuClockSourceChargesASleep) {
 
 TEST_F(RuntimeTest, PerfSourceSeesASleep) {
   flags()->switch_source = SwitchSourceFlag::Perf;
+  // The perf ring from the thread's start: a thread that opens it late
+  // (perf_after_us) measures the sleep on its CPU clock, with no switches.
+  flags()->perf_after_us = 0;
   u64 Off = 0, El = 0, Vol = 0;
   u32 Src = 99;
   const char *Why = nullptr;
