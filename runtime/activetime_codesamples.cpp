@@ -57,6 +57,17 @@ constexpr u64 kDrainFillDivisor = 4;
 
 WorkerThread drainer;
 
+// perf_after_us: the drainer opens the late rings of at most this many
+// threads a round (each about a third of a millisecond of kernel work,
+// while those threads' exits wait for it), and a thread whose rings it has
+// not opened this long after its PerfFromTick (the drainer skips rounds
+// whose registry lock is busy) opens them itself.
+constexpr u32 kMaxLatePerRound = 8;
+constexpr u64 kLateGraceNs = 5 * kDrainerWakeNs;
+u64 late_grace_ticks;
+// Whether the drainer runs to open late rings (read by the threads' polls).
+u32 late_by_drainer;
+
 #if defined(__x86_64__)
 // PERF_REG_X86_BP, _SP, _IP: recorded in this (bit) order.
 constexpr u64 kUserRegsMask = (u64(1) << 6) | (u64(1) << 7) | (u64(1) << 8);
@@ -602,6 +613,49 @@ void UnlockRing(CodeSampleState &S) {
   __atomic_store_n(&S.Lock, 0, __ATOMIC_RELEASE);
 }
 
+// A code-sample ring opened on a thread, or why not.
+struct CodeRingOpen {
+  PerfRing Ring; // Fd -1: none
+  u32 Refused;
+  u32 OverBudget;
+};
+
+void OpenCodeRing(u64 Tid, bool Disabled, CodeRingOpen &O) {
+  internal_memset(&O, 0, sizeof(O));
+  O.Ring.Fd = -1;
+  int Fd = OpenSampler(Tid, period_ns, Disabled);
+  O.Refused = Fd < 0;
+  O.OverBudget = Fd == kOverBudget;
+  if (Fd < 0)
+    return;
+  if (!MapPerfRing(O.Ring, Fd, kRingPages)) {
+    VLog(1, "thread %llu: no code samples (the perf ring could not be mapped: "
+            "perf_event_mlock_kb, ulimit -l)", (unsigned long long)Tid);
+    O.Refused = 1;
+  }
+}
+
+// The ring lock held (the drainer may be looking at a registered thread).
+void InstallCodeRing(CodeSampleState &S, const CodeRingOpen &O) {
+  S.Refused = O.Refused;
+  S.OverBudget = O.OverBudget;
+  if (O.Ring.Fd < 0)
+    return;
+  S.Ring = O.Ring;
+  S.CostTicks = u32((cost256 + 128) >> 8);
+}
+
+// The thread's probes poll its ring from now on.
+void WatchRing(ThreadTls &T, const CodeSampleState &S) {
+  if (S.Ring.Fd < 0) {
+    T.SampleHead = &kNoRing;
+    T.SampleTailSeen = 0;
+    return;
+  }
+  T.SampleHead = S.Ring.HeadWord();
+  T.SampleTailSeen = S.Ring.Tail;
+  T.SampleCost = S.CostTicks;
+}
 // Records the ring's records up to Head against Node; returns how many
 // samples' costs are to be charged (RecordSample). Ring lock held.
 u64 DrainRecords(CodeSampleState &S, u32 Node, u64 Head) {
@@ -658,13 +712,77 @@ void DrainFromOutside(ThreadState *TS) {
   UnlockRing(S);
 }
 
+// The threads whose late rings the drainer opens this round.
+struct LateRound {
+  u32 N;
+  ThreadState *TS[kMaxLatePerRound];
+};
+
+// Claims TS's late rings if it has lived perf_after_us (registry lock
+// held: TS is live and not finished).
+bool ClaimLateRings(ThreadState *TS, u64 Now) {
+  u64 From = __atomic_load_n(&TS->PerfFromTick, __ATOMIC_RELAXED);
+  if (!From || Now < From || TS->Finished || !TS->Tls)
+    return false;
+  u32 Free = LC_Free;
+  return __atomic_compare_exchange_n(&TS->LateClaim, &Free, LC_Drainer, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
 // The drainer's round. The registry only if free at once: a thread inside
 // dl_iterate_phdr may be waiting for it.
-void DrainAllThreads(void *) {
+void DrainAllThreads(void *Arg) {
+  LateRound &Late = *(LateRound *)Arg;
   if (!TryLockThreadRegistry())
     return;
-  for (ThreadState *TS = LiveListHead(); TS; TS = TS->LiveNext)
+  u64 Now = ReadTick();
+  for (ThreadState *TS = LiveListHead(); TS; TS = TS->LiveNext) {
     DrainFromOutside(TS);
+    if (Late.N < kMaxLatePerRound && ClaimLateRings(TS, Now))
+      Late.TS[Late.N++] = TS;
+  }
+  UnlockThreadRegistry();
+}
+
+// Opens the claimed threads' rings without a lock (the kernel's work), then
+// installs them under the registry lock (excluding the profile writer and
+// fork) and each thread's ring lock. A claimed thread stays registered
+// meanwhile: it waits for the claim before it finishes
+// (LeaveThreadCodeSamples). Its code-sample ring, opened disabled, is
+// enabled only once the word its probes poll (LateReady) is set: a sample
+// then finds the next probe draining it against the frame it was taken in,
+// as on a ring the thread opened itself. Its switch ring records from the
+// start; the thread moves off its CPU clock onto it at its next poll (or
+// as it finishes), from the tick read at the install on
+// (AdoptLateSwitchSource).
+void OpenClaimedLateRings(LateRound &Late) {
+  if (!Late.N)
+    return;
+  SwitchState Switch[kMaxLatePerRound];
+  const char *Why[kMaxLatePerRound];
+  CodeRingOpen Code[kMaxLatePerRound];
+  for (u32 I = 0; I < Late.N; ++I) {
+    u64 Tid = Late.TS[I]->Tid;
+    Why[I] = OpenSwitchRingFor(Switch[I], Tid);
+    OpenCodeRing(Tid, /*Disabled=*/true, Code[I]);
+  }
+  LockThreadRegistry();
+  for (u32 I = 0; I < Late.N; ++I) {
+    ThreadState *TS = Late.TS[I];
+    CodeSampleState &S = TS->Code;
+    LockRing(S);
+    InstallLateSwitchRing(TS, Switch[I], Why[I]);
+    InstallCodeRing(S, Code[I]);
+    AT_TSAN_IGNORE_WRITES_BEGIN();
+    __atomic_store_n(&TS->LateReady, 1, __ATOMIC_SEQ_CST);
+    AT_TSAN_IGNORE_WRITES_END();
+    if (S.Ring.Fd >= 0 && !EnablePerfFd(S.Ring.Fd)) {
+      ClosePerfRing(S.Ring);
+      S.Refused = 1;
+    }
+    UnlockRing(S);
+    __atomic_store_n(&TS->LateClaim, LC_Done, __ATOMIC_RELEASE);
+  }
   UnlockThreadRegistry();
 }
 
@@ -674,7 +792,10 @@ void *DrainerMain(void *) {
     SleepUntil(drainer, MonotonicNs() + kDrainerWakeNs);
     if (StopRequested(drainer))
       break;
-    UnderLoaderLock(DrainAllThreads, nullptr);
+    LateRound Late;
+    Late.N = 0;
+    UnderLoaderLock(DrainAllThreads, &Late);
+    OpenClaimedLateRings(Late);
   }
   return nullptr;
 }
@@ -683,12 +804,20 @@ void *DrainerMain(void *) {
 void StartCodeSampleDrainer() {
   if (!period_ns || drainer.Running)
     return;
-  if (int R = StartWorker(drainer, DrainerMain))
+  if (int R = StartWorker(drainer, DrainerMain)) {
     VLog(1, "cannot start the code sample drainer (error %d): rings are read "
             "only by the probes", R);
+    return;
+  }
+  __atomic_store_n(&late_by_drainer, 1u, __ATOMIC_RELAXED);
 }
 
-void StopCodeSampleDrainer() { StopWorker(drainer); }
+void StopCodeSampleDrainer() {
+  // Threads still running open their late rings themselves: a round in
+  // progress resolves its claims before the drainer ends.
+  __atomic_store_n(&late_by_drainer, 0u, __ATOMIC_RELAXED);
+  StopWorker(drainer);
+}
 
 void CloseLoaderGateForFork() {
   __atomic_store_n(&loader_gate_closed, 1, __ATOMIC_SEQ_CST);
@@ -702,6 +831,7 @@ void OpenLoaderGateAfterFork() {
 
 void CodeSamplesAfterForkChild() {
   drainer.Running = 0; // it did not survive the fork
+  __atomic_store_n(&late_by_drainer, 0u, __ATOMIC_RELAXED);
 #if !ACTIVETIME_TSAN
   StartCodeSampleDrainer();
 #else
@@ -762,6 +892,8 @@ void InitCodeSampling() {
     Us = Us < 100 ? 100 : (Us > 4000 ? 4000 : Us);
   }
   period_ns = Us * 1000;
+  late_grace_ticks = (u64)((unsigned __int128)kLateGraceNs *
+                           ProvisionalTickRate() / 1000000000ull);
   VLog(2, "code samples every %llu us of CPU time, %llu ticks each",
        (unsigned long long)Us, (unsigned long long)(cost256 >> 8));
 }
@@ -794,24 +926,30 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   T.SampleCost = 0;
   if (!period_ns)
     return;
-  int Fd = OpenSampler(TS->Tid, period_ns);
-  S.Refused = Fd < 0;
-  S.OverBudget = Fd == kOverBudget;
-  if (Fd < 0)
-    return;
-  PerfRing R;
-  if (!MapPerfRing(R, Fd, kRingPages)) {
-    VLog(1, "thread %llu: no code samples (the perf ring could not be mapped: "
-            "perf_event_mlock_kb, ulimit -l)", (unsigned long long)TS->Tid);
-    S.Refused = 1;
-    return;
-  }
-  LockRing(S); // the drainer may be looking at a registered thread
-  S.Ring = R;
+  CodeRingOpen O;
+  OpenCodeRing(TS->Tid, /*Disabled=*/false, O);
+  LockRing(S);
+  InstallCodeRing(S, O);
   UnlockRing(S);
-  T.SampleHead = S.Ring.HeadWord();
-  T.SampleTailSeen = S.Ring.Tail;
-  T.SampleCost = S.CostTicks = u32((cost256 + 128) >> 8);
+  WatchRing(T, S);
+}
+
+void AdoptLateRings(ThreadTls &T, ThreadState *TS) {
+  CodeSampleState &S = TS->Code;
+  LockRing(S); // what the drainer installed, under this lock
+  WatchRing(T, S);
+  UnlockRing(S);
+  AdoptLateSwitchSource(T, TS);
+  __atomic_store_n(&TS->PerfFromTick, 0, __ATOMIC_RELAXED);
+}
+
+bool ClaimLateRingsForThread(ThreadState *TS, u64 Now) {
+  if (__atomic_load_n(&late_by_drainer, __ATOMIC_RELAXED) &&
+      Now - TS->PerfFromTick < late_grace_ticks)
+    return false;
+  u32 Free = LC_Free;
+  return __atomic_compare_exchange_n(&TS->LateClaim, &Free, LC_Done, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
 namespace {
@@ -823,6 +961,9 @@ void DrainOwnRing(void *Arg) {
   u32 Node = T.Depth >= 1 && T.Stack ? T.Stack[T.Depth - 1].NodeIdx : 0;
   u64 Samples = DrainRecords(S, Node, Head);
   Samples += __atomic_exchange_n(&S.PendingSamples, 0, __ATOMIC_RELAXED);
+  // A ring the drainer installed, drained as the thread finishes without
+  // having adopted it: the calls still open are charged at its estimate.
+  T.SampleCost = S.CostTicks;
   UnlockRing(S);
   T.SampleTailSeen = Head;
   // The interrupts happened inside the frames open now (none opened or
@@ -860,13 +1001,33 @@ namespace {
 void StartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
   TS->Code.Ring.Fd = -1;
   T.SampleHead = &kNoRing;
+  T.SampleTailSeen = 0;
   if (!TS->PerfFromTick)
     OpenThreadCodeSamples(T, TS);
+  else if (period_ns)
+    T.SampleHead = &TS->LateReady; // 0 until the drainer installs its rings
+}
+
+// Waits for a drainer that is opening the thread's late rings, and keeps
+// it from starting to.
+void SettleLateClaim(ThreadState *TS) {
+  for (;;) {
+    u32 C = LC_Free;
+    if (__atomic_compare_exchange_n(&TS->LateClaim, &C, LC_Done, false,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+        C == LC_Done)
+      return;
+    internal_sched_yield(); // LC_Drainer: a few hundred microseconds
+  }
 }
 
 void LeaveThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
-  if (TS->PerfFromTick && period_ns)
-    TS->Code.Refused = TS->Code.ShortLived = 1;
+  if (TS->PerfFromTick) {
+    SettleLateClaim(TS);
+    // Neither the drainer nor the thread opened its rings: it ended first.
+    if (period_ns && !__atomic_load_n(&TS->LateReady, __ATOMIC_RELAXED))
+      TS->Code.Refused = TS->Code.ShortLived = 1;
+  }
   CloseThreadCodeSamples(T, TS, /*Drain=*/true);
 }
 

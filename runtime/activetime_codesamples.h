@@ -27,6 +27,16 @@
 // cost waits in PendingSamples for the owner's next probe, which charges it
 // to the same frames (none opened or closed since).
 //
+// With perf_after_us, threads other than the main one start without perf
+// rings (ThreadState::PerfFromTick). The drainer opens them, in its next
+// round after the thread has lived that long, for the thread: the kernel's
+// work for them is off the thread (a short one, ended before, has none to
+// do), and a thread that runs only counted calls, and so reaches no probe,
+// is sampled all the same. The thread's probes poll a word of its state
+// (LateReady) in place of a ring's head until the drainer sets it; the
+// next probe then adopts the rings (AdoptLateRings). Without a drainer,
+// the thread opens them itself at its first poll after that time.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ACTIVETIME_CODESAMPLES_H
@@ -92,6 +102,23 @@ void AddCountingOffset(sptr TpOffset);
 // Thread start / finish / fork child. Open sets T.SampleHead; on a thread
 // already registered (its rings opened late), with the ring's lock.
 void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS);
+
+// Who opens a thread's late rings (ThreadState::LateClaim).
+enum LateClaimState : u32 {
+  LC_Free = 0,    // nobody yet
+  LC_Drainer = 1, // the drainer is opening them; the thread waits for it
+                  // before it finishes
+  LC_Done = 2,    // opened (by the drainer: LateReady), or being opened by
+                  // the thread, or never to be: the thread is finishing
+};
+// A late thread's poll (PollSlow), LateReady set: its probes poll the
+// code-sample ring the drainer installed, and its switch source becomes
+// the installed switch ring (AdoptLateSwitchSource).
+void AdoptLateRings(ThreadTls &T, ThreadState *TS);
+// ... LateReady not set, Now past its PerfFromTick: whether the thread
+// opens them itself now (it claimed them): when no drainer runs, or it has
+// not opened them for a while.
+bool ClaimLateRingsForThread(ThreadState *TS, u64 Now);
 void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain);
 
 // The probes' slow path: records the samples in the thread's ring against

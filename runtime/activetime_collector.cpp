@@ -19,11 +19,18 @@ const Collector *const kCollectors[] = {
 const u32 kNumCollectors = sizeof(kCollectors) / sizeof(kCollectors[0]);
 
 namespace {
-// The thread has lived perf_after_us: its perf rings open now.
-void OpenLateRings(ThreadTls &T, ThreadState *TS, u64 Now) {
-  TS->PerfFromTick = 0;
-  OpenLateSwitchSource(T, TS, Now);
-  OpenThreadCodeSamples(T, TS);
+// A thread whose perf rings open late (perf_after_us): it adopts those the
+// drainer opened for it, or opens them itself when it has to
+// (activetime_codesamples.h). Either way before the polls below, which
+// then drain what the new rings hold.
+void PollLateRings(ThreadTls &T, ThreadState *TS, u64 Now) {
+  if (__atomic_load_n(&TS->LateReady, __ATOMIC_ACQUIRE)) {
+    AdoptLateRings(T, TS);
+  } else if (Now >= TS->PerfFromTick && ClaimLateRingsForThread(TS, Now)) {
+    __atomic_store_n(&TS->PerfFromTick, 0, __ATOMIC_RELAXED);
+    OpenLateSwitchSource(T, TS);
+    OpenThreadCodeSamples(T, TS);
+  }
 }
 } // namespace
 
@@ -35,10 +42,10 @@ void PollSlow(ThreadTls &T, u64 Now) {
   ThreadState *TS = T.TS;
   if (!TS)
     return;
+  if (UNLIKELY(TS->PerfFromTick))
+    PollLateRings(T, TS, Now);
   PollCodeSamples(T);
   PollSwitchSource(T, Now);
-  if (UNLIKELY(TS->PerfFromTick) && Now >= TS->PerfFromTick)
-    OpenLateRings(T, TS, Now);
 }
 
 } // namespace __activetime

@@ -10,9 +10,11 @@
 // The descriptors and the table are constant-initialized (the probes can
 // run before any constructor), so a hook is a plain function.
 //
-// One exception: the probes poll the code sample ring and the switch source
+// Two exceptions: the probes poll the code sample ring and the switch source
 // through fields of ThreadTls that their fast path reads directly, so that
-// poll's slow path (PollSlow) names its two collectors.
+// poll's slow path (PollSlow) names its two collectors; and the code sample
+// drainer opens a late thread's switch ring along with its code-sample ring
+// (perf_after_us, activetime_codesamples.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -10,6 +10,7 @@
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_libc.h"
 
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -54,6 +55,10 @@ void ClosePerfFd(int Fd) {
     return;
   close(Fd);
   atomic_fetch_sub(&perf_fds, 1, memory_order_relaxed);
+}
+
+bool EnablePerfFd(int Fd) {
+  return Fd >= 0 && ioctl(Fd, PERF_EVENT_IOC_ENABLE, 0) == 0;
 }
 
 bool MapPerfRing(PerfRing &R, int Fd, uptr DataPages) {

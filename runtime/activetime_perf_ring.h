@@ -52,6 +52,9 @@ int PerfEventOpen(perf_event_attr *A, u64 Tid);
 // Closes a descriptor PerfEventOpen returned, giving back its budget.
 void ClosePerfFd(int Fd);
 
+// PERF_EVENT_IOC_ENABLE on an event opened disabled; false if refused.
+bool EnablePerfFd(int Fd);
+
 // Maps Fd's ring with DataPages data pages (a power of two) into R, which
 // takes Fd over: on failure Fd is closed and R left empty (false).
 bool MapPerfRing(PerfRing &R, int Fd, uptr DataPages);

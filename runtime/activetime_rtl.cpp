@@ -98,8 +98,11 @@ void ForkPrepare() {
   LockModules();
   LockThreadRegistry();
   persistent_mu.Lock();
-  LockRecycleForFork();
   CallCollectors(&Collector::ForkPrepare);
+  // Last: a thread draining its code samples inside dl_iterate_phdr may be
+  // growing its sample table (MapRecycled), and the code-sample collector
+  // waits above for every such thread to leave it.
+  LockRecycleForFork();
 }
 
 void ForkParent() {

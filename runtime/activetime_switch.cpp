@@ -58,9 +58,9 @@ void TraceSwitch(ThreadState *TS, u64 Tick, bool Out) {
 // at the next one. Splitting at Now charges every frame exactly the part of
 // the interval inside it, as the offline active-time computation does when
 // it clips intervals to frames.
-void AddInterval(ThreadTls &T, SwitchState &S, u64 Out, u64 In, bool Preempt,
+// Sw: the switch it counts (kSwVoluntary, kSwInvoluntary, or 0 for none).
+void AddInterval(ThreadTls &T, SwitchState &S, u64 Out, u64 In, u64 Sw,
                  u64 Now) {
-  u64 Sw = Preempt ? kSwInvoluntary : kSwVoluntary;
   if (In <= Now) {
     T.Off += In > Out ? In - Out : 0;
     T.Sw += Sw;
@@ -180,19 +180,29 @@ void TakeSwitchRecord(ThreadTls &T, SwitchState &S, const PerfRecord &R,
   if (!SwitchRecordTick(S, R, A, &Tick))
     return;
   bool Out = R.Misc & PERF_RECORD_MISC_SWITCH_OUT;
-  if (TS)
+  if (TS && Tick >= S.From)
     TraceSwitch(TS, Tick, Out);
+  bool First = !S.Seen;
+  S.Seen = 1;
   if (Out) {
     // A previous unmatched switch-out lost its switch-in: dropped.
     S.OpenOut = Tick;
     S.HaveOpen = 1;
     S.OpenPreempt = (R.Misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0;
   } else if (S.HaveOpen) {
-    AddInterval(T, S, S.OpenOut, Tick, S.OpenPreempt, Now);
+    // A late ring: the CPU clock charged what lies before From.
+    if (Tick > S.From)
+      AddInterval(T, S, S.OpenOut > S.From ? S.OpenOut : S.From, Tick,
+                  S.OpenPreempt ? kSwInvoluntary : kSwVoluntary, Now);
     S.HaveOpen = 0;
+  } else if (First && S.From && Tick > S.From) {
+    // A late ring's first record: off CPU since before From. The time
+    // after From is known; the switch itself came before (uncounted, as
+    // the CPU clock counts none).
+    AddInterval(T, S, S.From, Tick, /*Sw=*/0, Now);
   }
-  // A switch-in without a switch-out (the first record, or after a loss)
-  // has no known start: ignored.
+  // Any other switch-in without a switch-out (the first record of a ring
+  // opened at thread start, or after a loss) has no known start: ignored.
 }
 } // namespace
 
@@ -273,28 +283,50 @@ u64 CollectSwitchedOut(ThreadTls &T, u64 Now) {
 }
 
 namespace {
-// The thread's perf ring, or why not (then it keeps its CPU clock).
-bool TryPerf(ThreadTls &T, ThreadState *TS) {
-  SwitchState &S = TS->Switch;
-  const char *Why = OpenPerf(S, TS->Tid);
-  if (Why) {
-    TS->SwitchFallbackWhy = Why;
-    VLog(1, "thread %llu: switch_source=perf unavailable (%s); using cpuclock",
-         (unsigned long long)TS->Tid, Why);
-    return false;
-  }
+void NotePerfUnavailable(ThreadState *TS, const char *Why) {
+  TS->SwitchFallbackWhy = Why;
+  VLog(1, "thread %llu: switch_source=perf unavailable (%s); using cpuclock",
+       (unsigned long long)TS->Tid, Why);
+}
+
+// The thread's source becomes its perf ring S.Ring.
+void UsePerfRing(ThreadTls &T, SwitchState &S) {
   S.Source = raw::SS_Perf;
   T.SwitchHead = S.Ring.HeadWord();
   T.SwitchTailSeen = S.Ring.Tail;
   T.NextCheckTick = ~0ull;
+}
+
+// The thread's perf ring, or why not (then it keeps its CPU clock).
+bool TryPerf(ThreadTls &T, ThreadState *TS) {
+  SwitchState &S = TS->Switch;
+  if (const char *Why = OpenPerf(S, TS->Tid)) {
+    NotePerfUnavailable(TS, Why);
+    return false;
+  }
+  UsePerfRing(T, S);
   return true;
 }
 
+// A thread on its CPU clock moves to its perf ring, which records switches
+// already: the clock's last window runs to a tick read now, and the ring's
+// records before that tick are dropped (From). A switch while the ring was
+// opened or enabled is then charged once, by one source or the other.
+void MoveToPerfRing(ThreadTls &T, SwitchState &S) {
+  u64 Cpu = ThreadCpuNs();
+  u64 Wall = ReadTick();
+  T.Off += CpuClockStep(S, Wall, Cpu, ProvisionalTickRate());
+  S.From = Wall;
+  UsePerfRing(T, S);
+}
+
 // Threads other than the main one start on their CPU clock and open their
-// perf rings once they have lived perf_after_us.
+// perf rings once they have lived perf_after_us. Not in mode=trace: the
+// offline computation takes every thread's switches from its first event.
 u64 PerfFromTick(const ThreadState *TS, u64 Now) {
   u64 Us = u64(flags()->perf_after_us);
-  if (!Us || TS->Tid == u64(internal_getpid()))
+  if (!Us || flags()->mode == RunMode::Trace ||
+      TS->Tid == u64(internal_getpid()))
     return 0;
   u64 Ticks = TicksFromNs(Us * 1000ull, ProvisionalTickRate());
   return Now + (Ticks ? Ticks : 1);
@@ -309,13 +341,17 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
   T.NextCheckTick = ~0ull;
-  TS->PerfFromTick = 0;
+  // (Again in a fork child: no drainer there holds the parent's claim.)
+  __atomic_store_n(&TS->PerfFromTick, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&TS->LateClaim, 0u, __ATOMIC_RELAXED);
+  __atomic_store_n(&TS->LateReady, 0, __ATOMIC_RELAXED);
   SwitchSourceFlag Want = flags()->switch_source;
   bool Perf = Want == SwitchSourceFlag::Auto || Want == SwitchSourceFlag::Perf;
   bool CpuClock = Perf || Want == SwitchSourceFlag::CpuClock;
   if (Perf) {
-    TS->PerfFromTick = PerfFromTick(TS, Now);
-    if (!TS->PerfFromTick && TryPerf(T, TS))
+    u64 From = PerfFromTick(TS, Now);
+    __atomic_store_n(&TS->PerfFromTick, From, __ATOMIC_RELAXED);
+    if (!From && TryPerf(T, TS))
       return;
   }
   if (CpuClock) {
@@ -330,10 +366,53 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
   }
 }
 
-void OpenLateSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
-  // The CPU clock's windows up to now are charged: the records start here.
-  CheckSwitchSource(T, TS->Switch, Now);
-  TryPerf(T, TS);
+void OpenLateSwitchSource(ThreadTls &T, ThreadState *TS) {
+  SwitchState &S = TS->Switch;
+  if (const char *Why = OpenPerf(S, TS->Tid))
+    return NotePerfUnavailable(TS, Why);
+  MoveToPerfRing(T, S);
+}
+
+void AdoptLateSwitchSource(ThreadTls &T, ThreadState *TS) {
+  SwitchState &S = TS->Switch;
+  // None installed (or the drainer could not open it: SwitchFallbackWhy),
+  // or adopted already.
+  if (S.Ring.Fd < 0 || S.Source != raw::SS_CpuClock)
+    return;
+  if (!S.LateTick)
+    return MoveToPerfRing(T, S);
+  // The ring has recorded since before LateTick: the CPU clock's windows
+  // end there (or at the thread's own last check of it, if that came
+  // later, or straddled the drainer's two reads), the records count from
+  // there on. A thread that ran no probe since (only counted calls, or
+  // blocked) thus has its switches from the drainer's round on.
+  if (S.LateTick > S.LastWall && S.LateCpuNs >= S.LastCpuNs)
+    T.Off += CpuClockStep(S, S.LateTick, S.LateCpuNs, ProvisionalTickRate());
+  S.From = S.LastWall;
+  UsePerfRing(T, S);
+}
+
+const char *OpenSwitchRingFor(SwitchState &S, u64 Tid) {
+  internal_memset(&S, 0, sizeof(S));
+  S.Ring.Fd = -1;
+  return OpenPerf(S, Tid);
+}
+
+void InstallLateSwitchRing(ThreadState *TS, SwitchState &S, const char *Why) {
+  if (Why)
+    return NotePerfUnavailable(TS, Why);
+  SwitchState &D = TS->Switch;
+  D.Ring = S.Ring;
+  D.Conv = S.Conv;
+  D.TimeZero = S.TimeZero;
+  D.TimeMult = S.TimeMult;
+  D.TimeShift = S.TimeShift;
+  // The CPU time first, then the tick: as the thread's own checks read them.
+  u64 Cpu;
+  if (ThreadCpuNsOf(TS->Tid, &Cpu)) {
+    D.LateCpuNs = Cpu;
+    D.LateTick = ReadTick();
+  }
 }
 
 void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain,
@@ -355,12 +434,14 @@ SwitchSnapshot SnapshotSwitch(const SwitchState &S) {
   SwitchSnapshot X;
   X.Source = S.Source;
   X.HaveOpen = S.HaveOpen;
+  X.Seen = S.Seen;
   X.OpenOut = S.OpenOut;
   X.RingTail = S.Ring.Tail;
   X.PendOff = S.PendCount ? S.PendOff : 0;
   X.PendSw = S.PendCount ? S.PendSw : 0;
   X.LastWall = S.LastWall;
   X.LastCpuNs = S.LastCpuNs;
+  X.From = S.From;
   return X;
 }
 
@@ -382,6 +463,8 @@ void UnreadIntervals(const SwitchState &S, const SwitchSnapshot &Snap,
     A.Rate = ProvisionalTickRate();
   }
   bool Open = Snap.HaveOpen;
+  bool Seen = Snap.Seen;
+  u64 From = Snap.From; // a late ring's records before it: the CPU clock's
   u64 OpenOut = Snap.OpenOut;
   u64 OpenSw = kSwVoluntary;
   PerfRecordWalk W(S.Ring, Snap.RingTail, S.Ring.LoadHead());
@@ -390,21 +473,27 @@ void UnreadIntervals(const SwitchState &S, const SwitchSnapshot &Snap,
     u64 Tick;
     if (!SwitchRecordTick(S, R, A, &Tick))
       continue;
+    bool First = !Seen;
+    Seen = true;
     if (R.Misc & PERF_RECORD_MISC_SWITCH_OUT) {
       Open = true;
       OpenOut = Tick;
       OpenSw = (R.Misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? kSwInvoluntary
                                                               : kSwVoluntary;
     } else if (Open) {
-      *Off += ClippedInterval(OpenOut, Tick, EndTick);
-      *Sw += OpenSw;
+      if (Tick > From) {
+        *Off += ClippedInterval(OpenOut > From ? OpenOut : From, Tick, EndTick);
+        *Sw += OpenSw;
+      }
       Open = false;
+    } else if (First && From && Tick > From) {
+      *Off += ClippedInterval(From, Tick, EndTick); // as TakeSwitchRecord
     }
   }
   // Overwritten under us (the owner consumed and the kernel reused the
   // space): what was read stands, nothing is assumed open.
   if (Open && W.Done()) {
-    *Off += ClippedInterval(OpenOut, EndTick, EndTick);
+    *Off += ClippedInterval(OpenOut > From ? OpenOut : From, EndTick, EndTick);
     *Sw += OpenSw;
   }
 }
@@ -430,6 +519,10 @@ void UnchargedSwitchedOut(const ThreadState *TS, const SwitchSnapshot &Snap,
 
 namespace {
 void FinishThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
+  // A ring the drainer installed that no probe adopted since (the thread
+  // ran only counted calls, or blocked): its records are the thread's
+  // switches since then.
+  AdoptLateSwitchSource(T, TS);
   CloseThreadSwitchSource(T, TS, /*Drain=*/true, Now);
 }
 

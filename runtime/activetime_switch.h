@@ -59,8 +59,21 @@ struct SwitchState {
   u64 PendSw;
   u64 PendFirstOut;
   u32 PendCount;
-  u32 Unused2;
+  u32 Seen;            // a PERF_RECORD_SWITCH was read from the ring
   u64 Lost;            // PERF_RECORD_LOST: records the kernel dropped
+  // A ring opened late (perf_after_us): the CPU clock charged the thread's
+  // switched-out time up to this tick, read after the ring was enabled;
+  // the records' part before it is dropped, so that an interval is charged
+  // once. 0 for a ring opened at thread start. A late ring's first record
+  // may be a switch-in: the thread was off CPU when the ring was enabled
+  // (another thread enabled it), and has been since before From.
+  u64 From;
+  // A ring the drainer opened for the thread: a tick read after it was
+  // enabled, and the thread's CPU time read just before that tick (0, 0:
+  // not read), where the thread's CPU-clock windows end when it adopts the
+  // ring. The records after it are then charged however late it does.
+  u64 LateTick;
+  u64 LateCpuNs;
   // cpuclock
   u64 Resolution;      // check interval in ticks
   u64 LastWall;        // tick of the last check
@@ -100,12 +113,14 @@ u64 CpuClockStep(SwitchState &S, u64 NowTick, u64 CpuNs, u64 Rate);
 struct SwitchSnapshot {
   u32 Source;     // raw::SwitchSource
   u32 HaveOpen;   // perf: a switch-out read without its switch-in
+  u32 Seen;       // perf: SwitchState::Seen
   u64 OpenOut;
   u64 RingTail;   // perf: the records before it are in the counters
   u64 PendOff;    // intervals read but kept for the next probe
   u64 PendSw;
   u64 LastWall;   // cpuclock: the last check
   u64 LastCpuNs;
+  u64 From;       // perf: SwitchState::From
 };
 SwitchSnapshot SnapshotSwitch(const SwitchState &S);
 
@@ -118,6 +133,17 @@ SwitchSnapshot SnapshotSwitch(const SwitchState &S);
 // not see. Registry lock held (the thread cannot close its ring).
 void UnchargedSwitchedOut(const ThreadState *TS, const SwitchSnapshot &Snap,
                           u64 EndTick, u64 *Off, u64 *Sw);
+
+// perf_after_us, the code-sample drainer's side (activetime_codesamples.h).
+// Opens a context-switch ring on thread Tid into S (its Ring and time
+// conversion); no lock held. Returns null, or why it could not.
+const char *OpenSwitchRingFor(SwitchState &S, u64 Tid);
+// Registry lock and TS's ring lock held: gives that ring (or the reason it
+// has none, Why) to TS, with the thread's CPU time read now
+// (SwitchState::LateTick). Its source stays its CPU clock until it adopts
+// the ring at a probe, or as it finishes (AdoptLateSwitchSource,
+// activetime_thread.h).
+void InstallLateSwitchRing(ThreadState *TS, SwitchState &S, const char *Why);
 
 // Testing: makes the calling thread (initialized if needed) consume perf
 // records from a caller-provided perf_event_mmap_page image (data_offset and

@@ -145,9 +145,19 @@ struct ThreadState {
   SwitchState Switch; // the thread's context-switch source (slow path only)
   CodeSampleState Code; // its code samples (slow path only)
   const char *SwitchFallbackWhy; // why perf was not used (or null)
-  // Not 0: the tick from which the thread opens its perf rings (PollSlow);
-  // until then its switch source is its CPU clock (perf_after_us).
+  // Not 0: the tick from which the thread's perf rings may be opened; until
+  // they are, its switch source is its CPU clock (perf_after_us). Owner-
+  // written (atomic: the drainer reads it).
   u64 PerfFromTick;
+  // Who opens those late rings (a LateClaim, by compare-and-swap): the
+  // code-sample drainer, for a thread that has lived perf_after_us, so that
+  // the thread pays no perf_event_open and one that runs only counted
+  // calls still gets its code samples; or the thread itself, when no
+  // drainer runs (activetime_codesamples.h). LateReady: 1 once the drainer
+  // has installed them, which the thread's code-sample poll watches
+  // (ThreadTls::SampleHead points at it until the thread adopts them).
+  u32 LateClaim;
+  u64 LateReady;
   u32 LongProbeTicks;   // ThreadTls::LongProbe's threshold (also in trace)
   TraceBuffers Trace; // mode=trace
   // Copies of the ThreadTls counters, made when the thread finished.
@@ -235,7 +245,10 @@ u64 CollectSwitchedOut(ThreadTls &T, u64 Now);
 void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now);
 // A thread that started on its CPU clock (ThreadState::PerfFromTick) opens
 // its perf ring now; it keeps the CPU clock if it cannot.
-void OpenLateSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now);
+void OpenLateSwitchSource(ThreadTls &T, ThreadState *TS);
+// ... or makes the one the drainer installed for it its source
+// (InstallLateSwitchRing); the CPU clock stays if there is none.
+void AdoptLateSwitchSource(ThreadTls &T, ThreadState *TS);
 void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain, u64 Now);
 // Closes every open frame of the calling thread at Now (same accounting as
 // an exit); returns how many. Leaves Depth at 1.

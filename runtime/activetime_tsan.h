@@ -6,6 +6,9 @@
 // best-effort snapshots (the exit-time writer reading threads that are still
 // running). They are wrapped in these macros, which tell TSan to ignore the
 // reads of the calling thread in between; everything else stays checked.
+// One write is racy by design too: the drainer's store to the word a
+// thread's probes poll in place of a ring's head (ThreadState::LateReady),
+// read as the kernel's ring heads are, with plain loads.
 // The loader's lock, which serializes the runtime's dl_iterate_phdr
 // callbacks (the unwinder's object cache lives under it), is taken inside
 // glibc where TSan cannot see it: its critical sections are annotated. In
@@ -26,12 +29,17 @@
 // Defined by the TSan runtime (tsan_interface_ann.cpp).
 extern "C" void AnnotateIgnoreReadsBegin(const char *File, int Line);
 extern "C" void AnnotateIgnoreReadsEnd(const char *File, int Line);
+extern "C" void AnnotateIgnoreWritesBegin(const char *File, int Line);
+extern "C" void AnnotateIgnoreWritesEnd(const char *File, int Line);
 extern "C" void AnnotateHappensBefore(const char *File, int Line,
                                       unsigned long Addr);
 extern "C" void AnnotateHappensAfter(const char *File, int Line,
                                      unsigned long Addr);
 #define AT_TSAN_IGNORE_READS_BEGIN() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
 #define AT_TSAN_IGNORE_READS_END() AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#define AT_TSAN_IGNORE_WRITES_BEGIN()                                          \
+  AnnotateIgnoreWritesBegin(__FILE__, __LINE__)
+#define AT_TSAN_IGNORE_WRITES_END() AnnotateIgnoreWritesEnd(__FILE__, __LINE__)
 // A lock TSan cannot see (glibc's loader lock, taken inside libc): entering
 // its critical section happens after the previous one left it.
 #define AT_TSAN_LOCK_ENTERED(Addr)                                             \
@@ -41,6 +49,8 @@ extern "C" void AnnotateHappensAfter(const char *File, int Line,
 #else
 #define AT_TSAN_IGNORE_READS_BEGIN() ((void)0)
 #define AT_TSAN_IGNORE_READS_END() ((void)0)
+#define AT_TSAN_IGNORE_WRITES_BEGIN() ((void)0)
+#define AT_TSAN_IGNORE_WRITES_END() ((void)0)
 #define AT_TSAN_LOCK_ENTERED(Addr) ((void)0)
 #define AT_TSAN_LOCK_LEAVING(Addr) ((void)0)
 #endif

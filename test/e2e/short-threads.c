@@ -1,9 +1,9 @@
-// Threads other than the main one open their perf rings only once they have
+// Threads other than the main one get their perf rings only once they have
 // lived perf_after_us: until then their switched-out time comes from their
-// CPU clock, and one that ends sooner has no code samples, which the report
-// says (NOT SAMPLED, for that reason). A thread that lives longer opens its
-// rings at its first probe after that time: perf switch records and code
-// samples from then on.
+// CPU clock, and one that ends before its rings are opened has no code
+// samples, which the report says (NOT SAMPLED, for that reason). A thread
+// that lives longer gets its rings from the code-sample drainer in its next
+// round after that time: perf switch records and code samples from then on.
 // REQUIRES: perf-events
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %s -o sh -lpthread
@@ -14,9 +14,9 @@
 // RUN: env ACTIVETIME_OPTIONS=output=long.raw:perf_after_us=1000 ./sh 300 | FileCheck --check-prefix=OUT %s
 // RUN: %activetime report --threads --top 0 long.raw | FileCheck --check-prefix=LONG %s
 // OUT: done
-// SHORT: NOT SAMPLED: 4 of 5 threads (ended before perf_after_us, when threads open their perf rings)
-// SHORT: switched-out time from perf context-switch records: 1 thread; from the thread CPU clock (resolution {{.*}}): 4 threads (4 ended before perf_after_us, when threads open their perf rings)
-// SHORT: NOT SAMPLED (ended before opening its perf rings)
+// SHORT: NOT SAMPLED: 4 of 5 threads (ended before their perf rings were opened, which is not before a thread has lived perf_after_us)
+// SHORT: switched-out time from perf context-switch records: 1 thread; from the thread CPU clock (resolution {{.*}}): 4 threads (4 ended before their perf rings were opened, which is not before a thread has lived perf_after_us)
+// SHORT: NOT SAMPLED (ended before its perf rings were opened)
 // LONG-NOT: NOT SAMPLED
 // LONG: switched-out time from perf context-switch records: 5 threads{{$}}
 // LONG-NOT: NOT SAMPLED

@@ -786,6 +786,60 @@ TEST_F(RuntimeTest, SwitchInsideALongProbeIsOnlyOffCpu) {
   EXPECT_EQ(CollectSwitchedOut(at_tls, 2200), 0u);
 }
 
+// perf_after_us: the drainer opened a thread's switch ring and read the
+// thread's CPU clock at a tick after it was enabled (LateTick); the thread,
+// on its CPU clock until then, adopts the ring later. The clock's window
+// ends at LateTick, and the records count from there on: an interval
+// straddling it is charged once, split between the two sources. Cases:
+// the thread's own last check of its clock came before the drainer's reads
+// (at 1000: the window 1000..1100 is off CPU) or after them (at 1200), or
+// the thread was off CPU when the ring was enabled (its first record is a
+// switch-in: off since before 1100; that switch is not counted, as the CPU
+// clock counts none).
+TEST_F(RuntimeTest, LateSwitchRingCountsFromTheHandOff) {
+  enum { OwnCheckBefore, OwnCheckAfter, OffAtHandOff };
+  for (int Case = OwnCheckBefore; Case <= OffAtHandOff; ++Case) {
+    SCOPED_TRACE(Case);
+    FakeRing R(4096);
+    InstallSwitchRingForTesting(R.Page);
+    SwitchState &S = TS()->Switch;
+    S.Source = raw::SS_CpuClock;
+    S.Ring.Fd = 1 << 20; // "installed": never used as a descriptor here
+    S.LastCpuNs = 5000;
+    S.LateCpuNs = 5000;  // not on CPU at all since the last check
+    S.LateTick = 1100;
+    S.LastWall = Case == OwnCheckAfter ? 1200 : 1000;
+    if (Case == OffAtHandOff) {
+      R.Switch(1150, /*Out=*/false);
+    } else {
+      R.Interval(900, 1000);  // before either: the clock's
+      R.Interval(1050, 1250); // straddles the hand-off
+    }
+    R.Interval(1300, 1360, /*Preempt=*/true);
+    R.Publish();
+    u64 Off0 = at_tls.Off, Sw0 = at_tls.Sw;
+    AdoptLateSwitchSource(at_tls, TS());
+    EXPECT_EQ(S.Source, (u32)raw::SS_Perf);
+    EXPECT_EQ(S.From, Case == OwnCheckAfter ? 1200u : 1100u);
+    EXPECT_EQ(at_tls.Off - Off0, Case == OwnCheckAfter ? 0u : 100u);
+    u64 Perf = Case == OwnCheckBefore ? 150u + 60u : 50u + 60u;
+    u64 Switches = Case == OffAtHandOff ? kSwInvoluntary
+                                        : kSwVoluntary + kSwInvoluntary;
+    // The writer's view before the thread reads them, then the thread's.
+    SwitchSnapshot Snap = SnapshotSwitch(S);
+    u64 Off = 0, Sw = 0;
+    UnchargedSwitchedOut(TS(), Snap, 2000, &Off, &Sw);
+    EXPECT_EQ(Off, Perf);
+    EXPECT_EQ(Sw, Switches);
+    ProbeEnterAt(F, 1000, 1400);
+    EXPECT_EQ(at_tls.Off - Off0, (Case == OwnCheckAfter ? 0u : 100u) + Perf);
+    EXPECT_EQ(at_tls.Sw - Sw0, Switches);
+    ProbeExitAt(F, 1000, 1500);
+    S.Ring.Fd = -1;
+    RemoveSwitchRingForTesting();
+  }
+}
+
 // A call in which code samples' interrupts were charged (at their start-up
 // estimate) has a per-call time uncertain by that much: the minimum takes
 // it with the interrupts' cost, the maximum without, and a call of which
@@ -1157,6 +1211,9 @@ TEST_F(RuntimeTest, CpuClockSourceChargesASleep) {
 
 TEST_F(RuntimeTest, PerfSourceSeesASleep) {
   flags()->switch_source = SwitchSourceFlag::Perf;
+  // The perf ring from the thread's start: a thread that opens it late
+  // (perf_after_us) measures the sleep on its CPU clock, with no switches.
+  flags()->perf_after_us = 0;
   u64 Off = 0, El = 0, Vol = 0;
   u32 Src = 99;
   const char *Why = nullptr;

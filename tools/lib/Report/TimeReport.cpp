@@ -178,8 +178,8 @@ struct Unsampled {
     std::vector<std::pair<size_t, const char *>> Parts = {
         {Budget, "the runtime keeps its descriptors to an eighth of "
                  "ulimit -n"},
-        {ShortLived, "ended before perf_after_us, when threads open their "
-                     "perf rings"},
+        {ShortLived, "ended before their perf rings were opened, which is "
+                     "not before a thread has lived perf_after_us"},
         {Threads - Budget - ShortLived,
          "no perf ring: raise perf_event_mlock_kb or ulimit -l"}};
     llvm::erase_if(Parts, [](const auto &P) { return P.first == 0; });
@@ -361,8 +361,8 @@ void TextReport::switchLines(const SwitchSummary &S) {
              : std::string()) +
         (S.CpuClockShortLived
              ? " (" + std::to_string(S.CpuClockShortLived) +
-                   " ended before perf_after_us, when threads open their "
-                   "perf rings)"
+                   " ended before their perf rings were opened, which is "
+                   "not before a thread has lived perf_after_us)"
              : std::string()));
   if (S.None)
     Parts.push_back("NOT MEASURED: " + threads(S.None));
@@ -756,7 +756,7 @@ void TextReport::threadSection(const ThreadSummary &T) {
   if (T.Flags.NotSampled)
     OS << ", NOT SAMPLED ("
        << (T.Flags.NoDescriptors ? "descriptor budget spent"
-           : T.Flags.ShortLived  ? "ended before opening its perf rings"
+           : T.Flags.ShortLived  ? "ended before its perf rings were opened"
                                  : "no perf ring")
        << ")";
   OS << "\n";

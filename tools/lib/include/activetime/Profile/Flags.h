@@ -42,8 +42,9 @@ struct ThreadFlags {
   /// The record of several finished threads folded together by the
   /// runtime (Thread::FoldedThreads of them).
   bool Folded = false;
-  /// Not sampled because it ended before opening its perf rings (the
-  /// runtime's perf_after_us): its switched-out time is from its CPU clock.
+  /// Not sampled because it ended before its perf rings were opened (not
+  /// before it had lived the runtime's perf_after_us): its switched-out
+  /// time is from its CPU clock.
   bool ShortLived = false;
 };
 ThreadFlags threadFlags(const Thread &T);

@@ -110,7 +110,7 @@ struct Counters {
 struct SwitchSummary {
   unsigned Perf = 0, CpuClock = 0, None = 0;
   unsigned CpuClockNoDescriptors = 0; // of CpuClock: perf over the budget
-  unsigned CpuClockShortLived = 0; // of CpuClock: ended before perf_after_us
+  unsigned CpuClockShortLived = 0; // of CpuClock: ended before its rings opened
   double MinResolutionNs = 0, MaxResolutionNs = 0;
   uint64_t Lost = 0, Voluntary = 0, Involuntary = 0;
   double OffCpuNs = 0;
