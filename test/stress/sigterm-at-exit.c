@@ -23,6 +23,7 @@
 // OUT: worked 100000
 // REP: 100000 {{.*}} leaf
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,10 @@ __attribute__((destructor)) static void term_after_write(void) {
     raise(SIGTERM);
 }
 
+static volatile int sending;
+
 static void *sender(void *arg) {
+  sending = 1;
   kill(getpid(), SIGTERM);
   for (;;)
     pause();
@@ -57,6 +61,14 @@ static void term_during_exit(void) {
   // The main thread goes on into the write with SIGTERM blocked, so the
   // signal lands on the sender (or a thread that does not block it).
   pthread_sigmask(SIG_BLOCK, &Term, 0);
+  // Not on into the write before the sender is sending: a fast write (a
+  // small profile) and exit could otherwise end the process before the
+  // signal is sent at all, with status 0, as they would without ActiveTime.
+  // The kill lands within microseconds of the flag: 20 ms is the margin
+  // for a loaded machine.
+  while (!sending)
+    sched_yield();
+  usleep(20000);
 }
 
 int main(int argc, char **argv) {
