@@ -354,6 +354,10 @@ std::vector<uint32_t> Filterer::filterNodes(const Process &Pr, Thread &T,
     Kept.push_back(K);
   }
   T.Nodes = std::move(Kept);
+  // The frames open at the write were distinct nodes on one path; which of
+  // them survived is not recorded, so the count is bounded by what is left
+  // (the reader holds every profile, a filtered one too, to that bound).
+  T.OpenFrames = std::min<uint64_t>(T.OpenFrames, T.Nodes.size());
   if (TimeRemoved && (T.Flags & raw::TF_Latency))
     dropLatency(T);
   std::vector<CodeSample> Code;
