@@ -327,19 +327,25 @@ bool MakeParentDirectories(const char *Path, char *Dir, uptr DirSize,
   return true;
 }
 
-bool WritableDirectoryOf(const char *Path, int *Err) {
-  char Dir[4096];
+// The directory part of Path, with its slash ("." for none), into Dir;
+// false if it does not fit.
+bool DirectoryOf(const char *Path, char *Dir, uptr Size) {
   uptr L = internal_strlen(Path);
   while (L && Path[L - 1] != '/')
     --L;
-  if (L >= sizeof(Dir))
+  if (L >= Size)
     return false;
-  if (L == 0) {
-    internal_strlcpy(Dir, ".", sizeof(Dir));
-  } else {
-    internal_memcpy(Dir, Path, L);
-    Dir[L] = 0;
-  }
+  if (L == 0)
+    internal_strlcpy(Dir, ".", Size);
+  else
+    internal_strlcpy(Dir, Path, L + 1);
+  return true;
+}
+
+bool WritableDirectoryOf(const char *Path, int *Err) {
+  char Dir[4096];
+  if (!DirectoryOf(Path, Dir, sizeof(Dir)))
+    return false;
   if (access(Dir, W_OK | X_OK) == 0)
     return true;
   *Err = errno;
@@ -513,17 +519,6 @@ int OpenNameless(const char *Dir) {
   return internal_iserror(Fd) ? -1 : (int)Fd;
 }
 
-// The directory part of Path ("." for none) into Dir.
-void DirectoryOf(const char *Path, char *Dir, uptr Size) {
-  uptr L = internal_strlen(Path);
-  while (L && Path[L - 1] != '/')
-    --L;
-  if (L == 0)
-    internal_strlcpy(Dir, ".", Size);
-  else
-    internal_strlcpy(Dir, Path, Min(L + 1, Size));
-}
-
 // A device or FIFO (output=/dev/stdout, a pipe): the image is streamed into
 // a nameless file in $TMPDIR (or /tmp) and copied through at the end.
 bool BeginThrough(ProfileFile *F) {
@@ -556,8 +551,8 @@ bool BeginProfileFile(ProfileFile *F) {
   F->Fd = (int)Fd;
   IgnoreFileSizeSignal(F);
   char Dir[4096];
-  DirectoryOf(F->Tmp, Dir, sizeof(Dir));
-  F->ScratchFd = OpenNameless(Dir);
+  if (DirectoryOf(F->Tmp, Dir, sizeof(Dir)))
+    F->ScratchFd = OpenNameless(Dir);
   return true;
 }
 

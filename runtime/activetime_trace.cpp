@@ -35,11 +35,11 @@
 #include "activetime_timer.h"
 #include "activetime_writer.h"
 #include "sanitizer_common/sanitizer_errno_codes.h"
+#include "sanitizer_common/sanitizer_file.h"
 #include "sanitizer_common/sanitizer_posix.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/sysinfo.h>
 
 namespace __activetime {
@@ -68,23 +68,28 @@ u32 huge_pages_state;
 
 // /sys/kernel/mm/transparent_hugepage: enabled not "[never]" and a PMD
 // huge page of kHugePage bytes.
+// The file at Path, up to Size - 1 bytes, terminated; false if it cannot
+// be read or is empty.
+bool ReadSmallFile(const char *Path, char *Buf, uptr Size) {
+  fd_t Fd = internal_open(Path, O_RDONLY | O_CLOEXEC);
+  if (Fd == kInvalidFd)
+    return false;
+  uptr N = internal_read(Fd, Buf, Size - 1);
+  internal_close(Fd);
+  if (internal_iserror(N) || N == 0)
+    return false;
+  Buf[N] = 0;
+  return true;
+}
+
 bool ReadHugePagesAvailable() {
   char Buf[128];
-  auto Read = [&](const char *Path) -> bool {
-    fd_t Fd = internal_open(Path, O_RDONLY | O_CLOEXEC);
-    if (Fd == kInvalidFd)
-      return false;
-    uptr N = internal_read(Fd, Buf, sizeof(Buf) - 1);
-    internal_close(Fd);
-    if (internal_iserror(N) || N == 0)
-      return false;
-    Buf[N] = 0;
-    return true;
-  };
-  if (!Read("/sys/kernel/mm/transparent_hugepage/enabled") ||
+  if (!ReadSmallFile("/sys/kernel/mm/transparent_hugepage/enabled", Buf,
+                     sizeof(Buf)) ||
       internal_strstr(Buf, "[never]"))
     return false;
-  if (!Read("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"))
+  if (!ReadSmallFile("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+                     Buf, sizeof(Buf)))
     return false;
   return internal_atoll(Buf) == (s64)kHugePage;
 }
@@ -159,34 +164,21 @@ bool FaultIn(TraceMemory &M, uptr From, uptr To, u32 *Flags) {
 // The first number in the file at Path (0: none, or "max").
 u64 ReadNumber(const char *Path) {
   char Buf[64];
-  fd_t Fd = internal_open(Path, O_RDONLY | O_CLOEXEC);
-  if (Fd == kInvalidFd)
+  if (!ReadSmallFile(Path, Buf, sizeof(Buf)) || Buf[0] < '0' || Buf[0] > '9')
     return 0;
-  uptr N = internal_read(Fd, Buf, sizeof(Buf) - 1);
-  internal_close(Fd);
-  if (internal_iserror(N) || N == 0 || Buf[0] < '0' || Buf[0] > '9')
-    return 0;
-  Buf[N] = 0;
   return (u64)internal_atoll(Buf);
-}
-
-bool IsDirectory(const char *Path) {
-  struct stat St;
-  return !internal_iserror(internal_stat(Path, &St)) && S_ISDIR(St.st_mode);
 }
 
 // The lowest memory limit of the process's cgroup and its ancestors (v2:
 // memory.max; v1: memory.limit_in_bytes), 0 if none.
 u64 CgroupMemoryLimit() {
   char Buf[4096];
-  fd_t Fd = internal_open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
-  if (Fd == kInvalidFd)
+  if (!ReadSmallFile("/proc/self/cgroup", Buf, sizeof(Buf)))
     return 0;
-  uptr N = internal_read(Fd, Buf, sizeof(Buf) - 1);
-  internal_close(Fd);
-  if (internal_iserror(N))
-    return 0;
-  Buf[N] = 0;
+  // cgroup v2 alone is mounted at /sys/fs/cgroup; beside v1 (hybrid), at
+  // /sys/fs/cgroup/unified.
+  const char *V2 = DirExists("/sys/fs/cgroup/unified") ? "/sys/fs/cgroup/unified"
+                                                       : "/sys/fs/cgroup";
   u64 Limit = 0;
   for (char *Line = Buf; *Line;) {
     char *End = internal_strchr(Line, '\n');
@@ -196,11 +188,8 @@ u64 CgroupMemoryLimit() {
     const char *Dir = nullptr, *File = nullptr;
     char *Path = internal_strchr(Line, ':');
     Path = Path ? internal_strchr(Path + 1, ':') : nullptr;
-    // cgroup v2 alone is mounted at /sys/fs/cgroup; beside v1 (hybrid),
-    // at /sys/fs/cgroup/unified.
-    bool Unified = IsDirectory("/sys/fs/cgroup/unified");
     if (Path && internal_strncmp(Line, "0::", 3) == 0) {
-      Dir = Unified ? "/sys/fs/cgroup/unified" : "/sys/fs/cgroup";
+      Dir = V2;
       File = "memory.max";
     } else if (Path && internal_strstr(Line, "memory")) {
       Dir = "/sys/fs/cgroup/memory";

@@ -86,27 +86,32 @@ void OutBuffer::Reserve(uptr N) {
   uptr NewCap = Cap ? Cap : 1 << 16;
   while (NewCap < Size + N)
     NewCap *= 2;
+  MoveToMemory(NewCap);
+}
+
+// A new anonymous buffer of NewCap bytes holding the image so far, the old
+// one (memory, or the file's mapping) unmapped.
+void OutBuffer::MoveToMemory(uptr NewCap) {
   char *D = (char *)MmapOrDie(NewCap, "ActiveTime profile buffer");
   if (Size)
     internal_memcpy(D, Data, Size);
-  if (Data)
-    UnmapOrDie(Data, Cap);
+  Unmap();
   Data = D;
   Cap = NewCap;
+}
+
+void OutBuffer::Unmap() {
+  if (Data && Fd >= 0)
+    internal_munmap(Data, Cap);
+  else if (Data)
+    UnmapOrDie(Data, Cap);
 }
 
 // The file could not grow: the image goes on in memory, as it would have
 // without a file, and the caller writes it the old way (which tries the
 // fallback places and names the error).
 void OutBuffer::SpillToMemory(uptr NewCap, int Err) {
-  uptr MemCap = RoundUpTo(Max<uptr>(NewCap, 1 << 16), GetPageSizeCached());
-  char *D = (char *)MmapOrDie(MemCap, "ActiveTime profile buffer");
-  if (Size)
-    internal_memcpy(D, Data, Size);
-  if (Data)
-    internal_munmap(Data, Cap);
-  Data = D;
-  Cap = MemCap;
+  MoveToMemory(RoundUpTo(Max<uptr>(NewCap, 1 << 16), GetPageSizeCached()));
   Fd = -1;
   FileError = Err;
 }
@@ -147,10 +152,7 @@ void OutBuffer::AppendZeros(uptr N) {
 }
 
 void OutBuffer::Release() {
-  if (Data && Fd >= 0)
-    internal_munmap(Data, Cap);
-  else if (Data)
-    UnmapOrDie(Data, Cap);
+  Unmap();
   Data = nullptr;
   Size = Cap = TrimmedAt = 0;
 }

@@ -71,6 +71,8 @@ private:
   int GrowFile(uptr NewCap);
   void StreamToFile(uptr N);
   void SpillToMemory(uptr NewCap, int Err);
+  void MoveToMemory(uptr NewCap);
+  void Unmap();
 };
 
 // A thread section's node map: a call-tree index's written node index, or
