@@ -641,6 +641,7 @@ void MapThreadRanges(BlockObject &O) {
 
 const Collector kBlockCountsCollector = {
     .Name = "block-counts",
+    .Order = 80,
     .ForkPrepare = LockForFork,
     .ForkParent = UnlockAfterFork,
     .ForkChild = UnlockAfterFork,
@@ -652,6 +653,7 @@ const Collector kBlockCountsCollector = {
     .FillProcess = FillBlockCountsProcessRecord,
     .WriteSections = WriteBlockCountsSections,
 };
+AT_REGISTER_COLLECTOR(kBlockCountsCollector);
 
 } // namespace __activetime
 

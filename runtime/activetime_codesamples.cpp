@@ -1130,6 +1130,7 @@ u32 WriteCodeSampleRecords(OutBuffer *B, const ThreadState &TS, const u32 *Map,
 
 const Collector kCodeSamplesCollector = {
     .Name = "codesamples",
+    .Order = 110,
     .Init = InitCodeSampling,
     .Start = StartCodeSampleDrainer,
     .Stop = StopCodeSampleDrainer,
@@ -1148,5 +1149,6 @@ const Collector kCodeSamplesCollector = {
     .WriteThreadRecords = WriteCodeSampleRecords,
     .NumThreadRecords = &raw::ThreadRecord::NumCodeSamples,
 };
+AT_REGISTER_COLLECTOR(kCodeSamplesCollector);
 
 } // namespace __activetime

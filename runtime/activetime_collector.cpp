@@ -1,7 +1,7 @@
 //===- activetime_collector.cpp - The runtime's collectors ------*- C++ -*-===//
 //
-// The table of collectors (see activetime_collector.h), and the slow path of
-// the probes' poll.
+// The registered collectors in order (see activetime_collector.h), and the
+// slow path of the probes' poll.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,11 +12,29 @@
 
 namespace __activetime {
 
-const Collector *const kCollectors[] = {
-#define AT_COLLECTOR(Name) &k##Name##Collector,
-#include "activetime_collectors.def"
-};
-const u32 kNumCollectors = sizeof(kCollectors) / sizeof(kCollectors[0]);
+// The linker's brackets of the registrations (AT_REGISTER_COLLECTOR). Weak:
+// a program that links none of the collectors' files (the flag parser's
+// fuzzer) has no such section, and then registers nothing.
+extern "C" {
+extern const Collector *const __start_activetime_collectors[]
+    __attribute__((weak, visibility("hidden")));
+extern const Collector *const __stop_activetime_collectors[]
+    __attribute__((weak, visibility("hidden")));
+}
+
+u32 CollectorsInOrder(const Collector *(&Out)[kMaxCollectors]) {
+  u32 N = 0;
+  for (const Collector *const *R = __start_activetime_collectors;
+       R && R != __stop_activetime_collectors; ++R) {
+    CHECK_LT(N, kMaxCollectors);
+    // Insertion: a dozen entries, already in link order mostly.
+    u32 I = N++;
+    for (; I > 0 && Out[I - 1]->Order > (*R)->Order; --I)
+      Out[I] = Out[I - 1];
+    Out[I] = *R;
+  }
+  return N;
+}
 
 namespace {
 // A thread whose perf rings open late (perf_after_us): it adopts those the

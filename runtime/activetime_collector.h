@@ -2,13 +2,30 @@
 //
 // Each part of the runtime that records something, or writes a part of the
 // profile, is a collector: a constant table of hooks (Collector), defined
-// beside its code and listed once in activetime_collectors.def. Start-up,
-// exit, fork, a thread's start and finish and the profile writer call the
-// hooks of every collector in table order, as XRay's modes register their
-// implementations; none of them names a collector. Any hook may be null.
+// beside its code, which registers it there with AT_REGISTER_COLLECTOR.
+// Start-up, exit, fork, a thread's start and finish and the profile writer
+// call the hooks of every registered collector in the order of their Order
+// fields, as XRay's modes register their implementations; none of them
+// names a collector. Any hook may be null. A new collector is its file
+// alone: the runtime's sources are the directory's activetime_*.cpp.
 //
-// The descriptors and the table are constant-initialized (the probes can
-// run before any constructor), so a hook is a plain function.
+// The descriptors are constant-initialized and a registration is a pointer
+// to one in the section `activetime_collectors`, which the linker brackets
+// with __start_/__stop_ symbols (the probes can run before any constructor,
+// so nothing is registered by running code). A hook is a plain function.
+//
+// What the order keeps (the Order values are in steps of 10, so a new
+// collector fits between two):
+//  - sections: Process, Modules, Threads, then Trace, Strides, BlockCounts,
+//    Ompt (Parallel) and Sampler (Samples: last, it reads the threads' node
+//    maps) -- the raw format's block order;
+//  - a thread's records: Counts' before CodeSamples';
+//  - a thread starts: its trace buffers, then its switch source, then its
+//    code sample ring (which would sample the opening of the others);
+//  - a thread leaves: the sampler stops reading it (its stack and switch
+//    ring) before CodeSamples drains and closes its ring;
+//  - at start-up, exit and in a fork child: the sampler, then the code sample
+//    drainer.
 //
 // Two exceptions: the probes poll the code sample ring and the switch source
 // through fields of ThreadTls that their fast path reads directly, so that
@@ -32,6 +49,8 @@ struct ThreadTls;
 
 struct Collector {
   const char *Name;
+  // Where its hooks run among the others' (see the file comment); unique.
+  u32 Order;
 
   // ---- The process ----------------------------------------------------------
   // Start-up, once the flags are read and the overhead table is set, before
@@ -94,18 +113,27 @@ struct Collector {
   void (*WriteSections)(ProfileWriter &W);
 };
 
-#define AT_COLLECTOR(Name) extern const Collector k##Name##Collector;
-#include "activetime_collectors.def"
+// Registers collector C (a constant Collector of the file).
+#define AT_REGISTER_COLLECTOR(C)                                               \
+  __attribute__((used, section("activetime_collectors"))) static const         \
+      Collector *const C##Registration = &C
 
-// Every collector, in the order of activetime_collectors.def.
-extern const Collector *const kCollectors[];
-extern const u32 kNumCollectors;
+// The most collectors a runtime may register.
+constexpr u32 kMaxCollectors = 32;
 
-// Calls hook H of every collector that has one, in table order.
+// The registered collectors, in Order: fills Out, returns how many. Sorted
+// on every call, on the caller's stack: no state, so any thread or signal
+// handler may call it at any time (a dozen entries; never on a probe's
+// path).
+u32 CollectorsInOrder(const Collector *(&Out)[kMaxCollectors]);
+
+// Calls hook H of every collector that has one, in order.
 template <typename Hook, typename... Args>
 void CallCollectors(Hook Collector::*H, Args &&...A) {
-  for (u32 I = 0; I < kNumCollectors; ++I)
-    if (Hook Fn = kCollectors[I]->*H)
+  const Collector *Cs[kMaxCollectors];
+  u32 N = CollectorsInOrder(Cs);
+  for (u32 I = 0; I < N; ++I)
+    if (Hook Fn = Cs[I]->*H)
       Fn(A...);
 }
 

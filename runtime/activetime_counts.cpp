@@ -378,6 +378,7 @@ u32 WriteCountRecords(OutBuffer *B, const ThreadState &TS, const u32 *, u32) {
 
 const Collector kCountsCollector = {
     .Name = "counts",
+    .Order = 40,
     .Init = InitTiming,
     .ThreadAfterForkChild = RestartThreadCounts,
     .ThreadFold = FoldThreadCounts,
@@ -385,5 +386,6 @@ const Collector kCountsCollector = {
     .WriteThreadRecords = WriteCountRecords,
     .NumThreadRecords = &raw::ThreadRecord::NumCounts,
 };
+AT_REGISTER_COLLECTOR(kCountsCollector);
 
 } // namespace __activetime

@@ -344,8 +344,10 @@ void WriteModuleSections(ProfileWriter &W) {
 
 const Collector kModulesCollector = {
     .Name = "modules",
+    .Order = 20,
     .WriteSections = WriteModuleSections,
 };
+AT_REGISTER_COLLECTOR(kModulesCollector);
 
 } // namespace __activetime
 

@@ -529,9 +529,11 @@ void WriteParallelSection(ProfileWriter &W) {
 
 const Collector kOmptCollector = {
     .Name = "ompt",
+    .Order = 90,
     .AfterForkChild = OmptAfterForkChild,
     .WriteSections = WriteParallelSection,
 };
+AT_REGISTER_COLLECTOR(kOmptCollector);
 
 } // namespace __activetime
 

@@ -314,8 +314,10 @@ void WriteProcessSection(ProfileWriter &W) {
 
 const Collector kProcessCollector = {
     .Name = "process",
+    .Order = 10,
     .WriteSections = WriteProcessSection,
 };
+AT_REGISTER_COLLECTOR(kProcessCollector);
 
 } // namespace __activetime
 

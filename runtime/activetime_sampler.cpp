@@ -569,6 +569,7 @@ void FoldThreadSamples(ThreadState &Into, ThreadState &From, const u32 *Map,
 
 const Collector kSamplerCollector = {
     .Name = "sampler",
+    .Order = 100,
     .Start = StartSampler,
     .Stop = StopSampler,
     .AfterForkChild = SamplerAfterForkChild,
@@ -578,5 +579,6 @@ const Collector kSamplerCollector = {
     .PrepareWrite = PrepareSamplesSection,
     .WriteSections = WriteSamplesSection,
 };
+AT_REGISTER_COLLECTOR(kSamplerCollector);
 
 } // namespace __activetime

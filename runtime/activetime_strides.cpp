@@ -351,9 +351,11 @@ void WriteStridesSections(ProfileWriter &W) {
 
 const Collector kStridesCollector = {
     .Name = "strides",
+    .Order = 70,
     .FillProcess = FillStridesProcessRecord,
     .WriteSections = WriteStridesSections,
 };
+AT_REGISTER_COLLECTOR(kStridesCollector);
 
 void ResetStridesForTesting() {
   Lock L(&mem_threads_mu);

@@ -578,6 +578,7 @@ void FoldSwitchSource(ThreadState &Into, ThreadState &From, const u32 *, u32) {
 
 const Collector kSwitchCollector = {
     .Name = "switch",
+    .Order = 60,
     .ThreadStart = OpenThreadSwitchSource,
     .ThreadFinish = FinishThreadSwitchSource,
     .ThreadAfterForkChild = RestartThreadSwitchSource,
@@ -586,6 +587,7 @@ const Collector kSwitchCollector = {
     .ThreadAbandon = AbandonThreadSwitchSource,
     .FillThread = FillSwitchThreadRecord,
 };
+AT_REGISTER_COLLECTOR(kSwitchCollector);
 
 void InstallSwitchRingForTesting(void *Page) {
   ThreadTls &T = at_tls;

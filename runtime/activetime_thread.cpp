@@ -752,8 +752,9 @@ void WriteThread(OutBuffer *B, ThreadState *TS, u64 EndTick, u32 **MapOut,
       B->Drop(NodesOff + uptr(I + 1 - DropEvery) * sizeof(raw::NodeRecord),
               NodesOff + uptr(I + 1) * sizeof(raw::NodeRecord));
   }
-  for (u32 I = 0; I < kNumCollectors; ++I) {
-    const Collector &K = *kCollectors[I];
+  const Collector *Cs[kMaxCollectors];
+  for (u32 I = 0, NumC = CollectorsInOrder(Cs); I < NumC; ++I) {
+    const Collector &K = *Cs[I];
     if (!K.WriteThreadRecords)
       continue;
     u32 Num = K.WriteThreadRecords(B, *TS, Map, N);
@@ -796,7 +797,9 @@ void WriteThreadSections(ProfileWriter &W) {
 
 const Collector kThreadsCollector = {
     .Name = "threads",
+    .Order = 30,
     .WriteSections = WriteThreadSections,
 };
+AT_REGISTER_COLLECTOR(kThreadsCollector);
 
 } // namespace __activetime

@@ -439,10 +439,12 @@ void WriteTraceSections(ProfileWriter &W) {
 
 const Collector kTraceCollector = {
     .Name = "trace",
+    .Order = 50,
     .ThreadStart = StartThreadTrace,
     .ThreadAfterForkChild = RestartThreadTrace,
     .FillProcess = FillTraceProcessRecord,
     .WriteSections = WriteTraceSections,
 };
+AT_REGISTER_COLLECTOR(kTraceCollector);
 
 } // namespace __activetime

@@ -225,9 +225,10 @@ void WriteSections(ProfileWriter &W) {
   if (W.ExeLen >= sizeof(W.Exe))
     W.ExeLen = 0;
   bool KeepNodeMaps = false;
-  for (u32 I = 0; I < kNumCollectors; ++I)
-    if (kCollectors[I]->PrepareWrite)
-      KeepNodeMaps |= kCollectors[I]->PrepareWrite(W);
+  const Collector *Cs[kMaxCollectors];
+  for (u32 I = 0, N = CollectorsInOrder(Cs); I < N; ++I)
+    if (Cs[I]->PrepareWrite)
+      KeepNodeMaps |= Cs[I]->PrepareWrite(W);
   NodeMapStore Maps;
   if (KeepNodeMaps && W.NumOrdinals)
     Maps.Allocate(W);

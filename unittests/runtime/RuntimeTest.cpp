@@ -31,6 +31,7 @@
 #include "activetime_output.h"
 #include "activetime_writer.h"
 #include "activetime_checksum.h"
+#include "activetime_collector.h"
 #include "../ChecksumVectors.h"
 
 #include <linux/perf_event.h>
@@ -59,6 +60,23 @@ atabi::ModuleDesc Module = {atabi::kAbiVersion, 8, Funcs, "fake.c", 0x1234,
                             nullptr, 0, 0, nullptr};
 
 ThreadState *TS() { return at_tls.TS; }
+
+// Every collector's file registers it: a file left out of the link, or two
+// with one Order, would change which hooks run and the sections' order.
+TEST(CollectorTest, CollectorsRegisterThemselvesInOrder) {
+  const Collector *Cs[kMaxCollectors];
+  u32 N = CollectorsInOrder(Cs);
+  std::vector<std::string> Names;
+  for (u32 I = 0; I < N; ++I) {
+    Names.push_back(Cs[I]->Name);
+    if (I > 0)
+      EXPECT_LT(Cs[I - 1]->Order, Cs[I]->Order) << Cs[I]->Name;
+  }
+  EXPECT_EQ(Names, (std::vector<std::string>{
+                       "process", "modules", "threads", "counts", "trace",
+                       "switch", "strides", "block-counts", "ompt", "sampler",
+                       "codesamples"}));
+}
 
 TEST(CallTreeTest, InsertLookupAcrossRehashAndChunks) {
   CallTree T;
