@@ -24,6 +24,7 @@
 #include "ActiveTimeInstrumentation.h"
 #include "ABITypes.h"
 #include "ActiveTimeStrides.h"
+#include "ProbeKinds.h"
 #include "FunctionSelection.h"
 #include "activetime/abi.h"
 #include "activetime/llvm_compat.h"
@@ -929,6 +930,9 @@ PreservedAnalyses activetime::ActiveTimePass::run(Module &M,
   Changed |= recordInlinedAway(M);
   FunctionAnalysisManager &FAM =
       AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  // The registered probe kinds first: copies made for timing carry them.
+  if (!Selection->functions().empty())
+    Changed |= ProbeKind::instrumentAll(M, *Selection, FAM);
   Changed |= ActiveTimeInstrumenter(M, *Selection, FAM).run();
   // Mark the module as processed even when nothing qualified, so a later run
   // (after LTO inlining changed function sizes, say) leaves it alone too.

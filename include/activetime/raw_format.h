@@ -2,9 +2,10 @@
 //
 // Part of ActiveTime. Layout of the raw profile the runtime writes and the
 // tool reads (and `activetime merge` writes). docs/raw-format.md is the
-// format's document (sections, records, version history). The records'
-// fields are spelled once, in activetime/RawData.inc; this header expands
-// those lists into the structs and adds the enumerations and constants.
+// format's document (sections, records, version history). The records and
+// their fields are spelled once, in activetime/RawData.inc (with each
+// record's description); this header adds the enumerations and constants
+// and expands those lists into the structs, all in one place.
 //
 // All integers are little-endian. The file is a header followed by sections;
 // every section starts on an 8-byte boundary and its size is a multiple of 8.
@@ -25,7 +26,8 @@
 //
 // A Process section opens a process block: the Module, Thread, Trace and
 // Strides sections after it (NumModules, NumThreads, NumTraces and NumStrides
-// of them, in that order), then NumBlockCounts BlockCounts sections, belong to that process, then at most one Samples
+// of them, in that order), then NumBlockCounts BlockCounts sections, belong
+// to that process, then at most one Samples
 // and at most one Parallel section, in either order. A runtime-written file
 // has one block; a merged file has several.
 //
@@ -48,22 +50,12 @@ enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
 };
 
-struct FileHeader {
-#define AT_RAW_FILE_HEADER(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
 // The file header's bytes its Checksum covers: all before the field.
 constexpr uint64_t kFileHeaderChecksummed = 32;
 
 // The kinds of section, from RawData.inc's list (in block order).
 enum SectionKind : uint32_t {
 #define AT_RAW_SECTION(Name, Kind, Order, Label) SK_##Name = Kind,
-#include "activetime/RawData.inc"
-};
-
-struct SectionHeader {
-#define AT_RAW_SECTION_HEADER(Type, Name, Dims, Doc) Type Name Dims;
 #include "activetime/RawData.inc"
 };
 
@@ -75,19 +67,6 @@ enum OverheadSource : uint32_t {
   OS_Option = 1,         // fixed by ACTIVETIME_OPTIONS (overhead_*_ticks)
 };
 
-// The overhead table: the cost of each probe event, as
-// an interval that starts at the event's timestamp. Enter = the part of an
-// entry/exit pair that lies inside the instrumented frame's own elapsed
-// interval (after its entry timestamp, before its exit timestamp); Exit = the
-// rest of the pair's cost, so Enter + Exit is what one instrumented call adds
-// to its caller. With OF_Measured (v6) every probe also charges the interval
-// between its own two tick reads, as measured in place, and Enter and Exit
-// are only the parts outside those reads. Fixed point: ticks * 256.
-struct OverheadRecord {
-#define AT_RAW_OVERHEAD_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
 enum OverheadFlags : uint32_t {
   OF_Stable = 1u << 0,   // the spread was within the calibration bound
   // Every probe fenced its tick read and its work (probe_fence=1): its cost
@@ -96,14 +75,6 @@ enum OverheadFlags : uint32_t {
   // Every probe measured its own interval (v6, always set by the runtime).
   OF_Measured = 1u << 2,
   OF_Known = OF_Stable | OF_Fenced | OF_Measured,
-};
-
-// Payload of SK_Process, followed by Exe[ExeLen] and BuildId[BuildIdLen]
-// (raw bytes of the main executable's GNU build-id note, may be empty),
-// then zero padding to 8.
-struct ProcessRecord {
-#define AT_RAW_PROCESS_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
 };
 
 enum CodeSamplingFlags : uint32_t {
@@ -123,24 +94,6 @@ enum CodeSamplingFlags : uint32_t {
 
 enum ModuleFlags : uint32_t {
   MF_Unloaded = 1u << 0, // unregistered (dlclose) before the profile was written
-};
-
-// Payload of SK_Module: ModuleRecord, Name[NameLen] (the module's source
-// file), Path[PathLen] (the ELF object it was loaded from), then NumFuncs
-// function records, each a FuncRecord followed by Name[NameLen] (linkage
-// name) and File[FileLen] (source file, may be empty); then NumInlinedAway
-// more (v9) of the functions inlined away, Addr 0, not numbered; then zero
-// padding to 8.
-// Function ids in thread sections are process-wide: the functions of the
-// block's modules numbered consecutively in section order.
-struct ModuleRecord {
-#define AT_RAW_MODULE_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
-struct FuncRecord {
-#define AT_RAW_FUNC_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
 };
 
 enum ThreadFlags : uint32_t {
@@ -185,24 +138,7 @@ enum SwitchSource : uint32_t {
 
 constexpr uint32_t kNoParent = 0xffffffffu;
 
-// Payload of SK_Thread: ThreadRecord followed by NumNodes NodeRecords, then
-// NumCounts CountRecords (v6), NumCodeSamples CodeSampleRecords (v6) and
-// NumLatency LatencyRecords (v9).
-struct ThreadRecord {
-#define AT_RAW_THREAD_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
 constexpr uint64_t kCpuUnknown = ~uint64_t(0);
-
-// One calling context: a node of the thread's call tree. Active inclusive
-// ticks = InclTicks - OverheadTicks - OffCpuTicks; active exclusive = active
-// inclusive minus the children's active inclusive. A function called from
-// one context by several call instructions has a node per call instruction
-// (siblings with the same Func and different CallSite).
-struct NodeRecord {
-#define AT_RAW_NODE_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
 
 // A thread's calls of one function (v6): every call, timed or counted (the
 // timed ones are also in its nodes). With CR_Counted the thread switched the
@@ -211,11 +147,6 @@ struct NodeRecord {
 enum CountRecordFlags : uint32_t {
   CR_Counted = 1u << 0,
   CR_Known = CR_Counted,
-};
-
-struct CountRecord {
-#define AT_RAW_COUNT_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
 };
 
 // Code samples (v6): the thread was interrupted every CodeSamplePeriodNs of
@@ -235,33 +166,11 @@ enum CodeSampleFlags : uint32_t {
   CSR_Known = CSR_Caller | CSR_Kernel | CSR_Counting,
 };
 
-struct CodeSampleRecord {
-#define AT_RAW_CODE_SAMPLE_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
-// Latency histograms (v9, TF_Latency): one record per non-empty bucket of a
-// node, ascending by (Node, Bucket). Bucket is an index of the log-linear
-// layout of activetime/latency.h (< kLatencyBuckets) over the calls' active
-// inclusive ticks (the per-call figure of MinTicks/MaxTicks); Count > 0. A
-// node's counts sum to its Calls (every timed call, open ones included).
-struct LatencyRecord {
-#define AT_RAW_LATENCY_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
 // mode=trace: the three inputs of the offline active-time computation
 // (tools/lib/Profile/TraceActiveTime.cpp), recorded literally.
 enum TraceEventKind : uint32_t {
   TE_Enter = 0,
   TE_Exit = 1,
-};
-
-// Payload of SK_Trace: TraceRecord, NumEvents TraceEvents, NumSwitches
-// SwitchEvents. One per traced thread; the overhead table is the process's.
-struct TraceRecord {
-#define AT_RAW_TRACE_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
 };
 
 enum TraceBufferFlags : uint32_t {
@@ -278,56 +187,6 @@ enum TraceBufferFlags : uint32_t {
       TBF_Populate | TBF_Touch | TBF_HugePages | TBF_NoMemory | TBF_Budget,
 };
 
-// A timer measurement.
-struct TraceEvent {
-#define AT_RAW_TRACE_EVENT(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
-// A context switch as seen by this thread: OldTid is switched out and NewTid
-// in; with per-thread perf events the other thread is unknown and written 0.
-struct SwitchEvent {
-#define AT_RAW_SWITCH_EVENT(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
-// Payload of SK_Strides: StridesRecord, then NumSites sites, each a
-// SiteRecord followed by Func[FuncLen] and File[FileLen]; then zero padding
-// to 8. Module is the index of the site table's module within the block.
-// The dynamic figures are merged over the process's threads.
-struct StridesRecord {
-#define AT_RAW_STRIDES_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
-// One memory access site (abi::MemSiteDesc) and what the probes saw of it.
-// Differences are between the addresses of two observed executions; a
-// difference is "adjacent" when nothing was skipped between them (an exact
-// stride), otherwise a stride product (a multiple of the stride).
-struct SiteRecord {
-#define AT_RAW_SITE_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
-// Payload of SK_BlockCounts (one per linked object of a block-counting
-// training build): BlockCountsRecord, NumFuncs BlockFuncRecords (LLVM's IR
-// PGO data records, in their section's order), NumCounters uint64_t counts
-// (summed over the process's threads), NumValues BlockValueRecords (a value
-// may come in several records: their counts add), then the object's LLVM
-// name table (NamesSize bytes) and zero padding to 8.
-struct BlockCountsRecord {
-#define AT_RAW_BLOCK_COUNTS_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-struct BlockFuncRecord {
-#define AT_RAW_BLOCK_FUNC_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-struct BlockValueRecord {
-#define AT_RAW_BLOCK_VALUE_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
 // OpenMP worker-state analysis. States of a worker thread in a
 // parallel region: user code, local-queue lookup, global search (stealing),
 // waiting.
@@ -341,28 +200,6 @@ enum OmpStatus : uint32_t {
   OS_Disabled = 3, // ACTIVETIME_OPTIONS=openmp=0
 };
 
-// Payload of SK_Parallel: ParallelRecord, NumRegions RegionRecords,
-// NumEntries RegionThreadRecords, StringBytes of object paths, zero padding
-// to 8.
-struct ParallelRecord {
-#define AT_RAW_PARALLEL_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
-// A parallel region, identified by the return address of the call that
-// forked it, as an address in its object file (run-time address minus the
-// object's load bias) plus that object's path.
-struct RegionRecord {
-#define AT_RAW_REGION_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
-// One thread's counters in one region, summed over the region's instances.
-struct RegionThreadRecord {
-#define AT_RAW_REGION_THREAD_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
-};
-
 // sample=1: a sampler thread reads every live thread's
 // shadow stack at randomized instants. Payload of SK_Samples: SamplesRecord
 // followed by NumSamples SampleRecords in sampling order (non-decreasing
@@ -370,11 +207,6 @@ struct RegionThreadRecord {
 enum SamplesFlags : uint32_t {
   SMF_Randomized = 1u << 0, // exponentially distributed intervals
   SMF_Realtime = 1u << 1,   // the sampler ran at SCHED_FIFO priority 1
-};
-
-struct SamplesRecord {
-#define AT_RAW_SAMPLES_RECORD(Type, Name, Dims, Doc) Type Name Dims;
-#include "activetime/RawData.inc"
 };
 
 enum SampleFlags : uint32_t {
@@ -391,14 +223,11 @@ enum SampleFlags : uint32_t {
 
 constexpr uint32_t kNoNode = 0xffffffffu; // outside any instrumented function
 
-// One sample. Weight = ticks since the same thread's previous recorded
-// sample (since max(thread start, sampler start) for its first): on-CPU
-// samples charge it to Node, off-CPU ones to the frame the thread left the
-// CPU in -- which is Node, see docs/design.md.
-struct SampleRecord {
-#define AT_RAW_SAMPLE_RECORD(Type, Name, Dims, Doc) Type Name Dims;
+// The records, in RawData.inc's order (a nested record before its user).
+#define AT_RAW_BEGIN(Record) struct Record {
+#define AT_RAW_FIELD(Type, Name, Dims, Doc) Type Name Dims;
+#define AT_RAW_END(Record) };
 #include "activetime/RawData.inc"
-};
 
 // Every record has the size RawData.inc states (no padding: the fields'
 // sizes add up to it), which is what its readers outside C++ rely on.

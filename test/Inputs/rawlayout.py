@@ -233,6 +233,7 @@ def load(inc=RAW_DATA_INC, header=RAW_FORMAT_H):
     with open(header) as f:
         constants = _constants(f.read())
     records, sections, lists = {}, [], {}
+    current = None  # the record between AT_RAW_BEGIN and AT_RAW_END
     for macro, args in calls:
         if macro == "AT_RAW_SECTION":
             name, kind, order, label = args
@@ -240,7 +241,16 @@ def load(inc=RAW_DATA_INC, header=RAW_FORMAT_H):
         elif macro == "AT_RAW_RECORD":
             name, size, doc = args
             records[name] = Record(name, int(size, 0), doc)
+        elif macro in ("AT_RAW_BEGIN", "AT_RAW_END"):
+            open_ = macro == "AT_RAW_BEGIN"
+            if (current is None) != open_ or (not open_ and args[0] != current):
+                raise ValueError("RawData.inc: unmatched %s(%s)" %
+                                 (macro, args[0]))
+            current = args[0] if open_ else None
         else:
+            if current is None or macro != _macro_of(current):
+                raise ValueError("RawData.inc: %s outside AT_RAW_BEGIN(%s)" %
+                                 (macro, _macro_of(current or "?")))
             type_, name, dims, doc = args
             ds = []
             for d in re.findall(r"\[(\w+)\]", dims):
