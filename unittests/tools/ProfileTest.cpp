@@ -988,48 +988,6 @@ TEST(ProfileMerge, WithoutBuildIdNameAndMainModules) {
             std::string::npos);
 }
 
-// Every byte of every raw record RawData.inc lists is either mapped by its
-// RawMapping or owned by the section code (sectionOwned), exactly once: a
-// field added to RawData.inc fails this test until its mapping says which.
-template <class Rec> class Coverage {
-public:
-  template <class M> void map(M &Model) { RawMapping<Rec>::map(*this, Model); }
-  template <class F> void sectionOwned(F Rec::*Field) { mark(Field); }
-  template <class F, class M> void field(F Rec::*Field, M &) { mark(Field); }
-  template <class F, class B, class M> void flag(F Rec::*Field, B, M &) {
-    // Several flag bits share a field.
-    if (FlagFields.insert(rawio::offsetOf(Field)).second)
-      mark(Field);
-  }
-  template <size_t N> void text(char (Rec::*Field)[N], std::string &) {
-    mark(Field);
-  }
-  template <class F, class C> void count(F Rec::*Field, const C &) {
-    mark(Field);
-  }
-  template <class Sub, class M> void record(Sub Rec::*Field, M &) {
-    mark(Field);
-  }
-  /// "" when every byte is covered exactly once, else the first offending
-  /// offset.
-  std::string check() const {
-    for (size_t I = 0; I < sizeof(Rec); ++I)
-      if (Bytes[I] != 1)
-        return "byte " + std::to_string(I) + " covered " +
-               std::to_string(Bytes[I]) + " times";
-    return "";
-  }
-
-private:
-  template <class F> void mark(F Rec::*Field) {
-    size_t Off = rawio::offsetOf(Field);
-    for (size_t I = 0; I < sizeof(F); ++I)
-      ++Bytes[Off + I];
-  }
-  int Bytes[sizeof(Rec)] = {};
-  std::set<size_t> FlagFields;
-};
-
 /// Whether RawMapping<Rec> is defined (the primary template is not).
 template <class Rec, class = void> struct HasMapping : std::false_type {};
 template <class Rec>
@@ -1041,15 +999,21 @@ struct HasMapping<Rec, std::void_t<decltype(sizeof(RawMapping<Rec>))>>
 const std::set<std::string> kUnmappedRecords = {
     "FileHeader", "SectionHeader", "StridesRecord", "BlockCountsRecord"};
 
+// Every byte of every raw record RawData.inc lists is either mapped by its
+// RawMapping or owned by the section code (sectionOwned), exactly once: a
+// field added to RawData.inc fails this test until its mapping says which.
+// A mapping is in RawMapping.h or, registered, in its section's file.
 template <class Rec> std::string coverage(const std::string &Name) {
+  const MappedRecord *Registered = MappedRecord::find(Name);
   if constexpr (HasMapping<Rec>::value) {
     if (kUnmappedRecords.count(Name))
       return "has a mapping but is listed as unmapped";
-    Coverage<Rec> C;
-    typename RawMapping<Rec>::Model Model;
-    C.map(Model);
-    return C.check();
+    if (Registered)
+      return "is mapped twice (RawMapping.h and a registration)";
+    return mappingCoverage<Rec>();
   } else {
+    if (Registered)
+      return Registered->Coverage();
     if (!kUnmappedRecords.count(Name))
       return "has no RawMapping";
     return "";

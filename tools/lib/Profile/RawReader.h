@@ -91,6 +91,12 @@ private:
 
 class Parser;
 
+/// How many kinds of section there are.
+constexpr unsigned kNumSectionKinds = 0
+#define AT_RAW_SECTION(Name, Kind, Place, Label) +1
+#include "activetime/RawData.inc"
+    ;
+
 /// One kind of section (RawData.inc's AT_RAW_SECTION).
 struct SectionKindInfo {
   uint32_t Kind;
@@ -210,6 +216,16 @@ private:
   llvm::Error needBytes(const Cursor &C, size_t Need, const llvm::Twine &What);
   /// The block already holds the Expected sections of Kind its header names.
   llvm::Error moreThanHeader(llvm::StringRef Kind, uint32_t Expected);
+
+  // For a section kind's order check (check<Name>Order), whatever the kind:
+  /// How many sections of \p Kind the open block holds (the one being
+  /// parsed included, while its parser runs).
+  uint32_t sectionsSeen(uint32_t Kind) const;
+  /// Whether the block's module, thread, trace, strides and block counts
+  /// sections are all there, as many as the process record says.
+  bool blockHeadComplete() const;
+  /// The kinds' counts of sectionsSeen, by index into the section table.
+  uint32_t SeenOfKind[kNumSectionKinds] = {};
 
   Profile Prof;
   Process *Cur = nullptr;

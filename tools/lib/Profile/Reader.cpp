@@ -21,6 +21,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <cstring>
@@ -32,7 +33,7 @@ using namespace activetime::profile::rawreader;
 
 /// RawData.inc's section list: each kind's place in a block and its
 /// parsers.
-static const SectionKindInfo SectionKinds[] = {
+static const SectionKindInfo SectionKinds[kNumSectionKinds] = {
 #define AT_RAW_SECTION(Name, Kind, Place, Label)                               \
   {raw::SK_##Name, Label, Place, &Parser::check##Name##Order,                  \
    &Parser::parse##Name},
@@ -233,7 +234,21 @@ Error Parser::parseSection(uint32_t Kind, Cursor Payload) {
                         Info->Label));
   if (Error E = (this->*Info->CheckOrder)())
     return E;
+  if (Info->Order == 0)
+    std::fill(std::begin(SeenOfKind), std::end(SeenOfKind), 0);
+  ++SeenOfKind[Info - SectionKinds];
   return (this->*Info->Parse)(Payload);
+}
+
+uint32_t Parser::sectionsSeen(uint32_t Kind) const {
+  const SectionKindInfo *Info = findSectionKind(Kind);
+  return Info ? SeenOfKind[Info - SectionKinds] : 0;
+}
+
+bool Parser::blockHeadComplete() const {
+  return ModulesSeen == ExpectedModules && ThreadsSeen == ExpectedThreads &&
+         TracesSeen == ExpectedTraces && StridesSeen == ExpectedStrides &&
+         Cur->BlockCounts.size() == ExpectedBlockCounts;
 }
 
 Expected<Profile> Parser::parse(StringRef Buf) {

@@ -51,6 +51,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <set>
 #include <string>
 #include <type_traits>
 
@@ -568,6 +569,74 @@ template <> struct RawMapping<raw::SampleRecord> {
     io.field(&R::Depth, X.Depth);
   }
 };
+
+namespace rawio {
+/// The IO that checks a mapping: which bytes of the record it covers.
+template <class Rec> class Coverage {
+public:
+  template <class M> void map(M &Model) { RawMapping<Rec>::map(*this, Model); }
+  template <class F> void sectionOwned(F Rec::*Field) { mark(Field); }
+  template <class F, class M> void field(F Rec::*Field, M &) { mark(Field); }
+  template <class F, class B, class M> void flag(F Rec::*Field, B, M &) {
+    // Several flag bits share a field.
+    if (FlagFields.insert(rawio::offsetOf(Field)).second)
+      mark(Field);
+  }
+  template <size_t N> void text(char (Rec::*Field)[N], std::string &) {
+    mark(Field);
+  }
+  template <class F, class C> void count(F Rec::*Field, const C &) {
+    mark(Field);
+  }
+  template <class Sub, class M> void record(Sub Rec::*Field, M &) {
+    mark(Field);
+  }
+  /// "" when every byte is covered exactly once, else the first offending
+  /// offset.
+  std::string check() const {
+    for (size_t I = 0; I < sizeof(Rec); ++I)
+      if (Bytes[I] != 1)
+        return "byte " + std::to_string(I) + " covered " +
+               std::to_string(Bytes[I]) + " times";
+    return "";
+  }
+
+private:
+  template <class F> void mark(F Rec::*Field) {
+    size_t Off = rawio::offsetOf(Field);
+    for (size_t I = 0; I < sizeof(F); ++I)
+      ++Bytes[Off + I];
+  }
+  int Bytes[sizeof(Rec)] = {};
+  std::set<size_t> FlagFields;
+};
+} // namespace rawio
+
+/// "" when RawMapping<Rec> covers every byte of the record exactly once
+/// (mapped, or owned by the section code), else the first byte that it
+/// does not. The unit tests check every record of RawData.inc with it.
+template <class Rec> std::string mappingCoverage() {
+  rawio::Coverage<Rec> C;
+  typename RawMapping<Rec>::Model Model;
+  C.map(Model);
+  return C.check();
+}
+
+/// A record whose mapping is defined in its section's own file rather than
+/// here (a section kind that is one file of the reader and writer):
+/// ACTIVETIME_REGISTER_MAPPING(LoopRecord) there lets the unit tests find
+/// and check it by name.
+struct MappedRecord {
+  const char *Name;
+  std::string (*Coverage)();
+  const MappedRecord *Next;
+  MappedRecord(const char *Name, std::string (*Coverage)());
+  /// The registration of record \p Name, or null.
+  static const MappedRecord *find(llvm::StringRef Name);
+};
+#define ACTIVETIME_REGISTER_MAPPING(Rec)                                       \
+  static const ::activetime::profile::MappedRecord Rec##Mapped(                \
+      #Rec, &::activetime::profile::mappingCoverage<raw::Rec>)
 
 } // namespace profile
 } // namespace activetime
