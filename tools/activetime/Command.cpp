@@ -23,8 +23,9 @@ static std::vector<RegisteredCommand> &commands() {
 }
 
 CommandRegistration::CommandRegistration(cl::SubCommand *SC, const char *Usage,
-                                         std::function<int()> Main) {
-  commands().push_back({SC, Usage, std::move(Main)});
+                                         std::function<int()> Main,
+                                         std::function<void()> Setup) {
+  commands().push_back({SC, Usage, std::move(Main), std::move(Setup)});
 }
 
 std::vector<RegisteredCommand> activetime::tool::registeredCommands() {

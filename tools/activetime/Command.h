@@ -4,7 +4,11 @@
 // cl::SubCommand and options and registers its usage line and entry point
 // with a static CommandRegistration (same translation unit, so static
 // initialization order is safe); main() lists the usage lines and
-// dispatches to whichever subcommand was given, as llvm-xray does.
+// dispatches to whichever subcommand was given, as llvm-xray does. Options
+// made from what other files register (the report library's views and
+// formats, activetime/Report/Views.h) are made by the command's Setup,
+// which main() runs before parsing the command line: static initialization
+// runs the files in no set order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,14 +33,17 @@ extern llvm::cl::OptionCategory ToolCategory;
 struct CommandRegistration {
   /// \p Usage: the command's synopsis line in --help
   /// ("activetime merge -o OUT FILE...").
+  /// \p Setup: makes the options that need registrations of other files.
   CommandRegistration(llvm::cl::SubCommand *SC, const char *Usage,
-                      std::function<int()> Main);
+                      std::function<int()> Main,
+                      std::function<void()> Setup = nullptr);
 };
 
 struct RegisteredCommand {
   llvm::cl::SubCommand *SC;
   const char *Usage;
   std::function<int()> Main;
+  std::function<void()> Setup;
 };
 /// Every registered subcommand, by name.
 std::vector<RegisteredCommand> registeredCommands();

@@ -39,9 +39,10 @@ static std::string formatNames() {
     Names += std::string(Names.empty() ? "" : ", ") + F.Name;
   return Names;
 }
-static const std::string FormatHelp = "Output format (" + formatNames() + ")";
+// Its help names the formats (setupExport).
+static std::string FormatHelp;
 static cl::opt<std::string> Format("format", cl::Required,
-                                   cl::sub(ExportCommand), cl::desc(FormatHelp),
+                                   cl::sub(ExportCommand),
                                    cl::value_desc("name"),
                                    cl::cat(ToolCategory));
 static cl::opt<std::string> Output("o", cl::sub(ExportCommand), cl::init("-"),
@@ -248,6 +249,13 @@ static int exportMain() {
   return 0;
 }
 
+/// The options made from the formats, once every format has registered
+/// (Command.h).
+static void setupExport() {
+  FormatHelp = "Output format (" + formatNames() + ")";
+  Format.setDescription(FormatHelp);
+}
+
 static CommandRegistration
     Unused(&ExportCommand, "activetime export --format=F [options] FILE...",
-           exportMain);
+           exportMain, setupExport);

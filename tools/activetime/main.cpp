@@ -24,6 +24,9 @@ static void printVersion(raw_ostream &OS) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::SetVersionPrinter(printVersion);
+  for (const RegisteredCommand &C : registeredCommands())
+    if (C.Setup)
+      C.Setup();
   // libLLVM registers many options of its own; keep --help about ours.
   cl::HideUnrelatedOptions(ToolCategory);
   std::string Overview = "ActiveTime profile tool\n\n";

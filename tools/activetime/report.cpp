@@ -99,8 +99,9 @@ static cl::opt<bool> ShowBottomUp(
 static cl::opt<bool> ShowThreads("threads", cl::sub(ReportCommand),
                                  cl::desc("Print a section per thread"),
                                  cl::cat(ToolCategory));
-static const std::string JsonHelp = jsonHelp();
-static cl::opt<bool> Json("json", cl::sub(ReportCommand), cl::desc(JsonHelp),
+// Its help names the views (setupReport).
+static std::string JsonHelp;
+static cl::opt<bool> Json("json", cl::sub(ReportCommand),
                           cl::cat(ToolCategory));
 static cl::opt<bool> NoDemangle("no-demangle", cl::sub(ReportCommand),
                                 cl::desc("Print linkage names as they are"),
@@ -180,7 +181,7 @@ struct Selector {
   std::string outputPath() const { return Output ? Output->getValue() : ""; }
 };
 
-/// The views in the order of Views.def, each with its selecting option.
+/// The views in the order of reportViews(), each with its selecting option.
 std::vector<Selector> makeSelectors() {
   std::vector<Selector> Sel;
   for (const View &V : reportViews()) {
@@ -197,7 +198,15 @@ std::vector<Selector> makeSelectors() {
   }
   return Sel;
 }
-std::vector<Selector> Selectors = makeSelectors();
+std::vector<Selector> Selectors;
+
+/// The options made from the views, once every view has registered
+/// (Command.h).
+void setupReport() {
+  JsonHelp = jsonHelp();
+  Json.setDescription(JsonHelp);
+  Selectors = makeSelectors();
+}
 
 /// The options \p V reads.
 std::vector<const cl::Option *> optionsRead(const View &V) {
@@ -336,5 +345,6 @@ int reportMain() {
 
 } // namespace
 
-static CommandRegistration
-    Unused(&ReportCommand, "activetime report [options] FILE...", reportMain);
+static CommandRegistration Unused(&ReportCommand,
+                                  "activetime report [options] FILE...",
+                                  reportMain, setupReport);

@@ -34,12 +34,6 @@ namespace report {
 
 class FunctionNamer;
 
-/// The description of each view and export format, one function in each
-/// view's file (Views.def).
-#define ACTIVETIME_REPORT_VIEW(Describe) View Describe();
-#define ACTIVETIME_EXPORT_FORMAT(Describe) View Describe();
-#include "Views.def"
-
 /// The program that wrote a file, "activetime VERSION", as JSON documents
 /// and the HTML report name it.
 extern const char kGenerator[];

@@ -103,7 +103,7 @@ static Error writeFolded(const Profile &P, const ViewOptions &O,
   return Error::success();
 }
 
-View report::foldedFormat() {
+static View foldedFormat() {
   View V;
   V.Name = "folded";
   V.Description =
@@ -112,3 +112,5 @@ View report::foldedFormat() {
   V.Write = writeFolded;
   return V;
 }
+static ViewRegistration RegisterFoldedFormat(ViewKind::Export, 20,
+                                             foldedFormat);

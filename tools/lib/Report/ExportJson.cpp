@@ -185,7 +185,7 @@ Error report::writeExportJson(const Profile &P, const ViewOptions &O,
   return Error::success();
 }
 
-View report::jsonFormat() {
+static View jsonFormat() {
   View V;
   V.Name = "json";
   V.Description = "the whole profile as one versioned JSON document";
@@ -193,3 +193,4 @@ View report::jsonFormat() {
   V.Write = writeExportJson;
   return V;
 }
+static ViewRegistration RegisterJsonFormat(ViewKind::Export, 30, jsonFormat);

@@ -126,7 +126,7 @@ Error writePgo(const Profile &P, const ViewOptions &O, raw_ostream &OS,
 
 } // namespace
 
-View report::pgoFormat() {
+static View pgoFormat() {
   View V;
   V.Name = "pgo";
   V.Description = "LLVM indexed profile for clang -fprofile-instr-use, from "
@@ -135,3 +135,4 @@ View report::pgoFormat() {
   V.Write = writePgo;
   return V;
 }
+static ViewRegistration RegisterPgoFormat(ViewKind::Export, 70, pgoFormat);

@@ -451,7 +451,7 @@ static Error writePprof(const Profile &P, const ViewOptions &O, raw_ostream &OS,
   return gzip(Bytes, OS);
 }
 
-View report::pprofFormat() {
+static View pprofFormat() {
   View V;
   V.Name = "pprof";
   V.Description = "call-tree times as gzipped pprof profile.proto (go tool "
@@ -460,3 +460,4 @@ View report::pprofFormat() {
   V.Write = writePprof;
   return V;
 }
+static ViewRegistration RegisterPprofFormat(ViewKind::Export, 90, pprofFormat);

@@ -78,7 +78,7 @@ static Error writePrefetchHints(const Profile &P, const ViewOptions &O,
   return Error::success();
 }
 
-View report::prefetchFormat() {
+static View prefetchFormat() {
   View V;
   V.Name = "prefetch";
   V.Description = "prefetch hints for -activetime-prefetch-use";
@@ -88,3 +88,5 @@ View report::prefetchFormat() {
   V.Write = writePrefetchHints;
   return V;
 }
+static ViewRegistration RegisterPrefetchFormat(ViewKind::Export, 10,
+                                               prefetchFormat);

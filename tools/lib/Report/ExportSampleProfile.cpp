@@ -243,7 +243,7 @@ static Error writeSampleProfile(const Profile &P, const ViewOptions &O,
   return Error::success();
 }
 
-View report::sampleProfileFormat() {
+static View sampleProfileFormat() {
   View V;
   V.Name = "sample-profile";
   V.Description = "LLVM sample profile for clang -fprofile-sample-use";
@@ -251,3 +251,5 @@ View report::sampleProfileFormat() {
   V.Write = writeSampleProfile;
   return V;
 }
+static ViewRegistration RegisterSampleProfileFormat(ViewKind::Export, 80,
+                                                    sampleProfileFormat);

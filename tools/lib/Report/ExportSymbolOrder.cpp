@@ -38,7 +38,7 @@ static Error writeSymbolOrder(const Profile &P, const ViewOptions &O,
   return Error::success();
 }
 
-View report::symbolOrderFormat() {
+static View symbolOrderFormat() {
   View V;
   V.Name = "symbol-order";
   V.Description = "hot functions first, for ld.lld --symbol-ordering-file";
@@ -46,3 +46,5 @@ View report::symbolOrderFormat() {
   V.Write = writeSymbolOrder;
   return V;
 }
+static ViewRegistration RegisterSymbolOrderFormat(ViewKind::Export, 60,
+                                                  symbolOrderFormat);

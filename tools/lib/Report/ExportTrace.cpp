@@ -692,7 +692,7 @@ static Error writeSpeedscope(const Profile &P, const ViewOptions &O,
   return Error::success();
 }
 
-View report::chromeFormat() {
+static View chromeFormat() {
   View V;
   V.Name = "chrome";
   V.Description = "mode=trace data as Chrome trace-event JSON (Perfetto, "
@@ -703,8 +703,10 @@ View report::chromeFormat() {
   V.Write = writeChromeTrace;
   return V;
 }
+static ViewRegistration RegisterChromeFormat(ViewKind::Export, 40,
+                                             chromeFormat);
 
-View report::speedscopeFormat() {
+static View speedscopeFormat() {
   View V;
   V.Name = "speedscope";
   V.Description = "speedscope's JSON file format";
@@ -718,3 +720,5 @@ View report::speedscopeFormat() {
   V.Write = writeSpeedscope;
   return V;
 }
+static ViewRegistration RegisterSpeedscopeFormat(ViewKind::Export, 50,
+                                                 speedscopeFormat);

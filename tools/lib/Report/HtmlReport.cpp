@@ -469,7 +469,7 @@ static Error writeHtmlReport(const Profile &P, const ViewOptions &O,
                        });
 }
 
-View report::htmlView() {
+static View htmlView() {
   View V;
   V.Name = "html";
   V.Description = "Write a self-contained interactive HTML report to FILE "
@@ -481,6 +481,7 @@ View report::htmlView() {
   V.Write = writeHtmlReport;
   return V;
 }
+static ViewRegistration RegisterHtmlView(ViewKind::Report, 60, htmlView);
 
 Error report::writeHtmlPage(StringRef Path, StringRef Title, HtmlApp App,
                             function_ref<Error(raw_ostream &)> WriteDoc) {

@@ -219,7 +219,7 @@ static Error writeLatencyReport(const Profile &P, const ViewOptions &O,
   return Error::success();
 }
 
-View report::latencyView() {
+static View latencyView() {
   View V;
   V.Name = "latency";
   V.Description =
@@ -232,3 +232,4 @@ View report::latencyView() {
   V.Write = writeLatencyReport;
   return V;
 }
+static ViewRegistration RegisterLatencyView(ViewKind::Report, 50, latencyView);

@@ -263,7 +263,7 @@ void activetime::report::printParallelReport(const Profile &P,
     printRegion(R, T, OS);
 }
 
-View report::parallelView() {
+static View parallelView() {
   View V;
   V.Name = "parallel";
   V.Description =
@@ -280,3 +280,5 @@ View report::parallelView() {
   };
   return V;
 }
+static ViewRegistration RegisterParallelView(ViewKind::Report, 40,
+                                             parallelView);

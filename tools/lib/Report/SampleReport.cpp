@@ -307,7 +307,7 @@ static Error writeSampleReport(const Profile &P, const ViewOptions &O,
   return Error::success();
 }
 
-View report::sampleView() {
+static View sampleView() {
   View V;
   V.Name = "samples";
   V.Description =
@@ -320,3 +320,4 @@ View report::sampleView() {
   V.Write = writeSampleReport;
   return V;
 }
+static ViewRegistration RegisterSampleView(ViewKind::Report, 30, sampleView);

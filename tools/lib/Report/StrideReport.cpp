@@ -226,7 +226,7 @@ static void printStrideReportJson(const Profile &P, const ViewOptions &O,
   OS << "\n";
 }
 
-View report::strideView() {
+static View strideView() {
   View V;
   V.Name = "strides";
   V.Description = "Print the memory access sites of stride profiling "
@@ -244,3 +244,4 @@ View report::strideView() {
   };
   return V;
 }
+static ViewRegistration RegisterStrideView(ViewKind::Report, 20, strideView);

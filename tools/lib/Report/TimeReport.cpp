@@ -822,7 +822,7 @@ static Error writeTimeReport(const Profile &P, const ViewOptions &O,
   return Error::success();
 }
 
-View report::timeView() {
+static View timeView() {
   View V;
   V.Name = "time";
   V.Default = true;
@@ -833,8 +833,10 @@ View report::timeView() {
   V.Write = writeTimeReport;
   return V;
 }
+// The default view: last among the views.
+static ViewRegistration RegisterTimeView(ViewKind::Report, 1000, timeView);
 
-View report::headerView() {
+static View headerView() {
   View V;
   V.Name = "header";
   V.Description =
@@ -848,3 +850,4 @@ View report::headerView() {
   };
   return V;
 }
+static ViewRegistration RegisterHeaderView(ViewKind::Report, 10, headerView);

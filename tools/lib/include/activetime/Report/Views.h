@@ -3,11 +3,12 @@
 // Part of ActiveTime. Every view of `activetime report` and every export
 // format is a View: its name, its --help text, the options it reads, the
 // filters that apply to it and the function that writes it, all defined in
-// the view's own file. Views.def lists them once, in the order --help and
-// the error messages name them; the commands build their selecting
+// the view's own file, which registers it there with a static
+// ViewRegistration and its rank: the place among the others in which --help
+// and the error messages name it. The commands build their selecting
 // options, --format's help, the options they refuse and the filter rules
-// from these two tables. A new view or format is its own file, a line of
-// Views.def and its entry in CMakeLists.txt.
+// from the two tables the registrations make. A new view or format is its
+// own file in tools/lib/Report (CMake picks up every .cpp there).
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,11 +140,33 @@ struct View {
   /// ("speedscope with --source=trace or auto").
   const char *TimeFiltersWhen = nullptr;
   ViewWriter Write = nullptr;
+  /// Its place in its table (set from its ViewRegistration).
+  unsigned Rank = 0;
 };
 
-/// The views of `activetime report`, in the order of Views.def.
+enum class ViewKind {
+  Report, // a view of `activetime report`
+  Export  // a format of `activetime export`
+};
+
+/// Adds the View that \p Describe returns to the table of \p Kind, at
+/// \p Rank: the tables are sorted by rank, which is unique within a table.
+/// One static object in each view's file, after its describing function:
+///
+///   static ViewRegistration RegisterPgoFormat(ViewKind::Export, 70, pgoFormat);
+///
+/// Ranks leave gaps for new views; the default view's is last among the
+/// views. The objects run during static initialization, so a table is built
+/// (and \p Describe called) at its first use, which must come later: a
+/// registration after it is a fatal error. The library is linked as object
+/// files, so that every registration is in the program.
+struct ViewRegistration {
+  ViewRegistration(ViewKind Kind, unsigned Rank, View (*Describe)());
+};
+
+/// The views of `activetime report`, by rank.
 llvm::ArrayRef<View> reportViews();
-/// The export formats, in the order of Views.def.
+/// The export formats, by rank.
 llvm::ArrayRef<View> exportFormats();
 /// The format called \p Name, or null.
 const View *findExportFormat(llvm::StringRef Name);
