@@ -29,91 +29,30 @@ namespace abi {
 
 // Field indices, for GEPs into a descriptor and for DescInitializer. A
 // namespace per descriptor keeps the names short (FuncDescField::Line) and
-// each descriptor's indices a type of their own.
-namespace FuncDescField {
-enum Index : unsigned {
-#define ACTIVETIME_FUNC_DESC_FIELD(Type, LLVMType, Name) Name,
+// each descriptor's indices a type of their own: <Desc>Field::Index.
+#define ACTIVETIME_DESC_BEGIN(Desc)                                            \
+  namespace Desc##Field {                                                      \
+  enum Index : unsigned {
+#define ACTIVETIME_DESC_FIELD(Type, LLVMType, Name) Name,
+#define ACTIVETIME_DESC_END(Desc)                                              \
+  NumFields                                                                    \
+  }                                                                            \
+  ;                                                                            \
+  }
 #include "activetime/ABIData.inc"
-  NumFields
-};
-} // namespace FuncDescField
 
-namespace MemSiteDescField {
-enum Index : unsigned {
-#define ACTIVETIME_MEM_SITE_DESC_FIELD(Type, LLVMType, Name) Name,
+// The IR type of each descriptor, get<Desc>Type(Ctx) (literal, so equal to
+// any other module's).
+#define ACTIVETIME_DESC_BEGIN(Desc)                                            \
+  inline llvm::StructType *get##Desc##Type(llvm::LLVMContext &Ctx) {           \
+    llvm::Type *Fields[] = {
+#define ACTIVETIME_DESC_FIELD(Type, LLVMType, Name) LLVMType,
+#define ACTIVETIME_DESC_END(Desc)                                              \
+  }                                                                            \
+  ;                                                                            \
+  return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);               \
+  }
 #include "activetime/ABIData.inc"
-  NumFields
-};
-} // namespace MemSiteDescField
-
-namespace ModuleDescField {
-enum Index : unsigned {
-#define ACTIVETIME_MODULE_DESC_FIELD(Type, LLVMType, Name) Name,
-#include "activetime/ABIData.inc"
-  NumFields
-};
-} // namespace ModuleDescField
-
-namespace BlockCountsDescField {
-enum Index : unsigned {
-#define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name) Name,
-#include "activetime/ABIData.inc"
-  NumFields
-};
-} // namespace BlockCountsDescField
-
-namespace ThreadCountersEntryField {
-enum Index : unsigned {
-#define ACTIVETIME_THREAD_COUNTERS_FIELD(Type, LLVMType, Name) Name,
-#include "activetime/ABIData.inc"
-  NumFields
-};
-} // namespace ThreadCountersEntryField
-
-/// The IR type of abi::FuncDesc (literal, so equal to any other module's).
-inline llvm::StructType *getFuncDescType(llvm::LLVMContext &Ctx) {
-  llvm::Type *Fields[] = {
-#define ACTIVETIME_FUNC_DESC_FIELD(Type, LLVMType, Name) LLVMType,
-#include "activetime/ABIData.inc"
-  };
-  return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);
-}
-
-/// The IR type of abi::MemSiteDesc.
-inline llvm::StructType *getMemSiteDescType(llvm::LLVMContext &Ctx) {
-  llvm::Type *Fields[] = {
-#define ACTIVETIME_MEM_SITE_DESC_FIELD(Type, LLVMType, Name) LLVMType,
-#include "activetime/ABIData.inc"
-  };
-  return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);
-}
-
-/// The IR type of abi::ModuleDesc.
-inline llvm::StructType *getModuleDescType(llvm::LLVMContext &Ctx) {
-  llvm::Type *Fields[] = {
-#define ACTIVETIME_MODULE_DESC_FIELD(Type, LLVMType, Name) LLVMType,
-#include "activetime/ABIData.inc"
-  };
-  return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);
-}
-
-/// The IR type of abi::BlockCountsDesc.
-inline llvm::StructType *getBlockCountsDescType(llvm::LLVMContext &Ctx) {
-  llvm::Type *Fields[] = {
-#define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name) LLVMType,
-#include "activetime/ABIData.inc"
-  };
-  return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);
-}
-
-/// The IR type of abi::ThreadCountersEntry.
-inline llvm::StructType *getThreadCountersEntryType(llvm::LLVMContext &Ctx) {
-  llvm::Type *Fields[] = {
-#define ACTIVETIME_THREAD_COUNTERS_FIELD(Type, LLVMType, Name) LLVMType,
-#include "activetime/ABIData.inc"
-  };
-  return llvm::StructType::get(Ctx, Fields, /*isPacked=*/false);
-}
 
 /// The initializer of one descriptor of type \p Ty, its fields set by name
 /// (\p FieldIndex: FuncDescField::Index, ...). A field left unset is zero:

@@ -114,8 +114,11 @@ struct Collector {
 };
 
 // Registers collector C (a constant Collector of the file).
+// `retain` (SHF_GNU_RETAIN): lld's --gc-sections would drop the section,
+// whose only references are the __start_/__stop_ brackets (-z
+// start-stop-gc is lld's default).
 #define AT_REGISTER_COLLECTOR(C)                                               \
-  __attribute__((used, section("activetime_collectors"))) static const         \
+  __attribute__((used, retain, section("activetime_collectors"))) static const \
       Collector *const C##Registration = &C
 
 // The most collectors a runtime may register.

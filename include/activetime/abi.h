@@ -194,32 +194,10 @@ enum FuncFlags : uint32_t {
   FF_LocalLinkage = 1u << 0, // internal/private: identity is (module, name)
 };
 
-// The tables the pass emits and the runtime reads. Their fields are defined
-// once, in ABIData.inc, from which the pass builds the same layouts as IR
-// types (pass/ABITypes.h).
-
-// One per instrumented function, in the module's table (kFuncTableName).
-struct FuncDesc {
-#define ACTIVETIME_FUNC_DESC_FIELD(Type, LLVMType, Name) Type Name;
-#include "activetime/ABIData.inc"
-};
-
 enum MemSiteFlags : uint32_t {
   MS_Store = 1u << 0,  // a store (else a load)
   MS_Static = 1u << 1, // affine with constant step: StaticStride, no probe
   MS_InLoop = 1u << 2, // inside a loop (LoopLine is its header's line)
-};
-
-// One per memory access site (kSiteTableName), probed or static.
-struct MemSiteDesc {
-#define ACTIVETIME_MEM_SITE_DESC_FIELD(Type, LLVMType, Name) Type Name;
-#include "activetime/ABIData.inc"
-};
-
-// One per instrumented module (kModuleDescName), passed to registration.
-struct ModuleDesc {
-#define ACTIVETIME_MODULE_DESC_FIELD(Type, LLVMType, Name) Type Name;
-#include "activetime/ABIData.inc"
 };
 
 enum ModuleDescFlags : uint32_t {
@@ -228,18 +206,18 @@ enum ModuleDescFlags : uint32_t {
   MDF_SharedCounts = 1u << 0,
 };
 
-// One per linked object of a block-counting build, passed to
-// kRegisterBlockCountsName.
+// The block-counting build's functions (BlockCountsDesc::BiasSlot,
+// ThreadCountersEntry::ThreadCopy).
 typedef int64_t *(*BiasSlotFn)(void);
 typedef uint64_t *(*ThreadCountersFn)(void);
-struct ThreadCountersEntry {
-#define ACTIVETIME_THREAD_COUNTERS_FIELD(Type, LLVMType, Name) Type Name;
+
+// The tables the pass emits and the runtime reads. Their fields are defined
+// once, in ABIData.inc (which describes each), from which the pass builds
+// the same layouts as IR types (pass/ABITypes.h).
+#define ACTIVETIME_DESC_BEGIN(Desc) struct Desc {
+#define ACTIVETIME_DESC_FIELD(Type, LLVMType, Name) Type Name;
+#define ACTIVETIME_DESC_END(Desc) };
 #include "activetime/ABIData.inc"
-};
-struct BlockCountsDesc {
-#define ACTIVETIME_BLOCK_COUNTS_DESC_FIELD(Type, LLVMType, Name) Type Name;
-#include "activetime/ABIData.inc"
-};
 
 static_assert(sizeof(void *) != 8 || sizeof(FuncDesc) == 32, "FuncDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 72,

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/CallSites.h"
+#include "activetime/raw_format.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"

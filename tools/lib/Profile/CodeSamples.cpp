@@ -11,6 +11,7 @@
 
 #include "activetime/Profile/Profile.h"
 #include "activetime/abi.h"
+#include "activetime/raw_format.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"

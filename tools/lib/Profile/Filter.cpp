@@ -10,6 +10,7 @@
 
 #include "activetime/Profile/Filter.h"
 #include "activetime/Profile/Aggregate.h"
+#include "activetime/raw_format.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/Parallel.h"
+#include "activetime/raw_format.h"
 
 #include "llvm/ADT/Twine.h"
 

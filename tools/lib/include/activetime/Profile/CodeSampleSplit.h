@@ -70,7 +70,7 @@ struct SplitShare {
   /// Func was timed on every call of the thread and this is its timed node
   /// under the frame: the samples fell in its code outside its probes
   /// (prologue, epilogue), which ran while the frame was on top.
-  uint32_t TimedChild = raw::kNoNode;
+  uint32_t TimedChild = kNoNode;
   /// Func had no counted calls on the thread and has no timed node under
   /// the frame: the samples fell in its code outside its probes (prologue,
   /// epilogue, the counting path before the jump to its timed copy), which

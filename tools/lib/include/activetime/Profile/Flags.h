@@ -103,11 +103,6 @@ enum class OmpStatus {
 };
 OmpStatus ompStatus(const Parallel &Par);
 
-/// The worker states of RegionThread::StateTicks (user code, local lookup,
-/// global search, waiting).
-constexpr unsigned kNumWorkerStates =
-    std::extent_v<decltype(RegionThread::StateTicks)>;
-
 /// The function has local linkage: its name is unique in its module only.
 bool isLocal(const Function &F);
 /// The module is the pass's table of parallel regions, not a source file.

@@ -56,10 +56,10 @@ struct RegionSummary {
   uint32_t Threads = 0; // distinct (process, thread) pairs seen in it
   double WallSeconds = 0;
   double ThreadSeconds = 0; // summed over the threads: U + L + G + W
-  double StateSeconds[raw::kNumWorkerStates] = {};
+  double StateSeconds[kNumWorkerStates] = {};
   /// Transition counts after the wait attribution rule (see design.md):
   /// in a region with a shared pool every wait follows a fruitless search.
-  uint64_t Transitions[raw::kNumWorkerStates][raw::kNumWorkerStates] = {};
+  uint64_t Transitions[kNumWorkerStates][kNumWorkerStates] = {};
   uint64_t LocalTakes = 0, StolenTakes = 0, TasksCreated = 0, Chunks = 0;
   uint64_t WaitEntries = 0;
   bool SharedPool = false; // dynamic loop chunks or explicit tasks

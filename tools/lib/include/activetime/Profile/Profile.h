@@ -13,7 +13,6 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
-#include "activetime/raw_format.h"
 
 #include <cstdint>
 
@@ -22,6 +21,16 @@
 
 namespace activetime {
 namespace profile {
+
+// The model's sentinels and sizes: the raw format's values (RawMapping.h
+// checks that they agree), so that the views, which see only the model,
+// need not include the raw format.
+constexpr uint32_t kNoParent = 0xffffffffu; // Node::Parent of a root
+constexpr uint32_t kNoNode = 0xffffffffu;   // outside any instrumented node
+constexpr uint64_t kCpuUnknown = ~uint64_t(0); // Thread::CpuNs not read
+// The OpenMP worker states of RegionThread::StateTicks (user code, local
+// lookup, global search, waiting).
+constexpr unsigned kNumWorkerStates = 4;
 
 // One entry of the process-wide function table; its index is the function
 // id the thread nodes refer to.
@@ -245,7 +254,7 @@ struct Thread {
   uint64_t LostCodeSamples = 0;
   /// The thread's own CPU clock over [StartTick, EndTick], ns, profiler's
   /// cost included (raw::kCpuUnknown: not read).
-  uint64_t CpuNs = raw::kCpuUnknown;
+  uint64_t CpuNs = kCpuUnknown;
   /// With raw::TF_Folded: the number of finished threads this record sums
   /// (the runtime's keep_threads); their CPU time, off-CPU time and
   /// switches are summed, StartTick/EndTick span them all. Else 0.
@@ -269,8 +278,8 @@ struct Region {
 struct RegionThread {
   uint32_t Region = 0;   // index into Parallel::Regions
   uint64_t Tid = 0;
-  uint64_t StateTicks[raw::kNumWorkerStates] = {};
-  uint64_t Transitions[raw::kNumWorkerStates][raw::kNumWorkerStates] = {};
+  uint64_t StateTicks[kNumWorkerStates] = {};
+  uint64_t Transitions[kNumWorkerStates][kNumWorkerStates] = {};
   uint64_t LocalTakes = 0;
   uint64_t StolenTakes = 0;
   uint64_t TasksCreated = 0;

@@ -58,6 +58,11 @@
 namespace activetime {
 namespace profile {
 
+static_assert(kNoParent == raw::kNoParent && kNoNode == raw::kNoNode &&
+                  kCpuUnknown == raw::kCpuUnknown &&
+                  kNumWorkerStates == raw::kNumWorkerStates,
+              "the model's sentinels are the raw format's");
+
 /// Specialized below for every raw record that has a model counterpart.
 template <class Rec> struct RawMapping;
 
