@@ -136,8 +136,12 @@ def disassemble(lib, fn):
                      '--disassemble=' + fn, lib])
     lines = [l.split('\t', 1)[-1] for l in so.decode().splitlines()
              if re.match(r'\s+[0-9a-f]+:\t', l)]
-    # Call and jump targets are addresses; keep the symbol names only.
-    return [re.sub(r'\b[0-9a-f]+ <', '<', l) for l in lines]
+    # Call and jump targets are addresses, and a RIP-relative operand's
+    # displacement depends on where the linker put its target (the comment
+    # names it): keep the symbol names only.
+    lines = [re.sub(r'\b[0-9a-f]+ <', '<', l) for l in lines]
+    return [re.sub(r'-?0x[0-9a-f]+\(%rip\)(?=.*#\s*<)', '(%rip)', l)
+            for l in lines]
 
 
 def compare_probes(snap, new_build):
