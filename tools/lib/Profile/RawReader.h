@@ -15,8 +15,14 @@
 //   ReaderParallel.cpp   the parallel section
 //   ReaderSamples.cpp    the samples section
 //
-// Which model field each record field fills is RawMapping.h's, shared with
-// the writer.
+// A new kind is one file, Section<Kind>.cpp, holding its parser, its order
+// check (sectionsSeen and blockHeadComplete serve it), its writer and its
+// records' mappings (ACTIVETIME_REGISTER_MAPPING): the section's line in
+// RawData.inc declares the three functions, and the file list is the
+// directory's.
+//
+// Which model field each record field fills is RawMapping.h's (or the
+// section file's), shared with the writer.
 //
 //===----------------------------------------------------------------------===//
 
