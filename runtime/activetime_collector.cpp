@@ -36,6 +36,15 @@ u32 CollectorsInOrder(const Collector *(&Out)[kMaxCollectors]) {
   return N;
 }
 
+bool CollectorsRegistered() {
+  const Collector *Cs[kMaxCollectors];
+  u32 N = CollectorsInOrder(Cs);
+  for (u32 I = 0; I < N; ++I)
+    if (!internal_strcmp(Cs[I]->Name, "process"))
+      return true;
+  return false;
+}
+
 namespace {
 // A thread whose perf rings open late (perf_after_us): it adopts those the
 // drainer opened for it, or opens them itself when it has to

@@ -130,6 +130,11 @@ constexpr u32 kMaxCollectors = 32;
 // path).
 u32 CollectorsInOrder(const Collector *(&Out)[kMaxCollectors]);
 
+// Whether the collectors are there (the process collector, which writes
+// the profile's first section, is): a linker that drops the registrations'
+// section leaves a runtime that can record nothing.
+bool CollectorsRegistered();
+
 // Calls hook H of every collector that has one, in order.
 template <typename Hook, typename... Args>
 void CallCollectors(Hook Collector::*H, Args &&...A) {

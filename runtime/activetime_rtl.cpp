@@ -197,8 +197,18 @@ static void CalibrateTiming() {
 // init_mu held. With timing, in the order of a timed process's start-up:
 // its start tick and thread registry after the calibrations.
 static void InitCore(bool Timing) {
-  OpenProbeGate();
   SanitizerToolName = "ActiveTime";
+  if (!CollectorsRegistered()) {
+    // A linker dropped their section: nothing could be recorded or
+    // written. The gate stays closed, so every probe leaves the program
+    // alone (ProcessIsOurs).
+    Report("ActiveTime: the runtime's collectors are missing from the "
+           "program (the linker dropped the section activetime_collectors): "
+           "it runs unprofiled\n");
+    atomic_store(&runtime.Initialized, 1, memory_order_release);
+    return;
+  }
+  OpenProbeGate();
   InitializeFlags();
   CheckOutputAtStartup();
   InitTimer();

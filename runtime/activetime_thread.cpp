@@ -163,6 +163,10 @@ bool InitCurrentThread(u64 Now) {
   if (T.Dead)
     return false;
   EnsureInit();
+  // A process the runtime refused at start-up (CollectorsRegistered):
+  // this probe, the first, leaves it alone too.
+  if (!ProcessIsOurs())
+    return false;
   ThreadState *TS =
       (ThreadState *)MapRecycled(sizeof(ThreadState), "ActiveTime thread state");
   TS->Tls = &T;
