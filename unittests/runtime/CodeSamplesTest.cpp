@@ -81,8 +81,17 @@ struct SampleRing {
     at_tls.SampleTailSeen = S.Ring.Tail;
   }
   ~SampleRing() {
-    if (at_tls.TS)
-      CloseThreadCodeSamples(at_tls, at_tls.TS, /*Drain=*/false); // closes Fd
+    if (at_tls.TS) {
+      // Not a perf descriptor: closed here, so that the runtime's count of
+      // open perf descriptors (ClosePerfFd) is not decremented for it. (It
+      // was: the count wrapped, and every later perf_event_open of the
+      // process, a forked test's included, was refused as over budget.)
+      PerfRing &Ring = at_tls.TS->Code.Ring;
+      if (Ring.Fd >= 0)
+        close(Ring.Fd);
+      Ring.Fd = -1;
+      CloseThreadCodeSamples(at_tls, at_tls.TS, /*Drain=*/false);
+    }
     at_tls.SampleHead = &kZeroHead;
   }
 };
