@@ -42,8 +42,6 @@ public:
   /// before any pass runs).
   ProbeKind(const char *Name, InstrumentFn Instrument);
 
-  const char *name() const { return Name; }
-
   /// Runs every registered kind, in the order of their names (the IR does
   /// not depend on the plugin's link order); returns whether one changed
   /// the IR.

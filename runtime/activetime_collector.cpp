@@ -37,12 +37,8 @@ u32 CollectorsInOrder(const Collector *(&Out)[kMaxCollectors]) {
 }
 
 bool CollectorsRegistered() {
-  const Collector *Cs[kMaxCollectors];
-  u32 N = CollectorsInOrder(Cs);
-  for (u32 I = 0; I < N; ++I)
-    if (!internal_strcmp(Cs[I]->Name, "process"))
-      return true;
-  return false;
+  return __start_activetime_collectors &&
+         __start_activetime_collectors != __stop_activetime_collectors;
 }
 
 namespace {

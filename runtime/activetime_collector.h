@@ -130,9 +130,9 @@ constexpr u32 kMaxCollectors = 32;
 // path).
 u32 CollectorsInOrder(const Collector *(&Out)[kMaxCollectors]);
 
-// Whether the collectors are there (the process collector, which writes
-// the profile's first section, is): a linker that drops the registrations'
-// section leaves a runtime that can record nothing.
+// Whether any collector is registered: a linker that drops the
+// registrations' section drops them all, and leaves a runtime that can
+// record nothing.
 bool CollectorsRegistered();
 
 // Calls hook H of every collector that has one, in order.
