@@ -227,8 +227,10 @@ private:
   /// How many sections of \p Kind the open block holds (the one being
   /// parsed included, while its parser runs).
   uint32_t sectionsSeen(uint32_t Kind) const;
-  /// Whether the block's module, thread, trace, strides and block counts
-  /// sections are all there, as many as the process record says.
+  /// Whether the block's module, thread, trace and strides sections are all
+  /// there, as many as the process record says ...
+  bool throughStridesComplete() const;
+  /// ... and its block counts sections too.
   bool blockHeadComplete() const;
   /// The kinds' counts of sectionsSeen, by index into the section table.
   uint32_t SeenOfKind[kNumSectionKinds] = {};

@@ -245,9 +245,13 @@ uint32_t Parser::sectionsSeen(uint32_t Kind) const {
   return Info ? SeenOfKind[Info - SectionKinds] : 0;
 }
 
-bool Parser::blockHeadComplete() const {
+bool Parser::throughStridesComplete() const {
   return ModulesSeen == ExpectedModules && ThreadsSeen == ExpectedThreads &&
-         TracesSeen == ExpectedTraces && StridesSeen == ExpectedStrides &&
+         TracesSeen == ExpectedTraces && StridesSeen == ExpectedStrides;
+}
+
+bool Parser::blockHeadComplete() const {
+  return throughStridesComplete() &&
          Cur->BlockCounts.size() == ExpectedBlockCounts;
 }
 

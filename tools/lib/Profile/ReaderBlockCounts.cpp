@@ -15,8 +15,7 @@ using namespace activetime::profile;
 using namespace activetime::profile::rawreader;
 
 Error Parser::checkBlockCountsOrder() {
-  if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
-      TracesSeen != ExpectedTraces || StridesSeen != ExpectedStrides)
+  if (!throughStridesComplete())
     return fail(formatv("process (pid {0}): block counts section before the "
                         "block's module, thread, trace and strides sections "
                         "are complete",

@@ -16,8 +16,7 @@ using namespace activetime::profile;
 using namespace activetime::profile::rawreader;
 
 Error Parser::checkParallelOrder() {
-  if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
-      TracesSeen != ExpectedTraces || StridesSeen != ExpectedStrides)
+  if (!throughStridesComplete())
     return fail(formatv("process (pid {0}): parallel section before its "
                         "module, thread, trace and strides sections",
                         Cur->Pid));

@@ -16,8 +16,7 @@ using namespace activetime::profile;
 using namespace activetime::profile::rawreader;
 
 Error Parser::checkSamplesOrder() {
-  if (ModulesSeen != ExpectedModules || ThreadsSeen != ExpectedThreads ||
-      TracesSeen != ExpectedTraces || StridesSeen != ExpectedStrides)
+  if (!throughStridesComplete())
     return fail(formatv("process (pid {0}): samples section before all of its "
                         "module, thread, trace and strides sections",
                         Cur->Pid));
