@@ -521,8 +521,15 @@ namespace {
 void FinishThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
   // A ring the drainer installed that no probe adopted since (the thread
   // ran only counted calls, or blocked): its records are the thread's
-  // switches since then.
-  AdoptLateSwitchSource(T, TS);
+  // switches since then. Only one installed by Now: this runs after the
+  // wait for the registry lock (long, with hundreds of threads ending at
+  // once), and adopting reads the clocks, or takes the drainer's reading,
+  // from after the thread's end; the CPU clock's window would then run
+  // past Now and charge that wait as switched-out time. Such a thread
+  // keeps its CPU clock, whose last window ends at Now (below).
+  const SwitchState &S = TS->Switch;
+  if (S.LateTick && S.LateTick <= Now)
+    AdoptLateSwitchSource(T, TS);
   CloseThreadSwitchSource(T, TS, /*Drain=*/true, Now);
 }
 

@@ -29,6 +29,7 @@
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_output.h"
+#include "activetime_perf_ring.h"
 #include "activetime_writer.h"
 #include "activetime_checksum.h"
 #include "activetime_collector.h"
@@ -854,6 +855,57 @@ TEST_F(RuntimeTest, LateSwitchRingCountsFromTheHandOff) {
     EXPECT_EQ(at_tls.Sw - Sw0, Switches);
     ProbeExitAt(F, 1000, 1500);
     S.Ring.Fd = -1;
+    RemoveSwitchRingForTesting();
+  }
+}
+
+// A thread that ends before it adopted the ring the drainer installed: the
+// switch collector's finish runs after the wait for the registry lock (with
+// hundreds of threads ending at once, a long one), so the drainer's reading
+// of the thread's clock, or a fresh one, lies after the thread's end. The
+// CPU clock's last window ends at the end all the same; the ring's records
+// (from after it) charge nothing. Cases: the drainer read the thread's
+// clocks after the end, or could not read its CPU clock (LateTick 0: a
+// fresh reading, at the real clock, would be taken).
+TEST_F(RuntimeTest, ThreadEndingBeforeItsLateRingChargesNothingAfterItsEnd) {
+  const Collector *Cs[kMaxCollectors];
+  u32 N = CollectorsInOrder(Cs);
+  const Collector *Switch = nullptr;
+  for (u32 I = 0; I < N; ++I)
+    if (std::string(Cs[I]->Name) == "switch")
+      Switch = Cs[I];
+  ASSERT_TRUE(Switch && Switch->ThreadFinish);
+  for (u64 LateTick : {5000ull, 0ull}) {
+    SCOPED_TRACE(LateTick);
+    FakeRing R(4096);
+    InstallSwitchRingForTesting(R.Page);
+    // A descriptor the finish may close (and give back to the budget).
+    perf_event_attr A;
+    memset(&A, 0, sizeof(A));
+    A.type = PERF_TYPE_SOFTWARE;
+    A.config = PERF_COUNT_SW_DUMMY;
+    A.size = sizeof(A);
+    A.disabled = 1;
+    int Fd = PerfEventOpen(&A, 0);
+    if (Fd < 0) {
+      RemoveSwitchRingForTesting();
+      GTEST_SKIP() << "perf_event_open refused";
+    }
+    SwitchState &S = TS()->Switch;
+    S.Source = raw::SS_CpuClock;
+    S.Ring.Fd = Fd;
+    // Not on CPU since the last check (a CPU time no reading reaches): the
+    // whole window from the last check is off CPU.
+    S.LastCpuNs = S.LateCpuNs = ~0ull >> 1;
+    S.LastWall = 1000;
+    S.LateTick = LateTick;
+    R.Interval(5100, 5200);
+    R.Publish();
+    u64 Off0 = at_tls.Off;
+    Switch->ThreadFinish(at_tls, TS(), 2000);
+    EXPECT_EQ(at_tls.Off - Off0, 1000u); // 1000..2000: to the end, no later
+    EXPECT_EQ(S.Source, (u32)raw::SS_CpuClock);
+    EXPECT_EQ(S.Ring.Fd, -1); // closed with the thread
     RemoveSwitchRingForTesting();
   }
 }
