@@ -3,7 +3,9 @@
 // The tick read on the probe hot path: rdtsc on x86-64, cntvct_el0 on
 // AArch64, CLOCK_MONOTONIC nanoseconds elsewhere. The tick rate is calibrated
 // against CLOCK_MONOTONIC_RAW from the start of the run to the write time (no
-// start-up sleep); a run shorter than min_calibration_ms spins at write time.
+// start-up sleep, no exit spin unless min_calibration_ms asks for one): a
+// rate over a span S read at both ends to within w is off by at most 2w/S,
+// so any duration inside the run is off by at most 2w, however short S.
 //
 //===----------------------------------------------------------------------===//
 
