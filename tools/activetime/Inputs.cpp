@@ -21,7 +21,7 @@ using namespace activetime::report;
 
 /// Writes of these profiles that never finished: a file read is then an
 /// older one (or missing), which the user should know before trusting it.
-static void warnUnfinished(ArrayRef<std::string> Files) {
+void tool::warnUnfinished(ArrayRef<std::string> Files) {
   for (const auto &[I, U] : profile::findUnfinishedBeside(Files))
     WithColor::warning(errs(), "activetime")
         << U.Path << ": process " << U.Pid << " was killed while writing "

@@ -19,6 +19,10 @@
 namespace activetime {
 namespace tool {
 
+/// Warns of each file among \p Files whose write was killed (a leftover
+/// temporary beside it): the file read is an older one, or missing.
+void warnUnfinished(llvm::ArrayRef<std::string> Files);
+
 /// Reads every file as it is (one progress phase per file).
 llvm::Expected<std::vector<profile::NamedProfile>>
 readEach(llvm::ArrayRef<std::string> Files, report::Progress *Prog = nullptr);

@@ -10,6 +10,9 @@
 
 #include "activetime/Profile/Profile.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
 
 using namespace llvm;
 using namespace activetime;
@@ -32,21 +35,29 @@ static cl::opt<ProgressMode>
                 cl::desc("Progress line on stderr"), ACTIVETIME_PROGRESS_VALUES,
                 cl::cat(ToolCategory));
 
+static cl::opt<unsigned>
+    Jobs("j", cl::sub(MergeCommand), cl::init(0),
+         cl::desc("Inputs read at once, each on its own thread (0: one per "
+                  "core the process may use)"),
+         cl::value_desc("N"), cl::cat(ToolCategory));
+static cl::alias JobsLong("jobs", cl::aliasopt(Jobs), cl::desc("Alias for -j"));
+
 static int mergeMain() {
   // Check before reading anything: a merge must never clobber its input.
   if (Error E = checkOutputIsNoInput(Inputs, Output))
     return reportError(std::move(E));
+  if (Inputs.empty())
+    return reportError(
+        createStringError(inconvertibleErrorCode(), "no input files"));
+  warnUnfinished(Inputs);
   Progress Prog("merge", ProgressOpt);
-  Expected<std::vector<profile::NamedProfile>> Profiles =
-      readEach(Inputs, &Prog);
-  if (!Profiles)
-    return reportError(Profiles.takeError());
-  Prog.phase("merging");
-  Expected<profile::Profile> Merged = profile::mergeProfiles(std::move(*Profiles));
-  if (!Merged)
-    return reportError(Merged.takeError());
-  Prog.phase("writing " + Output);
-  if (Error E = profile::writeProfile(*Merged, StringRef(Output)))
+  // Streamed: each input is read, checked and written in turn, a few at a
+  // time, so thousands of profiles merge in the memory of a handful.
+  auto Merged = [&](size_t Done) {
+    Prog.phase("merged " + sys::path::filename(Inputs[Done - 1]).str() +
+               " (" + utostr(Done) + "/" + utostr(Inputs.size()) + ")");
+  };
+  if (Error E = profile::mergeFiles(Inputs, Output, Jobs, Merged))
     return reportError(std::move(E));
   return 0;
 }

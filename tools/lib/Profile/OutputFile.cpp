@@ -35,7 +35,7 @@ static Error fileError(StringRef Path, std::error_code EC) {
 }
 
 Error profile::writeFileAtomically(
-    StringRef Path, function_ref<Error(raw_ostream &)> Write) {
+    StringRef Path, function_ref<Error(raw_pwrite_stream &)> Write) {
   if (Path == "-")
     return Write(outs());
   if (Path == "/dev/null") {

@@ -85,6 +85,8 @@ class ProfileWriter {
 public:
   void writeBlock(const Process &P);
   llvm::Error finish(bool Merged, llvm::raw_ostream &OS);
+  /// The sections written so far, as one block; none are left.
+  SerializedBlock takeBlock();
 
   // The section table's entries, named after RawData.inc's sections: each
   // writes the block's sections of its kind (none, one or several).

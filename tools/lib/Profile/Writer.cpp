@@ -44,27 +44,52 @@ void ProfileWriter::writeBlock(const Process &P) {
     (this->*Write)(P);
 }
 
-/// The file header, then every section behind its section header.
-Error ProfileWriter::finish(bool Merged, raw_ostream &OS) {
-  if (!fits32(Sections.size()))
+Expected<std::string> profile::fileHeader(uint64_t NumSections,
+                                          uint64_t PayloadBytes, bool Merged) {
+  if (!fits32(NumSections))
     return fail("too many sections for the raw format");
-  uint64_t FileSize = sizeof(raw::FileHeader);
-  for (const std::string &S : Sections)
-    FileSize += S.size();
-
   using H = raw::FileHeader;
   RecordOut<H> Header;
   Header.text(&H::Magic, StringRef(raw::kMagic, sizeof(raw::kMagic)));
   Header.set(&H::Version, raw::kVersion);
   Header.set(&H::HeaderSize, sizeof(raw::FileHeader));
-  Header.set(&H::FileSize, FileSize);
-  Header.set(&H::NumSections, Sections.size());
+  Header.set(&H::FileSize, sizeof(raw::FileHeader) + PayloadBytes);
+  Header.set(&H::NumSections, NumSections);
   Header.set(&H::Flags, Merged ? raw::FH_Merged : 0);
   Header.set(&H::Checksum, fileHeaderChecksum(Header.bytes()));
-  OS << Header.bytes();
+  return Header.bytes().str();
+}
+
+/// The file header, then every section behind its section header.
+Error ProfileWriter::finish(bool Merged, raw_ostream &OS) {
+  uint64_t Payload = 0;
+  for (const std::string &S : Sections)
+    Payload += S.size();
+  Expected<std::string> Header = fileHeader(Sections.size(), Payload, Merged);
+  if (!Header)
+    return Header.takeError();
+  OS << *Header;
   for (const std::string &S : Sections)
     OS << S;
   return Error::success();
+}
+
+SerializedBlock ProfileWriter::takeBlock() {
+  SerializedBlock B;
+  B.NumSections = Sections.size();
+  for (const std::string &S : Sections)
+    B.Bytes += S;
+  Sections.clear();
+  return B;
+}
+
+Expected<SerializedBlock> profile::serializeBlock(const Process &P,
+                                                  size_t Idx) {
+  if (Error E = checkProcess(P, Idx))
+    return std::move(E);
+  ProfileWriter W;
+  W.writeBlock(P);
+  return W.takeBlock();
 }
 
 Error profile::writeProfile(const Profile &Prof, raw_ostream &OS) {

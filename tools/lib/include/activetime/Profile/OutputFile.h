@@ -38,10 +38,11 @@ bool parseToolTempName(llvm::StringRef Name, llvm::StringRef &Target);
 /// so `activetime clean` leaves it alone, and removed if the tool is
 /// interrupted (SIGINT, SIGTERM: llvm::sys::RemoveFileOnSignal). The
 /// writer's errors come back as they are; a failure of the file itself
-/// names \p Path.
-llvm::Error
-writeFileAtomically(llvm::StringRef Path,
-                    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
+/// names \p Path. The stream takes pwrite (a header written last) except
+/// for "-".
+llvm::Error writeFileAtomically(
+    llvm::StringRef Path,
+    llvm::function_ref<llvm::Error(llvm::raw_pwrite_stream &)> Write);
 
 } // namespace profile
 } // namespace activetime

@@ -9,6 +9,8 @@
 #ifndef ACTIVETIME_PROFILE_PROFILE_H
 #define ACTIVETIME_PROFILE_PROFILE_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
@@ -407,6 +409,22 @@ llvm::Error writeProfile(const Profile &P, llvm::raw_ostream &OS);
 /// that is renamed into place, so a failure never leaves a partial file.
 llvm::Error writeProfile(const Profile &P, llvm::StringRef Path);
 
+/// One process block in the raw format: its sections, each behind its
+/// section header, ready to follow a file header.
+struct SerializedBlock {
+  std::string Bytes;
+  uint64_t NumSections = 0;
+};
+
+/// \p P as a process block; \p Idx names it in errors (a model the format
+/// cannot express).
+llvm::Expected<SerializedBlock> serializeBlock(const Process &P, size_t Idx);
+
+/// The file header of a raw file whose \p NumSections sections take
+/// \p PayloadBytes after it.
+llvm::Expected<std::string> fileHeader(uint64_t NumSections,
+                                       uint64_t PayloadBytes, bool Merged);
+
 struct NamedProfile {
   std::string Name; // file name, used in diagnostics
   Profile Prof;
@@ -415,6 +433,16 @@ struct NamedProfile {
 /// Concatenates the process blocks of all inputs after checking that every
 /// process comes from the same binary as the first one.
 llvm::Expected<Profile> mergeProfiles(std::vector<NamedProfile> Inputs);
+
+/// The same merge from files to a file, streamed: the inputs are read and
+/// serialized \p Jobs at a time (0: every core) and their blocks written
+/// in input order as they come, so memory holds a few inputs rather than
+/// all of them. \p Done is called with the number of inputs written so
+/// far. Written through a temporary file: an error leaves \p Output as it
+/// was.
+llvm::Error mergeFiles(llvm::ArrayRef<std::string> Inputs,
+                       llvm::StringRef Output, unsigned Jobs,
+                       llvm::function_ref<void(size_t)> Done);
 
 /// Maps every code sample's address (and its caller's), and every node's
 /// call site, to the function holding it, through the symbol tables of the
