@@ -11,6 +11,7 @@
 
 #include "activetime_flags.h"
 #include "activetime_internal.h"
+#include "activetime_mpi.h"
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_libc.h"
 #include "sanitizer_common/sanitizer_posix.h"
@@ -189,7 +190,8 @@ void ReportFailure(const char *Path, const char *What, int Err) {
 } // namespace
 
 bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
-                         char *Out, uptr OutSize, bool *HasPid) {
+                         char *Out, uptr OutSize, bool *HasPid,
+                         const char *Rank) {
   uptr O = 0;
   auto Put = [&](const char *S, uptr N) {
     if (O + N + 1 > OutSize)
@@ -209,6 +211,10 @@ bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
       char Num[16];
       int N = internal_snprintf(Num, sizeof(Num), "%u", Pid);
       Ok = Put(Num, N);
+      ++P;
+    } else if (P[0] == '%' && P[1] == 'r') {
+      const char *R = Rank ? Rank : kNoRankText;
+      Ok = Put(R, internal_strlen(R));
       ++P;
     } else if (P[0] == '%' && P[1] == '%') {
       Ok = Put("%", 1);
@@ -242,7 +248,8 @@ bool InsertPid(char *Pattern, uptr Size) {
 }
 
 bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
-                     bool ForkedChild, char *Out, uptr OutSize) {
+                     bool ForkedChild, char *Out, uptr OutSize,
+                     const char *Rank) {
   static const char kDefault[] = "activetime.%e.%p.raw";
   char Pattern[4096];
   const char *Flag = OutputFlag ? OutputFlag : "";
@@ -260,12 +267,14 @@ bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
     internal_memcpy(Pattern, Flag, L + 1);
   }
   bool HasPid = false;
-  if (!ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, &HasPid))
+  if (!ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, &HasPid,
+                           Rank))
     return false;
   if (!ForkedChild || HasPid)
     return true;
   return InsertPid(Pattern, sizeof(Pattern)) &&
-         ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
+         ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, nullptr,
+                             Rank);
 }
 
 namespace {
@@ -363,8 +372,16 @@ bool ProfilePath(char *Out, uptr OutSize) {
   char Base[256];
   ExeBaseName(Base, sizeof(Base));
   const char *Flag = startup_fallback[0] ? "" : flags()->output;
+  // Expanded at each write, not at start-up: the rank is known only after
+  // MPI_Init (a write before it takes the launcher's rank, if any).
+  u32 Rank;
+  char RankText[16];
+  bool HasRank = MpiRank(&Rank) || LauncherRank(&Rank);
+  if (HasRank)
+    internal_snprintf(RankText, sizeof(RankText), "%u", Rank);
   return BuildOutputPath(Flag, Base, (u32)internal_getpid(),
-                         runtime.ForkedChild, Out, OutSize);
+                         runtime.ForkedChild, Out, OutSize,
+                         HasRank ? RankText : nullptr);
 }
 
 bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize) {
