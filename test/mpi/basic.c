@@ -51,6 +51,10 @@
 // JSON-NEXT: MPI_Isend 3 1200
 // JSON-NEXT: MPI_Recv 3 1200
 // JSON-NEXT: MPI_Wait 3 0
+// The export holds the same (its schema documents the fields).
+// RUN: %activetime export --format=json prof.1.raw -o export.json
+// RUN: %validate schema %export_schema export.json | FileCheck --check-prefix=SCHEMA %s
+// SCHEMA: valid against activetime-export
 // All four ranks in one report: the calls and bytes add up.
 // RUN: %activetime report prof.0.raw prof.1.raw prof.2.raw prof.3.raw | FileCheck --check-prefix=ALL %s
 // ALL: MPI: 4 ranks of a job of 4; {{.*}} 10.1 KiB of messages

@@ -20,6 +20,18 @@
 // LINE: x.o -o x -lmpi -idirafter {{[^ ]*}}/include -Wl,--whole-archive {{[^ ]*}}/lib/libactivetime_mpi.a -Wl,--no-whole-archive {{[^ ]*}}/lib/libactivetime_rt.a
 // RUN: env ACTIVETIME_CLANG=echo %at_cc --activetime-mpi -shared x.o -o x.so | FileCheck --check-prefix=SHLIB %s
 // SHLIB-NOT: libactivetime_mpi.a
+// Without the part, %r is the launcher's rank (OMPI_COMM_WORLD_RANK), and
+// the header has no MPI rank; outside any MPI job it is '-'.
+// RUN: %mpirun -np 2 -x ACTIVETIME_OPTIONS=output=%t/none.%%r.raw ./none recv
+// RUN: ls none.*.raw | FileCheck --check-prefix=LAUNCHER %s
+// LAUNCHER:      none.0.raw
+// LAUNCHER-NEXT: none.1.raw
+// RUN: %activetime report none.1.raw | FileCheck --check-prefix=NORANK %s
+// NORANK-NOT: MPI rank
+// RUN: %at_cc -O1 %S/Inputs/serial.c -o serial
+// RUN: env -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK ACTIVETIME_OPTIONS=output=%t/serial.%%r.raw ./serial
+// RUN: ls serial.*.raw | FileCheck --check-prefix=SERIAL %s
+// SERIAL: serial.-.raw
 // A compile step alone never links it.
 // RUN: %mpicc --activetime-mpi -O1 -c %s -o obj.o && llvm-nm obj.o | FileCheck --check-prefix=NONE %s
 #include <mpi.h>
@@ -30,6 +42,8 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 1)
     MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+  else if (rank == 0 && argc > 1)
+    MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Finalize();
   return 0;
 }
