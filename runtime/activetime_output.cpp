@@ -362,6 +362,34 @@ bool WritableDirectoryOf(const char *Path, int *Err) {
 }
 } // namespace
 
+namespace {
+// Whether Pattern names the rank (%r, not an escaped %%r).
+bool PatternHasRank(const char *Pattern) {
+  for (const char *P = Pattern; *P; ++P) {
+    if (P[0] != '%')
+      continue;
+    if (P[1] == 'r')
+      return true;
+    if (P[1] == '%')
+      ++P;
+  }
+  return false;
+}
+
+// The start-up check made the directories of the path it expanded, with
+// the rank it knew then (the launcher's, or none); MPI_Init may have told
+// another, so a path that names the rank gets its directories made again
+// at the write. A failure is the write's to report.
+void MakeRankDirectories(const char *Path) {
+  const char *Output = flags()->output;
+  if (startup_fallback[0] || !Output || !PatternHasRank(Output))
+    return;
+  char Dir[4096];
+  int Err = 0;
+  MakeParentDirectories(Path, Dir, sizeof(Dir), &Err);
+}
+} // namespace
+
 bool ProfilePath(char *Out, uptr OutSize) {
   if (startup_fallback[0] && !runtime.ForkedChild) {
     if (internal_strlen(startup_fallback) >= OutSize)
@@ -406,6 +434,13 @@ bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize) {
 
 void CheckOutputAtStartup() {
   if (!flags()->write_profile)
+    return;
+  // A path that names a rank nobody knows yet is made at the write, when
+  // MPI_Init may have told it (MakeRankDirectories): no '-' directory now.
+  u32 Rank;
+  const char *Output = flags()->output;
+  if (Output && PatternHasRank(Output) && !MpiRank(&Rank) &&
+      !LauncherRank(&Rank))
     return;
   char Path[4096], Dir[4096];
   if (!ProfilePath(Path, sizeof(Path)))
@@ -472,6 +507,7 @@ bool WriteProfileOutput(const char *Data, uptr Size) {
            flags()->output);
     return false;
   }
+  MakeRankDirectories(Path);
   bool Ok = WriteOutput(Path, Pid, Data, Size);
   // Not lost: the directory was removed, or the path became unwritable.
   char Fallback[4096];
@@ -555,6 +591,7 @@ bool BeginThrough(ProfileFile *F) {
 bool BeginProfileFile(ProfileFile *F) {
   if (!ProfilePath(F->Path, sizeof(F->Path)))
     return false;
+  MakeRankDirectories(F->Path);
   struct stat St;
   if (!internal_iserror(internal_lstat(F->Path, &St)) && !S_ISREG(St.st_mode))
     // A link or directory: WriteOutput refuses it, in one line.

@@ -61,6 +61,15 @@
 // ALL-DAG: MPI_Isend 12 {{.*}} 4.7 KiB
 // ALL-DAG: MPI_Allreduce 8 {{.*}} 640 B
 //
+// Started without mpirun (a singleton MPI_Init): no rank is known at
+// start-up, rank 0 of 1 at the write, whose path's directory is made then.
+// RUN: env ACTIVETIME_OPTIONS=output=%t/single%%r/p.raw ./prog > single.out
+// RUN: ls -d single* | FileCheck --check-prefix=SINGLE %s
+// SINGLE:     single.out
+// SINGLE-NEXT: single0
+// SINGLE-NOT: single-
+// RUN: %activetime report single0/p.raw | FileCheck --check-prefix=SINGLEHEAD %s
+// SINGLEHEAD: MPI rank: 0 of 1 (MPI_COMM_WORLD)
 // A non-zero exit status of the ranks is kept too.
 // RUN: %mpirun -np 4 ./plain 3 > plain3.out 2>/dev/null; echo $? > plain3.rc
 // RUN: %mpirun -np 4 -x ACTIVETIME_OPTIONS=output=%t/exit.%%r.raw ./prog 3 > prog3.out 2>/dev/null; echo $? > prog3.rc
