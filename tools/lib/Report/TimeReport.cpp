@@ -545,6 +545,15 @@ void TextReport::processesSummary(size_t NumThreads,
           "each)\n";
   OS << "  wall time:       " << plainTime(Total) << " in total, longest "
      << plainTime(Longest) << "\n";
+  uint32_t Ranks = 0, JobSize = 0;
+  for (const Process &Pr : P.Processes)
+    if (Pr.MpiSize) {
+      ++Ranks;
+      JobSize = std::max(JobSize, Pr.MpiSize);
+    }
+  if (Ranks)
+    OS << "  MPI ranks:       " << Ranks << " of a job of " << JobSize
+       << " (MPI_COMM_WORLD)\n";
   OS << "  threads:         " << NumThreads << "\n";
   OS << "  modules:         up to " << MaxModules << " per process\n";
   blockCountLines(BlockCountTables, MaxModules);
