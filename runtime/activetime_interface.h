@@ -62,6 +62,14 @@ __activetime_region_begin(const activetime::abi::FuncDesc *R);
 SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_region_end(const activetime::abi::FuncDesc *R);
 
+// The optional MPI part (runtime/mpi/, activetime_mpi.h): its module of
+// the MPI routines' wrappers and their message byte counters (constructor),
+// and MPI_COMM_WORLD's rank and size (after MPI_Init).
+SANITIZER_INTERFACE_ATTRIBUTE void
+__activetime_mpi_attach(activetime::abi::ModuleDesc *M,
+                        const __sanitizer::u64 *Bytes);
+SANITIZER_INTERFACE_ATTRIBUTE void __activetime_mpi_rank(int Rank, int Size);
+
 // Collection switch: while off, entry probes (and region begins) record
 // nothing; exits still close frames opened before. Returns the previous
 // state (1 on, 0 off).

@@ -11,6 +11,7 @@
 
 #include "activetime_flags.h"
 #include "activetime_internal.h"
+#include "activetime_mpi.h"
 #include "sanitizer_common/sanitizer_common.h"
 #include "sanitizer_common/sanitizer_libc.h"
 #include "sanitizer_common/sanitizer_posix.h"
@@ -189,7 +190,8 @@ void ReportFailure(const char *Path, const char *What, int Err) {
 } // namespace
 
 bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
-                         char *Out, uptr OutSize, bool *HasPid) {
+                         char *Out, uptr OutSize, bool *HasPid,
+                         const char *Rank) {
   uptr O = 0;
   auto Put = [&](const char *S, uptr N) {
     if (O + N + 1 > OutSize)
@@ -209,6 +211,10 @@ bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
       char Num[16];
       int N = internal_snprintf(Num, sizeof(Num), "%u", Pid);
       Ok = Put(Num, N);
+      ++P;
+    } else if (P[0] == '%' && P[1] == 'r') {
+      const char *R = Rank ? Rank : kNoRankText;
+      Ok = Put(R, internal_strlen(R));
       ++P;
     } else if (P[0] == '%' && P[1] == '%') {
       Ok = Put("%", 1);
@@ -242,7 +248,8 @@ bool InsertPid(char *Pattern, uptr Size) {
 }
 
 bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
-                     bool ForkedChild, char *Out, uptr OutSize) {
+                     bool ForkedChild, char *Out, uptr OutSize,
+                     const char *Rank) {
   static const char kDefault[] = "activetime.%e.%p.raw";
   char Pattern[4096];
   const char *Flag = OutputFlag ? OutputFlag : "";
@@ -260,12 +267,14 @@ bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
     internal_memcpy(Pattern, Flag, L + 1);
   }
   bool HasPid = false;
-  if (!ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, &HasPid))
+  if (!ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, &HasPid,
+                           Rank))
     return false;
   if (!ForkedChild || HasPid)
     return true;
   return InsertPid(Pattern, sizeof(Pattern)) &&
-         ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize);
+         ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, nullptr,
+                             Rank);
 }
 
 namespace {
@@ -353,6 +362,34 @@ bool WritableDirectoryOf(const char *Path, int *Err) {
 }
 } // namespace
 
+namespace {
+// Whether Pattern names the rank (%r, not an escaped %%r).
+bool PatternHasRank(const char *Pattern) {
+  for (const char *P = Pattern; *P; ++P) {
+    if (P[0] != '%')
+      continue;
+    if (P[1] == 'r')
+      return true;
+    if (P[1] == '%')
+      ++P;
+  }
+  return false;
+}
+
+// The start-up check made the directories of the path it expanded, with
+// the rank it knew then (the launcher's, or none); MPI_Init may have told
+// another, so a path that names the rank gets its directories made again
+// at the write. A failure is the write's to report.
+void MakeRankDirectories(const char *Path) {
+  const char *Output = flags()->output;
+  if (startup_fallback[0] || !Output || !PatternHasRank(Output))
+    return;
+  char Dir[4096];
+  int Err = 0;
+  MakeParentDirectories(Path, Dir, sizeof(Dir), &Err);
+}
+} // namespace
+
 bool ProfilePath(char *Out, uptr OutSize) {
   if (startup_fallback[0] && !runtime.ForkedChild) {
     if (internal_strlen(startup_fallback) >= OutSize)
@@ -363,8 +400,16 @@ bool ProfilePath(char *Out, uptr OutSize) {
   char Base[256];
   ExeBaseName(Base, sizeof(Base));
   const char *Flag = startup_fallback[0] ? "" : flags()->output;
+  // Expanded at each write, not at start-up: the rank is known only after
+  // MPI_Init (a write before it takes the launcher's rank, if any).
+  u32 Rank;
+  char RankText[16];
+  bool HasRank = MpiRank(&Rank) || LauncherRank(&Rank);
+  if (HasRank)
+    internal_snprintf(RankText, sizeof(RankText), "%u", Rank);
   return BuildOutputPath(Flag, Base, (u32)internal_getpid(),
-                         runtime.ForkedChild, Out, OutSize);
+                         runtime.ForkedChild, Out, OutSize,
+                         HasRank ? RankText : nullptr);
 }
 
 bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize) {
@@ -389,6 +434,13 @@ bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize) {
 
 void CheckOutputAtStartup() {
   if (!flags()->write_profile)
+    return;
+  // A path that names a rank nobody knows yet is made at the write, when
+  // MPI_Init may have told it (MakeRankDirectories): no '-' directory now.
+  u32 Rank;
+  const char *Output = flags()->output;
+  if (Output && PatternHasRank(Output) && !MpiRank(&Rank) &&
+      !LauncherRank(&Rank))
     return;
   char Path[4096], Dir[4096];
   if (!ProfilePath(Path, sizeof(Path)))
@@ -455,6 +507,7 @@ bool WriteProfileOutput(const char *Data, uptr Size) {
            flags()->output);
     return false;
   }
+  MakeRankDirectories(Path);
   bool Ok = WriteOutput(Path, Pid, Data, Size);
   // Not lost: the directory was removed, or the path became unwritable.
   char Fallback[4096];
@@ -538,6 +591,7 @@ bool BeginThrough(ProfileFile *F) {
 bool BeginProfileFile(ProfileFile *F) {
   if (!ProfilePath(F->Path, sizeof(F->Path)))
     return false;
+  MakeRankDirectories(F->Path);
   struct stat St;
   if (!internal_iserror(internal_lstat(F->Path, &St)) && !S_ISREG(St.st_mode))
     // A link or directory: WriteOutput refuses it, in one line.

@@ -26,17 +26,22 @@ using namespace __sanitizer;
 bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size,
                  bool FromFile = false);
 
-// Expands %e (executable base name), %p (pid) and %% in Pattern. Other '%'
-// sequences are copied literally. Returns false if Out is too small.
-// *HasPid (if given) is set when the pattern has a %p.
+// Expands %e (executable base name), %p (pid), %r (Rank: the MPI rank, or
+// kNoRankText when null) and %% in Pattern. Other '%' sequences are copied
+// literally. Returns false if Out is too small. *HasPid (if given) is set
+// when the pattern has a %p.
 bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
-                         char *Out, uptr OutSize, bool *HasPid = nullptr);
+                         char *Out, uptr OutSize, bool *HasPid = nullptr,
+                         const char *Rank = nullptr);
+// What %r gives in a process that has no MPI rank.
+constexpr const char kNoRankText[] = "-";
 // The final profile path from the output flag (see activetime_flags.inc).
 // ForkedChild: the process is a fork of an instrumented parent, whose file
 // a pattern without %p would overwrite; ".%p" is then inserted before the
 // name's extension ("p.raw" -> "p.<pid>.raw").
 bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
-                     bool ForkedChild, char *Out, uptr OutSize);
+                     bool ForkedChild, char *Out, uptr OutSize,
+                     const char *Rank = nullptr);
 
 /// This process's profile path: output= expanded for it, or the fallback
 /// the start-up check chose. False if it does not fit in Out.

@@ -181,7 +181,7 @@ def command_reference(build):
 
     text = run([wrapper, "--activetime-help"]).strip()
     # The paths the wrapper was configured with say nothing to a reader.
-    text = re.sub(r"\S*/lib/(libactivetime_rt\.\w+)", r"build/lib/\1", text)
+    text = re.sub(r"\S*/lib/(libactivetime_(rt|mpi)\.\w+)", r"build/lib/\1", text)
     text = re.sub(r"/usr/lib/llvm-\d+/bin/clang(\+\+)?-\d+",
                   r"clang\1-<version>", text)
     lines += ["## activetime-clang, activetime-clang++", "",

@@ -113,6 +113,9 @@ constexpr const char kSetEnabledName[] = "__activetime_set_enabled";
 constexpr const char kEnabledName[] = "__activetime_enabled";
 // Source name of the runtime-owned module holding the regions' descriptors.
 constexpr const char kRegionModuleName[] = "<activetime regions>";
+// Source name of the module of the MPI routines' wrappers (libactivetime_mpi,
+// runtime/mpi/): one FuncDesc per routine, each with FF_Mpi.
+constexpr const char kMpiModuleName[] = "<activetime mpi>";
 
 // Module registration, called from the module constructor / destructor.
 //   void __activetime_register_module(ModuleDesc *M);
@@ -192,6 +195,10 @@ constexpr int kCtorPriority = 1;
 
 enum FuncFlags : uint32_t {
   FF_LocalLinkage = 1u << 0, // internal/private: identity is (module, name)
+  // An MPI routine's wrapper (libactivetime_mpi): its calls are time spent
+  // in MPI. Never emitted by the pass.
+  FF_Mpi = 1u << 1,
+  FF_Known = FF_LocalLinkage | FF_Mpi,
 };
 
 enum MemSiteFlags : uint32_t {

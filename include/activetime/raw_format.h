@@ -27,8 +27,8 @@
 // A Process section opens a process block: the Module, Thread, Trace and
 // Strides sections after it (NumModules, NumThreads, NumTraces and NumStrides
 // of them, in that order), then NumBlockCounts BlockCounts sections, belong
-// to that process, then at most one Samples
-// and at most one Parallel section, in either order. A runtime-written file
+// to that process, then at most one Samples, at most one Parallel and at
+// most one Mpi section, in any order. A runtime-written file
 // has one block; a merged file has several.
 //
 //===----------------------------------------------------------------------===//
@@ -44,7 +44,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 13;
+constexpr uint32_t kVersion = 14;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`

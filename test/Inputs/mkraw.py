@@ -30,6 +30,9 @@ JSON description (all fields optional except where noted):
       "code_sample_flags": ["disabled", "unavailable", "user_only",
                             "stacks", "cost_unmeasured"] or int,
       "num_block_counts": 0,                    # ProcessRecord::NumBlockCounts
+      "mpi_rank": 0, "mpi_size": 0,             # v14 (size 0: no MPI run)
+      "mpi": {"num_routines": N, "reserved": 0, # v14: the mpi section
+              "routines": [{"func": f, "bytes": N, "reserved": 0}]},
       "modules": [{"hash": 0, "load_base": 0, "flags": 0,
                    "name": "a.c", "path": "/bin/app",
                    "functions": [{"name": "main", "file": "a.c", "line": 1,
@@ -213,6 +216,7 @@ SK_PROCESS, SK_MODULE, SK_THREAD = (RAW.kind("Process"), RAW.kind("Module"),
                                     RAW.kind("Thread"))
 SK_TRACE, SK_STRIDES = RAW.kind("Trace"), RAW.kind("Strides")
 SK_SAMPLES, SK_PARALLEL = RAW.kind("Samples"), RAW.kind("Parallel")
+SK_MPI = RAW.kind("Mpi")
 NO_NODE = 0xFFFFFFFF
 SITE_FLAGS = {"store": 1, "static": 2, "loop": 4}
 OF_STABLE, OF_FENCED, OF_MEASURED = 1, 2, 4
@@ -453,7 +457,8 @@ def build_sections(desc):
             TimingThreshold=p.get("timing_threshold", 0),
             CodeSamplePeriodNs=period,
             CodeSampleCost256=ticks256(p, "code_sample_cost"),
-            CodeSampleFlags=csflags, NumBlockCounts=p.get("num_block_counts", 0))
+            CodeSampleFlags=csflags, NumBlockCounts=p.get("num_block_counts", 0),
+            MpiRank=p.get("mpi_rank", 0), MpiSize=p.get("mpi_size", 0))
         sections.append((SK_PROCESS, pad8(rec + exe + bid)))
         for m in mods:
             name, path = m.get("name", "").encode(), m.get("path", "").encode()
@@ -560,6 +565,17 @@ def build_sections(desc):
             sections.append((SK_STRIDES, pad8(b)))
         if "parallel" in p:
             sections.append((SK_PARALLEL, parallel_section(p["parallel"])))
+        if "mpi" in p:
+            mp = p["mpi"]
+            routines = mp.get("routines", [])
+            b = RAW.pack("MpiRecord",
+                         NumRoutines=mp.get("num_routines", len(routines)),
+                         Reserved=mp.get("reserved", 0))
+            for r in routines:
+                b += RAW.pack("MpiRoutineRecord", Func=func_id(p, r["func"]),
+                              Reserved=r.get("reserved", 0),
+                              Bytes=r.get("bytes", 0))
+            sections.append((SK_MPI, b))
         if "samples" in p:
             sm = p["samples"]
             recs = sm.get("samples", [])

@@ -75,7 +75,8 @@ TEST(CollectorTest, CollectorsRegisterThemselvesInOrder) {
   }
   EXPECT_EQ(Names, (std::vector<std::string>{
                        "process", "modules", "threads", "counts", "trace",
-                       "switch", "strides", "block-counts", "ompt", "sampler",
+                       "switch", "strides", "block-counts", "ompt", "mpi",
+                       "sampler",
                        "codesamples"}));
 }
 
@@ -339,6 +340,24 @@ TEST(OutputNameTest, PatternExpansion) {
   EXPECT_STREQ(Buf, "out/dir/activetime.prog.42.raw");
   ASSERT_TRUE(BuildOutputPath("/tmp/p-%p.raw", "prog", 42, false, Buf, sizeof(Buf)));
   EXPECT_STREQ(Buf, "/tmp/p-42.raw");
+}
+
+// %r: the MPI rank the caller resolved (after MPI_Init, or the launcher's),
+// else kNoRankText; a forked child's inserted pid keeps it.
+TEST(OutputNameTest, RankExpansion) {
+  char Buf[256];
+  ASSERT_TRUE(ExpandOutputPattern("p.%r.%p.raw", "e", 7, Buf, sizeof(Buf),
+                                  nullptr, "3"));
+  EXPECT_STREQ(Buf, "p.3.7.raw");
+  ASSERT_TRUE(ExpandOutputPattern("p.%r.raw", "e", 7, Buf, sizeof(Buf)));
+  EXPECT_STREQ(Buf, "p.-.raw");
+  ASSERT_TRUE(ExpandOutputPattern("%%r%r", "e", 7, Buf, sizeof(Buf), nullptr,
+                                  "12"));
+  EXPECT_STREQ(Buf, "%r12");
+  EXPECT_FALSE(ExpandOutputPattern("%r%r", "e", 7, Buf, 4, nullptr, "12"));
+  ASSERT_TRUE(BuildOutputPath("d/r%r.raw", "prog", 42, true, Buf, sizeof(Buf),
+                              "5"));
+  EXPECT_STREQ(Buf, "d/r5.42.raw");
 }
 
 // A fork would overwrite the parent's file: the child's name gets its pid

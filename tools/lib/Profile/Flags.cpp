@@ -83,6 +83,8 @@ bool profile::isLocal(const Function &F) {
   return F.Flags & abi::FF_LocalLinkage;
 }
 
+bool profile::isMpi(const Function &F) { return F.Flags & abi::FF_Mpi; }
+
 bool profile::isRegionModule(const Module &M) {
   return M.Name == abi::kRegionModuleName;
 }

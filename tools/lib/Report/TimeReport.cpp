@@ -9,6 +9,7 @@
 
 #include "Common.h"
 #include "activetime/Profile/CallerCallee.h"
+#include "activetime/Profile/Mpi.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
@@ -53,6 +54,7 @@ private:
   void table(ArrayRef<FunctionStats> Rows, StringRef Indent, bool Starred);
   void tree();
   void threadSection(const ThreadSummary &T);
+  void mpiSection();
 
   const Profile &P;
   const Aggregate &A;
@@ -445,6 +447,9 @@ void TextReport::processBlock(const Process &Pr) {
     OS << "  tick step:       " << tickStep(Pr) << "\n";
   OS << "  wall time:       "
      << plainTime(ticksToNs(Pr, Pr.EndTick - Pr.StartTick)) << "\n";
+  if (Pr.MpiSize)
+    OS << "  MPI rank:        " << Pr.MpiRank << " of " << Pr.MpiSize
+       << " (MPI_COMM_WORLD)\n";
   ThreadCount C = ThreadCount::of(Pr);
   OS << "  threads:         " << C.Threads;
   if (C.Folded)
@@ -540,6 +545,15 @@ void TextReport::processesSummary(size_t NumThreads,
           "each)\n";
   OS << "  wall time:       " << plainTime(Total) << " in total, longest "
      << plainTime(Longest) << "\n";
+  uint32_t Ranks = 0, JobSize = 0;
+  for (const Process &Pr : P.Processes)
+    if (Pr.MpiSize) {
+      ++Ranks;
+      JobSize = std::max(JobSize, Pr.MpiSize);
+    }
+  if (Ranks)
+    OS << "  MPI ranks:       " << Ranks << " of a job of " << JobSize
+       << " (MPI_COMM_WORLD)\n";
   OS << "  threads:         " << NumThreads << "\n";
   OS << "  modules:         up to " << MaxModules << " per process\n";
   blockCountLines(BlockCountTables, MaxModules);
@@ -724,6 +738,7 @@ void TextReport::print() {
   header();
   if (O.HeaderOnly)
     return;
+  mpiSection();
   OS << "\n";
   table(A.Flat, "", M.activeIncludesOffCpu());
   if (O.Tree)
@@ -737,6 +752,33 @@ void TextReport::print() {
   if (O.Threads)
     for (const ThreadSummary &T : A.Threads)
       threadSection(T);
+}
+
+// Time and bytes per MPI routine over the profile's ranks (Mpi.h): what
+// mpiP's summary gives, out of the call tree's own figures.
+void TextReport::mpiSection() {
+  MpiSummary S = mpiSummary(P, A);
+  if (!S.present())
+    return;
+  OS << "\nMPI: " << S.Ranks << (S.Ranks == 1 ? " rank" : " ranks");
+  if (S.JobSize)
+    OS << " of a job of " << S.JobSize;
+  OS << "; time inside MPI calls " << plainTime(S.ElapsedNs) << " elapsed, "
+     << plainTime(S.ActiveNs) << " active ("
+     << percentOf(S.ActiveNs, A.TotalSelfActive)
+     << " of all active time), " << formatBytes(S.Bytes) << " of messages\n";
+  if (S.Routines.empty())
+    return;
+  auto Row = [&](StringRef Name, StringRef Calls, StringRef El, StringRef Ac,
+                 StringRef Bytes) {
+    OS << "  " << left_justify(Name, 24) << ' ' << right_justify(Calls, 10)
+       << ' ' << right_justify(El, 11) << ' ' << right_justify(Ac, 11) << ' '
+       << right_justify(Bytes, 11) << "\n";
+  };
+  Row("routine", "calls", "elapsed", "active", "bytes");
+  for (const MpiRoutine &R : S.Routines)
+    Row(M.Names.name(R.Func), utostr(R.Calls), plainTime(R.ElapsedNs),
+        plainTime(R.ActiveNs), formatBytes(R.Bytes));
 }
 
 void TextReport::threadSection(const ThreadSummary &T) {

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "activetime/Profile/Mpi.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/InlinedAway.h"
 #include "activetime/Report/ReportModel.h"
@@ -42,6 +43,7 @@ private:
   void counters(const Counters &C);
   void provenance();
   void process(const Process &Pr);
+  void mpi();
   void overhead(const Process &Pr);
   void codeSamples(const Process &Pr);
   void trace(const TraceSummary &S);
@@ -97,6 +99,7 @@ void JsonReport::print() {
     functions();
     tree();
     inlinedAway();
+    mpi();
     if (O.CallSites)
       callSitesJson(P, A, J, O);
     if (O.Callers)
@@ -189,6 +192,33 @@ void JsonReport::provenance() {
   });
 }
 
+/// Time and bytes per MPI routine (Mpi.h); null without MPI.
+void JsonReport::mpi() {
+  MpiSummary S = mpiSummary(P, A);
+  if (!S.present()) {
+    J.attribute("mpi", nullptr);
+    return;
+  }
+  J.attributeObject("mpi", [&] {
+    J.attribute("ranks", int64_t(S.Ranks));
+    J.attribute("job_size", int64_t(S.JobSize));
+    J.attribute("elapsed_ns", S.ElapsedNs);
+    J.attribute("active_ns", S.ActiveNs);
+    J.attribute("bytes", int64_t(S.Bytes));
+    J.attributeArray("routines", [&] {
+      for (const MpiRoutine &R : S.Routines)
+        J.object([&] {
+          J.attribute("name", M.Names.name(R.Func));
+          J.attribute("function", int64_t(JsonId[R.Func]));
+          J.attribute("calls", int64_t(R.Calls));
+          J.attribute("elapsed_ns", R.ElapsedNs);
+          J.attribute("active_ns", R.ActiveNs);
+          J.attribute("bytes", int64_t(R.Bytes));
+        });
+    });
+  });
+}
+
 void JsonReport::process(const Process &Pr) {
   J.object([&] {
     J.attribute("executable", Pr.Exe);
@@ -200,6 +230,14 @@ void JsonReport::process(const Process &Pr) {
     J.attribute("tick_step_ns", ticks256ToNs(Pr, Pr.TickStep256));
     J.attribute("start_unix_ns", int64_t(Pr.StartUnixNs));
     J.attribute("wall_ns", ticksToNs(Pr, Pr.EndTick - Pr.StartTick));
+    // MPI_COMM_WORLD's rank and size; null: not an MPI run.
+    if (Pr.MpiSize) {
+      J.attribute("mpi_rank", int64_t(Pr.MpiRank));
+      J.attribute("mpi_size", int64_t(Pr.MpiSize));
+    } else {
+      J.attribute("mpi_rank", nullptr);
+      J.attribute("mpi_size", nullptr);
+    }
     J.attribute("threads", int64_t(Pr.Threads.size()));
     J.attribute("modules", int64_t(Pr.Modules.size()));
     J.attribute("traces", int64_t(Pr.Traces.size()));

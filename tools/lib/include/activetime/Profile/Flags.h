@@ -105,6 +105,9 @@ OmpStatus ompStatus(const Parallel &Par);
 
 /// The function has local linkage: its name is unique in its module only.
 bool isLocal(const Function &F);
+/// The function is an MPI routine's wrapper (libactivetime_mpi): its calls
+/// are time spent in MPI.
+bool isMpi(const Function &F);
 /// The module is the pass's table of parallel regions, not a source file.
 bool isRegionModule(const Module &M);
 

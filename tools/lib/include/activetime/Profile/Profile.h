@@ -350,6 +350,19 @@ struct BlockCountTable {
   uint64_t ValuesLost = 0;
 };
 
+/// v14: one MPI routine's message bytes in a process (its calls and time
+/// are its function's nodes: a function with abi::FF_Mpi).
+struct MpiRoutineBytes {
+  uint32_t Func = 0;   // index into Process::Functions
+  uint64_t Bytes = 0;
+};
+
+/// v14: what the MPI part (libactivetime_mpi) recorded beside the call tree.
+struct MpiData {
+  bool Present = false;                 // the block has an mpi section
+  std::vector<MpiRoutineBytes> Routines; // ascending Func, Bytes > 0
+};
+
 struct Process {
   uint64_t TickRate = 0;
   uint64_t StartTick = 0;
@@ -382,6 +395,10 @@ struct Process {
   SampleSet Samples;
   std::vector<MemSite> Sites;      // grouped by module, ascending
   std::vector<BlockCountTable> BlockCounts; // block-counting builds only
+  /// v14: MPI_COMM_WORLD's rank and size; MpiSize 0: not an MPI run.
+  uint32_t MpiRank = 0;
+  uint32_t MpiSize = 0;
+  MpiData Mpi;                     // programs linked with the MPI part only
 };
 
 struct Profile {

@@ -259,6 +259,8 @@ template <> struct RawMapping<raw::ProcessRecord> {
     io.field(&R::CodeSampleFlags, P.CodeSampleFlags);
     io.sectionOwned(&R::NumStrides);
     io.count(&R::NumBlockCounts, P.BlockCounts);
+    io.field(&R::MpiRank, P.MpiRank);
+    io.field(&R::MpiSize, P.MpiSize);
   }
 };
 

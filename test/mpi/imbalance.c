@@ -1,0 +1,48 @@
+// Known per-rank work: rank r computes (r+1)*W, then all meet in
+// MPI_Barrier. The ranks that finished first wait longest, so the time
+// inside MPI_Barrier falls with the rank: checked as an ordering only (the
+// 4 ranks share a loaded 2-core machine), rank 0 and 1 against rank 3, in
+// elapsed time (on or off the CPU, the wait is time in MPI). The barrier is
+// a callee of sync_ranks, the work of compute.
+// REQUIRES: mpi
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %mpicc --activetime-mpi -O1 -g %s -o prog
+// RUN: %mpirun -np 4 -x ACTIVETIME_OPTIONS=output=%t/p.%%r.raw ./prog | FileCheck --check-prefix=OUT %s
+// OUT: done 4
+// RUN: for r in 0 1 2 3; do %activetime report --json p.$r.raw > p.$r.json || exit 1; done
+// RUN: python3 %S/Inputs/barrier_order.py p.0.json p.1.json p.2.json p.3.json | FileCheck %s
+// CHECK:      ranks 0 1 2 3 of 4
+// CHECK-NEXT: barrier calls 1 1 1 1
+// CHECK-NEXT: rank 0 waits longer than rank 3: yes
+// CHECK-NEXT: rank 1 waits longer than rank 3: yes
+// CHECK-NEXT: path: main > sync_ranks > MPI_Barrier
+#include <mpi.h>
+#include <stdio.h>
+
+#define NOINLINE __attribute__((noinline))
+
+volatile double sink;
+
+// About 40 ms of arithmetic per unit (the dependent additions do not
+// vectorize): rank 3 computes 120 ms longer than rank 0.
+NOINLINE static void compute(int units) {
+  double x = 0;
+  for (long i = 0; i < units * 40000000L; ++i)
+    x += (double)(i & 7) * 0.5;
+  sink = x;
+}
+
+NOINLINE static void sync_ranks(void) { MPI_Barrier(MPI_COMM_WORLD); }
+
+int main(int argc, char **argv) {
+  int rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  compute(rank + 1);
+  sync_ranks();
+  if (rank == 0)
+    printf("done %d\n", size);
+  MPI_Finalize();
+  return 0;
+}

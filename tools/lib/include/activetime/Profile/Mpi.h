@@ -1,0 +1,51 @@
+//===- activetime/Profile/Mpi.h - Time and bytes in MPI ---------*- C++ -*-===//
+//
+// Part of ActiveTime. The MPI summary of a profile whose program was linked
+// with the MPI part (libactivetime_mpi): per MPI routine, its calls, the
+// time inside them and their message bytes, over every process (rank) of
+// the profile. The calls and times are the routines' functions' figures
+// in the aggregate (each wrapper is a function with abi::FF_Mpi, a callee
+// of the function that called it); the bytes are the mpi sections'.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACTIVETIME_PROFILE_MPI_H
+#define ACTIVETIME_PROFILE_MPI_H
+
+#include "activetime/Profile/Aggregate.h"
+#include "activetime/Profile/Profile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace activetime {
+namespace profile {
+
+struct MpiRoutine {
+  uint32_t Func = 0;     // index into Aggregate::Functions
+  uint64_t Calls = 0;
+  double ActiveNs = 0;   // inclusive active time of the calls
+  double ElapsedNs = 0;  // inclusive elapsed (wall) time of the calls
+  uint64_t Bytes = 0;
+};
+
+struct MpiSummary {
+  /// Processes with an MPI rank (MPI_Init returned), and the largest job
+  /// size among them (0: no MPI run).
+  uint32_t Ranks = 0;
+  uint32_t JobSize = 0;
+  /// Routines called at least once, by elapsed time (then name) descending.
+  std::vector<MpiRoutine> Routines;
+  double ActiveNs = 0, ElapsedNs = 0; // sums over the routines
+  uint64_t Bytes = 0;
+  /// The profile had MPI routines' functions at all.
+  bool present() const { return JobSize || !Routines.empty(); }
+};
+
+/// The summary of \p P, whose aggregate is \p A.
+MpiSummary mpiSummary(const Profile &P, const Aggregate &A);
+
+} // namespace profile
+} // namespace activetime
+
+#endif // ACTIVETIME_PROFILE_MPI_H

@@ -1,0 +1,118 @@
+//===- MpiTest.cpp - The MPI summary and the mpi section ---------------===//
+//
+// Part of ActiveTime. Two ranks of one job: the summary adds each MPI
+// routine's calls and times (its functions' figures) and bytes (the mpi
+// sections') over the ranks and leaves out the program's own functions;
+// the mpi section and the rank survive a write and a read, and the reader
+// refuses bytes of a function that is not an MPI routine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "activetime/Profile/Mpi.h"
+#include "activetime/abi.h"
+#include "activetime/raw_format.h"
+
+#include "ProfileTestUtil.h"
+
+#include "gtest/gtest.h"
+
+using llvm::Expected;
+using namespace activetime;
+using namespace activetime::profile;
+
+namespace {
+
+constexpr uint32_t Root = raw::kNoParent;
+
+/// Rank \p Rank of 2: main calls MPI_Barrier (waiting \p BarrierNs) and
+/// MPI_Send (8 bytes), at 1 tick = 1 ns.
+Process makeRank(uint32_t Rank, uint64_t BarrierNs) {
+  Process P;
+  P.TickRate = 1000000000;
+  P.Exe = "/bin/app";
+  P.Pid = 100 + Rank;
+  P.MpiRank = Rank;
+  P.MpiSize = 2;
+  P.Modules.push_back({1, 0, 0, "a.c", "/bin/app"});
+  P.Modules.push_back({2, 0, 0, activetime::abi::kMpiModuleName, "/bin/app"});
+  P.Functions.push_back({0, 0x1000, 1, 0, "main", "a.c"});
+  P.Functions.push_back({1, 0x2000, 0, activetime::abi::FF_Mpi, "MPI_Barrier", ""});
+  P.Functions.push_back({1, 0x2100, 0, activetime::abi::FF_Mpi, "MPI_Send", ""});
+  P.Threads.push_back(testutil::makeThread(
+      1, {{Root, 0, 1, 100000, 100000 - BarrierNs - 10, 100000, 100000},
+          {0, 1, 1, BarrierNs, BarrierNs, BarrierNs, BarrierNs},
+          {0, 2, 2, 10, 10, 5, 5}}));
+  P.Mpi.Present = true;
+  P.Mpi.Routines.push_back({2, 8});
+  return P;
+}
+
+const MpiRoutine *find(const Aggregate &A, const MpiSummary &S,
+                       const std::string &Name) {
+  for (const MpiRoutine &R : S.Routines)
+    if (A.Functions[R.Func].Name == Name)
+      return &R;
+  return nullptr;
+}
+
+TEST(Mpi, SummaryAddsRoutinesOverRanks) {
+  Profile Prof;
+  Prof.Processes.push_back(makeRank(0, 3000));
+  Prof.Processes.push_back(makeRank(1, 1000));
+  Aggregate A = aggregate(Prof);
+  MpiSummary S = mpiSummary(Prof, A);
+  EXPECT_EQ(S.Ranks, 2u);
+  EXPECT_EQ(S.JobSize, 2u);
+  ASSERT_EQ(S.Routines.size(), 2u); // main is not MPI
+  // Longest first.
+  EXPECT_EQ(A.Functions[S.Routines[0].Func].Name, "MPI_Barrier");
+  const MpiRoutine *Barrier = find(A, S, "MPI_Barrier");
+  const MpiRoutine *Send = find(A, S, "MPI_Send");
+  ASSERT_TRUE(Barrier && Send);
+  EXPECT_EQ(Barrier->Calls, 2u);
+  EXPECT_EQ(Barrier->ElapsedNs, 4000);
+  EXPECT_EQ(Barrier->Bytes, 0u);
+  EXPECT_EQ(Send->Calls, 4u);
+  EXPECT_EQ(Send->Bytes, 16u);
+  EXPECT_EQ(S.Bytes, 16u);
+  EXPECT_EQ(S.ElapsedNs, 4020);
+}
+
+TEST(Mpi, NoMpiNoSummary) {
+  Profile Prof;
+  Process P = makeRank(0, 10);
+  P.MpiSize = 0;
+  P.Mpi = {};
+  for (Function &F : P.Functions)
+    F.Flags = 0;
+  Prof.Processes.push_back(P);
+  Aggregate A = aggregate(Prof);
+  EXPECT_FALSE(mpiSummary(Prof, A).present());
+}
+
+TEST(Mpi, SectionAndRankRoundTrip) {
+  Profile Prof;
+  Prof.Processes.push_back(makeRank(1, 1000));
+  Expected<Profile> Back = testutil::parse(testutil::serialize(Prof));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  const Process &P = Back->Processes[0];
+  EXPECT_EQ(P.MpiRank, 1u);
+  EXPECT_EQ(P.MpiSize, 2u);
+  ASSERT_TRUE(P.Mpi.Present);
+  ASSERT_EQ(P.Mpi.Routines.size(), 1u);
+  EXPECT_EQ(P.Mpi.Routines[0].Func, 2u);
+  EXPECT_EQ(P.Mpi.Routines[0].Bytes, 8u);
+  EXPECT_TRUE(isMpi(P.Functions[1]));
+  EXPECT_FALSE(isMpi(P.Functions[0]));
+}
+
+TEST(Mpi, ReaderRefusesBytesOfAnotherFunction) {
+  Profile Prof;
+  Prof.Processes.push_back(makeRank(0, 1000));
+  Prof.Processes[0].Mpi.Routines[0].Func = 0; // main
+  EXPECT_NE(testutil::parseError(testutil::serialize(Prof))
+                .find("function 0 is not an MPI routine"),
+            std::string::npos);
+}
+
+} // namespace
