@@ -48,6 +48,13 @@ u64 period_ns;
 u64 cost256;
 u32 sampling_flags;
 bool exclude_kernel;
+// Sampling is on for this process (perf events allowed, not disabled); its
+// rings open once the sample cost is measured.
+bool sampling_wanted;
+// Set once cost256 and period_ns are (release): the drainer measures the
+// cost on its own thread, so no program thread waits for it, and every
+// thread's rings open late (PerfFromTick), after it.
+u32 cost_ready;
 
 u32 stack_bytes; // user stack copied with each sample (code_sample_stack)
 constexpr uptr kRingPages = 64;
@@ -383,8 +390,9 @@ u64 TakeSamples(PerfRing &R) {
 // machine, also the hypervisor) evicts, which the program pays for later;
 // on the reference VM 1.3-2x the gap, which left the sampling's cost in
 // the times. A pair slowed by a preemption is left out; fewer than 4 good
-// pairs within 100 ms (a busy machine) is no measurement: 0.
-u64 MeasureSampleCost256(u64 Tid) {
+// pairs within 100 ms (a busy machine) is no measurement: 0. So is a
+// measurement that Stop asks to end (the process is ending).
+u64 MeasureSampleCost256(u64 Tid, const WorkerThread *Stop) {
   int Fd = OpenSampler(Tid, 100000, /*Disabled=*/true);
   if (Fd < 0)
     return 0;
@@ -413,7 +421,8 @@ u64 MeasureSampleCost256(u64 Tid) {
         Cost[G++] = On[I] > Off[I] ? ((On[I] - Off[I]) << 8) / Taken[I] : 0;
     return G;
   };
-  while (Mapped && N < kMaxPairs && Good < kPairs && ReadTick() < Deadline) {
+  while (Mapped && N < kMaxPairs && Good < kPairs && ReadTick() < Deadline &&
+         !(Stop && StopRequested(*Stop))) {
     ioctl(Fd, PERF_EVENT_IOC_ENABLE, 0);
     On[N] = W.Run();
     ioctl(Fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -425,7 +434,7 @@ u64 MeasureSampleCost256(u64 Tid) {
   }
   UnmapOrDie(W.Buf, kBytes);
   ClosePerfRing(Ring); // closes Fd (MapPerfRing did if it failed)
-  if (Good < kMinPairs)
+  if (Good < kMinPairs || (Stop && StopRequested(*Stop)))
     return 0;
   for (int I = 1; I < Good; ++I)
     for (int J = I; J > 0 && Cost[J - 1] > Cost[J]; --J) {
@@ -716,6 +725,10 @@ void DrainFromOutside(ThreadState *TS) {
 struct LateRound {
   u32 N;
   ThreadState *TS[kMaxLatePerRound];
+  // Whether the thread is still on its CPU clock (needs a switch ring too),
+  // read under the registry lock with its claim: a claimed thread does not
+  // change its switch source until it adopts what the drainer installs.
+  bool NeedsSwitch[kMaxLatePerRound];
 };
 
 // Claims TS's late rings if it has lived perf_after_us (registry lock
@@ -738,8 +751,10 @@ void DrainAllThreads(void *Arg) {
   u64 Now = ReadTick();
   for (ThreadState *TS = LiveListHead(); TS; TS = TS->LiveNext) {
     DrainFromOutside(TS);
-    if (Late.N < kMaxLatePerRound && ClaimLateRings(TS, Now))
+    if (Late.N < kMaxLatePerRound && ClaimLateRings(TS, Now)) {
+      Late.NeedsSwitch[Late.N] = TS->Switch.Source == raw::SS_CpuClock;
       Late.TS[Late.N++] = TS;
+    }
   }
   UnlockThreadRegistry();
 }
@@ -763,7 +778,7 @@ void OpenClaimedLateRings(LateRound &Late) {
   CodeRingOpen Code[kMaxLatePerRound];
   for (u32 I = 0; I < Late.N; ++I) {
     u64 Tid = Late.TS[I]->Tid;
-    Why[I] = OpenSwitchRingFor(Switch[I], Tid);
+    Why[I] = Late.NeedsSwitch[I] ? OpenSwitchRingFor(Switch[I], Tid) : nullptr;
     OpenCodeRing(Tid, /*Disabled=*/true, Code[I]);
   }
   LockThreadRegistry();
@@ -771,7 +786,8 @@ void OpenClaimedLateRings(LateRound &Late) {
     ThreadState *TS = Late.TS[I];
     CodeSampleState &S = TS->Code;
     LockRing(S);
-    InstallLateSwitchRing(TS, Switch[I], Why[I]);
+    if (Late.NeedsSwitch[I])
+      InstallLateSwitchRing(TS, Switch[I], Why[I]);
     InstallCodeRing(S, Code[I]);
     AT_TSAN_IGNORE_WRITES_BEGIN();
     __atomic_store_n(&TS->LateReady, 1, __ATOMIC_SEQ_CST);
@@ -786,27 +802,37 @@ void OpenClaimedLateRings(LateRound &Late) {
   UnlockThreadRegistry();
 }
 
+// The sample cost, measured on the calling thread, and the period that
+// follows (published with cost_ready); false if Stop ended it first.
+bool MeasureCostAndSetPeriod(const WorkerThread *Stop);
+
 void *DrainerMain(void *) {
   internal_prctl(15 /* PR_SET_NAME */, uptr("at-drain"), 0, 0, 0);
-  while (!StopRequested(drainer)) {
-    SleepUntil(drainer, MonotonicNs() + kDrainerWakeNs);
-    if (StopRequested(drainer))
-      break;
+  if (!MeasureCostAndSetPeriod(&drainer))
+    return nullptr; // the process ended first: no rings were opened
+  // A round at once: the threads that have waited for the cost get their
+  // rings now.
+  for (;;) {
     LateRound Late;
     Late.N = 0;
     UnderLoaderLock(DrainAllThreads, &Late);
     OpenClaimedLateRings(Late);
+    SleepUntil(drainer, MonotonicNs() + kDrainerWakeNs);
+    if (StopRequested(drainer))
+      break;
   }
   return nullptr;
 }
 } // namespace
 
 void StartCodeSampleDrainer() {
-  if (!period_ns || drainer.Running)
+  if (!sampling_wanted || drainer.Running)
     return;
   if (int R = StartWorker(drainer, DrainerMain)) {
     VLog(1, "cannot start the code sample drainer (error %d): rings are read "
             "only by the probes", R);
+    // Measured here then: the threads open their rings themselves.
+    MeasureCodeSampleCost();
     return;
   }
   __atomic_store_n(&late_by_drainer, 1u, __ATOMIC_RELAXED);
@@ -836,7 +862,9 @@ void CodeSamplesAfterForkChild() {
   StartCodeSampleDrainer();
 #else
   // ThreadSanitizer kills a child of a multi-threaded fork that starts a
-  // thread: the child's rings are drained by its own probes only.
+  // thread: the child's rings are drained by its own probes only (and the
+  // sample cost, if the parent had not measured it yet, measured here).
+  MeasureCodeSampleCost();
 #endif
 }
 
@@ -869,7 +897,18 @@ void InitCodeSampling() {
     sampling_flags |= raw::CSF_Stacks;
 #endif
   FindRuntimeText();
-  cost256 = MeasureSampleCost256(Tid);
+  late_grace_ticks = (u64)((unsigned __int128)kLateGraceNs *
+                           ProvisionalTickRate() / 1000000000ull);
+  // The sample cost is measured by the drainer (MeasureCostAndSetPeriod),
+  // beside the program rather than before main: a short process pays
+  // nothing for it. Until then every thread, the main one too, has no
+  // rings (PerfFromTick).
+  sampling_wanted = true;
+}
+
+namespace {
+void SetPeriodFromCost(u64 Cost256) {
+  cost256 = Cost256;
   if (!cost256)
     sampling_flags |= raw::CSF_CostUnmeasured;
   u64 Us = flags()->code_sample_us;
@@ -892,10 +931,29 @@ void InitCodeSampling() {
     Us = Us < 100 ? 100 : (Us > 4000 ? 4000 : Us);
   }
   period_ns = Us * 1000;
-  late_grace_ticks = (u64)((unsigned __int128)kLateGraceNs *
-                           ProvisionalTickRate() / 1000000000ull);
   VLog(2, "code samples every %llu us of CPU time, %llu ticks each",
        (unsigned long long)Us, (unsigned long long)(cost256 >> 8));
+}
+
+bool MeasureCostAndSetPeriod(const WorkerThread *Stop) {
+  if (__atomic_load_n(&cost_ready, __ATOMIC_ACQUIRE))
+    return true; // a fork child: the parent measured it
+  u64 Cost = MeasureSampleCost256(GetTid(), Stop);
+  if (Stop && StopRequested(*Stop))
+    return false;
+  SetPeriodFromCost(Cost);
+  __atomic_store_n(&cost_ready, 1u, __ATOMIC_RELEASE);
+  return true;
+}
+} // namespace
+
+void MeasureCodeSampleCost() {
+  if (sampling_wanted)
+    MeasureCostAndSetPeriod(nullptr);
+}
+
+bool CodeSamplesPending() {
+  return sampling_wanted && !__atomic_load_n(&cost_ready, __ATOMIC_ACQUIRE);
 }
 
 u64 CodeSamplePeriodNs() { return period_ns; }
@@ -944,6 +1002,8 @@ void AdoptLateRings(ThreadTls &T, ThreadState *TS) {
 }
 
 bool ClaimLateRingsForThread(ThreadState *TS, u64 Now) {
+  if (CodeSamplesPending())
+    return false; // no period yet: the drainer opens them once it has one
   if (__atomic_load_n(&late_by_drainer, __ATOMIC_RELAXED) &&
       Now - TS->PerfFromTick < late_grace_ticks)
     return false;
@@ -998,14 +1058,20 @@ void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain) {
 }
 
 namespace {
-void StartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
+void StartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64 Now) {
   TS->Code.Ring.Fd = -1;
   T.SampleHead = &kNoRing;
   T.SampleTailSeen = 0;
-  if (!TS->PerfFromTick)
+  if (!TS->PerfFromTick && !CodeSamplesPending()) {
     OpenThreadCodeSamples(T, TS);
-  else if (period_ns)
+  } else if (sampling_wanted) {
+    // Late: the drainer installs the rings (the code ring alone for a
+    // thread on its perf switch ring already) once the sample cost is
+    // known and the thread has lived perf_after_us.
+    if (!TS->PerfFromTick)
+      __atomic_store_n(&TS->PerfFromTick, Now ? Now : 1, __ATOMIC_RELAXED);
     T.SampleHead = &TS->LateReady; // 0 until the drainer installs its rings
+  }
 }
 
 // Waits for a drainer that is opening the thread's late rings, and keeps
@@ -1025,7 +1091,7 @@ void LeaveThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
   if (TS->PerfFromTick) {
     SettleLateClaim(TS);
     // Neither the drainer nor the thread opened its rings: it ended first.
-    if (period_ns && !__atomic_load_n(&TS->LateReady, __ATOMIC_RELAXED))
+    if (sampling_wanted && !__atomic_load_n(&TS->LateReady, __ATOMIC_RELAXED))
       TS->Code.Refused = TS->Code.ShortLived = 1;
   }
   CloseThreadCodeSamples(T, TS, /*Drain=*/true);
@@ -1034,9 +1100,10 @@ void LeaveThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
 // The inherited ring samples the parent's thread, and the table holds the
 // parent's samples.
 void RestartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64) {
+  ForgetInheritedPerfRing(TS->Code.Ring);
   CloseThreadCodeSamples(T, TS, /*Drain=*/false);
   internal_memset(&TS->Code, 0, sizeof(TS->Code));
-  OpenThreadCodeSamples(T, TS);
+  StartThreadCodeSamples(T, TS, 0); // late if the cost is not measured yet
 }
 
 void ForgetThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
@@ -1044,19 +1111,22 @@ void ForgetThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
 }
 
 // No locks, the ring's either: in such a child they may be held for ever
-// by threads of the parent. The mapping and descriptor are this process's
-// copies.
+// by threads of the parent. The descriptor is this process's copy, the
+// mapping not.
 void AbandonThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   T.SampleHead = &kNoRing;
   T.SampleTailSeen = 0;
   if (TS)
-    ClosePerfRing(TS->Code.Ring);
+    ForgetInheritedPerfRing(TS->Code.Ring);
 }
 
 void FillCodeSamplesProcessRecord(raw::ProcessRecord &R) {
   R.CodeSamplePeriodNs = period_ns;
   R.CodeSampleCost256 = cost256;
-  R.CodeSampleFlags = sampling_flags;
+  // Not measured by this write (the run ended, or a periodic write came,
+  // within the measurement): no samples yet, and the report says why.
+  R.CodeSampleFlags =
+      sampling_flags | (CodeSamplesPending() ? raw::CSF_NotStarted : 0);
 }
 
 void FillCodeSamplesThreadRecord(raw::ThreadRecord &R, const ThreadState &TS) {

@@ -84,6 +84,11 @@ struct CodeSampleState {
 // one sample to the sampled thread, and records why sampling is off if it
 // is. Call once, on the initializing thread.
 void InitCodeSampling();
+// Sampling is on but its cost not measured yet: no thread opens its rings
+// (they open late, PerfFromTick, once the drainer has measured it).
+bool CodeSamplesPending();
+// Measures it on the calling thread now (where no drainer runs to).
+void MeasureCodeSampleCost();
 
 // The process-wide figures for the profile header (raw::ProcessRecord).
 u64 CodeSamplePeriodNs();   // 0: no code samples

@@ -90,6 +90,11 @@ void ClosePerfRing(PerfRing &R) {
   R.Fd = -1;
 }
 
+void ForgetInheritedPerfRing(PerfRing &R) {
+  R.MapBytes = 0;
+  ClosePerfRing(R);
+}
+
 void ConsumePerfRing(PerfRing &R, u64 Tail) {
   R.Tail = Tail;
   __atomic_store_n(&R.Header()->data_tail, Tail, __ATOMIC_RELEASE);

@@ -61,6 +61,13 @@ bool MapPerfRing(PerfRing &R, int Fd, uptr DataPages);
 
 // Unmaps the ring (if mapped by us) and closes its fd; R is left empty.
 void ClosePerfRing(PerfRing &R);
+// A ring the process inherited (a fork child, or a process clone() made
+// without the fork handlers): closes the descriptor's copy and leaves the
+// mapping alone, which is not this process's. perf mappings are not copied
+// into a child (VM_DONTCOPY), so the address may already hold one of the
+// child's own rings (unmapping it took a new switch ring from under its
+// thread: SIGBUS); under CLONE_VM it is the parent's, still in use.
+void ForgetInheritedPerfRing(PerfRing &R);
 
 // Marks the records before Tail consumed: R.Tail and the page's data_tail
 // (release: the kernel may then overwrite them).

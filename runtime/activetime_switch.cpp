@@ -323,6 +323,8 @@ void MoveToPerfRing(ThreadTls &T, SwitchState &S) {
 // Threads other than the main one start on their CPU clock and open their
 // perf rings once they have lived perf_after_us. Not in mode=trace: the
 // offline computation takes every thread's switches from its first event.
+// (A thread's code-sample ring may open late on its own:
+// StartThreadCodeSamples.)
 u64 PerfFromTick(const ThreadState *TS, u64 Now) {
   u64 Us = u64(flags()->perf_after_us);
   if (!Us || flags()->mode == RunMode::Trace ||
@@ -368,6 +370,8 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
 
 void OpenLateSwitchSource(ThreadTls &T, ThreadState *TS) {
   SwitchState &S = TS->Switch;
+  if (S.Source != raw::SS_CpuClock)
+    return; // on its perf ring already (only its code ring was late)
   if (const char *Why = OpenPerf(S, TS->Tid))
     return NotePerfUnavailable(TS, Why);
   MoveToPerfRing(T, S);
@@ -536,6 +540,7 @@ void FinishThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
 // The inherited perf event watches the parent's thread: close it (and its
 // mapping) and watch this one.
 void RestartThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
+  ForgetInheritedPerfRing(TS->Switch.Ring);
   CloseThreadSwitchSource(T, TS, /*Drain=*/false, Now);
   OpenThreadSwitchSource(T, TS, Now);
 }
@@ -545,14 +550,14 @@ void ForgetThreadSwitchSource(ThreadTls &T, ThreadState *TS) {
 }
 
 // No locks: in such a child they may be held for ever by threads of the
-// parent. The mapping and descriptor are this process's copies.
+// parent. The descriptor is this process's copy, the mapping not.
 void AbandonThreadSwitchSource(ThreadTls &T, ThreadState *TS) {
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
   T.NextCheckTick = ~0ull;
   if (!TS)
     return;
-  ClosePerfRing(TS->Switch.Ring);
+  ForgetInheritedPerfRing(TS->Switch.Ring);
   TS->Switch.Source = raw::SS_None;
 }
 

@@ -84,12 +84,15 @@ enum CodeSamplingFlags : uint32_t {
   CSF_Stacks = 1u << 3,      // samples outside the program's code were
                              // charged to the program function that called
                              // out (a return address found on the stack)
-  CSF_CostUnmeasured = 1u << 4, // the start-up measurement of a sample's
+  CSF_CostUnmeasured = 1u << 4, // the measurement of a sample's
                                 // cost got too few interrupts (a busy
                                 // machine): CodeSampleCost256 is 0 and the
                                 // samples' cost stays in the times
+  CSF_NotStarted = 1u << 5, // the run ended before the sample cost was
+                            // measured (beside the program, in its first
+                            // ~15 ms): no samples were taken
   CSF_Known = CSF_Disabled | CSF_Unavailable | CSF_UserOnly | CSF_Stacks |
-              CSF_CostUnmeasured,
+              CSF_CostUnmeasured | CSF_NotStarted,
 };
 
 enum ModuleFlags : uint32_t {

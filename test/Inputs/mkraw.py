@@ -28,7 +28,8 @@ JSON description (all fields optional except where noted):
       "code_sample_period_ns": 0, "code_sample_cost": 0,  # ticks (or
       "code_sample_cost256": 0,                           # ticks * 256)
       "code_sample_flags": ["disabled", "unavailable", "user_only",
-                            "stacks", "cost_unmeasured"] or int,
+                            "stacks", "cost_unmeasured",
+                            "not_started"] or int,
       "num_block_counts": 0,                    # ProcessRecord::NumBlockCounts
       "mpi_rank": 0, "mpi_size": 0,             # v14 (size 0: no MPI run)
       "mpi": {"num_routines": N, "reserved": 0, # v14: the mpi section
@@ -221,7 +222,7 @@ NO_NODE = 0xFFFFFFFF
 SITE_FLAGS = {"store": 1, "static": 2, "loop": 4}
 OF_STABLE, OF_FENCED, OF_MEASURED = 1, 2, 4
 CSF_NAMES = {"disabled": 1, "unavailable": 2, "user_only": 4, "stacks": 8,
-             "cost_unmeasured": 16}
+             "cost_unmeasured": 16, "not_started": 32}
 CSF_DISABLED = 1
 CR_COUNTED = 1
 CSR_NAMES = {"caller": 1, "kernel": 2, "counting": 4}

@@ -4,11 +4,15 @@
 // samples, which the report says (NOT SAMPLED, for that reason). A thread
 // that lives longer gets its rings from the code-sample drainer in its next
 // round after that time: perf switch records and code samples from then on.
+// No thread gets its code-sample ring before the drainer has measured a
+// sample's cost (in the first ~15 ms, beside the program), so main spins
+// 300 ms after the workers end (samples-not-started.c: a run that ends
+// before that).
 // REQUIRES: perf-events
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %s -o sh -lpthread
 // Every worker ends long before 10 s.
-// RUN: env ACTIVETIME_OPTIONS=output=short.raw:perf_after_us=10000000 ./sh 0 | FileCheck --check-prefix=OUT %s
+// RUN: env ACTIVETIME_OPTIONS=output=short.raw:perf_after_us=10000000 ./sh 0 300 | FileCheck --check-prefix=OUT %s
 // RUN: %activetime report --threads --top 0 short.raw | FileCheck --check-prefix=SHORT %s
 // A worker that spins for 300 ms opens its rings after 1 ms.
 // RUN: env ACTIVETIME_OPTIONS=output=long.raw:perf_after_us=1000 ./sh 300 | FileCheck --check-prefix=OUT %s
@@ -47,11 +51,15 @@ NOINLINE void *worker(void *arg) {
 
 int main(int argc, char **argv) {
   spin_ms = argc > 1 ? atol(argv[1]) : 0;
+  long main_ms = argc > 2 ? atol(argv[2]) : 0;
   pthread_t t[4];
   for (int i = 0; i < 4; ++i)
     pthread_create(&t[i], 0, worker, 0);
   for (int i = 0; i < 4; ++i)
     pthread_join(t[i], 0);
+  double end = now_ms() + main_ms;
+  while (now_ms() < end)
+    step(1);
   printf("done\n");
   return 0;
 }

@@ -257,6 +257,7 @@ void CallerChildChecks() {
   flags()->code_sample_us = 1000;
   flags()->perf_deny = false;
   InitCodeSampling();
+  MeasureCodeSampleCost(); // the drainer's first step (none runs here)
   if (!(CodeSamplingFlags() & raw::CSF_Stacks)) {
     ADD_FAILURE() << "sampling with stacks unavailable (flags "
                   << CodeSamplingFlags() << ")";

@@ -44,6 +44,7 @@ CodeSamplingFlags profile::codeSampling(const Process &P) {
   F.UserOnly = P.CodeSampleFlags & raw::CSF_UserOnly;
   F.Stacks = P.CodeSampleFlags & raw::CSF_Stacks;
   F.CostUnmeasured = P.CodeSampleFlags & raw::CSF_CostUnmeasured;
+  F.NotStarted = P.CodeSampleFlags & raw::CSF_NotStarted;
   return F;
 }
 

@@ -76,6 +76,10 @@ Error Parser::checkProcessRecord(const RecordIn<raw::ProcessRecord> &In) {
   if (Cur->CodeSampleFlags & ~uint32_t(raw::CSF_Known))
     return fail(formatv("process (pid {0}): unknown code sampling flags {1:x}",
                         Cur->Pid, Cur->CodeSampleFlags));
+  if ((Cur->CodeSampleFlags & raw::CSF_NotStarted) && Cur->CodeSamplePeriodNs)
+    return fail(formatv("process (pid {0}): code samples not started, yet a "
+                        "period of {1} ns",
+                        Cur->Pid, Cur->CodeSamplePeriodNs));
   if (Cur->TickStep256 && Cur->TickStep256 < 256)
     return fail(formatv("process (pid {0}): tick step {1}/256 ticks is below "
                         "one tick",

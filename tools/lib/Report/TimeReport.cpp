@@ -202,7 +202,7 @@ void TextReport::codeSampleLines(const Process &Pr) {
     OS << "every " << plainTime(double(Pr.CodeSamplePeriodNs))
        << " of a thread's CPU time, ";
     if (codeSampling(Pr).CostUnmeasured)
-      OS << "cost NOT MEASURED (the machine was busy at start-up): the "
+      OS << "cost NOT MEASURED (the machine was busy when it was): the "
             "samples' interrupts stay in the times";
     else
       OS << plainTime(ticks256ToNs(Pr, Pr.CodeSampleCost256))
@@ -222,6 +222,9 @@ void TextReport::codeSampleLines(const Process &Pr) {
   } else {
     OS << (codeSampling(Pr).Disabled
                ? "off (ACTIVETIME_OPTIONS=code_samples=0 or mode=trace)"
+           : codeSampling(Pr).NotStarted
+               ? "none: the run ended before their cost was measured (beside "
+                 "the program, in its first ~15 ms)"
                : "unavailable (perf_event_open refused)")
        << ": a timed function's self time includes its counted callees'\n";
   }

@@ -300,10 +300,10 @@ void JsonReport::codeSamples(const Process &Pr) {
       J.attribute("cost_ns", nullptr);
     else
       J.attribute("cost_ns", ticks256ToNs(Pr, Pr.CodeSampleCost256));
-    J.attribute("state", Pr.CodeSamplePeriodNs ? "on"
-                         : codeSampling(Pr).Disabled
-                             ? "off"
-                             : "unavailable");
+    J.attribute("state", Pr.CodeSamplePeriodNs        ? "on"
+                         : codeSampling(Pr).Disabled   ? "off"
+                         : codeSampling(Pr).NotStarted ? "not_started"
+                                                       : "unavailable");
     J.attribute("kernel", !codeSampling(Pr).UserOnly);
     J.attribute("callers", codeSampling(Pr).Stacks);
     J.attribute("nearest_symbol", Pr.CodeResolvedByNearest);

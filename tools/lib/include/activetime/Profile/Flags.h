@@ -59,6 +59,9 @@ struct CodeSamplingFlags {
   bool Stacks = false;
   /// A sample's cost could not be measured: it stays in the times.
   bool CostUnmeasured = false;
+  /// The run (or the write) came before the sample cost was measured: no
+  /// samples were taken.
+  bool NotStarted = false;
 };
 CodeSamplingFlags codeSampling(const Process &P);
 
