@@ -341,7 +341,11 @@ void PprofBuilder::addSample(uint32_t Node, uint32_t ProcIdx,
   Label("thread")->set_num(int64_t(T.Tid));
   if (T.TidOrder)
     Label("tid_order")->set_num(T.TidOrder);
-  Label("pid")->set_num(P.Processes[ProcIdx].Pid);
+  const Process &Pr = P.Processes[ProcIdx];
+  Label("pid")->set_num(Pr.Pid);
+  // An MPI job's rank: what a fleet backend groups and filters a job by.
+  if (Pr.MpiSize)
+    Label("rank")->set_num(Pr.MpiRank);
   if (!T.Name.empty())
     Label("thread_name")->set_str(str(T.Name));
   if (TN.Counted)
