@@ -16,6 +16,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+
 using llvm::Expected;
 using namespace activetime;
 using namespace activetime::profile;
@@ -116,3 +118,53 @@ TEST(Mpi, ReaderRefusesBytesOfAnotherFunction) {
 }
 
 } // namespace
+
+namespace {
+const RankSpread *spreadOf(const Aggregate &A,
+                           const std::vector<RankSpread> &V,
+                           const std::string &Name) {
+  for (const RankSpread &R : V)
+    if (A.Functions[R.Func].Name == Name)
+      return &R;
+  return nullptr;
+}
+} // namespace
+
+// Three ranks waiting 1000, 2000 and 6000 ns in MPI_Barrier: mean 3000,
+// population std dev sqrt((4 + 1 + 9) / 3) * 1000, imbalance 3000 (rank
+// 2), least on rank 0; main's inclusive time is the same on every rank.
+// A process without a rank (MpiSize 0) is left out, and one rank alone has
+// no spread.
+TEST(Mpi, RankSpreadsOrderByImbalance) {
+  Profile Prof;
+  Prof.Processes.push_back(makeRank(0, 1000));
+  Prof.Processes.push_back(makeRank(1, 2000));
+  Prof.Processes.push_back(makeRank(2, 6000));
+  Process NotMpi = makeRank(3, 50000);
+  NotMpi.MpiSize = 0;
+  Prof.Processes.push_back(NotMpi);
+  for (Process &P : Prof.Processes)
+    P.MpiSize = P.MpiSize ? 3 : 0;
+  Aggregate A = aggregate(Prof);
+  std::vector<RankSpread> V = rankSpreads(Prof, A);
+  ASSERT_FALSE(V.empty());
+  EXPECT_EQ(A.Functions[V[0].Func].Name, "MPI_Barrier");
+  const RankSpread *B = spreadOf(A, V, "MPI_Barrier");
+  ASSERT_TRUE(B);
+  EXPECT_TRUE(B->Mpi);
+  EXPECT_DOUBLE_EQ(B->MeanNs, 3000);
+  EXPECT_DOUBLE_EQ(B->ImbalanceNs, 3000);
+  EXPECT_EQ(B->MaxRank, 2u);
+  EXPECT_EQ(B->MinRank, 0u);
+  EXPECT_NEAR(B->StdDevNs, std::sqrt(14.0 / 3) * 1000, 1e-6);
+  EXPECT_NEAR(B->CfVar, B->StdDevNs / 3000, 1e-12);
+  const RankSpread *M = spreadOf(A, V, "main");
+  ASSERT_TRUE(M);
+  EXPECT_FALSE(M->Mpi);
+  EXPECT_DOUBLE_EQ(M->ImbalanceNs, 0);
+
+  Profile One;
+  One.Processes.push_back(makeRank(0, 1000));
+  Aggregate A1 = aggregate(One);
+  EXPECT_TRUE(rankSpreads(One, A1).empty());
+}

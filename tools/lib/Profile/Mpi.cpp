@@ -9,6 +9,7 @@
 #include "activetime/Profile/Flags.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace activetime;
@@ -54,4 +55,89 @@ MpiSummary profile::mpiSummary(const Profile &P, const Aggregate &A) {
               return A.Functions[X.Func].Name < A.Functions[Y.Func].Name;
             });
   return S;
+}
+
+std::vector<RankSpread> profile::rankSpreads(const Profile &P,
+                                             const Aggregate &A) {
+  // The ranks present, in order, and each process's column.
+  std::map<uint32_t, uint32_t> Column;
+  for (const Process &Pr : P.Processes)
+    if (Pr.MpiSize)
+      Column.emplace(Pr.MpiRank, 0);
+  if (Column.size() < 2)
+    return {};
+  std::vector<uint32_t> Ranks;
+  for (auto &[Rank, Col] : Column) {
+    Col = Ranks.size();
+    Ranks.push_back(Rank);
+  }
+  size_t NR = Ranks.size();
+  // Per function: per rank its inclusive time (an MPI routine's elapsed)
+  // and its self time; whether it is an MPI routine or had counted calls.
+  std::map<uint32_t, std::vector<double>> Incl, Self;
+  std::map<uint32_t, bool> IsMpi, SelfOnly;
+  for (size_t PI = 0; PI < P.Processes.size(); ++PI) {
+    const Process &Pr = P.Processes[PI];
+    if (!Pr.MpiSize)
+      continue;
+    const std::vector<uint32_t> &Ids = A.FunctionIds[PI];
+    for (size_t F = 0; F < Pr.Functions.size() && F < Ids.size(); ++F)
+      if (isMpi(Pr.Functions[F]))
+        IsMpi[Ids[F]] = true;
+  }
+  for (const ThreadSummary &T : A.Threads) {
+    const Process &Pr = P.Processes[T.Process];
+    if (!Pr.MpiSize)
+      continue;
+    uint32_t Col = Column[Pr.MpiRank];
+    for (const FunctionStats &F : T.Functions) {
+      std::vector<double> &I = Incl[F.Func], &S = Self[F.Func];
+      I.resize(NR);
+      S.resize(NR);
+      bool Mpi = IsMpi.count(F.Func);
+      ActiveFigures AF = activeFigures(F.S);
+      if (!Mpi && !AF.HasActive)
+        SelfOnly[F.Func] = true;
+      I[Col] += Mpi ? F.S.Elapsed : AF.Active.Shown;
+      S[Col] += AF.Self.Shown;
+    }
+  }
+  std::vector<RankSpread> Out;
+  for (auto &[Func, InclV] : Incl) {
+    RankSpread R;
+    R.Func = Func;
+    R.Mpi = IsMpi.count(Func);
+    // Counted calls on some rank (no inclusive figure there): self time on
+    // every rank, so the ranks compare like with like.
+    R.SelfOnly = SelfOnly.count(Func);
+    const std::vector<double> &V = R.SelfOnly ? Self[Func] : InclV;
+    double Sum = 0;
+    size_t MinI = 0, MaxI = 0;
+    for (size_t I = 0; I < NR; ++I) {
+      Sum += V[I];
+      if (V[I] < V[MinI])
+        MinI = I;
+      if (V[I] > V[MaxI])
+        MaxI = I;
+    }
+    R.MeanNs = Sum / NR;
+    double Var = 0;
+    for (double X : V)
+      Var += (X - R.MeanNs) * (X - R.MeanNs);
+    R.StdDevNs = std::sqrt(Var / NR);
+    R.MinNs = V[MinI];
+    R.MaxNs = V[MaxI];
+    R.MinRank = Ranks[MinI];
+    R.MaxRank = Ranks[MaxI];
+    R.CfVar = R.MeanNs > 0 ? R.StdDevNs / R.MeanNs : 0;
+    R.ImbalanceNs = R.MaxNs - R.MeanNs;
+    Out.push_back(R);
+  }
+  std::sort(Out.begin(), Out.end(), [&](const RankSpread &X,
+                                        const RankSpread &Y) {
+    if (X.ImbalanceNs != Y.ImbalanceNs)
+      return X.ImbalanceNs > Y.ImbalanceNs;
+    return A.Functions[X.Func].Name < A.Functions[Y.Func].Name;
+  });
+  return Out;
 }

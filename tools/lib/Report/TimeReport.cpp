@@ -55,6 +55,7 @@ private:
   void tree();
   void threadSection(const ThreadSummary &T);
   void mpiSection();
+  void imbalanceSection();
 
   const Profile &P;
   const Aggregate &A;
@@ -782,6 +783,42 @@ void TextReport::mpiSection() {
   for (const MpiRoutine &R : S.Routines)
     Row(M.Names.name(R.Func), utostr(R.Calls), plainTime(R.ElapsedNs),
         plainTime(R.ActiveNs), formatBytes(R.Bytes));
+  imbalanceSection();
+}
+
+// Per function its spread over the ranks (Mpi.h), by what the job lost to
+// its slowest rank: Score-P's and HPCToolkit's first question of an MPI run.
+void TextReport::imbalanceSection() {
+  std::vector<RankSpread> V = rankSpreads(P, A);
+  if (V.empty())
+    return;
+  size_t N = O.Top == 0 ? V.size() : std::min<size_t>(O.Top, V.size());
+  OS << "\nMPI imbalance over " << mpiSummary(P, A).Ranks
+     << " ranks: per function its time on each rank (inclusive active; "
+        "an MPI routine's elapsed, its wait; * self time, where it had "
+        "counted calls), by imbalance = max - mean, what the job lost to "
+        "its slowest rank\n";
+  auto Row = [&](StringRef Imb, StringRef Mean, StringRef Min, StringRef Max,
+                 StringRef Sd, StringRef Cf, StringRef Name) {
+    OS << "  " << right_justify(Imb, 11) << ' ' << right_justify(Mean, 11)
+       << ' ' << right_justify(Min, 19) << ' ' << right_justify(Max, 19)
+       << ' ' << right_justify(Sd, 11) << ' ' << right_justify(Cf, 6) << "  "
+       << Name << "\n";
+  };
+  auto AtRank = [](double Ns, uint32_t Rank) {
+    return plainTime(Ns) + " (" + utostr(Rank) + ")";
+  };
+  Row("imbalance", "mean", "min (rank)", "max (rank)", "std dev", "CfVar",
+      "function");
+  for (size_t I = 0; I < N; ++I) {
+    const RankSpread &R = V[I];
+    Row(plainTime(R.ImbalanceNs), plainTime(R.MeanNs),
+        AtRank(R.MinNs, R.MinRank), AtRank(R.MaxNs, R.MaxRank),
+        plainTime(R.StdDevNs), formatv("{0:f2}", R.CfVar).str(),
+        M.Names.name(R.Func) + (R.SelfOnly ? " *" : ""));
+  }
+  if (N < V.size())
+    OS << "  (" << V.size() - N << " more functions; --top 0 shows all)\n";
 }
 
 void TextReport::threadSection(const ThreadSummary &T) {

@@ -216,6 +216,25 @@ void JsonReport::mpi() {
           J.attribute("bytes", int64_t(R.Bytes));
         });
     });
+    // Per function its spread over the ranks (empty below two ranks).
+    J.attributeArray("imbalance", [&] {
+      for (const RankSpread &R : rankSpreads(P, A))
+        J.object([&] {
+          J.attribute("name", M.Names.name(R.Func));
+          J.attribute("function", int64_t(JsonId[R.Func]));
+          J.attribute("metric", R.Mpi        ? "elapsed"
+                                : R.SelfOnly ? "self_active"
+                                             : "active");
+          J.attribute("imbalance_ns", R.ImbalanceNs);
+          J.attribute("mean_ns", R.MeanNs);
+          J.attribute("min_ns", R.MinNs);
+          J.attribute("min_rank", int64_t(R.MinRank));
+          J.attribute("max_ns", R.MaxNs);
+          J.attribute("max_rank", int64_t(R.MaxRank));
+          J.attribute("stddev_ns", R.StdDevNs);
+          J.attribute("cfvar", R.CfVar);
+        });
+    });
   });
 }
 

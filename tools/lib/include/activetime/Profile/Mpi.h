@@ -45,6 +45,28 @@ struct MpiSummary {
 /// The summary of \p P, whose aggregate is \p A.
 MpiSummary mpiSummary(const Profile &P, const Aggregate &A);
 
+/// One function's time across the ranks of a job: per rank the function's
+/// inclusive active time (its self time where it had counted calls, which
+/// have no inclusive figure), for an MPI routine its elapsed time (a rank
+/// waiting in it spins or sleeps: the wait is what imbalance costs), summed
+/// over the rank's threads (and its processes, if one rank's runs were
+/// merged). A rank that never called the function counts 0.
+struct RankSpread {
+  uint32_t Func = 0; // index into Aggregate::Functions
+  bool Mpi = false;  // an MPI routine: elapsed time
+  bool SelfOnly = false; // counted calls on some rank: self time
+  double MeanNs = 0, MinNs = 0, MaxNs = 0, StdDevNs = 0;
+  uint32_t MinRank = 0, MaxRank = 0;
+  /// StdDev / Mean (0 when the mean is 0).
+  double CfVar = 0;
+  /// Max - Mean: what the job lost to its slowest rank in this function.
+  double ImbalanceNs = 0;
+};
+
+/// Per function, its spread over the ranks of \p P's MPI processes (at
+/// least two ranks, else none), by imbalance cost descending (then name).
+std::vector<RankSpread> rankSpreads(const Profile &P, const Aggregate &A);
+
 } // namespace profile
 } // namespace activetime
 
