@@ -46,3 +46,10 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
+
+// The imbalance table of the four ranks together: compute ran longest on
+// rank 3 (4 units of work against 1 to 3, active time, robust to the load)
+// and least on rank 0.
+// RUN: %activetime report p.0.raw p.1.raw p.2.raw p.3.raw | FileCheck --check-prefix=IMB %s
+// IMB: MPI imbalance over 4 ranks
+// IMB: {{ \(0\) +[0-9.]+ [mu]?s \(3\) }}{{.*}}compute
