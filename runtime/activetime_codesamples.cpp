@@ -53,7 +53,7 @@ bool exclude_kernel;
 bool sampling_wanted;
 // Set once cost256 and period_ns are (release): the drainer measures the
 // cost on its own thread, so no program thread waits for it, and every
-// thread's rings open late (PerfFromTick), after it.
+// thread's code ring opens late (PerfFromTick), after it.
 u32 cost_ready;
 
 u32 stack_bytes; // user stack copied with each sample (code_sample_stack)
@@ -901,8 +901,8 @@ void InitCodeSampling() {
                            ProvisionalTickRate() / 1000000000ull);
   // The sample cost is measured by the drainer (MeasureCostAndSetPeriod),
   // beside the program rather than before main: a short process pays
-  // nothing for it. Until then every thread, the main one too, has no
-  // rings (PerfFromTick).
+  // nothing for it. Until then no thread, the main one included, has a
+  // code ring (StartThreadCodeSamples).
   sampling_wanted = true;
 }
 

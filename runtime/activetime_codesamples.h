@@ -84,8 +84,8 @@ struct CodeSampleState {
 // one sample to the sampled thread, and records why sampling is off if it
 // is. Call once, on the initializing thread.
 void InitCodeSampling();
-// Sampling is on but its cost not measured yet: no thread opens its rings
-// (they open late, PerfFromTick, once the drainer has measured it).
+// Sampling is on but its cost not measured yet: no thread opens its code
+// ring (it opens late, PerfFromTick, once the drainer has measured it).
 bool CodeSamplesPending();
 // Measures it on the calling thread now (where no drainer runs to).
 void MeasureCodeSampleCost();

@@ -46,9 +46,6 @@ static int mergeMain() {
   // Check before reading anything: a merge must never clobber its input.
   if (Error E = checkOutputIsNoInput(Inputs, Output))
     return reportError(std::move(E));
-  if (Inputs.empty())
-    return reportError(
-        createStringError(inconvertibleErrorCode(), "no input files"));
   warnUnfinished(Inputs);
   Progress Prog("merge", ProgressOpt);
   // Streamed: each input is read, checked and written in turn, a few at a

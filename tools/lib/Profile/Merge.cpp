@@ -176,7 +176,7 @@ void readAndSerialize(const std::string &Path, ReadInput &Out) {
 Error profile::mergeFiles(ArrayRef<std::string> Inputs, StringRef Output,
                           unsigned Jobs, function_ref<void(size_t)> Done) {
   if (Inputs.empty())
-    return createStringError(inconvertibleErrorCode(), "no input profiles");
+    return createStringError(inconvertibleErrorCode(), "no input files");
   ThreadPoolStrategy Strategy = hardware_concurrency(Jobs);
   unsigned Workers = std::max(1u, Strategy.compute_thread_count());
   // A few inputs per worker in flight: enough to keep them busy while the

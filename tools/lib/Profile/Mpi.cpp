@@ -15,10 +15,28 @@
 using namespace activetime;
 using namespace activetime::profile;
 
+/// Every MPI routine's function (abi::FF_Mpi in some process), by
+/// Aggregate id.
+static std::vector<bool> mpiFunctions(const Profile &P, const Aggregate &A) {
+  std::vector<bool> Mpi(A.Functions.size());
+  for (size_t PI = 0; PI < P.Processes.size(); ++PI) {
+    const Process &Pr = P.Processes[PI];
+    const std::vector<uint32_t> &Ids = A.FunctionIds[PI];
+    for (size_t F = 0; F < Pr.Functions.size() && F < Ids.size(); ++F)
+      if (isMpi(Pr.Functions[F]))
+        Mpi[Ids[F]] = true;
+  }
+  return Mpi;
+}
+
 MpiSummary profile::mpiSummary(const Profile &P, const Aggregate &A) {
   MpiSummary S;
   // Aggregate function id -> bytes, for every MPI routine's function.
   std::map<uint32_t, uint64_t> Bytes;
+  std::vector<bool> Mpi = mpiFunctions(P, A);
+  for (uint32_t F = 0; F < Mpi.size(); ++F)
+    if (Mpi[F])
+      Bytes.emplace(F, 0);
   for (size_t PI = 0; PI < P.Processes.size(); ++PI) {
     const Process &Pr = P.Processes[PI];
     if (Pr.MpiSize) {
@@ -26,9 +44,6 @@ MpiSummary profile::mpiSummary(const Profile &P, const Aggregate &A) {
       S.JobSize = std::max(S.JobSize, Pr.MpiSize);
     }
     const std::vector<uint32_t> &Ids = A.FunctionIds[PI];
-    for (size_t F = 0; F < Pr.Functions.size() && F < Ids.size(); ++F)
-      if (isMpi(Pr.Functions[F]))
-        Bytes.emplace(Ids[F], 0);
     for (const MpiRoutineBytes &X : Pr.Mpi.Routines)
       if (X.Func < Ids.size())
         Bytes[Ids[X.Func]] += X.Bytes;
@@ -57,15 +72,16 @@ MpiSummary profile::mpiSummary(const Profile &P, const Aggregate &A) {
   return S;
 }
 
-std::vector<RankSpread> profile::rankSpreads(const Profile &P,
-                                             const Aggregate &A) {
+RankSpreads profile::rankSpreads(const Profile &P, const Aggregate &A) {
   // The ranks present, in order, and each process's column.
   std::map<uint32_t, uint32_t> Column;
   for (const Process &Pr : P.Processes)
     if (Pr.MpiSize)
       Column.emplace(Pr.MpiRank, 0);
+  RankSpreads Out;
   if (Column.size() < 2)
-    return {};
+    return Out;
+  Out.Ranks = Column.size();
   std::vector<uint32_t> Ranks;
   for (auto &[Rank, Col] : Column) {
     Col = Ranks.size();
@@ -73,18 +89,10 @@ std::vector<RankSpread> profile::rankSpreads(const Profile &P,
   }
   size_t NR = Ranks.size();
   // Per function: per rank its inclusive time (an MPI routine's elapsed)
-  // and its self time; whether it is an MPI routine or had counted calls.
+  // and its self time; whether it had counted calls.
   std::map<uint32_t, std::vector<double>> Incl, Self;
-  std::map<uint32_t, bool> IsMpi, SelfOnly;
-  for (size_t PI = 0; PI < P.Processes.size(); ++PI) {
-    const Process &Pr = P.Processes[PI];
-    if (!Pr.MpiSize)
-      continue;
-    const std::vector<uint32_t> &Ids = A.FunctionIds[PI];
-    for (size_t F = 0; F < Pr.Functions.size() && F < Ids.size(); ++F)
-      if (isMpi(Pr.Functions[F]))
-        IsMpi[Ids[F]] = true;
-  }
+  std::map<uint32_t, bool> SelfOnly;
+  std::vector<bool> IsMpi = mpiFunctions(P, A);
   for (const ThreadSummary &T : A.Threads) {
     const Process &Pr = P.Processes[T.Process];
     if (!Pr.MpiSize)
@@ -94,7 +102,7 @@ std::vector<RankSpread> profile::rankSpreads(const Profile &P,
       std::vector<double> &I = Incl[F.Func], &S = Self[F.Func];
       I.resize(NR);
       S.resize(NR);
-      bool Mpi = IsMpi.count(F.Func);
+      bool Mpi = IsMpi[F.Func];
       ActiveFigures AF = activeFigures(F.S);
       if (!Mpi && !AF.HasActive)
         SelfOnly[F.Func] = true;
@@ -102,11 +110,10 @@ std::vector<RankSpread> profile::rankSpreads(const Profile &P,
       S[Col] += AF.Self.Shown;
     }
   }
-  std::vector<RankSpread> Out;
   for (auto &[Func, InclV] : Incl) {
     RankSpread R;
     R.Func = Func;
-    R.Mpi = IsMpi.count(Func);
+    R.Mpi = IsMpi[Func];
     // Counted calls on some rank (no inclusive figure there): self time on
     // every rank, so the ranks compare like with like.
     R.SelfOnly = SelfOnly.count(Func);
@@ -131,13 +138,13 @@ std::vector<RankSpread> profile::rankSpreads(const Profile &P,
     R.MaxRank = Ranks[MaxI];
     R.CfVar = R.MeanNs > 0 ? R.StdDevNs / R.MeanNs : 0;
     R.ImbalanceNs = R.MaxNs - R.MeanNs;
-    Out.push_back(R);
+    Out.Functions.push_back(R);
   }
-  std::sort(Out.begin(), Out.end(), [&](const RankSpread &X,
-                                        const RankSpread &Y) {
-    if (X.ImbalanceNs != Y.ImbalanceNs)
-      return X.ImbalanceNs > Y.ImbalanceNs;
-    return A.Functions[X.Func].Name < A.Functions[Y.Func].Name;
-  });
+  std::sort(Out.Functions.begin(), Out.Functions.end(),
+            [&](const RankSpread &X, const RankSpread &Y) {
+              if (X.ImbalanceNs != Y.ImbalanceNs)
+                return X.ImbalanceNs > Y.ImbalanceNs;
+              return A.Functions[X.Func].Name < A.Functions[Y.Func].Name;
+            });
   return Out;
 }

@@ -57,7 +57,7 @@ Error Parser::checkMpiOrder() {
     return fail(formatv("process (pid {0}): mpi section before its module, "
                         "thread, trace, strides and block counts sections",
                         Cur->Pid));
-  if (Cur->Mpi.Present)
+  if (sectionsSeen(raw::SK_Mpi))
     return fail(formatv("process (pid {0}): more than one mpi section",
                         Cur->Pid));
   return Error::success();

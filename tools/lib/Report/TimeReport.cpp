@@ -789,11 +789,12 @@ void TextReport::mpiSection() {
 // Per function its spread over the ranks (Mpi.h), by what the job lost to
 // its slowest rank: Score-P's and HPCToolkit's first question of an MPI run.
 void TextReport::imbalanceSection() {
-  std::vector<RankSpread> V = rankSpreads(P, A);
+  RankSpreads Spreads = rankSpreads(P, A);
+  const std::vector<RankSpread> &V = Spreads.Functions;
   if (V.empty())
     return;
   size_t N = O.Top == 0 ? V.size() : std::min<size_t>(O.Top, V.size());
-  OS << "\nMPI imbalance over " << mpiSummary(P, A).Ranks
+  OS << "\nMPI imbalance over " << Spreads.Ranks
      << " ranks: per function its time on each rank (inclusive active; "
         "an MPI routine's elapsed, its wait; * self time, where it had "
         "counted calls), by imbalance = max - mean, what the job lost to "

@@ -218,7 +218,7 @@ void JsonReport::mpi() {
     });
     // Per function its spread over the ranks (empty below two ranks).
     J.attributeArray("imbalance", [&] {
-      for (const RankSpread &R : rankSpreads(P, A))
+      for (const RankSpread &R : rankSpreads(P, A).Functions)
         J.object([&] {
           J.attribute("name", M.Names.name(R.Func));
           J.attribute("function", int64_t(JsonId[R.Func]));

@@ -63,9 +63,13 @@ struct RankSpread {
   double ImbalanceNs = 0;
 };
 
-/// Per function, its spread over the ranks of \p P's MPI processes (at
-/// least two ranks, else none), by imbalance cost descending (then name).
-std::vector<RankSpread> rankSpreads(const Profile &P, const Aggregate &A);
+struct RankSpreads {
+  uint32_t Ranks = 0; // distinct ranks among \p P's MPI processes
+  /// Per function, its spread over them (at least two ranks, else none),
+  /// by imbalance cost descending (then name).
+  std::vector<RankSpread> Functions;
+};
+RankSpreads rankSpreads(const Profile &P, const Aggregate &A);
 
 } // namespace profile
 } // namespace activetime
