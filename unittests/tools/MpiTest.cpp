@@ -132,7 +132,8 @@ const RankSpread *spreadOf(const Aggregate &A,
 
 // Three ranks waiting 1000, 2000 and 6000 ns in MPI_Barrier: mean 3000,
 // population std dev sqrt((4 + 1 + 9) / 3) * 1000, imbalance 3000 (rank
-// 2), least on rank 0; main's inclusive time is the same on every rank.
+// 2), least on rank 0; main's inclusive time is the same on every rank,
+// its computing time less the MPI calls under it.
 // A process without a rank (MpiSize 0) is left out, and one rank alone has
 // no spread.
 TEST(Mpi, RankSpreadsOrderByImbalance) {
@@ -160,13 +161,78 @@ TEST(Mpi, RankSpreadsOrderByImbalance) {
   EXPECT_EQ(B->MinRank, 0u);
   EXPECT_NEAR(B->StdDevNs, std::sqrt(14.0 / 3) * 1000, 1e-6);
   EXPECT_NEAR(B->CfVar, B->StdDevNs / 3000, 1e-12);
+  // main's 100 us on every rank, less the MPI calls under it (the barrier
+  // and the sends' 10 ns): 98.99, 97.99 and 93.99 us computing.
   const RankSpread *M = spreadOf(A, V, "main");
   ASSERT_TRUE(M);
   EXPECT_FALSE(M->Mpi);
-  EXPECT_DOUBLE_EQ(M->ImbalanceNs, 0);
+  EXPECT_DOUBLE_EQ(M->MeanNs, 96990);
+  EXPECT_DOUBLE_EQ(M->ImbalanceNs, 2000);
+  EXPECT_EQ(M->MaxRank, 0u);
+  EXPECT_EQ(M->MinRank, 2u);
 
   Profile One;
   One.Processes.push_back(makeRank(0, 1000));
   Aggregate A1 = aggregate(One);
   EXPECT_TRUE(rankSpreads(One, A1).Functions.empty());
+}
+
+// A rank's time splits into computing (active outside MPI calls) and
+// waiting (elapsed inside them, its on-CPU part apart); a process without
+// a rank is in no row.
+TEST(Mpi, RankTimesSplitComputingFromWaiting) {
+  Profile Prof;
+  Prof.Processes.push_back(makeRank(1, 3000));
+  Prof.Processes.push_back(makeRank(0, 1000));
+  Process NotMpi = makeRank(2, 5000);
+  NotMpi.MpiSize = 0;
+  Prof.Processes.push_back(NotMpi);
+  for (Process &P : Prof.Processes)
+    P.EndTick = 200000;
+  // Rank 1's barrier waited 1 us of its 3 off the CPU (in main's call too).
+  Prof.Processes[0].Threads[0].Nodes[0].OffCpu = 1000;
+  Prof.Processes[0].Threads[0].Nodes[1].OffCpu = 1000;
+  Aggregate A = aggregate(Prof);
+  MpiSummary S = mpiSummary(Prof, A);
+  ASSERT_EQ(S.PerRank.size(), 2u);
+  const MpiRankTime &R0 = S.PerRank[0], &R1 = S.PerRank[1];
+  EXPECT_EQ(R0.Rank, 0u);
+  EXPECT_EQ(R1.Rank, 1u);
+  EXPECT_DOUBLE_EQ(R0.WallNs, 200000);
+  EXPECT_DOUBLE_EQ(R0.ComputingNs, 100000 - 1010);
+  EXPECT_DOUBLE_EQ(R0.WaitingNs, 1010);
+  EXPECT_DOUBLE_EQ(R0.WaitingOnCpuNs, 1010);
+  EXPECT_DOUBLE_EQ(R1.ComputingNs, 100000 - 3010);
+  EXPECT_DOUBLE_EQ(R1.WaitingNs, 3010);
+  EXPECT_DOUBLE_EQ(R1.WaitingOnCpuNs, 2010);
+  EXPECT_DOUBLE_EQ(R1.mpiShare(), 3010.0 / 200000);
+}
+
+// A recursive function's computing time loses an MPI call under it once,
+// as its inclusive time counts that call once: main -> work -> work ->
+// MPI_Barrier.
+TEST(Mpi, ImbalanceSubtractsAnMpiCallOncePerFunction) {
+  Profile Prof;
+  for (uint32_t Rank = 0; Rank < 2; ++Rank) {
+    Process P = makeRank(Rank, 0);
+    P.Functions.push_back({0, 0x1100, 2, 0, "work", "a.c"});
+    uint64_t Wait = Rank ? 4000 : 1000;
+    P.Threads[0] = testutil::makeThread(
+        1, {{Root, 0, 1, 100000, 50000, 100000, 100000},
+            {0, 3, 1, 50000, 20000, 50000, 50000},
+            {1, 3, 1, 30000, 30000 - Wait, 30000, 30000},
+            {2, 1, 1, Wait, Wait, Wait, Wait}});
+    P.Mpi.Routines.clear();
+    Prof.Processes.push_back(P);
+  }
+  Aggregate A = aggregate(Prof);
+  RankSpreads Spreads = rankSpreads(Prof, A);
+  const RankSpread *W = spreadOf(A, Spreads.Functions, "work");
+  ASSERT_TRUE(W);
+  EXPECT_DOUBLE_EQ(W->MinNs, 50000 - 4000);
+  EXPECT_EQ(W->MinRank, 1u);
+  EXPECT_DOUBLE_EQ(W->MaxNs, 50000 - 1000);
+  const RankSpread *M = spreadOf(A, Spreads.Functions, "main");
+  ASSERT_TRUE(M);
+  EXPECT_DOUBLE_EQ(M->MinNs, 100000 - 4000);
 }

@@ -9,6 +9,7 @@
 #include "activetime/Profile/Flags.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <map>
 
@@ -27,6 +28,44 @@ static std::vector<bool> mpiFunctions(const Profile &P, const Aggregate &A) {
         Mpi[Ids[F]] = true;
   }
   return Mpi;
+}
+
+/// The ranks of \p P's MPI processes, ascending, each with its column.
+static std::map<uint32_t, uint32_t> rankColumns(const Profile &P) {
+  std::map<uint32_t, uint32_t> Column;
+  for (const Process &Pr : P.Processes)
+    if (Pr.MpiSize)
+      Column.emplace(Pr.MpiRank, 0);
+  uint32_t Next = 0;
+  for (auto &[Rank, Col] : Column)
+    Col = Next++;
+  return Column;
+}
+
+/// Each rank's computing and waiting time (MpiRankTime).
+static std::vector<MpiRankTime> rankTimes(const Profile &P, const Aggregate &A,
+                                          const std::vector<bool> &Mpi) {
+  std::map<uint32_t, uint32_t> Column = rankColumns(P);
+  std::vector<MpiRankTime> Out(Column.size());
+  for (auto &[Rank, Col] : Column)
+    Out[Col].Rank = Rank;
+  for (const Process &Pr : P.Processes)
+    if (Pr.MpiSize)
+      Out[Column[Pr.MpiRank]].WallNs += ticksToNs(Pr, Pr.EndTick - Pr.StartTick);
+  for (const ThreadSummary &T : A.Threads) {
+    const Process &Pr = P.Processes[T.Process];
+    if (!Pr.MpiSize)
+      continue;
+    MpiRankTime &R = Out[Column[Pr.MpiRank]];
+    R.ComputingNs += T.TotalSelfActive;
+    for (const FunctionStats &F : T.Functions)
+      if (Mpi[F.Func]) {
+        R.ComputingNs -= F.S.SelfActive;
+        R.WaitingNs += F.S.Elapsed;
+        R.WaitingOnCpuNs += F.S.Active;
+      }
+  }
+  return Out;
 }
 
 MpiSummary profile::mpiSummary(const Profile &P, const Aggregate &A) {
@@ -69,31 +108,68 @@ MpiSummary profile::mpiSummary(const Profile &P, const Aggregate &A) {
                 return X.ElapsedNs > Y.ElapsedNs;
               return A.Functions[X.Func].Name < A.Functions[Y.Func].Name;
             });
+  S.PerRank = rankTimes(P, A, Mpi);
   return S;
 }
 
+/// Per thread of \p P's MPI processes, per function, the active time of the
+/// MPI calls under the function's outermost calls (each MPI call counted
+/// once per function on its path, as inclusive figures count it):
+/// [thread summary][function] ns, empty for a thread with no MPI call.
+static std::vector<std::map<uint32_t, double>>
+mpiActiveBeneath(const Profile &P, const Aggregate &A,
+                 const std::vector<bool> &Mpi) {
+  // A.Threads holds every process's threads in order.
+  std::vector<std::map<uint32_t, double>> Out(A.Threads.size());
+  size_t TI = 0;
+  std::vector<uint32_t> Seen;
+  for (size_t PI = 0; PI < P.Processes.size(); ++PI) {
+    const Process &Pr = P.Processes[PI];
+    const std::vector<uint32_t> &Ids = A.FunctionIds[PI];
+    for (const Thread &T : Pr.Threads) {
+      std::map<uint32_t, double> &Beneath = Out[TI++];
+      if (!Pr.MpiSize)
+        continue;
+      for (const Node &Nd : T.Nodes) {
+        if (!Nd.Calls || !Mpi[Ids[Nd.Func]])
+          continue;
+        double Ns = signedTicksToNs(Pr, Nd.active());
+        Seen.clear();
+        for (uint32_t Up = Nd.Parent; Up != kNoParent;
+             Up = T.Nodes[Up].Parent) {
+          uint32_t F = Ids[T.Nodes[Up].Func];
+          if (std::find(Seen.begin(), Seen.end(), F) == Seen.end()) {
+            Seen.push_back(F);
+            Beneath[F] += Ns;
+          }
+        }
+      }
+    }
+  }
+  assert(TI == A.Threads.size() && "threads in process order");
+  return Out;
+}
+
 RankSpreads profile::rankSpreads(const Profile &P, const Aggregate &A) {
-  // The ranks present, in order, and each process's column.
-  std::map<uint32_t, uint32_t> Column;
-  for (const Process &Pr : P.Processes)
-    if (Pr.MpiSize)
-      Column.emplace(Pr.MpiRank, 0);
+  std::map<uint32_t, uint32_t> Column = rankColumns(P);
   RankSpreads Out;
   if (Column.size() < 2)
     return Out;
   Out.Ranks = Column.size();
   std::vector<uint32_t> Ranks;
-  for (auto &[Rank, Col] : Column) {
-    Col = Ranks.size();
+  for (auto &[Rank, Col] : Column)
     Ranks.push_back(Rank);
-  }
+  Out.RankIds = Ranks;
   size_t NR = Ranks.size();
   // Per function: per rank its inclusive time (an MPI routine's elapsed)
   // and its self time; whether it had counted calls.
   std::map<uint32_t, std::vector<double>> Incl, Self;
   std::map<uint32_t, bool> SelfOnly;
   std::vector<bool> IsMpi = mpiFunctions(P, A);
-  for (const ThreadSummary &T : A.Threads) {
+  std::vector<std::map<uint32_t, double>> Beneath =
+      mpiActiveBeneath(P, A, IsMpi);
+  for (size_t TI = 0; TI < A.Threads.size(); ++TI) {
+    const ThreadSummary &T = A.Threads[TI];
     const Process &Pr = P.Processes[T.Process];
     if (!Pr.MpiSize)
       continue;
@@ -106,7 +182,10 @@ RankSpreads profile::rankSpreads(const Profile &P, const Aggregate &A) {
       ActiveFigures AF = activeFigures(F.S);
       if (!Mpi && !AF.HasActive)
         SelfOnly[F.Func] = true;
-      I[Col] += Mpi ? F.S.Elapsed : AF.Active.Shown;
+      auto Waited = Beneath[TI].find(F.Func);
+      I[Col] += Mpi ? F.S.Elapsed
+                    : AF.Active.Shown -
+                          (Waited == Beneath[TI].end() ? 0 : Waited->second);
       S[Col] += AF.Self.Shown;
     }
   }
@@ -138,7 +217,8 @@ RankSpreads profile::rankSpreads(const Profile &P, const Aggregate &A) {
     R.MaxRank = Ranks[MaxI];
     R.CfVar = R.MeanNs > 0 ? R.StdDevNs / R.MeanNs : 0;
     R.ImbalanceNs = R.MaxNs - R.MeanNs;
-    Out.Functions.push_back(R);
+    R.ValuesNs = V;
+    Out.Functions.push_back(std::move(R));
   }
   std::sort(Out.Functions.begin(), Out.Functions.end(),
             [&](const RankSpread &X, const RankSpread &Y) {

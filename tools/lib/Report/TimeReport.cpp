@@ -55,6 +55,7 @@ private:
   void tree();
   void threadSection(const ThreadSummary &T);
   void mpiSection();
+  void rankTimesSection(ArrayRef<MpiRankTime> Ranks);
   void imbalanceSection();
 
   const Profile &P;
@@ -783,7 +784,35 @@ void TextReport::mpiSection() {
   for (const MpiRoutine &R : S.Routines)
     Row(M.Names.name(R.Func), utostr(R.Calls), plainTime(R.ElapsedNs),
         plainTime(R.ActiveNs), formatBytes(R.Bytes));
+  rankTimesSection(S.PerRank);
   imbalanceSection();
+}
+
+// Each rank's computing and waiting time (Mpi.h): mpiP's task times, with
+// the on-CPU part of the wait a progress engine spent spinning.
+void TextReport::rankTimesSection(ArrayRef<MpiRankTime> Ranks) {
+  if (Ranks.empty())
+    return;
+  size_t N = O.Top == 0 ? Ranks.size() : std::min<size_t>(O.Top, Ranks.size());
+  OS << "\nMPI time per rank: computing = active time outside MPI calls; "
+        "waiting = elapsed time inside them, on the CPU (a progress engine "
+        "spinning) or off it; MPI% = waiting / the rank's wall time\n";
+  auto Row = [&](StringRef Rank, StringRef Wall, StringRef Comp,
+                 StringRef Wait, StringRef OnCpu, StringRef Share) {
+    OS << "  " << right_justify(Rank, 6) << ' ' << right_justify(Wall, 11)
+       << ' ' << right_justify(Comp, 11) << ' ' << right_justify(Wait, 11)
+       << ' ' << right_justify(OnCpu, 11) << ' ' << right_justify(Share, 6)
+       << "\n";
+  };
+  Row("rank", "wall", "computing", "waiting", "on CPU", "MPI%");
+  for (size_t I = 0; I < N; ++I) {
+    const MpiRankTime &R = Ranks[I];
+    Row(utostr(R.Rank), plainTime(R.WallNs), plainTime(R.ComputingNs),
+        plainTime(R.WaitingNs), plainTime(R.WaitingOnCpuNs),
+        formatv("{0:f1}%", 100 * R.mpiShare()).str());
+  }
+  if (N < Ranks.size())
+    OS << "  (" << Ranks.size() - N << " more ranks; --top 0 shows all)\n";
 }
 
 // Per function its spread over the ranks (Mpi.h), by what the job lost to
@@ -795,10 +824,10 @@ void TextReport::imbalanceSection() {
     return;
   size_t N = O.Top == 0 ? V.size() : std::min<size_t>(O.Top, V.size());
   OS << "\nMPI imbalance over " << Spreads.Ranks
-     << " ranks: per function its time on each rank (inclusive active; "
-        "an MPI routine's elapsed, its wait; * self time, where it had "
-        "counted calls), by imbalance = max - mean, what the job lost to "
-        "its slowest rank\n";
+     << " ranks: per function its time on each rank (computing: inclusive "
+        "active less the MPI calls under it; an MPI routine's elapsed, its "
+        "wait; * self time, where it had counted calls), by imbalance = max "
+        "- mean, what the job lost to its slowest rank\n";
   auto Row = [&](StringRef Imb, StringRef Mean, StringRef Min, StringRef Max,
                  StringRef Sd, StringRef Cf, StringRef Name) {
     OS << "  " << right_justify(Imb, 11) << ' ' << right_justify(Mean, 11)

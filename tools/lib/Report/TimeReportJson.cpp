@@ -216,15 +216,25 @@ void JsonReport::mpi() {
           J.attribute("bytes", int64_t(R.Bytes));
         });
     });
+    // Per rank its computing and waiting time.
+    J.attributeArray("per_rank", [&] {
+      for (const MpiRankTime &R : S.PerRank)
+        J.object([&] {
+          J.attribute("rank", int64_t(R.Rank));
+          J.attribute("wall_ns", R.WallNs);
+          J.attribute("computing_ns", R.ComputingNs);
+          J.attribute("waiting_ns", R.WaitingNs);
+          J.attribute("waiting_on_cpu_ns", R.WaitingOnCpuNs);
+          J.attribute("mpi_share", R.mpiShare());
+        });
+    });
     // Per function its spread over the ranks (empty below two ranks).
     J.attributeArray("imbalance", [&] {
       for (const RankSpread &R : rankSpreads(P, A).Functions)
         J.object([&] {
           J.attribute("name", M.Names.name(R.Func));
           J.attribute("function", int64_t(JsonId[R.Func]));
-          J.attribute("metric", R.Mpi        ? "elapsed"
-                                : R.SelfOnly ? "self_active"
-                                             : "active");
+          J.attribute("metric", R.metric());
           J.attribute("imbalance_ns", R.ImbalanceNs);
           J.attribute("mean_ns", R.MeanNs);
           J.attribute("min_ns", R.MinNs);
