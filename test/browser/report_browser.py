@@ -8,6 +8,10 @@ report's sections and tables are present, the flame graph has frames, a
 click on a flame-graph frame zooms it to the full width, the active/elapsed
 switch and a table sort work. Saves a screenshot (PNG) next to the report.
 
+With --mpi, the page of a two-rank MPI job (tool/Inputs/mpi.json): the
+MPI section's per-rank table and its ranks x functions heat map, a cell
+per function and rank, each titled with its rank and time.
+
 With --depth D, the page of a profile D levels deep instead
 (tool/Inputs/html_scale.py: a chain of D levels, 300 leaves too narrow to
 draw, on-CPU samples at the bottom): every section is there, the flame graphs draw
@@ -16,7 +20,7 @@ deepest frame zooms it (no recursion per level: a deep graph overflowed
 the stack), and no console error or exception.
 
 usage: report_browser.py --activetime BIN --mkraw mkraw.py --inputs DIR --out DIR
-                         [--depth D]
+                         [--depth D | --mpi]
 """
 
 import argparse
@@ -359,6 +363,7 @@ def run_page(make_page, kind, shot_name, check_page, whole_page=True):
     ap.add_argument("--out", required=True)
     ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     ap.add_argument("--depth", type=int, default=0)
+    ap.add_argument("--mpi", action="store_true")
     args = ap.parse_args()
     html = make_page(args)
     failures = []
@@ -561,7 +566,45 @@ def check_page(b, check, args):
           "a click on a latency row draws its histogram (%s bars, %s)" % (bars, title))
 
 
+def make_mpi_report(args):
+    os.makedirs(args.out, exist_ok=True)
+    raw = os.path.join(args.out, "mpi.raw")
+    html = os.path.join(args.out, "report-mpi.html")
+    subprocess.check_call([sys.executable, args.mkraw,
+                           os.path.join(args.inputs, "mpi.json"), "-o", raw])
+    subprocess.check_call([args.activetime, "report", "--html", html, raw],
+                          stderr=subprocess.DEVNULL)
+    return html
+
+
+def check_mpi_report(b, check, args):
+    """mpi.json: rank 0 waited 302 us in MPI and computed 698 us, rank 1
+    waited 104 us and computed 896 us; four functions have a spread."""
+    check(b.eval("!!document.querySelector('#contents a[href=\"#mpi\"]')"),
+          "the contents link to the MPI section")
+    rows = b.eval("""Array.from(document.querySelectorAll('#mpi-rank-table tbody tr'))
+        .map(function (tr) { return Array.from(tr.children).map(function (td) {
+          return td.textContent; }).join('|'); })""") or []
+    check(rows == ["0|2.000 ms|698.000 us|302.000 us|302.000 us|15.1%",
+                   "1|2.000 ms|896.000 us|104.000 us|104.000 us|5.2%"],
+          "the per-rank table gives computing and waiting (%s)" % rows)
+    cells = b.eval("document.querySelectorAll('#mpi-heatmap rect.hm-cell').length")
+    check(cells == 8, "the heat map has a cell per function and rank (%s)" % cells)
+    titles = b.eval("""Array.from(document.querySelectorAll('#mpi-heatmap rect.hm-cell title'))
+        .map(function (t) { return t.textContent; })""") or []
+    check("main, rank 1: 896.000 us" in titles and "MPI_Barrier, rank 0: 300.000 us" in titles,
+          "each cell is titled with its function, rank and time (%s)" % titles)
+    # Each row is shaded against its own longest rank: main's rank 1 cell
+    # has the darkest color, its rank 0 cell a lighter one.
+    fills = b.eval("""Array.from(document.querySelectorAll('#mpi-heatmap rect.hm-cell'))
+        .map(function (r) { return r.getAttribute('fill'); })""") or []
+    check(len(fills) == 8 and fills[0] == fills[3] and fills[0] != fills[2],
+          "the rows' longest cells share the darkest color (%s)" % fills)
+
+
 def main():
+    if "--mpi" in sys.argv:
+        return run_page(make_mpi_report, "report", "report-mpi.png", check_mpi_report)
     if "--depth" in sys.argv:
         return run_page(make_deep_report, "report", "report-deep.png", check_deep_report,
                         whole_page=False)

@@ -17,6 +17,7 @@
 #include "Common.h"
 #include "HtmlFlame.h"
 #include "activetime/Profile/CallerCallee.h"
+#include "activetime/Profile/Mpi.h"
 #include "activetime/Profile/Samples.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/Output.h"
@@ -45,6 +46,9 @@ static constexpr unsigned kBottomUpDepth = 64;
 /// Callers and callees per function in the page, the most active first (a
 /// table shows 50 rows at first); the others are counted.
 static constexpr size_t kMaxArcs = 100;
+/// The rows of the ranks x functions heat map: the functions the job lost
+/// most to its slowest rank in.
+static constexpr size_t kHeatMapRows = 20;
 
 static void escapeHtml(StringRef S, raw_ostream &OS) {
   for (char C : S) {
@@ -125,6 +129,7 @@ private:
   void callTreeNode(json::OStream &J, uint32_t I);
   void bottomUp(json::OStream &J);
   void samples(json::OStream &J);
+  void mpiRanks(json::OStream &J);
   json::Value function(uint32_t Func) const {
     return ReportId[Func] < 0 ? json::Value(nullptr)
                               : json::Value(ReportId[Func]);
@@ -152,6 +157,7 @@ void HtmlDoc::write(raw_ostream &OS) {
     callTree(J);
     bottomUp(J);
     samples(J);
+    mpiRanks(J);
     Prog.phase("parallel regions");
     J.attributeBegin("parallel");
     J.rawValue([&](raw_ostream &R) {
@@ -180,6 +186,41 @@ void HtmlDoc::report(json::OStream &J) {
     printTimeReportJson(P, A, TO, R);
   });
   J.attributeEnd();
+}
+
+/// The heat map of an MPI job (two ranks or more; else null): per function
+/// of the kHeatMapRows with the largest imbalance, its time on each rank
+/// (rankSpreads: computing time, an MPI routine's wait).
+void HtmlDoc::mpiRanks(json::OStream &J) {
+  Prog.phase("MPI ranks");
+  RankSpreads S = rankSpreads(P, A);
+  if (S.Functions.empty()) {
+    J.attribute("mpi_ranks", nullptr);
+    return;
+  }
+  J.attributeObject("mpi_ranks", [&] {
+    J.attributeArray("ranks", [&] {
+      for (uint32_t R : S.RankIds)
+        J.value(int64_t(R));
+    });
+    J.attribute("functions_left_out",
+                int64_t(S.Functions.size() -
+                        std::min(S.Functions.size(), kHeatMapRows)));
+    J.attributeArray("functions", [&] {
+      for (size_t I = 0; I < S.Functions.size() && I < kHeatMapRows; ++I) {
+        const RankSpread &R = S.Functions[I];
+        J.object([&] {
+          J.attribute("function", function(R.Func));
+          J.attribute("metric", R.metric());
+          J.attribute("imbalance_ns", R.ImbalanceNs);
+          J.attributeArray("values_ns", [&] {
+            for (double V : R.ValuesNs)
+              J.value(V);
+          });
+        });
+      }
+    });
+  });
 }
 
 /// Each function's callers and callees as `report --callers` places them

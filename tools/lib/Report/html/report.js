@@ -35,7 +35,7 @@
   var nav = add(app, "p", { id: "contents", "class": "note" }, "Sections: ");
   [["header", "measurement"], ["call-tree", "call tree"], ["functions", "functions"],
     ["on-cpu", "on-CPU"], ["off-cpu", "off-CPU"], ["strides", "strides"], ["parallel", "OpenMP"],
-    ["latency", "latency"], ["callers", "callers and callees"], ["bottom-up", "bottom-up"]
+    ["mpi", "MPI ranks"], ["latency", "latency"], ["callers", "callers and callees"], ["bottom-up", "bottom-up"]
   ].forEach(function (s, i) {
     if (i) nav.appendChild(document.createTextNode(" \u00b7 "));
     add(nav, "a", { href: "#" + s[0] }, s[1]);
@@ -309,6 +309,7 @@
         ", tasks/s/thread " + (r.task_rate === null ? "-" : r.task_rate.toFixed(0)));
     });
   }
+  mpiSection();
   latencySection();
   // ---- views: filters, callers and callees, bottom-up (icicle) ----
   // The filters applied to the profile, in the measurement header.
@@ -398,6 +399,77 @@
   // Per function the percentiles of its timed calls' active time; a click
   // on a row draws that function's histogram (one bar per non-empty
   // bucket, as wide as its share of the most populated one).
+  // ---- MPI ranks: each rank's computing and waiting time, and a heat map
+  // of the functions the job lost most to its slowest rank in ----
+  function mpiSection() {
+    var ms = section("mpi", "MPI ranks");
+    var perRank = rep.mpi ? rep.mpi.per_rank : [];
+    if (!perRank.length) {
+      add(ms, "p", { "class": "empty" }, "Not an MPI job.");
+      return;
+    }
+    add(ms, "p", { "class": "note" }, "Computing: a rank's active time outside MPI calls. " +
+      "Waiting: its elapsed time inside them, on the CPU (a progress engine spinning) or off it. " +
+      "MPI%: waiting over the rank's wall time.");
+    table(ms, "mpi-rank-table", [
+      { key: "rank", title: "rank" },
+      { key: "wall_ns", title: "wall", fmt: fmtNs },
+      { key: "computing_ns", title: "computing", fmt: fmtNs },
+      { key: "waiting_ns", title: "waiting", fmt: fmtNs },
+      { key: "waiting_on_cpu_ns", title: "on CPU", fmt: fmtNs },
+      { key: "mpi_share", title: "MPI%", fmt: pct }
+    ], perRank.slice(), true);
+    var hm = doc.mpi_ranks;
+    if (!hm) {
+      add(ms, "p", { "class": "empty" }, "One rank: no heat map.");
+      return;
+    }
+    add(ms, "h3", {}, "Ranks \u00d7 functions");
+    add(ms, "p", { "class": "note" }, "Per function (the " + hm.functions.length +
+      " with the largest imbalance, max \u2212 mean over the ranks) its time on each rank: computing time " +
+      "(inclusive active time less the MPI calls under it), an MPI routine's elapsed time (its wait), " +
+      "or * self time where it had counted calls. Each row is shaded against its own longest rank." +
+      (hm.functions_left_out ? " " + hm.functions_left_out + " more functions in the text and JSON reports." : ""));
+    heatMap(ms, hm);
+  }
+  function heatMap(parent, hm) {
+    var NS = "http://www.w3.org/2000/svg", n = hm.ranks.length;
+    var cell = Math.max(2, Math.min(28, Math.floor(900 / n))), rowH = 18, labelW = 320, top = 20;
+    var svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("id", "mpi-heatmap");
+    svg.setAttribute("width", labelW + cell * n + 100);
+    svg.setAttribute("height", top + rowH * hm.functions.length);
+    function svgAdd(p, tag, attrs, text) {
+      var e = document.createElementNS(NS, tag);
+      Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+      if (text !== undefined) e.textContent = text;
+      p.appendChild(e);
+      return e;
+    }
+    // Rank numbers above the columns, as many as fit.
+    var every = Math.ceil(24 / cell);
+    hm.ranks.forEach(function (r, i) {
+      if (i % every === 0)
+        svgAdd(svg, "text", { x: labelW + i * cell + cell / 2, y: top - 6, "text-anchor": "middle",
+          "class": "hm-rank" }, String(r));
+    });
+    hm.functions.forEach(function (f, row) {
+      var y = top + row * rowH, max = Math.max.apply(null, f.values_ns);
+      var name = fnName(f.function) + (f.metric === "self_active" ? " *" : "");
+      svgAdd(svg, "text", { x: labelW - 6, y: y + rowH - 5, "text-anchor": "end", "class": "hm-name" },
+        name.length > 48 ? name.slice(0, 47) + "\u2026" : name);
+      f.values_ns.forEach(function (v, i) {
+        var rect = svgAdd(svg, "rect", { x: labelW + i * cell, y: y + 1, width: Math.max(1, cell - 1),
+          height: rowH - 2, fill: d3.interpolateYlOrRd(max > 0 ? Math.max(0, v) / max : 0),
+          "class": "hm-cell" });
+        svgAdd(rect, "title", {}, name + ", rank " + hm.ranks[i] + ": " + fmtNs(v));
+      });
+      svgAdd(svg, "text", { x: labelW + n * cell + 6, y: y + rowH - 5, "class": "hm-imb" },
+        "+" + fmtNs(f.imbalance_ns));
+    });
+    parent.appendChild(svg);
+  }
+
   function latencySection() {
     var ls = section("latency", "Latency per call");
     var fns = (rep.functions || []).filter(function (f) { return f.latency; });
