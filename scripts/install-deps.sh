@@ -35,7 +35,8 @@ PACKAGES=(cmake ninja-build python3 "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VER
           libprotobuf-dev protobuf-compiler golang-github-google-pprof-dev zlib1g-dev
           python3-protobuf
           # the optional MPI runtime part (libactivetime_mpi.a) and its tests (test/mpi)
-          openmpi-bin libopenmpi-dev)
+          openmpi-bin libopenmpi-dev
+          libblas-dev)            # bench/mpi/hpcc.py: HPCC's BLAS (reference BLAS)
 # JavaScript bundled into `activetime report --html` and the speedscope schema the
 # tests validate against: npm tarballs, unpacked once into $DEPS_DIR/js/NAME-VERSION.
 JS_PACKAGES=(d3@7.9.2 d3-flame-graph@5.0.0 speedscope@1.22.2)
