@@ -270,7 +270,7 @@ def get_source(work):
     os.rename(os.path.join(tmp, top[0]), dest)
     os.rmdir(tmp)
     return dest, ("%s from the upstream tarball %s alone: %s missing from %s "
-                  "(the mirror has none), so without Debian's patches" %
+                  "(apt-get source could not fetch it), so without Debian's patches" %
                   (os.path.basename(dsc), orig[0], ", ".join(missing), d))
 
 
