@@ -17,6 +17,7 @@
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_writer.h"
+#include "sanitizer_common/sanitizer_linux.h"
 
 #include <errno.h>
 #include <link.h>
@@ -26,6 +27,7 @@
 #include <stdio_ext.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 namespace __activetime {
 
@@ -293,10 +295,20 @@ uptr MainBuildId(u8 *Buf, uptr Cap) {
   return R.Len;
 }
 
+// The host's name, as fleets and MPI jobs tell their processes apart (a pid
+// is only unique on its host); 0 if uname fails.
+uptr HostName(struct utsname *U) {
+  if (internal_uname(U) != 0)
+    return 0;
+  return internal_strnlen(U->nodename, sizeof(U->nodename));
+}
+
 // SK_Process payload.
 void WriteProcess(const ProfileWriter &W) {
   u8 BuildId[64];
   uptr BuildIdLen = MainBuildId(BuildId, sizeof(BuildId));
+  struct utsname U;
+  uptr HostLen = HostName(&U);
   raw::ProcessRecord PR;
   internal_memset(&PR, 0, sizeof(PR));
   PR.TickRate = W.TickRate;
@@ -311,10 +323,12 @@ void WriteProcess(const ProfileWriter &W) {
   PR.TickStep256 = runtime.TickStep256;
   PR.ExeLen = (u32)W.ExeLen;
   PR.BuildIdLen = (u32)BuildIdLen;
+  PR.HostLen = (u32)HostLen;
   CallCollectors(&Collector::FillProcess, PR);
   W.Out->Append(&PR, sizeof(PR));
   W.Out->Append(W.Exe, W.ExeLen);
   W.Out->Append(BuildId, BuildIdLen);
+  W.Out->Append(U.nodename, HostLen);
 }
 
 void WriteProcessSection(ProfileWriter &W) {

@@ -425,6 +425,7 @@ def build_sections(desc):
     for p in desc["processes"]:
         exe = p.get("exe", "").encode()
         bid = bytes.fromhex(p.get("build_id", ""))
+        host = p.get("host", "").encode()
         mods, threads = p.get("modules", []), p.get("threads", [])
         traces = p.get("traces", [])
         oh = p.get("overhead", {})
@@ -459,8 +460,9 @@ def build_sections(desc):
             CodeSamplePeriodNs=period,
             CodeSampleCost256=ticks256(p, "code_sample_cost"),
             CodeSampleFlags=csflags, NumBlockCounts=p.get("num_block_counts", 0),
-            MpiRank=p.get("mpi_rank", 0), MpiSize=p.get("mpi_size", 0))
-        sections.append((SK_PROCESS, pad8(rec + exe + bid)))
+            MpiRank=p.get("mpi_rank", 0), MpiSize=p.get("mpi_size", 0),
+            HostLen=p.get("host_len", len(host)), Reserved=p.get("reserved", 0))
+        sections.append((SK_PROCESS, pad8(rec + exe + bid + host)))
         for m in mods:
             name, path = m.get("name", "").encode(), m.get("path", "").encode()
             fns = m.get("functions", [])

@@ -32,7 +32,7 @@ __attribute__((noinline)) unsigned long work(unsigned long n) {
   unsigned long s = 0;
   for (unsigned long i = 0; i < n; ++i)
     s += leaf(i);
-  // CHECK-DAG: sample: main:{{[0-9]+}};work:[[#@LINE-1]];leaf:[[#LEAF_START]] values={{-?[0-9]+}},3000,{{[0-9]+}},{{[0-9]+}} thread={{[0-9]+}} pid={{[0-9]+}} thread_name=prog
+  // CHECK-DAG: sample: main:{{[0-9]+}};work:[[#@LINE-1]];leaf:[[#LEAF_START]] values={{-?[0-9]+}},3000,{{[0-9]+}},{{[0-9]+}} thread={{[0-9]+}} pid={{[0-9]+}} host={{[^ ]+}} thread_name=prog
   // CHECK-DAG: sample: main:{{[0-9]+}};work:[[#@LINE-2]];leaf:[[#LEAF_START]] values={{-?[0-9]+}},2000,
   return s;
 }

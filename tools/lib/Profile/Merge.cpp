@@ -57,7 +57,7 @@ static bool sameBinary(const Process &A, const Process &B) {
 /// process block, seen twice (a file given twice, or a merged file and one
 /// of its inputs).
 static std::string runKey(const Process &P) {
-  return utostr(P.Pid) + "/" + utostr(P.StartUnixNs) + "/" +
+  return P.Host + "/" + utostr(P.Pid) + "/" + utostr(P.StartUnixNs) + "/" +
          utostr(P.StartTick) + "/" + describeBinary(P);
 }
 

@@ -41,12 +41,18 @@ Error Parser::parseProcess(Cursor C) {
     return E;
   uint32_t ExeLen = In.get(&R::ExeLen);
   uint32_t BuildIdLen = In.get(&R::BuildIdLen);
-  if (uint64_t(ExeLen) + BuildIdLen > C.remaining())
-    return fail(formatv("process (pid {0}): executable name ({1} bytes) and "
-                        "build id ({2} bytes) overrun the section",
-                        Cur->Pid, ExeLen, BuildIdLen));
+  uint32_t HostLen = In.get(&R::HostLen);
+  if (uint64_t(ExeLen) + BuildIdLen + HostLen > C.remaining())
+    return fail(formatv("process (pid {0}): executable name ({1} bytes), "
+                        "build id ({2} bytes) and host name ({3} bytes) "
+                        "overrun the section",
+                        Cur->Pid, ExeLen, BuildIdLen, HostLen));
+  if (uint32_t Reserved = In.get(&R::Reserved))
+    return fail(formatv("process (pid {0}): reserved field is {1}, not 0",
+                        Cur->Pid, Reserved));
   Cur->Exe = C.bytes(ExeLen).str();
   Cur->BuildId = C.bytes(BuildIdLen).str();
+  Cur->Host = C.bytes(HostLen).str();
   return checkPadding(C, Size, formatv("process (pid {0})", Cur->Pid).str());
 }
 

@@ -35,7 +35,8 @@ Error rawwriter::checkProcess(const Process &P, size_t Idx) {
     return fail(formatv("process {0}: tick rate is 0", Idx));
   if (!fits32(P.Modules.size()) || !fits32(P.Threads.size()) ||
       !fits32(P.Traces.size()) || !fits32(P.Exe.size()) ||
-      !fits32(P.BuildId.size()) || !fits32(P.Functions.size()))
+      !fits32(P.BuildId.size()) || !fits32(P.Host.size()) ||
+      !fits32(P.Functions.size()))
     return fail(formatv("process {0}: too large for the raw format", Idx));
   if (Error E = checkFunctions(P, Idx))
     return E;
@@ -65,6 +66,7 @@ void ProfileWriter::writeProcessSections(const Process &P) {
   B.record(R);
   B.bytes(P.Exe);
   B.bytes(P.BuildId);
+  B.bytes(P.Host);
   add(raw::SK_Process, B);
 }
 

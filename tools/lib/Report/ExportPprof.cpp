@@ -343,6 +343,8 @@ void PprofBuilder::addSample(uint32_t Node, uint32_t ProcIdx,
     Label("tid_order")->set_num(T.TidOrder);
   const Process &Pr = P.Processes[ProcIdx];
   Label("pid")->set_num(Pr.Pid);
+  if (!Pr.Host.empty())
+    Label("host")->set_str(str(Pr.Host));
   // An MPI job's rank: what a fleet backend groups and filters a job by.
   if (Pr.MpiSize)
     Label("rank")->set_num(Pr.MpiRank);

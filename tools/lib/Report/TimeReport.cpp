@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace llvm;
 using namespace activetime;
@@ -43,6 +44,7 @@ private:
   void processesSummary(size_t NumThreads, const SwitchSummary &All);
   void cpuLines();
   void differingCostLine();
+  void hostsLine();
   void overheadLines(const Process &Pr);
   void codeSampleLines(const Process &Pr);
   void provenanceLines();
@@ -446,6 +448,8 @@ void TextReport::processBlock(const Process &Pr) {
      << "): " << (Pr.Exe.empty() ? "<unknown executable>" : Pr.Exe) << "\n";
   if (!Pr.BuildId.empty())
     OS << "  build id:        " << buildIdHex(Pr) << "\n";
+  if (!Pr.Host.empty())
+    OS << "  host:            " << Pr.Host << "\n";
   bool Timed = timedAnything(Pr.Modules.size(), Pr.BlockCounts.size());
   OS << "  tick rate:       " << Pr.TickRate << " ticks/s\n";
   if (Timed)
@@ -559,6 +563,7 @@ void TextReport::processesSummary(size_t NumThreads,
   if (Ranks)
     OS << "  MPI ranks:       " << Ranks << " of a job of " << JobSize
        << " (MPI_COMM_WORLD)\n";
+  hostsLine();
   OS << "  threads:         " << NumThreads << "\n";
   OS << "  modules:         up to " << MaxModules << " per process\n";
   blockCountLines(BlockCountTables, MaxModules);
@@ -575,6 +580,18 @@ void TextReport::processesSummary(size_t NumThreads,
       T.add(Pr, Tr);
   traceLines(T);
   counterLines(C, "  ");
+}
+
+// The host of the processes, or how many hosts ran them.
+void TextReport::hostsLine() {
+  std::set<StringRef> Hosts;
+  for (const Process &Pr : P.Processes)
+    if (!Pr.Host.empty())
+      Hosts.insert(Pr.Host);
+  if (Hosts.size() == 1)
+    OS << "  host:            " << *Hosts.begin() << "\n";
+  else if (Hosts.size() > 1)
+    OS << "  hosts:           " << Hosts.size() << "\n";
 }
 
 void TextReport::differingCostLine() {

@@ -252,6 +252,8 @@ void JsonReport::process(const Process &Pr) {
   J.object([&] {
     J.attribute("executable", Pr.Exe);
     J.attribute("build_id", buildIdHex(Pr));
+    J.attribute("host", Pr.Host.empty() ? json::Value(nullptr)
+                                        : json::Value(Pr.Host));
     J.attribute("pid", int64_t(Pr.Pid));
     J.attribute("parent_pid", int64_t(Pr.ParentPid));
     J.attribute("tick_rate", int64_t(Pr.TickRate));

@@ -372,6 +372,8 @@ struct Process {
   uint32_t ParentPid = 0;
   std::string Exe;
   std::string BuildId;  // raw bytes
+  /// The host it ran on (uname's nodename; raw v15), empty if unknown.
+  std::string Host;
   OverheadTable Overhead;
   /// The step the tick counter advances by, ticks * 256 (0: not measured).
   uint64_t TickStep256 = 0;

@@ -261,6 +261,8 @@ template <> struct RawMapping<raw::ProcessRecord> {
     io.count(&R::NumBlockCounts, P.BlockCounts);
     io.field(&R::MpiRank, P.MpiRank);
     io.field(&R::MpiSize, P.MpiSize);
+    io.count(&R::HostLen, P.Host);
+    io.sectionOwned(&R::Reserved);
   }
 };
 
