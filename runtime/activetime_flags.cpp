@@ -118,7 +118,7 @@ private:
   FlagError *Err;
 };
 
-// A file name pattern: '%' only in %e, %p, %r and %% (a typo such as %z or a
+// A file name pattern: '%' only in %e, %p, %r, %n and %% (a typo such as %z or a
 // trailing '%' would otherwise name a file nobody asked for).
 class PatternFlag final : public FlagHandlerBase {
 public:
@@ -128,11 +128,12 @@ public:
     for (const char *P = Value; *P; ++P) {
       if (*P != '%')
         continue;
-      if (P[1] != 'e' && P[1] != 'p' && P[1] != 'r' && P[1] != '%') {
+      if (P[1] != 'e' && P[1] != 'p' && P[1] != 'r' && P[1] != 'n' &&
+          P[1] != '%') {
         if (SetBadValue(Err, Name, Value))
           internal_strlcpy(Err->Expected,
-                           "a file name whose only % escapes are %e "
-                           "(executable), %p (pid), %r (MPI rank) and %%",
+                           "a file name whose only % escapes are %e, %p, "
+                           "%r, %n and %% (see the flag's help)",
                            sizeof(Err->Expected));
         return true;
       }

@@ -189,6 +189,19 @@ void ReportFailure(const char *Path, const char *What, int Err) {
 
 } // namespace
 
+namespace {
+// Written under the profile write lock, read by the write that holds it.
+u32 profile_writes_done;
+} // namespace
+
+u32 ProfileWritesDone() {
+  return __atomic_load_n(&profile_writes_done, __ATOMIC_RELAXED);
+}
+
+void CountProfileWrite() {
+  __atomic_fetch_add(&profile_writes_done, 1, __ATOMIC_RELAXED);
+}
+
 bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
                          char *Out, uptr OutSize, bool *HasPid,
                          const char *Rank) {
@@ -215,6 +228,11 @@ bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
     } else if (P[0] == '%' && P[1] == 'r') {
       const char *R = Rank ? Rank : kNoRankText;
       Ok = Put(R, internal_strlen(R));
+      ++P;
+    } else if (P[0] == '%' && P[1] == 'n') {
+      char Num[16];
+      int N = internal_snprintf(Num, sizeof(Num), "%u", ProfileWritesDone());
+      Ok = Put(Num, N);
       ++P;
     } else if (P[0] == '%' && P[1] == '%') {
       Ok = Put("%", 1);

@@ -27,7 +27,7 @@ bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size,
                  bool FromFile = false);
 
 // Expands %e (executable base name), %p (pid), %r (Rank: the MPI rank, or
-// kNoRankText when null) and %% in Pattern. Other '%' sequences are copied
+// kNoRankText when null), %n (ProfileWritesDone()) and %% in Pattern. Other '%' sequences are copied
 // literally. Returns false if Out is too small. *HasPid (if given) is set
 // when the pattern has a %p.
 bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
@@ -42,6 +42,12 @@ constexpr const char kNoRankText[] = "-";
 bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
                      bool ForkedChild, char *Out, uptr OutSize,
                      const char *Rank = nullptr);
+
+/// The profiles this process has written (each flush_interval_s snapshot,
+/// activetime_flush(), then the exit write): %n, so that a pattern with it
+/// keeps every snapshot in its own file. CountProfileWrite adds one.
+u32 ProfileWritesDone();
+void CountProfileWrite();
 
 /// This process's profile path: output= expanded for it, or the fallback
 /// the start-up check chose. False if it does not fit in Out.

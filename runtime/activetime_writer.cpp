@@ -319,6 +319,8 @@ bool WriteProfile() {
     Ok = CommitProfileImage(&F, B.Data, B.Size);
     B.Release();
   }
+  if (Ok)
+    CountProfileWrite();
   AT_BARRIER();
   T.Seq = RestoreSeq;
   errno = SavedErrno;

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   return argc > 1 ? 7 : 0;
 }
 
-// PATTERN: ActiveTime: ERROR: invalid value '%z%e.raw' for flag output in ACTIVETIME_OPTIONS: expected a file name whose only % escapes are %e (executable), %p (pid), %r (MPI rank) and %%; the program runs without profiling
+// PATTERN: ActiveTime: ERROR: invalid value '%z%e.raw' for flag output in ACTIVETIME_OPTIONS: expected a file name whose only % escapes are %e, %p, %r, %n and %% (see the flag's help); the program runs without profiling
 // PATTERN-NEXT: main ran 42
 // MODE: ActiveTime: ERROR: invalid value 'fast' for flag mode in ACTIVETIME_OPTIONS: expected profile or trace; the program runs without profiling
 // MODE-NEXT: main ran 42

@@ -6,6 +6,11 @@
 
 #include "Filters.h"
 #include "Command.h"
+#include "Inputs.h"
+
+#include "activetime/Profile/Window.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 #include <memory>
 
@@ -53,6 +58,13 @@ static cl::opt<std::string>
                 "start; calls open at T are clipped to end there"),
        cl::value_desc("T"), cl::cat(ToolCategory));
 
+static cl::opt<std::string> Since(
+    "since", cl::sub(reportSubcommand()), cl::sub(exportSubcommand()),
+    cl::desc("Only what happened after FILE, an earlier snapshot of the same "
+             "run (flush_interval_s; %n in output= keeps each): the window "
+             "between the two writes"),
+    cl::value_desc("file"), cl::cat(ToolCategory));
+
 Error tool::refuseFilters(const FilterUse &Use, StringRef Mode) {
   // cl::list's operator& gives its vector.
   const cl::Option *CallOptions[] = {
@@ -83,7 +95,32 @@ static Error timeOption(const cl::opt<std::string> &O,
   return Error::success();
 }
 
+/// --since: \p P less the earlier snapshot, described for the header.
+static Expected<std::string> applyWindow(Profile &P) {
+  Expected<Profile> Earlier = readInputs({Since});
+  if (!Earlier)
+    return Earlier.takeError();
+  Expected<WindowSummary> W = subtractEarlier(P, *Earlier);
+  if (!W)
+    return W.takeError();
+  std::string D = formatv("--since={0}: the {1:F3} s after that write", Since,
+                          W->WindowNs / 1e9);
+  if (W->NewProcesses)
+    D += formatv(", {0} processes started since kept whole", W->NewProcesses);
+  if (W->NewThreads)
+    D += formatv(", {0} threads started since kept whole", W->NewThreads);
+  return D + " (a call open at that write counts in both windows; per-call "
+             "min and max are the run's)";
+}
+
 Expected<FilterSummary> tool::applyFilterOptions(Profile &P) {
+  std::string Window;
+  if (Since.getNumOccurrences()) {
+    Expected<std::string> W = applyWindow(P);
+    if (!W)
+      return W.takeError();
+    Window = *W;
+  }
   FilterSpec S;
   for (const std::string &T : Tids) {
     Expected<ThreadSelector> Sel = parseThreadSelector(T);
@@ -97,7 +134,14 @@ Expected<FilterSummary> tool::applyFilterOptions(Profile &P) {
     return std::move(E);
   if (Error E = timeOption(To, S.ToNs))
     return std::move(E);
-  if (S.empty())
-    return FilterSummary();
-  return applyFilters(P, S);
+  FilterSummary Sum;
+  if (!S.empty()) {
+    Expected<FilterSummary> F = applyFilters(P, S);
+    if (!F)
+      return F.takeError();
+    Sum = std::move(*F);
+  }
+  if (!Window.empty())
+    Sum.Applied.insert(Sum.Applied.begin(), Window);
+  return Sum;
 }
