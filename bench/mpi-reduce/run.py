@@ -11,7 +11,7 @@
 # job's wall time (mpirun start to end) is measured with mpi_reduce=1 and
 # with mpi_reduce=0 (every rank writes its own file at exit). Prints per P
 # the rounds, the job file's bytes, the median reduction time, and the
-# median wall times side by side. Targets: rounds = ceil(log2 P), and the
+# wall times side by side (median, and the runs' range). Targets: rounds = ceil(log2 P), and the
 # reduction at most 0.5 s at 64 ranks.
 #
 # usage: run.py --build-dir BUILD [--runs 3] [--ranks 2,4,8,16,32,64]
@@ -79,6 +79,10 @@ def run_job(exe, ranks, opts, work):
     return wall * 1e3, r.stderr
 
 
+def spread(t):
+    return "%.0f (%.0f-%.0f) ms" % (statistics.median(t), min(t), max(t))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", required=True)
@@ -100,9 +104,9 @@ def main():
     out = "output=%s/p.%%r.raw" % work
     print("MPI job on P ranks (oversubscribed, %d cores), %d interleaved runs "
           "per P and setting; medians" % (os.cpu_count(), a.runs))
-    print("  %5s %6s %10s %14s %16s %16s %10s" % (
-        "ranks", "rounds", "job bytes", "reduction ms", "wall reduce=1",
-        "wall reduce=0", "diff ms"))
+    print("  %5s %6s %10s %14s %24s %24s %10s" % (
+        "ranks", "rounds", "job bytes", "reduction ms",
+        "wall reduce=1 (min-max)", "wall reduce=0 (min-max)", "diff ms"))
     for p in [int(x) for x in a.ranks.split(",")]:
         red, on, off, rounds, size = [], [], [], None, None
         for _ in range(a.runs):
@@ -116,8 +120,9 @@ def main():
             wall, _ = run_job(exe, p, out + ",mpi_reduce=0", work)
             off.append(wall)
         mon, moff = statistics.median(on), statistics.median(off)
-        print("  %5d %6d %10d %14.1f %13.0f ms %13.0f ms %+10.0f" % (
-            p, rounds, size, statistics.median(red), mon, moff, mon - moff))
+        print("  %5d %6d %10d %14.1f %24s %24s %+10.0f" % (
+            p, rounds, size, statistics.median(red), spread(on), spread(off),
+            mon - moff))
     shutil.rmtree(work)
 
 

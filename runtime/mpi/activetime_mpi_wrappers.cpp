@@ -10,7 +10,9 @@
 // call tree, the flat profile and every view hold time in MPI per call path
 // and per routine with nothing added to them. What the tree cannot hold,
 // message bytes and the rank, goes to the runtime through
-// __activetime_mpi_attach and __activetime_mpi_rank.
+// __activetime_mpi_attach and __activetime_mpi_rank. At MPI_Finalize it
+// gives the runtime a transport over a duplicate of MPI_COMM_WORLD, over
+// which the ranks reduce their profiles into one (__activetime_mpi_reduce).
 //
 // The only file that includes <mpi.h>; it is compiled with the MPI
 // implementation's include directories and uses nothing of the runtime but
