@@ -3,7 +3,7 @@
 // Part of ActiveTime. The optional MPI part (libactivetime_mpi.a,
 // runtime/mpi/) wraps the MPI routines of the program and is the only
 // code that includes <mpi.h>: the runtime itself knows MPI only through
-// the two entry points below (activetime_interface.h), so a program
+// the entry points below (activetime_interface.h), so a program
 // without MPI links and runs exactly as before.
 //
 //  - __activetime_mpi_attach(M, Bytes): from the part's constructor. M is
@@ -14,7 +14,7 @@
 //  - __activetime_mpi_rank(Rank, Size): after MPI_Init, MPI_COMM_WORLD's.
 //  - __activetime_mpi_reduce_wanted() and __activetime_mpi_reduce(...): at
 //    MPI_Finalize, the reduction of the job's profiles into one file over
-//    the part's transport (abi.h, MpiTransport; activetime_mpi_reduce.cpp).
+//    the part's transport (activetime_mpi_reduce.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,20 +32,6 @@ bool MpiRank(u32 *Rank);
 // PMI), for an output path expanded before MPI_Init or in a program without
 // the MPI part; false if none.
 bool LauncherRank(u32 *Rank);
-
-// The reduction's binomial tree: in round K (from 0) a rank with bit K set
-// sends what it holds to Rank - 2^K and leaves; a rank below it with none
-// of bits 0..K set receives from Rank + 2^K when that rank exists, which
-// brings the ranks [Rank + 2^K, Rank + 2^(K+1)) in rank order. Rank 0 holds
-// every rank after MpiTreeRounds(Size) = ceil(log2 Size) rounds.
-enum class TreeAction { Receive, Send, Wait, Gone };
-struct TreeStep {
-  TreeAction Action;
-  u32 Peer; // Receive: the sender; Send: the receiver
-  u32 End;  // Receive: one past the last rank the sender brings
-};
-u32 MpiTreeRounds(u32 Size);
-TreeStep MpiTreeStep(u32 Rank, u32 Size, u32 Round);
 
 } // namespace __activetime
 

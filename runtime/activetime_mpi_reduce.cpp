@@ -4,7 +4,7 @@
 // hands the runtime a transport over a duplicate of MPI_COMM_WORLD
 // (abi.h, MpiTransport), and the ranks reduce their profiles over it: each
 // takes its profile as the exit-time write would write it now, and a
-// binomial tree (activetime_mpi.h, MpiTreeStep) brings every rank's
+// binomial tree (activetime_mpi_reduce.h, MpiTreeStep) brings every rank's
 // sections to rank 0 in rank order in ceil(log2 ranks) rounds. Rank 0 puts
 // the header of a merged file in front (FH_Merged, as `activetime merge`
 // writes it: a merged file is its inputs' process blocks, one after the
@@ -25,7 +25,7 @@
 #include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_internal.h"
-#include "activetime_mpi.h"
+#include "activetime_mpi_reduce.h"
 #include "activetime_output.h"
 #include "activetime_worker.h"
 #include "activetime_writer.h"
@@ -57,183 +57,179 @@ TreeStep MpiTreeStep(u32 Rank, u32 Size, u32 Round) {
   return {TreeAction::Receive, u32(Rank + Bit), u32(Min<u64>(Rank + 2 * Bit, Size))};
 }
 
+constexpr uptr kHeader = sizeof(raw::FileHeader);
+
+bool ByteBuffer::Reserve(uptr N) {
+  if (Size + N <= Cap)
+    return true;
+  uptr NewCap = Max<uptr>(Cap, GetPageSizeCached());
+  while (NewCap < Size + N)
+    NewCap *= 2;
+  uptr M = Data ? internal_mremap(Data, Cap, NewCap, MREMAP_MAYMOVE, nullptr)
+                : internal_mmap(nullptr, NewCap, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (internal_iserror(M))
+    return false;
+  Data = (char *)M;
+  Cap = NewCap;
+  return true;
+}
+
+bool ByteBuffer::Append(const void *P, uptr N) {
+  if (!Reserve(N))
+    return false;
+  internal_memcpy(Data + Size, P, N);
+  Size += N;
+  return true;
+}
+
+void ByteBuffer::Adopt(OutBuffer *B) {
+  Data = B->Data;
+  Size = B->Size;
+  Cap = B->Cap;
+  B->Data = nullptr;
+  B->Size = B->Cap = 0;
+}
+
+void ByteBuffer::Release() {
+  if (Data)
+    internal_munmap(Data, Cap);
+  Data = nullptr;
+  Size = Cap = 0;
+}
+
 namespace {
-
-// Bytes that grow by doubling in anonymous memory; Reserve fails (returns
-// false) instead of ending the program when memory runs out.
-struct ByteBuffer {
-  char *Data = nullptr;
-  uptr Size = 0, Cap = 0;
-
-  bool Reserve(uptr N) {
-    if (Size + N <= Cap)
-      return true;
-    uptr NewCap = Max<uptr>(Cap, GetPageSizeCached());
-    while (NewCap < Size + N)
-      NewCap *= 2;
-    uptr M = Data ? internal_mremap(Data, Cap, NewCap, MREMAP_MAYMOVE, nullptr)
-                  : internal_mmap(nullptr, NewCap, PROT_READ | PROT_WRITE,
-                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (internal_iserror(M))
-      return false;
-    Data = (char *)M;
-    Cap = NewCap;
-    return true;
-  }
-  bool Append(const void *P, uptr N) {
-    if (!Reserve(N))
-      return false;
-    internal_memcpy(Data + Size, P, N);
-    Size += N;
-    return true;
-  }
-  // Takes over an image the writer built in memory.
-  void Adopt(OutBuffer *B) {
-    Data = B->Data;
-    Size = B->Size;
-    Cap = B->Cap;
-    B->Data = nullptr;
-    B->Size = B->Cap = 0;
-  }
-  void Release() {
-    if (Data)
-      internal_munmap(Data, Cap);
-    Data = nullptr;
-    Size = Cap = 0;
-  }
-};
-
 // What a rank sends its receiver, in front of the missing ranks and the
 // sections.
 struct ContributionHead {
-  u64 Bytes;       // of the sections
+  u64 Bytes; // of the sections
   u32 NumSections;
-  u32 NumMissing;  // ranks whose sections are not in them
+  u32 NumMissing; // ranks whose sections are not in them
 };
 static_assert(sizeof(ContributionHead) == 16, "sent as bytes");
+} // namespace
 
-constexpr uptr kHeader = sizeof(raw::FileHeader);
+Reduction::~Reduction() {
+  Image.Release();
+  Missing.Release();
+}
 
-// One rank's part in the reduction: what it holds so far.
-class Reduction {
-public:
-  Reduction(const MpiTransport *T, u64 Piece) : T(T), Piece(Piece) {}
-  ~Reduction() {
-    Image.Release();
-    Missing.Release();
+bool Reduction::Start(u32 Rank, OutBuffer *Own) {
+  if (Own && Own->Size >= kHeader) {
+    Image.Adopt(Own);
+    NumSections = ((raw::FileHeader *)Image.Data)->NumSections;
+    return true;
   }
-
-  // The rank's own profile (null: none, it is missing). Returns whether
-  // the rank holds its own profile.
-  bool Start(u32 Rank, OutBuffer *Own) {
-    if (Own && Own->Size >= kHeader) {
-      Image.Adopt(Own);
-      NumSections = ((raw::FileHeader *)Image.Data)->NumSections;
-      return true;
-    }
-    // A placeholder header keeps the sections at the same offset.
-    if (Image.Reserve(kHeader)) {
-      internal_memset(Image.Data, 0, kHeader);
-      Image.Size = kHeader;
-    }
-    AddMissing(Rank, Rank + 1);
-    return false;
+  // A placeholder header keeps the sections at the same offset.
+  if (Image.Reserve(kHeader)) {
+    internal_memset(Image.Data, 0, kHeader);
+    Image.Size = kHeader;
   }
+  AddMissing(Rank, Rank + 1);
+  return false;
+}
 
-  bool Send(u32 Peer) {
-    ContributionHead H = {Image.Size > kHeader ? Image.Size - kHeader : 0,
-                          u32(NumSections), u32(Missing.Size / sizeof(u32))};
-    return Put(Peer, &H, sizeof(H)) && Put(Peer, Missing.Data, Missing.Size) &&
-           Put(Peer, Image.Data + kHeader, H.Bytes);
+bool Reduction::RunTree(u32 Rank, u32 Size) {
+  for (u32 Round = 0, N = MpiTreeRounds(Size); Round < N; ++Round) {
+    TreeStep S = MpiTreeStep(Rank, Size, Round);
+    if (S.Action == TreeAction::Send)
+      return Send(S.Peer);
+    if (S.Action == TreeAction::Receive)
+      Receive(S.Peer, S.End);
   }
+  return true;
+}
 
-  // The ranks [Peer, End): their sections, or their names as missing.
-  void Receive(u32 Peer, u32 End) {
-    uptr ImageWas = Image.Size, MissingWas = Missing.Size;
-    ContributionHead H;
-    if (!Get(Peer, &H, sizeof(H)))
-      return Lose(Peer, End, ImageWas, MissingWas);
-    if (H.NumMissing > End - Peer || !Missing.Reserve(H.NumMissing * 4ull) ||
-        !Get(Peer, Missing.Data + Missing.Size, H.NumMissing * 4ull))
-      return Lose(Peer, End, ImageWas, MissingWas);
-    Missing.Size += H.NumMissing * 4ull;
-    if (!Image.Reserve(H.Bytes)) {
-      Drain(Peer, H.Bytes);
-      return Lose(Peer, End, ImageWas, MissingWas);
-    }
-    if (!Get(Peer, Image.Data + Image.Size, H.Bytes))
-      return Lose(Peer, End, ImageWas, MissingWas);
-    Image.Size += H.Bytes;
-    NumSections += H.NumSections;
+bool Reduction::Send(u32 Peer) {
+  ContributionHead H = {Image.Size > kHeader ? Image.Size - kHeader : 0,
+                        u32(NumSections), u32(Missing.Size / sizeof(u32))};
+  return Put(Peer, &H, sizeof(H)) && Put(Peer, Missing.Data, Missing.Size) &&
+         Put(Peer, Image.Data + kHeader, H.Bytes);
+}
+
+// The ranks [Peer, End): their sections, or their names as missing.
+void Reduction::Receive(u32 Peer, u32 End) {
+  uptr ImageWas = Image.Size, MissingWas = Missing.Size;
+  ContributionHead H;
+  if (!Get(Peer, &H, sizeof(H)))
+    return Lose(Peer, End, ImageWas, MissingWas);
+  u64 MissingBytes = H.NumMissing * u64(sizeof(u32));
+  if (H.NumMissing > End - Peer || !Missing.Reserve(MissingBytes) ||
+      !Get(Peer, Missing.Data + Missing.Size, MissingBytes))
+    return Lose(Peer, End, ImageWas, MissingWas);
+  Missing.Size += MissingBytes;
+  if (!Image.Reserve(H.Bytes)) {
+    Drain(Peer, H.Bytes);
+    return Lose(Peer, End, ImageWas, MissingWas);
   }
+  if (!Get(Peer, Image.Data + Image.Size, H.Bytes))
+    return Lose(Peer, End, ImageWas, MissingWas);
+  Image.Size += H.Bytes;
+  NumSections += H.NumSections;
+}
 
-  // Rank 0: the merged file's header in front, as the tool's fileHeader
-  // writes it. Returns the own image's header it replaced.
-  raw::FileHeader SealMerged() {
-    raw::FileHeader *H = (raw::FileHeader *)Image.Data;
-    raw::FileHeader Own = *H;
-    internal_memset(H, 0, kHeader);
-    internal_memcpy(H->Magic, raw::kMagic, sizeof(H->Magic));
-    H->Version = raw::kVersion;
-    H->HeaderSize = kHeader;
-    H->FileSize = Image.Size;
-    H->NumSections = u32(NumSections);
-    H->Flags = raw::FH_Merged;
-    H->Checksum = Checksum64(H, raw::kFileHeaderChecksummed);
-    return Own;
+raw::FileHeader Reduction::SealMerged() {
+  raw::FileHeader *H = (raw::FileHeader *)Image.Data;
+  raw::FileHeader Own = *H;
+  internal_memset(H, 0, kHeader);
+  internal_memcpy(H->Magic, raw::kMagic, sizeof(H->Magic));
+  H->Version = raw::kVersion;
+  H->HeaderSize = kHeader;
+  H->FileSize = Image.Size;
+  H->NumSections = u32(NumSections);
+  H->Flags = raw::FH_Merged;
+  H->Checksum = Checksum64(H, raw::kFileHeaderChecksummed);
+  return Own;
+}
+
+bool Reduction::Put(u32 Peer, const void *P, u64 N) {
+  for (u64 Done = 0; Done < N;) {
+    u64 K = Min(N - Done, Piece);
+    if (T->Send(T->Ctx, Peer, (const char *)P + Done, K) != 0)
+      return false;
+    Done += K;
   }
+  return true;
+}
 
-  ByteBuffer Image;   // a file header, then the sections held
-  ByteBuffer Missing; // u32 ranks, ascending
-  u64 NumSections = 0;
+bool Reduction::Get(u32 Peer, void *P, u64 N) {
+  for (u64 Done = 0; Done < N;) {
+    u64 K = Min(N - Done, Piece);
+    if (T->Recv(T->Ctx, Peer, (char *)P + Done, K) != 0)
+      return false;
+    Done += K;
+  }
+  return true;
+}
 
-private:
-  bool Put(u32 Peer, const char *P, u64 N) {
+// Takes the sender's pieces without keeping them: it must not block.
+void Reduction::Drain(u32 Peer, u64 N) {
+  ByteBuffer Scratch;
+  if (Scratch.Reserve(Min(N, Piece)))
     for (u64 Done = 0; Done < N;) {
       u64 K = Min(N - Done, Piece);
-      if (T->Send(T->Ctx, Peer, P + Done, K) != 0)
-        return false;
+      if (T->Recv(T->Ctx, Peer, Scratch.Data, K) != 0)
+        break;
       Done += K;
     }
-    return true;
-  }
-  bool Put(u32 Peer, const void *P, u64 N) { return Put(Peer, (const char *)P, N); }
-  bool Get(u32 Peer, void *P, u64 N) {
-    for (u64 Done = 0; Done < N;) {
-      u64 K = Min(N - Done, Piece);
-      if (T->Recv(T->Ctx, Peer, (char *)P + Done, K) != 0)
-        return false;
-      Done += K;
-    }
-    return true;
-  }
-  // Takes the sender's pieces without keeping them: it must not block.
-  void Drain(u32 Peer, u64 N) {
-    ByteBuffer Scratch;
-    if (Scratch.Reserve(Min(N, Piece)))
-      for (u64 Done = 0; Done < N;) {
-        u64 K = Min(N - Done, Piece);
-        if (T->Recv(T->Ctx, Peer, Scratch.Data, K) != 0)
-          break;
-        Done += K;
-      }
-    Scratch.Release();
-  }
-  bool AddMissing(u32 From, u32 End) {
-    for (u32 R = From; R < End; ++R)
-      if (!Missing.Append(&R, sizeof(R)))
-        return false;
-    return true;
-  }
-  void Lose(u32 Peer, u32 End, uptr ImageWas, uptr MissingWas) {
-    Image.Size = ImageWas;
-    Missing.Size = MissingWas;
-    AddMissing(Peer, End);
-  }
+  Scratch.Release();
+}
 
-  const MpiTransport *T;
-  u64 Piece;
-};
+bool Reduction::AddMissing(u32 From, u32 End) {
+  for (u32 R = From; R < End; ++R)
+    if (!Missing.Append(&R, sizeof(R)))
+      return false;
+  return true;
+}
+
+// What came from Peer is dropped, and its ranks named missing.
+void Reduction::Lose(u32 Peer, u32 End, uptr ImageWas, uptr MissingWas) {
+  Image.Size = ImageWas;
+  Missing.Size = MissingWas;
+  AddMissing(Peer, End);
+}
+
+namespace {
 
 // Milliseconds with three decimals, from nanoseconds.
 struct Millis {
@@ -273,19 +269,6 @@ void ReportReduction(u32 Size, u64 Bytes, const Timings &T) {
          All.Frac, Snap.Whole, Snap.Frac, Ex.Whole, Ex.Frac, Wr.Whole, Wr.Frac);
 }
 
-// Runs this rank's rounds; false if its own sections did not leave it
-// (a failed send).
-bool RunTree(Reduction &R, u32 Rank, u32 Size) {
-  for (u32 Round = 0, N = MpiTreeRounds(Size); Round < N; ++Round) {
-    TreeStep S = MpiTreeStep(Rank, Size, Round);
-    if (S.Action == TreeAction::Send)
-      return R.Send(S.Peer);
-    if (S.Action == TreeAction::Receive)
-      R.Receive(S.Peer, S.End);
-  }
-  return true;
-}
-
 // Rank 0, after the tree: the job's file, then its own if asked for.
 // Returns whether the job's file holds rank 0's profile.
 bool FinishRoot(Reduction &R, u32 Size, uptr OwnSize, Timings &T) {
@@ -307,22 +290,21 @@ bool FinishRoot(Reduction &R, u32 Size, uptr OwnSize, Timings &T) {
   return Ok && OwnSize;
 }
 
-// The whole reduction on one rank. Piece: the largest transfer (tests use
-// small ones). Returns whether this rank's profile is in the job's (it has
-// nothing more to write at exit).
+// The whole reduction on one rank. Returns whether this rank's profile is
+// in the job's (it has nothing more to write at exit).
 bool ReduceJobProfile(u32 Rank, u32 Size, bool Contribute,
-                      const MpiTransport *T, u64 Piece) {
+                      const MpiTransport *T) {
   Timings Times;
   Times.Begin = MonotonicNs();
   OutBuffer Own = {nullptr, 0, 0};
   if (Contribute)
     SnapshotProfile(&Own);
   Times.Snapshot = MonotonicNs();
-  Reduction R(T, Piece);
+  Reduction R(T, kMpiMaxPiece);
   // The own image's bytes: the sections after it are the ones received.
   uptr OwnSize = R.Start(Rank, Contribute ? &Own : nullptr) ? R.Image.Size : 0;
   Own.Release();
-  bool Sent = RunTree(R, Rank, Size);
+  bool Sent = R.RunTree(Rank, Size);
   Times.Exchange = MonotonicNs();
   if (Rank == 0)
     return FinishRoot(R, Size, OwnSize, Times);
@@ -349,7 +331,7 @@ __activetime_mpi_reduce(u32 Rank, u32 Size, int Contribute,
                         const activetime::abi::MpiTransport *T) {
   if (!T || Size < 2 || Rank >= Size)
     return -1;
-  bool HandedOff = ReduceJobProfile(Rank, Size, Contribute, T, kMpiMaxPiece);
+  bool HandedOff = ReduceJobProfile(Rank, Size, Contribute, T);
   if (HandedOff)
     HandOffProfile();
   return HandedOff ? 0 : -1;

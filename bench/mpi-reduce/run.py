@@ -10,8 +10,10 @@
 # time (snapshot, tree exchange and the job file's write, on rank 0); the
 # job's wall time (mpirun start to end) is measured with mpi_reduce=1 and
 # with mpi_reduce=0 (every rank writes its own file at exit). Prints per P
-# the rounds, the job file's bytes, the median reduction time, and the
-# wall times side by side (median, and the runs' range). Targets: rounds = ceil(log2 P), and the
+# the rounds, the job file's bytes, the median reduction time, the
+# longest time a rank spent in MPI_Finalize (each rank measures its call)
+# with mpi_reduce=1 and 0, and the wall times side by side (median, and
+# the runs' range). Targets: rounds = ceil(log2 P), and the
 # reduction at most 0.5 s at 64 ranks.
 #
 # usage: run.py --build-dir BUILD [--runs 3] [--ranks 2,4,8,16,32,64]
@@ -29,7 +31,13 @@ import time
 PROG = r'''
 #include <mpi.h>
 #include <stdio.h>
+#include <time.h>
 #define NOINLINE __attribute__((noinline))
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
 volatile double sink;
 NOINLINE static void work(int n) {
   double x = 0;
@@ -47,7 +55,9 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   for (int i = 0; i < 10; ++i) step(rank);
   MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = now_ms();
   MPI_Finalize();
+  printf("finalize_ms %.3f\n", now_ms() - t0);
   return 0;
 }
 '''
@@ -76,7 +86,10 @@ def run_job(exe, ranks, opts, work):
     wall = time.perf_counter() - t0
     if r.returncode != 0:
         raise SystemExit("%s failed:\n%s" % (" ".join(cmd), r.stderr))
-    return wall * 1e3, r.stderr
+    fin = [float(x) for x in re.findall(r"finalize_ms ([0-9.]+)", r.stdout)]
+    if len(fin) != ranks:
+        raise SystemExit("%d finalize lines of %d ranks" % (len(fin), ranks))
+    return wall * 1e3, max(fin), r.stderr
 
 
 def spread(t):
@@ -104,25 +117,27 @@ def main():
     out = "output=%s/p.%%r.raw" % work
     print("MPI job on P ranks (oversubscribed, %d cores), %d interleaved runs "
           "per P and setting; medians" % (os.cpu_count(), a.runs))
-    print("  %5s %6s %10s %14s %24s %24s %10s" % (
-        "ranks", "rounds", "job bytes", "reduction ms",
-        "wall reduce=1 (min-max)", "wall reduce=0 (min-max)", "diff ms"))
+    print("  %5s %6s %10s %12s %18s %24s %24s %8s" % (
+        "ranks", "rounds", "job bytes", "reduction", "MPI_Finalize 1 / 0",
+        "wall reduce=1 (min-max)", "wall reduce=0 (min-max)", "diff"))
     for p in [int(x) for x in a.ranks.split(",")]:
-        red, on, off, rounds, size = [], [], [], None, None
+        red, on, off, fon, foff, rounds, size = [], [], [], [], [], None, None
         for _ in range(a.runs):
-            wall, err = run_job(exe, p, out + ",verbosity=1", work)
+            wall, fin, err = run_job(exe, p, out + ",verbosity=1", work)
             m = LINE.search(err)
             if not m or int(m.group(1)) != p:
                 raise SystemExit("no reduction line for %d ranks:\n%s" % (p, err))
             rounds, size = int(m.group(2)), int(m.group(3))
             red.append(float(m.group(4)))
             on.append(wall)
-            wall, _ = run_job(exe, p, out + ",mpi_reduce=0", work)
+            fon.append(fin)
+            wall, fin, _ = run_job(exe, p, out + ",mpi_reduce=0", work)
             off.append(wall)
+            foff.append(fin)
         mon, moff = statistics.median(on), statistics.median(off)
-        print("  %5d %6d %10d %14.1f %24s %24s %+10.0f" % (
-            p, rounds, size, statistics.median(red), spread(on), spread(off),
-            mon - moff))
+        print("  %5d %6d %10d %9.1f ms %7.1f / %5.1f ms %24s %24s %+5.0f ms" % (
+            p, rounds, size, statistics.median(red), statistics.median(fon),
+            statistics.median(foff), spread(on), spread(off), mon - moff))
     shutil.rmtree(work)
 
 
