@@ -382,12 +382,16 @@ bool WritableDirectoryOf(const char *Path, int *Err) {
 
 namespace {
 // Whether Pattern names the rank (%r, not an escaped %%r).
-bool PatternHasRank(const char *Pattern) {
+bool PatternHasRank(const char *Pattern, bool InDirectory = false) {
+  const char *Name = Pattern;
+  for (const char *P = Pattern; *P; ++P)
+    if (*P == '/')
+      Name = P + 1;
   for (const char *P = Pattern; *P; ++P) {
     if (P[0] != '%')
       continue;
     if (P[1] == 'r')
-      return true;
+      return !InDirectory || P < Name;
     if (P[1] == '%')
       ++P;
   }
@@ -478,10 +482,13 @@ void CheckOutputAtStartup() {
     return;
   // A path that names a rank nobody knows yet is made at the write, when
   // MPI_Init may have told it (MakeRankDirectories): no '-' directory now.
+  // So is a rank's directory when the ranks may reduce their profiles into
+  // the job's at MPI_Finalize: they write none, and leave none empty.
   u32 Rank;
   const char *Output = flags()->output;
-  if (Output && PatternHasRank(Output) && !MpiRank(&Rank) &&
-      !LauncherRank(&Rank))
+  if (Output && PatternHasRank(Output) &&
+      ((!MpiRank(&Rank) && !LauncherRank(&Rank)) ||
+       (flags()->mpi_reduce && PatternHasRank(Output, /*InDirectory=*/true))))
     return;
   char Path[4096], Dir[4096];
   if (!ProfilePath(Path, sizeof(Path)))

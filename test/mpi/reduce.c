@@ -50,6 +50,14 @@
 // NORANK:     plainname.job.raw
 // NORANK-NOT: plainname
 //
+// %r in a directory: the job's directory is "job", no rank's is made.
+// RUN: %mpirun -np 2 -x ACTIVETIME_OPTIONS=output=%t/ranks/%%r/p.raw ./prog > dirs.out
+// RUN: ls %t/ranks | FileCheck --check-prefix=DIRS %s
+// DIRS-NOT: {{^[0-9]}}
+// DIRS:     {{^job$}}
+// DIRS-NOT: {{^[0-9]}}
+// RUN: test -f %t/ranks/job/p.raw
+//
 // mpi_reduce=0: each rank writes its own at exit, as before.
 // RUN: %mpirun -np 8 -x ACTIVETIME_OPTIONS=output=%t/off.%%r.raw,mpi_reduce=0 ./prog > off.out
 // RUN: ls off.* | FileCheck --check-prefix=OFF %s
