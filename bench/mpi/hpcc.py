@@ -521,7 +521,7 @@ def main():
             print("activetime report: no MPI summary")
             ok = False
         else:
-            print("activetime report %s/p.*.raw, from its MPI summary:" % profdir)
+            print("activetime report %s/p.[0-9]*.raw, from its MPI summary:" % profdir)
             print("\n".join(lines[start:start + 45]))
     if a.keep:
         log("kept %s" % work)
