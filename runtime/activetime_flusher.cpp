@@ -260,7 +260,10 @@ void ReleaseStopSignals() {
 }
 
 void WriteSnapshot(u32 Seen) {
-  if (!__atomic_load_n(&flusher.Ending, __ATOMIC_ACQUIRE))
+  // After an MPI job's reduction the rank's profile is in the job's: a
+  // snapshot now would bring back the rank's own file, ending later.
+  if (!__atomic_load_n(&flusher.Ending, __ATOMIC_ACQUIRE) &&
+      !ProfileHandedOff())
     WriteProfile();
   __atomic_store_n(&flusher.Done, Seen, __ATOMIC_RELEASE);
   Wake(&flusher.Done);

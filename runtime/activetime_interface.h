@@ -69,6 +69,15 @@ SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_mpi_attach(activetime::abi::ModuleDesc *M,
                         const __sanitizer::u64 *Bytes);
 SANITIZER_INTERFACE_ATTRIBUTE void __activetime_mpi_rank(int Rank, int Size);
+// At MPI_Finalize (activetime_mpi_reduce.cpp, abi.h): whether the flags ask
+// for the job's profiles to be reduced into one; the reduction itself over
+// the part's transport (0: this rank's profile went into the job's, which
+// rank 0 writes; it writes nothing at exit).
+SANITIZER_INTERFACE_ATTRIBUTE int __activetime_mpi_reduce_wanted(void);
+SANITIZER_INTERFACE_ATTRIBUTE int
+__activetime_mpi_reduce(__sanitizer::u32 Rank, __sanitizer::u32 Size,
+                        int Contribute,
+                        const activetime::abi::MpiTransport *T);
 
 // Collection switch: while off, entry probes (and region begins) record
 // nothing; exits still close frames opened before. Returns the previous

@@ -44,6 +44,8 @@ struct RuntimeState {
   u64 TickStep256;    // MeasureTickStep256() at init
   bool ForkedChild;   // a fork() child: its file name must differ (%p)
   bool Abandoned;     // a child made behind the fork handlers (ProbeGate)
+  // The profile went into the MPI job's (ProfileHandedOff): no exit write.
+  bool ProfileHandedOff;
 };
 extern RuntimeState runtime;
 

@@ -3,7 +3,7 @@
 // Part of ActiveTime. The optional MPI part (libactivetime_mpi.a,
 // runtime/mpi/) wraps the MPI routines of the program and is the only
 // code that includes <mpi.h>: the runtime itself knows MPI only through
-// the two entry points below (activetime_interface.h), so a program
+// the entry points below (activetime_interface.h), so a program
 // without MPI links and runs exactly as before.
 //
 //  - __activetime_mpi_attach(M, Bytes): from the part's constructor. M is
@@ -12,6 +12,9 @@
 //    its caller; Bytes[I] is the message bytes of routine I so far, which
 //    the part adds to (relaxed atomics) and the writer reads.
 //  - __activetime_mpi_rank(Rank, Size): after MPI_Init, MPI_COMM_WORLD's.
+//  - __activetime_mpi_reduce_wanted() and __activetime_mpi_reduce(...): at
+//    MPI_Finalize, the reduction of the job's profiles into one file over
+//    the part's transport (activetime_mpi_reduce.h).
 //
 //===----------------------------------------------------------------------===//
 

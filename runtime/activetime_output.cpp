@@ -249,19 +249,19 @@ bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
   return true;
 }
 
-// "dir/p.raw" -> "dir/p.%p.raw"; "dir/p" -> "dir/p.%p".
-bool InsertPid(char *Pattern, uptr Size) {
-  uptr L = internal_strlen(Pattern);
-  if (L + 4 > Size)
+// Tag ".%p": "dir/p.raw" -> "dir/p.%p.raw"; "dir/p" -> "dir/p.%p".
+bool InsertBeforeExtension(char *Name, uptr Size, const char *Tag) {
+  uptr L = internal_strlen(Name), T = internal_strlen(Tag);
+  if (L + T + 1 > Size)
     return false;
   uptr Dot = L;
-  for (uptr I = L; I > 0 && Pattern[I - 1] != '/'; --I)
-    if (Pattern[I - 1] == '.' && I - 1 > 0 && Pattern[I - 2] != '/') {
+  for (uptr I = L; I > 0 && Name[I - 1] != '/'; --I)
+    if (Name[I - 1] == '.' && I - 1 > 0 && Name[I - 2] != '/') {
       Dot = I - 1;
       break;
     }
-  internal_memmove(Pattern + Dot + 3, Pattern + Dot, L - Dot + 1);
-  internal_memcpy(Pattern + Dot, ".%p", 3);
+  internal_memmove(Name + Dot + T, Name + Dot, L - Dot + 1);
+  internal_memcpy(Name + Dot, Tag, T);
   return true;
 }
 
@@ -290,7 +290,7 @@ bool BuildOutputPath(const char *OutputFlag, const char *ExeBase, u32 Pid,
     return false;
   if (!ForkedChild || HasPid)
     return true;
-  return InsertPid(Pattern, sizeof(Pattern)) &&
+  return InsertBeforeExtension(Pattern, sizeof(Pattern), ".%p") &&
          ExpandOutputPattern(Pattern, ExeBase, Pid, Out, OutSize, nullptr,
                              Rank);
 }
@@ -382,12 +382,16 @@ bool WritableDirectoryOf(const char *Path, int *Err) {
 
 namespace {
 // Whether Pattern names the rank (%r, not an escaped %%r).
-bool PatternHasRank(const char *Pattern) {
+bool PatternHasRank(const char *Pattern, bool InDirectory = false) {
+  const char *Name = Pattern;
+  for (const char *P = Pattern; *P; ++P)
+    if (*P == '/')
+      Name = P + 1;
   for (const char *P = Pattern; *P; ++P) {
     if (P[0] != '%')
       continue;
     if (P[1] == 'r')
-      return true;
+      return !InDirectory || P < Name;
     if (P[1] == '%')
       ++P;
   }
@@ -430,6 +434,29 @@ bool ProfilePath(char *Out, uptr OutSize) {
                          HasRank ? RankText : nullptr);
 }
 
+bool JobProfilePath(char *Out, uptr OutSize) {
+  // The fallback the start-up check chose is rank 0's own file's name.
+  if (startup_fallback[0]) {
+    internal_strlcpy(Out, startup_fallback, OutSize);
+    return internal_strlen(startup_fallback) < OutSize &&
+           InsertBeforeExtension(Out, OutSize, kJobTag);
+  }
+  char Base[256];
+  ExeBaseName(Base, sizeof(Base));
+  const char *Flag = flags()->output;
+  if (!BuildOutputPath(Flag, Base, (u32)internal_getpid(),
+                       /*ForkedChild=*/false, Out, OutSize, kJobRankText))
+    return false;
+  // Without %r the expanded name is rank 0's own (mpi_rank_files would
+  // overwrite the job's); a device or FIFO is written through as named.
+  struct stat St;
+  bool Special = !internal_iserror(internal_lstat(Out, &St)) &&
+                 !S_ISREG(St.st_mode);
+  if ((Flag && PatternHasRank(Flag)) || Special)
+    return true;
+  return InsertBeforeExtension(Out, OutSize, kJobTag);
+}
+
 bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize) {
   char Base[256];
   ExeBaseName(Base, sizeof(Base));
@@ -455,10 +482,13 @@ void CheckOutputAtStartup() {
     return;
   // A path that names a rank nobody knows yet is made at the write, when
   // MPI_Init may have told it (MakeRankDirectories): no '-' directory now.
+  // So is a rank's directory when the ranks may reduce their profiles into
+  // the job's at MPI_Finalize: they write none, and leave none empty.
   u32 Rank;
   const char *Output = flags()->output;
-  if (Output && PatternHasRank(Output) && !MpiRank(&Rank) &&
-      !LauncherRank(&Rank))
+  if (Output && PatternHasRank(Output) &&
+      ((!MpiRank(&Rank) && !LauncherRank(&Rank)) ||
+       (flags()->mpi_reduce && PatternHasRank(Output, /*InDirectory=*/true))))
     return;
   char Path[4096], Dir[4096];
   if (!ProfilePath(Path, sizeof(Path)))
@@ -516,10 +546,11 @@ bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size,
   return Ok;
 }
 
-bool WriteProfileOutput(const char *Data, uptr Size) {
+bool WriteProfileOutput(const char *Data, uptr Size, bool Job) {
   u32 Pid = (u32)internal_getpid();
   char Path[4096];
-  if (!ProfilePath(Path, sizeof(Path))) {
+  if (!(Job ? JobProfilePath(Path, sizeof(Path))
+            : ProfilePath(Path, sizeof(Path)))) {
     Printf("ActiveTime: ERROR: cannot write profile: output path from "
            "output='%s' is too long\n",
            flags()->output);

@@ -53,6 +53,14 @@ void CountProfileWrite();
 /// the start-up check chose. False if it does not fit in Out.
 bool ProfilePath(char *Out, uptr OutSize);
 
+/// The merged profile of an MPI job (activetime_mpi_reduce.cpp), written
+/// by rank 0: output= with %r expanded to kJobRankText; a name without %r
+/// (which every rank shares) gets kJobTag before its extension
+/// ("activetime.prog.1234.job.raw"), a device or FIFO is written as named.
+bool JobProfilePath(char *Out, uptr OutSize);
+constexpr const char kJobRankText[] = "job";
+constexpr const char kJobTag[] = ".job";
+
 /// Start-up: makes the missing directories of the profile path (as
 /// mkdir -p), so that a mistyped or absent directory is not found out at
 /// exit with the profile lost. If they cannot be made, or the directory
@@ -65,10 +73,10 @@ void CheckOutputAtStartup();
 /// False when \p Failed is that place already.
 bool FallbackPathFor(const char *Failed, char *Out, uptr OutSize);
 
-/// Writes the profile image to this process's profile path (ProfilePath),
-/// or where the fallback goes if that fails (saying so). Returns true on
-/// success; verbosity >= 1 prints where it went.
-bool WriteProfileOutput(const char *Data, uptr Size);
+/// Writes the profile image to this process's profile path (ProfilePath;
+/// Job: JobProfilePath), or where the fallback goes if that fails (saying
+/// so). Returns true on success; verbosity >= 1 prints where it went.
+bool WriteProfileOutput(const char *Data, uptr Size, bool Job = false);
 
 /// A profile being streamed into the temporary file beside its output path.
 struct ProfileFile {

@@ -83,15 +83,19 @@ void AtExitWriter() {
   // are the parent's, and it writes nothing.
   if (!ProcessIsOurs())
     return;
+  // First: stopping the runtime's threads takes milliseconds, and an MPI
+  // rank whose sibling exits with an error is killed by mpirun meanwhile.
+  if (flags()->write_profile)
+    FlushStandardStreams();
   // The flusher writes profiles, it collects nothing: it stops before the
   // collectors (the last write is this one) and starts after them.
   StopFlusher();
   // Their figures end here; the sampler must not read threads any more.
   CallCollectors(&Collector::Stop);
-  if (flags()->write_profile) {
-    FlushStandardStreams();
+  // An MPI rank whose profile went into the job's at MPI_Finalize has
+  // nothing more to write (the job's profile ends there).
+  if (flags()->write_profile && !ProfileHandedOff())
     WriteProfile();
-  }
   FinishFlusherAtExit();
 }
 
@@ -125,6 +129,7 @@ void ForkChild() {
   runtime.StartTick = Now;
   runtime.StartUnixNs = RealtimeNs();
   runtime.ForkedChild = true;
+  runtime.ProfileHandedOff = false; // the child's profile is not in the job's
   ThreadRegistryAfterForkChild(Now);
   UnlockRecycleAfterFork();
   persistent_mu.Unlock();

@@ -275,6 +275,38 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
 
 namespace {
 Mutex write_mu;
+
+// One write's hold on the calling thread (from a signal handler too): its
+// probe state busy (odd Seq: probes from signal handlers must not change
+// our stack now) and the program's errno left as it was.
+class WriterScope {
+public:
+  WriterScope() : T(at_tls), SavedErrno(errno), SavedSeq(T.Seq) {
+    RestoreSeq = (SavedSeq & 1) ? SavedSeq : SavedSeq + 2;
+    T.Seq = SavedSeq | 1;
+    AT_BARRIER();
+  }
+  ~WriterScope() {
+    AT_BARRIER();
+    T.Seq = RestoreSeq;
+    errno = SavedErrno;
+  }
+
+private:
+  ThreadTls &T;
+  int SavedErrno;
+  u32 SavedSeq, RestoreSeq;
+};
+
+// The profile ends now; a short run's calibration spin comes after it and
+// must not show up as wall time. Without timing (block counts only) the
+// rate converts the wall time alone: measured over the whole run, with no
+// spin for a short one.
+void EndProfileNow(u64 *EndTick, u64 *Rate) {
+  *EndTick = ReadTick();
+  bool Timing = atomic_load(&runtime.TimingInitialized, memory_order_acquire);
+  *Rate = CalibrateTickRate(Timing ? flags()->min_calibration_ms : 0);
+}
 } // namespace
 
 void LockProfileWrites() { write_mu.Lock(); }
@@ -282,22 +314,9 @@ void UnlockProfileWrites() { write_mu.Unlock(); }
 
 bool WriteProfile() {
   Lock WriteLock(&write_mu);
-  // From a signal handler too: the program's errno is left as it was.
-  int SavedErrno = errno;
-  ThreadTls &T = at_tls;
-  // Odd: probes from signal handlers must not change our stack now.
-  u32 SavedSeq = T.Seq;
-  u32 RestoreSeq = (SavedSeq & 1) ? SavedSeq : SavedSeq + 2;
-  T.Seq = SavedSeq | 1;
-  AT_BARRIER();
-
-  // The profile ends now; a short run's calibration spin comes after it and
-  // must not show up as wall time.
-  u64 EndTick = ReadTick();
-  // Without timing (block counts only) the rate converts the wall time
-  // alone: measured over the whole run, with no spin for a short one.
-  bool Timing = atomic_load(&runtime.TimingInitialized, memory_order_acquire);
-  u64 Rate = CalibrateTickRate(Timing ? flags()->min_calibration_ms : 0);
+  WriterScope Scope;
+  u64 EndTick, Rate;
+  EndProfileNow(&EndTick, &Rate);
   OutBuffer B = {nullptr, 0, 0};
   // Static, as writes are one at a time: 8 KiB of paths is too much for a
   // signal handler's stack.
@@ -321,10 +340,33 @@ bool WriteProfile() {
   }
   if (Ok)
     CountProfileWrite();
-  AT_BARRIER();
-  T.Seq = RestoreSeq;
-  errno = SavedErrno;
   return Ok;
+}
+
+void SnapshotProfile(OutBuffer *B) {
+  Lock WriteLock(&write_mu);
+  WriterScope Scope;
+  u64 EndTick, Rate;
+  EndProfileNow(&EndTick, &Rate);
+  SerializeProfile(B, Rate, EndTick);
+}
+
+bool WriteProfileImage(const char *Data, uptr Size, bool Job) {
+  Lock WriteLock(&write_mu);
+  WriterScope Scope;
+  bool Ok = WriteProfileOutput(Data, Size, Job);
+  // The job's file is not one of the process's own profiles (%n).
+  if (Ok && !Job)
+    CountProfileWrite();
+  return Ok;
+}
+
+bool ProfileHandedOff() {
+  return __atomic_load_n(&runtime.ProfileHandedOff, __ATOMIC_ACQUIRE);
+}
+
+void HandOffProfile() {
+  __atomic_store_n(&runtime.ProfileHandedOff, true, __ATOMIC_RELEASE);
 }
 
 } // namespace __activetime

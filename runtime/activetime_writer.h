@@ -123,6 +123,17 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick);
 // at a time: the exit-time writer, activetime_flush() and the flusher share
 // the temporary file's name.
 bool WriteProfile();
+// The profile as WriteProfile would write it now (the same end, rate and
+// sections), built in memory (B anonymous: an image to send, not a file).
+void SnapshotProfile(OutBuffer *B);
+// Writes a whole image (a snapshot, or an MPI job's merged profile: Job,
+// at JobProfilePath) to the output path, atomically, as WriteProfile does.
+bool WriteProfileImage(const char *Data, uptr Size, bool Job);
+// Whether the process's profile went into its MPI job's merged profile
+// (activetime_mpi_reduce.cpp): then the exit-time write and the flusher's
+// write nothing more. A fork child's profile is its own again.
+bool ProfileHandedOff();
+void HandOffProfile();
 // Held across fork() (atfork prepare .. parent/child): a child must not
 // inherit a lock held by a write that will never finish in it.
 void LockProfileWrites();

@@ -431,7 +431,10 @@ def main():
     p1 = run_hpcc(plain, os.path.join(runs, "plain1"), a.ranks, env)
     p2 = run_hpcc(plain, os.path.join(runs, "plain2"), a.ranks, env)
     profdir = os.path.join(runs, "activetime")
-    opts = "output=%s/p.%%r.raw" % profdir + ("," + a.options if a.options else "")
+    # The ranks reduce their profiles at MPI_Finalize (the default) and
+    # each writes its own too, which the per-rank checks below read.
+    opts = "output=%s/p.%%r.raw,mpi_rank_files=1" % profdir + (
+        "," + a.options if a.options else "")
     log("profiled run: ACTIVETIME_OPTIONS=" + opts)
     pr = run_hpcc(prof, profdir, a.ranks, dict(env, ACTIVETIME_OPTIONS=opts),
                   ["-x", "ACTIVETIME_OPTIONS"])
@@ -518,7 +521,7 @@ def main():
             print("activetime report: no MPI summary")
             ok = False
         else:
-            print("activetime report %s/p.*.raw, from its MPI summary:" % profdir)
+            print("activetime report %s/p.[0-9]*.raw, from its MPI summary:" % profdir)
             print("\n".join(lines[start:start + 45]))
     if a.keep:
         log("kept %s" % work)

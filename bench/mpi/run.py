@@ -113,7 +113,9 @@ def main():
         out = os.path.join(work, "round%d" % rnd)
         shutil.rmtree(out, ignore_errors=True)
         os.makedirs(out)
-        opts = "output=%s/p.%%r.raw" % out
+        # Each rank's own file (from its snapshot at MPI_Finalize) beside
+        # the job's: the figures are per rank.
+        opts = "output=%s/p.%%r.raw,mpi_rank_files=1" % out
         own = run_ranks(job + ["-x", "ACTIVETIME_OPTIONS=" + opts, prof] + args,
                         dict(env, ACTIVETIME_OPTIONS=opts))
         files = [os.path.join(out, "p.%d.raw" % r) for r in range(a.ranks)]

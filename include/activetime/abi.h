@@ -117,6 +117,23 @@ constexpr const char kRegionModuleName[] = "<activetime regions>";
 // runtime/mpi/): one FuncDesc per routine, each with FF_Mpi.
 constexpr const char kMpiModuleName[] = "<activetime mpi>";
 
+// The reduction of an MPI job's profiles at MPI_Finalize: the MPI part gives
+// the runtime a way to move bytes between the ranks of a communicator of
+// its own, and the runtime runs the tree over it (activetime_mpi_reduce.cpp),
+// so neither the tree nor the profile's format is known to the MPI part.
+//   int __activetime_mpi_reduce_wanted(void);   the flags ask for it
+//   int __activetime_mpi_reduce(uint32_t Rank, uint32_t Size, int Contribute,
+//                               const MpiTransport *T);
+// Send and Recv move exactly N bytes (never more than kMpiMaxPiece at once:
+// an MPI count is an int) to or from rank Peer, in the order called, and
+// return 0 on success.
+struct MpiTransport {
+  void *Ctx;
+  int (*Send)(void *Ctx, uint32_t Peer, const void *Data, uint64_t N);
+  int (*Recv)(void *Ctx, uint32_t Peer, void *Data, uint64_t N);
+};
+constexpr uint64_t kMpiMaxPiece = uint64_t(1) << 30;
+
 // Module registration, called from the module constructor / destructor.
 //   void __activetime_register_module(ModuleDesc *M);
 //   void __activetime_unregister_module(ModuleDesc *M);

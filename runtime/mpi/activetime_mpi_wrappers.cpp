@@ -10,7 +10,9 @@
 // call tree, the flat profile and every view hold time in MPI per call path
 // and per routine with nothing added to them. What the tree cannot hold,
 // message bytes and the rank, goes to the runtime through
-// __activetime_mpi_attach and __activetime_mpi_rank.
+// __activetime_mpi_attach and __activetime_mpi_rank. At MPI_Finalize it
+// gives the runtime a transport over a duplicate of MPI_COMM_WORLD, over
+// which the ranks reduce their profiles into one (__activetime_mpi_reduce).
 //
 // The only file that includes <mpi.h>; it is compiled with the MPI
 // implementation's include directories and uses nothing of the runtime but
@@ -37,6 +39,9 @@ void __activetime_func_exit(const activetime::abi::FuncDesc *Fn, void *Frame);
 void __activetime_mpi_attach(activetime::abi::ModuleDesc *M,
                              const uint64_t *Bytes);
 void __activetime_mpi_rank(int Rank, int Size);
+int __activetime_mpi_reduce_wanted(void);
+int __activetime_mpi_reduce(uint32_t Rank, uint32_t Size, int Contribute,
+                            const activetime::abi::MpiTransport *T);
 // A runtime of another ABI fails the link, as with a compiled module.
 void AT_MPI_VERSION_CHECK(void);
 }
@@ -159,6 +164,53 @@ uint64_t SumSizes(const int *Counts, MPI_Datatype T, MPI_Comm C) {
   return B;
 }
 
+// The reduction's transport (abi.h): blocking point-to-point messages of
+// bytes on its own communicator, so no message of the program's can match.
+constexpr int kReduceTag = 0x4154; // "AT"
+
+int SendBytes(void *Comm, uint32_t Peer, const void *Data, uint64_t N) {
+  if (N > activetime::abi::kMpiMaxPiece)
+    return -1;
+  return PMPI_Send(Data, int(N), MPI_BYTE, int(Peer), kReduceTag,
+                   *(MPI_Comm *)Comm) == MPI_SUCCESS
+             ? 0
+             : -1;
+}
+
+int RecvBytes(void *Comm, uint32_t Peer, void *Data, uint64_t N) {
+  if (N > activetime::abi::kMpiMaxPiece)
+    return -1;
+  return PMPI_Recv(Data, int(N), MPI_BYTE, int(Peer), kReduceTag,
+                   *(MPI_Comm *)Comm, MPI_STATUS_IGNORE) == MPI_SUCCESS
+             ? 0
+             : -1;
+}
+
+// At MPI_Finalize: the ranks' profiles into one file, over a duplicate of
+// MPI_COMM_WORLD whose errors return instead of aborting (the runtime then
+// counts the sender's ranks missing). Every rank decides alike from what
+// all share (the job's size, the flags), so all take part or none does.
+void ReduceProfiles() {
+  int Up = 0, Down = 1, Rank = 0, N = 0, Main = 0;
+  if (PMPI_Initialized(&Up) != MPI_SUCCESS || !Up ||
+      PMPI_Finalized(&Down) != MPI_SUCCESS || Down ||
+      PMPI_Comm_rank(MPI_COMM_WORLD, &Rank) != MPI_SUCCESS ||
+      PMPI_Comm_size(MPI_COMM_WORLD, &N) != MPI_SUCCESS || N < 2 ||
+      !__activetime_mpi_reduce_wanted())
+    return;
+  MPI_Comm Comm;
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &Comm) != MPI_SUCCESS)
+    return;
+  PMPI_Comm_set_errhandler(Comm, MPI_ERRORS_RETURN);
+  // A rank finalizing on another thread than MPI_Init's takes no snapshot
+  // (its main thread may still be running) and writes its own at exit.
+  if (PMPI_Is_thread_main(&Main) != MPI_SUCCESS)
+    Main = 0;
+  activetime::abi::MpiTransport T = {&Comm, SendBytes, RecvBytes};
+  __activetime_mpi_reduce(uint32_t(Rank), uint32_t(N), Main, &T);
+  PMPI_Comm_free(&Comm);
+}
+
 } // namespace
 } // namespace __activetime
 
@@ -189,7 +241,13 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   return Ret;
 }
 
-int MPI_Finalize(void) { AT_MPI_BODY(MPI_Finalize, PMPI_Finalize(), 0); }
+// The job's profile ends here: the reduction takes each rank's inside this
+// call (which it shows as one call, open until then).
+int MPI_Finalize(void) {
+  AT_MPI_CALL(MPI_Finalize);
+  ReduceProfiles();
+  return PMPI_Finalize();
+}
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
              int tag, MPI_Comm comm) {

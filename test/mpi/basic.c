@@ -1,5 +1,6 @@
 // An MPI program built with the MPI part through mpicc (OMPI_CC=the wrapper)
-// and run on 4 ranks: one profile per rank (%r in output=), the rank and
+// and run on 4 ranks without the reduction at MPI_Finalize (mpi_reduce=0,
+// reduce.c has it): one profile per rank at exit (%r in output=), the rank and
 // job size in each header, each MPI routine a callee of the function that
 // called it with its exact calls, and its message bytes (count times the
 // datatype's size). The program's output and exit status are those of the
@@ -9,7 +10,7 @@
 // RUN: %mpicc --activetime-mpi -O1 -g %s -o prog
 // RUN: %plain_mpicc -O1 -g %s -o plain
 // RUN: %mpirun -np 4 ./plain > plain.out
-// RUN: %mpirun -np 4 -x ACTIVETIME_OPTIONS=output=%t/prof.%%r.raw ./prog > prog.out
+// RUN: %mpirun -np 4 -x ACTIVETIME_OPTIONS=output=%t/prof.%%r.raw,mpi_reduce=0 ./prog > prog.out
 // RUN: diff plain.out prog.out
 // RUN: ls prof.*.raw | FileCheck --check-prefix=FILES %s
 // FILES:      prof.0.raw

@@ -3,11 +3,12 @@
 // inside MPI_Barrier falls with the rank: checked as an ordering only (the
 // 4 ranks share a loaded 2-core machine), rank 0 and 1 against rank 3, in
 // elapsed time (on or off the CPU, the wait is time in MPI). The barrier is
-// a callee of sync_ranks, the work of compute.
+// a callee of sync_ranks, the work of compute. Each rank's own profile
+// (mpi_rank_files=1) beside the job's.
 // REQUIRES: mpi
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %mpicc --activetime-mpi -O1 -g %s -o prog
-// RUN: %mpirun -np 4 -x ACTIVETIME_OPTIONS=output=%t/p.%%r.raw ./prog | FileCheck --check-prefix=OUT %s
+// RUN: %mpirun -np 4 -x ACTIVETIME_OPTIONS=output=%t/p.%%r.raw,mpi_rank_files=1 ./prog | FileCheck --check-prefix=OUT %s
 // OUT: done 4
 // RUN: for r in 0 1 2 3; do %activetime report --json p.$r.raw > p.$r.json || exit 1; done
 // RUN: python3 %S/Inputs/barrier_order.py p.0.json p.1.json p.2.json p.3.json | FileCheck %s
@@ -51,5 +52,7 @@ int main(int argc, char **argv) {
 // rank 3 (4 units of work against 1 to 3, active time, robust to the load)
 // and least on rank 0.
 // RUN: %activetime report p.0.raw p.1.raw p.2.raw p.3.raw | FileCheck --check-prefix=IMB %s
+// The job's profile the ranks reduced at MPI_Finalize has the same table.
+// RUN: %activetime report p.job.raw | FileCheck --check-prefix=IMB %s
 // IMB: MPI imbalance over 4 ranks
 // IMB: {{ \(0\) +[0-9.]+ [mu]?s \(3\) }}{{.*}}compute
