@@ -74,6 +74,7 @@ private:
   PrefetchHint *findHint(const MemSite &S) const;
   bool coveredByEarlier(const MemSite &S, const Value *Base, int64_t Target);
   void emitPrefetch(const MemSite &S, int64_t Distance);
+  void printDecision(const PrefetchHint &H) const;
 
   Module &M;
   const DataLayout &DL;
@@ -159,9 +160,32 @@ bool PrefetchInserter::insert(ArrayRef<MemSite> Sites) {
     if (coveredByEarlier(S, Base, Off.getSExtValue() + H->Distance))
       continue;
     emitPrefetch(S, H->Distance);
+    if (printDecisions())
+      printDecision(*H);
     Changed = true;
   }
   return Changed;
+}
+
+/// -activetime-print-decisions: the prefetch and how far ahead, with the
+/// measurement the distance came from when the hint file gives it.
+void PrefetchInserter::printDecision(const PrefetchHint &H) const {
+  std::string Where = H.File.empty()
+                          ? std::string("(no debug location)")
+                          : formatv("at {0}:{1}:{2}", H.File, H.Line, H.Column)
+                                .str();
+  errs() << formatv("activetime: prefetch in {0} {1}: {2} bytes ahead",
+                    H.Function, Where, H.Distance);
+  if (H.Iterations && H.WorkNs && H.LatencyNs)
+    errs() << formatv(" = {0} iterations of stride {1}: a profiled "
+                      "iteration of {2:F1} ns without the miss, {0} of them "
+                      "to cover the {3:F0} ns miss latency of the hint file",
+                      *H.Iterations, H.Stride, *H.WorkNs, *H.LatencyNs);
+  else
+    errs() << formatv(" (stride {0}; the hint file does not say how the "
+                      "distance was chosen)",
+                      H.Stride);
+  errs() << "\n";
 }
 
 void PrefetchInserter::reportUnused() const {

@@ -268,6 +268,7 @@ activetime::parsePrefetchHints(StringRef Text, StringRef Path) {
   if (!A)
     return createStringError(inconvertibleErrorCode(),
                              Path + ": no \"hints\" array");
+  std::optional<double> LatencyNs = O->getNumber("latency_ns");
   std::vector<PrefetchHint> Hints;
   for (size_t I = 0; I < A->size(); ++I) {
     const json::Object *H = (*A)[I].getAsObject();
@@ -299,6 +300,10 @@ activetime::parsePrefetchHints(StringRef Text, StringRef Path) {
     R.Size = *Size;
     R.Stride = *Stride;
     R.Distance = *Dist;
+    // How the distance was chosen: optional, for the decisions' printout.
+    R.Iterations = H->getInteger("distance_iterations");
+    R.WorkNs = H->getNumber("work_ns");
+    R.LatencyNs = LatencyNs;
     Hints.push_back(std::move(R));
   }
   return Hints;

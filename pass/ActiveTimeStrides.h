@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,11 @@ struct PrefetchHint {
   std::string Module, Function, File;
   uint64_t Line = 0, Column = 0, Hash = 0, Size = 0;
   int64_t Stride = 0, Distance = 0;
+  /// How the export chose Distance, when the file says (-activetime-print-
+  /// decisions prints it): that many iterations of WorkNs (the loop's
+  /// profiled step without the miss) to cover the file's LatencyNs.
+  std::optional<int64_t> Iterations;
+  std::optional<double> WorkNs, LatencyNs;
   bool Used = false;
 };
 

@@ -49,3 +49,8 @@ int main(void) {
   printf("%ld\n", t);
   return 0;
 }
+
+// The feedback build says where it prefetched and how the profile chose
+// the distance (the hint file's iteration time and miss latency).
+// RUN: %clang -O2 -g -fpass-plugin=%pass_plugin -fplugin=%pass_plugin -mllvm -activetime-prefetch-use=hints.json -mllvm -activetime-print-decisions %s -S -emit-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECIDE
+// DECIDE: activetime: prefetch in walk at {{.*}}prefetch-feedback.c:{{[0-9]+}}:{{[0-9]+}}: {{-?[0-9]+}} bytes ahead = {{[0-9]+}} iterations of stride {{-?[0-9]+}}: a profiled iteration of {{[0-9.]+}} ns without the miss, {{[0-9]+}} of them to cover the 100 ns miss latency of the hint file
