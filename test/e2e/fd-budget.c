@@ -1,6 +1,9 @@
 // The runtime's descriptors are rationed: under ulimit -n 1024, 400 live
 // threads (each would hold a context-switch ring and a code-sample ring)
-// while main opens 500 files: none of the program's opens fails. The
+// while main opens 500 files: none of the program's opens fails. Main
+// waits 300 ms first: the code-sample drainer opens the rings of threads
+// that have lived perf_after_us (1 ms) a few at a time, and on a fast
+// machine all 400 could otherwise end before it reached the budget. The
 // threads beyond the budget (an eighth of the soft limit) measure their
 // switched-out time on the CPU clock and are not sampled, and the report
 // gives that as the reason (not a perf limit).
@@ -52,6 +55,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < nt; i++)
     pthread_create(&t[i], &a, waiter, 0);
   pthread_barrier_wait(&started);
+  usleep(300000);
   int failed = 0;
   for (int i = 0; i < nf; i++)
     failed += open("/dev/null", O_RDONLY) < 0;
