@@ -21,7 +21,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/raw_format.h"
-#include "activetime_checksum.h"
 #include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_internal.h"
@@ -171,14 +170,7 @@ void Reduction::Receive(u32 Peer, u32 End) {
 raw::FileHeader Reduction::SealMerged() {
   raw::FileHeader *H = (raw::FileHeader *)Image.Data;
   raw::FileHeader Own = *H;
-  internal_memset(H, 0, kHeader);
-  internal_memcpy(H->Magic, raw::kMagic, sizeof(H->Magic));
-  H->Version = raw::kVersion;
-  H->HeaderSize = kHeader;
-  H->FileSize = Image.Size;
-  H->NumSections = u32(NumSections);
-  H->Flags = raw::FH_Merged;
-  H->Checksum = Checksum64(H, raw::kFileHeaderChecksummed);
+  FillFileHeader(H, Image.Size, u32(NumSections), raw::FH_Merged);
   return Own;
 }
 

@@ -27,9 +27,9 @@ bool WriteOutput(const char *Path, u32 Pid, const char *Data, uptr Size,
                  bool FromFile = false);
 
 // Expands %e (executable base name), %p (pid), %r (Rank: the MPI rank, or
-// kNoRankText when null), %n (ProfileWritesDone()) and %% in Pattern. Other '%' sequences are copied
-// literally. Returns false if Out is too small. *HasPid (if given) is set
-// when the pattern has a %p.
+// kNoRankText when null), %n (ProfileWritesDone()) and %% in Pattern.
+// Other '%' sequences are copied literally. Returns false if Out is too
+// small. *HasPid (if given) is set when the pattern has a %p.
 bool ExpandOutputPattern(const char *Pattern, const char *ExeBase, u32 Pid,
                          char *Out, uptr OutSize, bool *HasPid = nullptr,
                          const char *Rank = nullptr);

@@ -251,12 +251,8 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   LockThreadRegistry();
   BuildFuncIdIndex();
 
-  raw::FileHeader H;
-  internal_memset(&H, 0, sizeof(H));
-  internal_memcpy(H.Magic, raw::kMagic, sizeof(H.Magic));
-  H.Version = raw::kVersion;
-  H.HeaderSize = sizeof(raw::FileHeader);
-  B->Append(&H, sizeof(H));
+  // A placeholder: the header counts what follows.
+  B->AppendZeros(sizeof(raw::FileHeader));
   ProfileWriter W;
   internal_memset(&W, 0, sizeof(W));
   W.Out = B;
@@ -267,10 +263,19 @@ void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick) {
   UnlockThreadRegistry();
   UnlockModules();
 
-  raw::FileHeader *HP = (raw::FileHeader *)B->Data;
-  HP->FileSize = B->Size;
-  HP->NumSections = W.NumSections;
-  HP->Checksum = Checksum64(HP, raw::kFileHeaderChecksummed);
+  FillFileHeader((raw::FileHeader *)B->Data, B->Size, W.NumSections, 0);
+}
+
+void FillFileHeader(raw::FileHeader *H, u64 FileSize, u32 NumSections,
+                    u32 Flags) {
+  internal_memset(H, 0, sizeof(*H));
+  internal_memcpy(H->Magic, raw::kMagic, sizeof(H->Magic));
+  H->Version = raw::kVersion;
+  H->HeaderSize = sizeof(raw::FileHeader);
+  H->FileSize = FileSize;
+  H->NumSections = NumSections;
+  H->Flags = Flags;
+  H->Checksum = Checksum64(H, raw::kFileHeaderChecksummed);
 }
 
 namespace {

@@ -117,6 +117,10 @@ inline uptr StrLenOrZero(const char *S) { return S ? internal_strlen(S) : 0; }
 // Builds the whole file image (takes the module and thread registry locks).
 // Live threads' open frames are accounted up to EndTick in the image only.
 void SerializeProfile(OutBuffer *B, u64 TickRate, u64 EndTick);
+// Fills *H as the header of a file of FileSize bytes holding NumSections
+// sections (Flags: raw::FileFlags), its checksum included.
+void FillFileHeader(activetime::raw::FileHeader *H, u64 FileSize,
+                    u32 NumSections, u32 Flags);
 
 // Calibrates, serializes and writes the profile; prints one line on failure
 // (and on success with verbosity >= 1). Returns true on success. One write
