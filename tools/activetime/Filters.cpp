@@ -6,7 +6,6 @@
 
 #include "Filters.h"
 #include "Command.h"
-#include "Inputs.h"
 
 #include "activetime/Profile/Window.h"
 
@@ -97,7 +96,8 @@ static Error timeOption(const cl::opt<std::string> &O,
 
 /// --since: \p P less the earlier snapshot, described for the header.
 static Expected<std::string> applyWindow(Profile &P) {
-  Expected<Profile> Earlier = readInputs({Since});
+  // Subtraction matches raw fields only: no symbols to read for it.
+  Expected<Profile> Earlier = readProfile(Since);
   if (!Earlier)
     return Earlier.takeError();
   Expected<WindowSummary> W = subtractEarlier(P, *Earlier);

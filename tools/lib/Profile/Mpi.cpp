@@ -156,10 +156,9 @@ RankSpreads profile::rankSpreads(const Profile &P, const Aggregate &A) {
   if (Column.size() < 2)
     return Out;
   Out.Ranks = Column.size();
-  std::vector<uint32_t> Ranks;
   for (auto &[Rank, Col] : Column)
-    Ranks.push_back(Rank);
-  Out.RankIds = Ranks;
+    Out.RankIds.push_back(Rank);
+  const std::vector<uint32_t> &Ranks = Out.RankIds;
   size_t NR = Ranks.size();
   // Per function: per rank its inclusive time (an MPI routine's elapsed)
   // and its self time; whether it had counted calls.

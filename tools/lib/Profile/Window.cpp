@@ -14,13 +14,13 @@
 #include "activetime/Profile/Window.h"
 
 #include "activetime/Profile/Aggregate.h"
-#include "activetime/Profile/Flags.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
 #include <tuple>
+#include <utility>
 
 using namespace llvm;
 using namespace activetime;
@@ -50,6 +50,13 @@ Error refuseUnsupported(const Process &P, StringRef Which) {
                       "are not split between two writes; only call trees, "
                       "call counts, code samples and MPI bytes are",
                       Which, P.Pid, What));
+}
+
+/// The entry for function \p Func of \p V, sorted by Func (call counts,
+/// MPI bytes), or null.
+template <typename T> T *findFunc(std::vector<T> &V, uint32_t Func) {
+  auto It = llvm::partition_point(V, [&](const T &X) { return X.Func < Func; });
+  return It != V.end() && It->Func == Func ? &*It : nullptr;
 }
 
 /// A counter of the later snapshot less the earlier's; false when it would
@@ -142,21 +149,21 @@ Error Subtractor::thread(const Thread &ET, Thread &LT) {
   }
   LT.LatencyDropped |= HadLatency;
   for (const CallCount &EC : ET.Counts) {
-    auto C = llvm::find_if(LT.Counts, [&](const CallCount &X) {
-      return X.Func == EC.Func;
-    });
-    if (C == LT.Counts.end() || !less(C->Calls, EC.Calls))
+    CallCount *C = findFunc(LT.Counts, EC.Func);
+    if (!C || !less(C->Calls, EC.Calls))
       return notEarlier(formatv("thread {0}: fewer calls of {1}", LT.Tid,
                                 E.Functions[EC.Func].Name));
   }
   llvm::erase_if(LT.Counts, [](const CallCount &C) { return !C.Calls; });
+  // Code samples by where they were taken: node, address, caller, flags.
+  using SampleKey = std::tuple<uint32_t, uint64_t, uint64_t, uint32_t>;
+  std::map<SampleKey, CodeSample *> Samples;
+  for (CodeSample &S : LT.CodeSamples)
+    Samples.emplace(SampleKey(S.Node, S.Addr, S.Caller, S.Flags), &S);
   for (const CodeSample &ES : ET.CodeSamples) {
     uint32_t Node = ES.Node == kNoNode ? kNoNode : Map[ES.Node];
-    auto S = llvm::find_if(LT.CodeSamples, [&](const CodeSample &X) {
-      return X.Node == Node && X.Addr == ES.Addr && X.Caller == ES.Caller &&
-             X.Flags == ES.Flags;
-    });
-    if (S == LT.CodeSamples.end() || !less(S->Count, ES.Count))
+    auto S = Samples.find(SampleKey(Node, ES.Addr, ES.Caller, ES.Flags));
+    if (S == Samples.end() || !less(S->second->Count, ES.Count))
       return notEarlier(formatv("thread {0}: fewer code samples", LT.Tid));
   }
   llvm::erase_if(LT.CodeSamples,
@@ -188,28 +195,21 @@ Error Subtractor::run(uint64_t &NewThreads) {
     return notEarlier("it was written later");
   if (Error Err = checkFunctions())
     return Err;
-  for (const Thread &ET : E.Threads)
-    if (!llvm::any_of(L.Threads, [&](const Thread &T) {
-          return T.Tid == ET.Tid && T.StartTick == ET.StartTick;
-        }))
-      return notEarlier(formatv("thread {0} is missing", ET.Tid));
   // Threads by tid and start: a reused tid is another thread.
-  for (Thread &LT : L.Threads) {
-    auto ET = llvm::find_if(E.Threads, [&](const Thread &T) {
-      return T.Tid == LT.Tid && T.StartTick == LT.StartTick;
-    });
-    if (ET == E.Threads.end()) {
-      ++NewThreads;
-      continue;
-    }
-    if (Error Err = thread(*ET, LT))
+  std::map<std::pair<uint64_t, uint64_t>, Thread *> Later;
+  for (Thread &LT : L.Threads)
+    Later.emplace(std::make_pair(LT.Tid, LT.StartTick), &LT);
+  for (const Thread &ET : E.Threads) {
+    auto LT = Later.find(std::make_pair(ET.Tid, ET.StartTick));
+    if (LT == Later.end())
+      return notEarlier(formatv("thread {0} is missing", ET.Tid));
+    if (Error Err = thread(ET, *LT->second))
       return Err;
   }
+  NewThreads += L.Threads.size() - E.Threads.size();
   for (const MpiRoutineBytes &EB : E.Mpi.Routines) {
-    auto B = llvm::find_if(L.Mpi.Routines, [&](const MpiRoutineBytes &X) {
-      return X.Func == EB.Func;
-    });
-    if (B == L.Mpi.Routines.end() || !less(B->Bytes, EB.Bytes))
+    MpiRoutineBytes *B = findFunc(L.Mpi.Routines, EB.Func);
+    if (!B || !less(B->Bytes, EB.Bytes))
       return notEarlier("fewer MPI message bytes");
   }
   llvm::erase_if(L.Mpi.Routines,
