@@ -9,7 +9,9 @@
 // (FunctionSelection.cpp) and the memory access sites of their loops
 // (ActiveTimeStrides.cpp), keyed the same way as in the profile. It then
 // matches the hints to the sites and inserts llvm.prefetch before each
-// hinted load, its distance ahead of the load's address.
+// hinted load, its distance ahead of the load's address. An indirect hint
+// (an irregular load) is prefetched through its index when the load has one
+// (IndirectPrefetch.cpp).
 //
 // A hint applies to the dynamic load in a loop whose key (hash) and shape
 // (function, location, size) are the same in this compile. Anything else is
@@ -20,12 +22,17 @@
 #include "ActiveTimePrefetchUse.h"
 #include "ActiveTimeStrides.h"
 #include "FunctionSelection.h"
+#include "IndirectPrefetch.h"
 #include "activetime/abi.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
@@ -49,6 +56,8 @@ static cl::opt<std::string> ClPrefetchUse(
     cl::value_desc("filename"), cl::init(""));
 
 STATISTIC(NumPrefetches, "Number of prefetches inserted from hints");
+STATISTIC(NumIndirectPrefetches,
+          "Number of indirect prefetches inserted from hints");
 
 std::string activetime::getPrefetchUseFile() { return ClPrefetchUse; }
 
@@ -63,7 +72,8 @@ namespace {
 /// Inserts one module's prefetches for the hints of one file.
 class PrefetchInserter {
 public:
-  PrefetchInserter(Module &M, std::vector<PrefetchHint> &Hints);
+  PrefetchInserter(Module &M, FunctionAnalysisManager &FAM,
+                   std::vector<PrefetchHint> &Hints);
 
   /// Prefetches for the hinted sites among \p Sites; true if any.
   bool insert(ArrayRef<MemSite> Sites);
@@ -75,8 +85,11 @@ private:
   bool coveredByEarlier(const MemSite &S, const Value *Base, int64_t Target);
   void emitPrefetch(const MemSite &S, int64_t Distance);
   void printDecision(const PrefetchHint &H) const;
+  bool insertIndirect(const MemSite &S, const PrefetchHint &H);
+  void printIndirect(const PrefetchHint &H, const IndirectAnalysis &A) const;
 
   Module &M;
+  FunctionAnalysisManager &FAM;
   const DataLayout &DL;
   std::vector<PrefetchHint> &Hints;
   DenseMap<uint64_t, PrefetchHint *> ByHash;
@@ -93,8 +106,9 @@ private:
 
 } // namespace
 
-PrefetchInserter::PrefetchInserter(Module &M, std::vector<PrefetchHint> &Hints)
-    : M(M), DL(M.getDataLayout()), Hints(Hints) {
+PrefetchInserter::PrefetchInserter(Module &M, FunctionAnalysisManager &FAM,
+                                   std::vector<PrefetchHint> &Hints)
+    : M(M), FAM(FAM), DL(M.getDataLayout()), Hints(Hints) {
   for (PrefetchHint &H : Hints)
     ByHash[H.Hash] = &H;
 }
@@ -152,6 +166,10 @@ bool PrefetchInserter::insert(ArrayRef<MemSite> Sites) {
   bool Changed = false;
   for (const MemSite &S : Sites) {
     PrefetchHint *H = findHint(S);
+    if (H && H->Indirect) {
+      Changed |= insertIndirect(S, *H);
+      continue;
+    }
     if (!H || H->Stride == 0 || H->Distance == 0)
       continue;
     APInt Off(DL.getIndexTypeSizeInBits(S.Ptr->getType()), 0);
@@ -167,6 +185,15 @@ bool PrefetchInserter::insert(ArrayRef<MemSite> Sites) {
   return Changed;
 }
 
+/// Where the hint file's latency came from, for the decisions' printout.
+static std::string latencySource(const PrefetchHint &H) {
+  if (H.LatencySource == "measured")
+    return "measured by `activetime export` on its machine";
+  if (H.LatencySource == "--latency-ns")
+    return "given to `activetime export` by --latency-ns";
+  return "the hint file's";
+}
+
 /// -activetime-print-decisions: the prefetch and how far ahead, with the
 /// measurement the distance came from when the hint file gives it.
 void PrefetchInserter::printDecision(const PrefetchHint &H) const {
@@ -179,12 +206,63 @@ void PrefetchInserter::printDecision(const PrefetchHint &H) const {
   if (H.Iterations && H.WorkNs && H.LatencyNs)
     errs() << formatv(" = {0} iterations of stride {1}: a profiled "
                       "iteration of {2:F1} ns without the miss, {0} of them "
-                      "to cover the {3:F0} ns miss latency of the hint file",
-                      *H.Iterations, H.Stride, *H.WorkNs, *H.LatencyNs);
+                      "to cover the {3:F0} ns miss latency ({4})",
+                      *H.Iterations, H.Stride, *H.WorkNs, *H.LatencyNs,
+                      latencySource(H));
   else
     errs() << formatv(" (stride {0}; the hint file does not say how the "
                       "distance was chosen)",
                       H.Stride);
+  errs() << "\n";
+}
+
+/// An indirect hint: the load's address repeated its distance ahead through
+/// its index load, when it has one.
+bool PrefetchInserter::insertIndirect(const MemSite &S, const PrefetchHint &H) {
+  Function &F = *S.Access->getFunction();
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  IndirectAnalysis A = analyzeIndirect(*cast<LoadInst>(S.Access),
+                                       FAM.getResult<LoopAnalysis>(F), SE,
+                                       FAM.getResult<DominatorTreeAnalysis>(F));
+  if (A.Why.empty() && !emitIndirectPrefetch(A.Plan, *H.Iterations, SE))
+    A.Why = "the loop's last index cannot be computed before it";
+  if (printDecisions())
+    printIndirect(H, A);
+  if (!A.Why.empty())
+    return false;
+  ++NumIndirectPrefetches;
+  return true;
+}
+
+/// "dir/file:line:column", as the hint files name sites.
+static std::string where(const DILocation *DL) {
+  if (!DL)
+    return "(no debug location)";
+  SmallString<128> File(DL->getDirectory());
+  sys::path::append(File, DL->getFilename());
+  return formatv("{0}:{1}:{2}", File, DL->getLine(), DL->getColumn());
+}
+
+void PrefetchInserter::printIndirect(const PrefetchHint &H,
+                                     const IndirectAnalysis &A) const {
+  std::string At = H.File.empty()
+                       ? std::string("(no debug location)")
+                       : formatv("{0}:{1}:{2}", H.File, H.Line, H.Column).str();
+  if (!A.Why.empty()) {
+    errs() << formatv("activetime: no indirect prefetch in {0} at {1}: {2}\n",
+                      H.Function, At, A.Why);
+    return;
+  }
+  errs() << formatv("activetime: indirect prefetch in {0} at {1}: through "
+                    "the index load at {2} (step {3} bytes), {4} iterations "
+                    "ahead, clamped to the loop's last index",
+                    H.Function, At, where(A.Plan.Index->getDebugLoc().get()),
+                    A.Plan.Step, *H.Iterations);
+  if (H.WorkNs && H.LatencyNs)
+    errs() << formatv(": the shortest profiled iteration took {0:F1} ns, {1} "
+                      "of them cover the {2:F0} ns miss latency ({3})",
+                      *H.WorkNs, *H.Iterations, *H.LatencyNs,
+                      latencySource(H));
   errs() << "\n";
 }
 
@@ -202,15 +280,15 @@ void PrefetchInserter::reportUnused() const {
 }
 
 /// Reads \p HintFile and applies it to \p Sites; true if the IR changed.
-static bool applyPrefetchHints(Module &M, StringRef HintFile,
-                               ArrayRef<MemSite> Sites) {
+static bool applyPrefetchHints(Module &M, FunctionAnalysisManager &FAM,
+                               StringRef HintFile, ArrayRef<MemSite> Sites) {
   Expected<std::vector<PrefetchHint>> Hints = readPrefetchHints(HintFile);
   if (!Hints) {
     // A bad hint file must not break the build: the feedback is optional.
     warn(M, "ignoring prefetch hints: " + toString(Hints.takeError()));
     return false;
   }
-  PrefetchInserter Inserter(M, *Hints);
+  PrefetchInserter Inserter(M, FAM, *Hints);
   bool Changed = Inserter.insert(Sites);
   Inserter.reportUnused();
   return Changed;
@@ -246,7 +324,7 @@ PreservedAnalyses ActiveTimePrefetchUsePass::run(Module &M,
       findMemSites(*F, FAM, MemMode::Loops, Sites, Counts);
     if (printDecisions())
       printSiteCounts(errs(), Sites.size(), Counts);
-    Changed |= applyPrefetchHints(M, HintFile, Sites);
+    Changed |= applyPrefetchHints(M, FAM, HintFile, Sites);
   }
   M.addModuleFlag(Module::Max, abi::kInstrumentedFlag, 1);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

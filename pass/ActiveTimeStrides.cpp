@@ -261,9 +261,16 @@ activetime::parsePrefetchHints(StringRef Text, StringRef Path) {
   if (!O || O->getString("format") != "activetime-prefetch-hints")
     return createStringError(inconvertibleErrorCode(),
                              Path + ": not an ActiveTime prefetch hint file");
-  if (O->getInteger("version") != 1)
+  // Version 1 has stride hints only; 2 adds indirect ones and says where
+  // the latency came from.
+  std::optional<int64_t> Version = O->getInteger("version");
+  if (Version != 1 && Version != 2)
     return createStringError(inconvertibleErrorCode(),
                              Path + ": unsupported hint file version");
+  std::string LatencySource;
+  if (const json::Object *Lat = O->getObject("latency"))
+    if (std::optional<StringRef> Src = Lat->getString("source"))
+      LatencySource = Src->str();
   const json::Array *A = O->getArray("hints");
   if (!A)
     return createStringError(inconvertibleErrorCode(),
@@ -304,6 +311,15 @@ activetime::parsePrefetchHints(StringRef Text, StringRef Path) {
     R.Iterations = H->getInteger("distance_iterations");
     R.WorkNs = H->getNumber("work_ns");
     R.LatencyNs = LatencyNs;
+    R.LatencySource = LatencySource;
+    std::optional<StringRef> Kind = H->getString("kind");
+    R.Indirect = Kind == "indirect";
+    if ((Kind && *Kind != "stride" && !R.Indirect) ||
+        (R.Indirect && (!R.Iterations || *R.Iterations <= 0 ||
+                        *R.Iterations > (1 << 16))))
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("{0}: hint {1}: bad kind or indirect distance", Path, I));
     Hints.push_back(std::move(R));
   }
   return Hints;

@@ -92,6 +92,11 @@ struct PrefetchHint {
   /// profiled step without the miss) to cover the file's LatencyNs.
   std::optional<int64_t> Iterations;
   std::optional<double> WorkNs, LatencyNs;
+  /// Where the file's latency came from ("measured", "--latency-ns").
+  std::string LatencySource;
+  /// An irregular load to prefetch through its index (a[b[i]] ->
+  /// a[b[i + Iterations]]); Stride and Distance are 0 then.
+  bool Indirect = false;
   bool Used = false;
 };
 

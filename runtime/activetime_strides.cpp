@@ -241,6 +241,11 @@ void MergeSiteStats(SiteStats &Into, const SiteStats &From, s32 Live) {
   Into.Adjacent += From.Adjacent;
   Into.ZeroDiffs += From.ZeroDiffs;
   Into.Gcd = Gcd64(Into.Gcd, From.Gcd);
+  Into.AnyStepTicks += From.AnyStepTicks;
+  Into.AnyProbeTicks += From.AnyProbeTicks;
+  if (From.MinAnyStepPlus1 &&
+      (!Into.MinAnyStepPlus1 || From.MinAnyStepPlus1 < Into.MinAnyStepPlus1))
+    Into.MinAnyStepPlus1 = From.MinAnyStepPlus1;
   if (!From.CandCount)
     return;
   // The dominant stride of the process: the thread candidate with the most
@@ -333,6 +338,9 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
     SR.FileLen = StrLenOrZero(D.File);
     SR.CopyGroup = D.CopyGroup;
     SR.CopyOffset = D.CopyOffset;
+    SR.AnyStepTicks = S.AnyStepTicks;
+    SR.AnyProbeTicks = S.AnyProbeTicks;
+    SR.MinAnyStepTicks = S.MinAnyStepPlus1 ? S.MinAnyStepPlus1 - 1 : 0;
     B->Append(&SR, sizeof(SR));
     B->Append(D.Func, SR.FuncLen);
     B->Append(D.File, SR.FileLen);

@@ -43,10 +43,15 @@ struct SiteStats {
   u64 ProbeTicks;    // of which spent in this site's own slow path
   u64 MinStepPlus1;  // 1 + the shortest candidate step without its own
                      // slow path (0: none yet)
+  // Every adjacent step, whatever its difference: the loop's iteration time
+  // for a site without a dominant stride (an indirect a[b[i]]).
+  u64 AnyStepTicks;
+  u64 AnyProbeTicks;    // of which spent in this site's own slow path
+  u64 MinAnyStepPlus1;  // 1 + the shortest of them without the slow path
   s32 *Slot;         // the thread's countdown of the site (module TLS), or
                      // null once the thread finished (partial phase counted)
 };
-static_assert(sizeof(SiteStats) == 144, "SiteStats layout");
+static_assert(sizeof(SiteStats) == 168, "SiteStats layout");
 
 inline u64 Gcd64(u64 A, u64 B) {
   while (B) {
@@ -77,6 +82,10 @@ inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
       u64 Ticks = Tick - S.LastTick;
       u64 Own = Ticks > S.LastProbe ? Ticks - S.LastProbe : 0;
       S.Adjacent++;
+      S.AnyStepTicks += Ticks;
+      S.AnyProbeTicks += S.LastProbe;
+      if (S.MinAnyStepPlus1 == 0 || Own + 1 < S.MinAnyStepPlus1)
+        S.MinAnyStepPlus1 = Own + 1;
       if (D == S.Cand && S.Vote) {
         if (S.Vote != ~u32(0))
           S.Vote++;

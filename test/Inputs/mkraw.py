@@ -96,6 +96,8 @@ JSON description (all fields optional except where noted):
                               "min_step_ticks": 0,
                               "copy_group": 0, "copy_offset": 0,  # v9
                               "site_reserved": 0,
+                              "any_step_ticks": 0, "any_probe_ticks": 0,
+                              "min_any_step_ticks": 0,            # v16
                               "func": "f", "file": ""}]}]}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
@@ -177,6 +179,10 @@ Also in version 9: a site's "copy_group" and "copy_offset"
 (the unrolled copies of one source access the pass proved, bytes from the
 group's first site) and "site_reserved" (SiteRecord::Reserved), all 0 by
 default.
+
+Version 16: a site's "any_step_ticks", "any_probe_ticks" and
+"min_any_step_ticks" (every adjacent step whatever its difference: summed,
+the probe's part, the shortest), 0 by default.
 
 """
 
@@ -564,7 +570,10 @@ def build_sections(desc):
                     FuncLen=len(fn), FileLen=len(fi),
                     CopyGroup=x.get("copy_group", 0),
                     Reserved=x.get("site_reserved", 0),
-                    CopyOffset=x.get("copy_offset", 0)) + fn + fi
+                    CopyOffset=x.get("copy_offset", 0),
+                    AnyStepTicks=x.get("any_step_ticks", 0),
+                    AnyProbeTicks=x.get("any_probe_ticks", 0),
+                    MinAnyStepTicks=x.get("min_any_step_ticks", 0)) + fn + fi
             sections.append((SK_STRIDES, pad8(b)))
         if "parallel" in p:
             sections.append((SK_PARALLEL, parallel_section(p["parallel"])))

@@ -51,6 +51,7 @@ int main(void) {
 }
 
 // The feedback build says where it prefetched and how the profile chose
-// the distance (the hint file's iteration time and miss latency).
+// the distance (the hint file's iteration time, and the miss latency that
+// export measured on this machine).
 // RUN: %clang -O2 -g -fpass-plugin=%pass_plugin -fplugin=%pass_plugin -mllvm -activetime-prefetch-use=hints.json -mllvm -activetime-print-decisions %s -S -emit-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECIDE
-// DECIDE: activetime: prefetch in walk at {{.*}}prefetch-feedback.c:{{[0-9]+}}:{{[0-9]+}}: {{-?[0-9]+}} bytes ahead = {{[0-9]+}} iterations of stride {{-?[0-9]+}}: a profiled iteration of {{[0-9.]+}} ns without the miss, {{[0-9]+}} of them to cover the 100 ns miss latency of the hint file
+// DECIDE: activetime: prefetch in walk at {{.*}}prefetch-feedback.c:{{[0-9]+}}:{{[0-9]+}}: {{-?[0-9]+}} bytes ahead = {{[0-9]+}} iterations of stride {{-?[0-9]+}}: a profiled iteration of {{[0-9.]+}} ns without the miss, {{[0-9]+}} of them to cover the {{[0-9]+}} ns miss latency (measured by `activetime export` on its machine)

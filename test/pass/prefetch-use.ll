@@ -18,7 +18,7 @@
 ; the export chose the distance when the hint file says (8 iterations of a
 ; 12.5 ns step to cover 100 ns), and that it does not say otherwise.
 ; RUN: %opt_at -passes=activetime-prefetch-use -activetime-prefetch-use=%S/Inputs/hints-model.json -activetime-print-decisions -S %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECIDE
-; DECIDE: activetime: prefetch in chase (no debug location): 128 bytes ahead = 8 iterations of stride 16: a profiled iteration of 12.5 ns without the miss, 8 of them to cover the 100 ns miss latency of the hint file
+; DECIDE: activetime: prefetch in chase (no debug location): 128 bytes ahead = 8 iterations of stride 16: a profiled iteration of 12.5 ns without the miss, 8 of them to cover the 100 ns miss latency (the hint file's)
 ; RUN: %opt_at -passes=activetime-prefetch-use -activetime-prefetch-use=%S/Inputs/hints.json -activetime-print-decisions -S %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECIDE-OLD
 ; DECIDE-OLD: activetime: prefetch in chase (no debug location): 128 bytes ahead (stride 16; the hint file does not say how the distance was chosen)
 ; The feedback pass without a hint file is a usage error.

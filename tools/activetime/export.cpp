@@ -68,8 +68,9 @@ static cl::opt<bool> FullNames(
 
 // Format-specific options: each format's View names the ones it reads.
 static cl::opt<double> LatencyNs(
-    "latency-ns", cl::sub(ExportCommand), cl::init(100),
-    cl::desc("prefetch: memory latency a prefetch has to cover, in ns"),
+    "latency-ns", cl::sub(ExportCommand), cl::init(0),
+    cl::desc("prefetch: memory latency a prefetch has to cover, in ns (0: "
+             "measured on this machine, a dependent walk over 128 MiB)"),
     cl::cat(ToolCategory));
 static cl::opt<unsigned> MaxDistance(
     "max-distance", cl::sub(ExportCommand), cl::init(64),

@@ -175,4 +175,79 @@ TEST(StridesTest, PrefetchDistance) {
   EXPECT_EQ(D.Iterations, 64u);
 }
 
+// Every adjacent step counts for the any-step times, whatever its
+// difference; the loop's other sites' probe time is taken out of both, the
+// site's own out of the mean only (the shortest is already without it).
+TEST(StridesTest, AnyStepTimesOverProcessesLessTheLoopsProbes) {
+  Profile P;
+  for (uint64_t Rate : {1000000000ull, 2000000000ull}) {
+    Process Pr;
+    Pr.TickRate = Rate;
+    Pr.Modules.push_back({});
+    Pr.Modules[0].Name = "m.c";
+    uint64_t T = Rate / 1000000000ull; // ticks per ns
+    MemSite S;
+    S.Hash = 7;
+    S.AccessSize = 8;
+    S.Flags = activetime::abi::MS_InLoop;
+    S.LoopLine = 3;
+    S.Executions = 1000;
+    S.Observations = S.Differences = S.Adjacent = 10;
+    // 10 steps of 50 ns, 5 of them the probe; the shortest 12 ns in the
+    // first process, 8 in the second.
+    S.AnyStepTicks = 10 * 50 * T;
+    S.AnyProbeTicks = 10 * 5 * T;
+    S.MinAnyStepTicks = (T == 1 ? 12 : 8) * T;
+    Pr.Sites.push_back(S);
+    // Another dynamic site of the loop: 3 ns of probe per step.
+    S.Hash = 8;
+    S.AnyStepTicks = 10 * 40 * T;
+    S.AnyProbeTicks = 10 * 3 * T;
+    S.MinAnyStepTicks = 30 * T;
+    Pr.Sites.push_back(S);
+    P.Processes.push_back(Pr);
+  }
+  std::vector<StrideRow> Rows = strideRows(P);
+  ASSERT_EQ(Rows.size(), 2u);
+  EXPECT_EQ(Rows[0].Class, StrideClass::Irregular);
+  ASSERT_TRUE(Rows[0].AnyIterNs && Rows[0].MinAnyIterNs);
+  EXPECT_DOUBLE_EQ(*Rows[0].AnyIterNs, 50.0 - 5 - 3);
+  EXPECT_DOUBLE_EQ(*Rows[0].MinAnyIterNs, 8.0 - 3);
+  EXPECT_DOUBLE_EQ(*Rows[1].AnyIterNs, 40.0 - 5 - 3);
+}
+
+// An irregular load is prefetched through its index only when it is hot and
+// its steps stall; its distance covers the latency with its shortest steps.
+TEST(StridesTest, IndirectChoice) {
+  PrefetchModel M;
+  M.LatencyNs = 200;
+  StrideRow R = dynamicRow(0, 1, 1000);
+  R.Class = StrideClass::Irregular;
+  R.Site.Executions = 1000000;
+  EXPECT_EQ(indirectChoice(R, 1e9, M).Why, "no step time measured");
+  R.AnyIterNs = 60;
+  R.MinAnyIterNs = 9;
+  // 1e6 steps of 60 ns: 60 ms, 6% of 1 s; stalled 51 ns >= 5% of 200.
+  IndirectChoice C = indirectChoice(R, 1e9, M);
+  EXPECT_TRUE(C.Pays) << C.Why;
+  EXPECT_DOUBLE_EQ(C.LoopNs, 6e7);
+  EXPECT_DOUBLE_EQ(C.StallNs, 51);
+  EXPECT_EQ(C.Distance.Iterations, 23u); // ceil(200 / 9)
+  EXPECT_EQ(C.Distance.Bytes, 0);
+  // Under 1% of the run.
+  EXPECT_EQ(indirectChoice(R, 1e10, M).Why, "cold");
+  // Steps that hardly vary (8 ns < 10 ns): nothing to hide.
+  R.MinAnyIterNs = 52;
+  EXPECT_EQ(indirectChoice(R, 1e9, M).Why, "its steps do not stall");
+}
+
+// The measured latency is a time per load; too small a buffer is refused.
+TEST(StridesTest, MissLatencyMeasuresDependentLoads) {
+  MissLatency L = measureMissLatency(1 << 20, 8000);
+  EXPECT_GT(L.Ns, 0);
+  EXPECT_EQ(L.Loads, 8000u);
+  EXPECT_EQ(L.BufferBytes, 1u << 20);
+  EXPECT_EQ(measureMissLatency(1000, 1000).Ns, 0);
+}
+
 } // namespace

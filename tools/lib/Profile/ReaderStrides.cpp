@@ -128,5 +128,12 @@ Error Parser::checkSite(const MemSite &S, uint32_t I, const std::string &What) {
     return fail(formatv("{0}: site {1}: shortest step {2} ticks exceeds "
                         "the mean of the steps",
                         What, I, S.MinStepTicks));
+  if (S.AnyProbeTicks > S.AnyStepTicks ||
+      (S.Adjacent && S.MinAnyStepTicks > S.AnyStepTicks / S.Adjacent) ||
+      (!S.Adjacent && (S.AnyStepTicks || S.MinAnyStepTicks)))
+    return fail(formatv("{0}: site {1}: inconsistent step times (all steps "
+                        "{2} ticks, probe {3}, shortest {4}, adjacent {5})",
+                        What, I, S.AnyStepTicks, S.AnyProbeTicks,
+                        S.MinAnyStepTicks, S.Adjacent));
   return Error::success();
 }

@@ -67,13 +67,16 @@ struct StepTimes {
   double IterNs = 0;  // summed over the dominant steps
   double ProbeNs = 0; // of which the site's own probe
   double MinNs = 0;   // the shortest step less its own probe time
+  // The same over every adjacent step, whatever its difference.
+  double AnyNs = 0, AnyProbeNs = 0, AnyMinNs = 0;
 };
 } // namespace
 
 static StepTimes stepTimes(const Process &Pr, const MemSite &S) {
   double Rate = double(Pr.TickRate);
-  return {double(S.IterTicks) * 1e9 / Rate, double(S.ProbeTicks) * 1e9 / Rate,
-          double(S.MinStepTicks) * 1e9 / Rate};
+  return {double(S.IterTicks) * 1e9 / Rate,    double(S.ProbeTicks) * 1e9 / Rate,
+          double(S.MinStepTicks) * 1e9 / Rate,  double(S.AnyStepTicks) * 1e9 / Rate,
+          double(S.AnyProbeTicks) * 1e9 / Rate, double(S.MinAnyStepTicks) * 1e9 / Rate};
 }
 
 /// Adds another process's record \p S of a site (its steps \p St) to the
@@ -86,6 +89,12 @@ static void mergeSite(MemSite &M, StepTimes &Sum, const MemSite &S,
   M.Adjacent += S.Adjacent;
   M.ZeroDiffs += S.ZeroDiffs;
   M.Gcd = std::gcd(M.Gcd, S.Gcd);
+  if (S.Adjacent) {
+    Sum.AnyMinNs = M.Adjacent == S.Adjacent ? St.AnyMinNs
+                                            : std::min(Sum.AnyMinNs, St.AnyMinNs);
+    Sum.AnyNs += St.AnyNs;
+    Sum.AnyProbeNs += St.AnyProbeNs;
+  }
   // As the runtime merges threads: the best supported stride wins, and
   // processes agreeing on it add up.
   if (M.DominantCount && S.Dominant == M.Dominant) {
@@ -96,7 +105,9 @@ static void mergeSite(MemSite &M, StepTimes &Sum, const MemSite &S,
   } else if (S.DominantCount > M.DominantCount) {
     M.Dominant = S.Dominant;
     M.DominantCount = S.DominantCount;
-    Sum = St;
+    Sum.IterNs = St.IterNs;
+    Sum.ProbeNs = St.ProbeNs;
+    Sum.MinNs = St.MinNs;
   }
 }
 
@@ -145,8 +156,27 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
     }
     classifySite(R);
   }
+  // The same over every adjacent step of each site.
+  std::map<std::tuple<std::string, std::string, uint32_t>, double> LoopAny;
+  std::vector<double> OwnAny(Rows.size(), 0);
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    const StrideRow &R = Rows[I];
+    if (!R.Site.Adjacent || Steps[I].AnyNs <= 0)
+      continue;
+    OwnAny[I] = Steps[I].AnyProbeNs / double(R.Site.Adjacent);
+    if (R.Site.Flags & abi::MS_InLoop)
+      LoopAny[LoopKey(R)] += OwnAny[I];
+  }
   for (size_t I = 0; I < Rows.size(); ++I) {
     StrideRow &R = Rows[I];
+    if (R.Site.Adjacent && Steps[I].AnyNs > 0) {
+      double Probe =
+          (R.Site.Flags & abi::MS_InLoop) ? LoopAny[LoopKey(R)] : OwnAny[I];
+      R.AnyIterNs = std::max(
+          Steps[I].AnyNs / double(R.Site.Adjacent) - Probe, 0.0);
+      R.MinAnyIterNs =
+          std::max(Steps[I].AnyMinNs - (Probe - OwnAny[I]), 0.0);
+    }
     if (!R.MeasuredIterNs)
       continue;
     R.LoopProbeNs = (R.Site.Flags & abi::MS_InLoop) ? LoopProbe[LoopKey(R)]
@@ -169,4 +199,26 @@ PrefetchDistance profile::prefetchDistance(int64_t Stride, double StepNs,
   D.Iterations = unsigned(std::clamp(It, 1.0, double(Model.MaxIterations)));
   D.Bytes = int64_t(D.Iterations) * Stride;
   return D;
+}
+
+IndirectChoice profile::indirectChoice(const StrideRow &R, double WallNs,
+                                       const PrefetchModel &Model) {
+  IndirectChoice C;
+  if (!R.AnyIterNs || !R.MinAnyIterNs) {
+    C.Why = "no step time measured";
+    return C;
+  }
+  C.LoopNs = double(R.Site.Executions) * *R.AnyIterNs;
+  C.StallNs = *R.AnyIterNs - *R.MinAnyIterNs;
+  if (!(C.LoopNs >= kIndirectHotShare * WallNs)) {
+    C.Why = "cold";
+    return C;
+  }
+  if (!(C.StallNs >= kIndirectStallShare * Model.LatencyNs)) {
+    C.Why = "its steps do not stall";
+    return C;
+  }
+  C.Pays = true;
+  C.Distance = prefetchDistance(0, *R.MinAnyIterNs, Model);
+  return C;
 }

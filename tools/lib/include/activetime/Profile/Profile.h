@@ -223,6 +223,11 @@ struct MemSite {
   /// proved to differ by the constant CopyOffsets (bytes).
   uint32_t CopyGroup = 0;
   int64_t CopyOffset = 0;
+  /// Every adjacent step, whatever its difference (v16): summed ticks, of
+  /// which the site's own probe, and the shortest less its probe.
+  uint64_t AnyStepTicks = 0;
+  uint64_t AnyProbeTicks = 0;
+  uint64_t MinAnyStepTicks = 0;
   std::string Func;     // linkage name of the containing function
   std::string File;     // source file of the access, may be empty
 };

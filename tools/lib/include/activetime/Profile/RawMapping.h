@@ -491,6 +491,9 @@ template <> struct RawMapping<raw::SiteRecord> {
     io.count(&R::FileLen, S.File);
     io.field(&R::CopyGroup, S.CopyGroup);
     io.field(&R::CopyOffset, S.CopyOffset);
+    io.field(&R::AnyStepTicks, S.AnyStepTicks);
+    io.field(&R::AnyProbeTicks, S.AnyProbeTicks);
+    io.field(&R::MinAnyStepTicks, S.MinAnyStepTicks);
     io.sectionOwned(&R::Reserved);
   }
 };

@@ -55,6 +55,11 @@ struct StrideRow {
   /// the runtime's shortest step less the site's own probe, less the mean
   /// probe time of the loop's other sites; at least 0.
   std::optional<double> MinIterNs;
+  /// The same two over every adjacent step, whatever its difference (each
+  /// less the mean probe time of the loop's sites per step): the iteration
+  /// time of a site without a dominant stride, such as an indirect a[b[i]].
+  std::optional<double> AnyIterNs;
+  std::optional<double> MinAnyIterNs;
   /// foldCopies: the number of unrolled copies this row stands for (1: a
   /// site of its own) and the stride of each copy (Stride * Unroll).
   unsigned Unroll = 1;
@@ -83,6 +88,19 @@ std::vector<StrideRow> strideRows(const Profile &P);
 /// where its first copy was).
 std::vector<StrideRow> foldCopies(const std::vector<StrideRow> &Rows);
 
+/// The machine's memory latency: the mean thread CPU time of dependent
+/// loads, each to a cache line of a \p BufferBytes buffer that the caches
+/// and the hardware prefetchers cannot predict, in the fastest of 8
+/// segments of \p Loads in all (MissLatency.cpp). Ns is 0 when the buffer
+/// could not be allocated.
+struct MissLatency {
+  double Ns = 0;
+  uint64_t BufferBytes = 0;
+  uint64_t Loads = 0;
+};
+MissLatency measureMissLatency(uint64_t BufferBytes = 128ull << 20,
+                               uint64_t Loads = 1u << 20);
+
 /// Prefetch distance model (docs/user-guide.md, "Prefetch feedback").
 struct PrefetchModel {
   double LatencyNs = 100; // memory latency a prefetch has to cover
@@ -102,6 +120,25 @@ struct PrefetchDistance {
 /// waited for a miss), else StepNs; at least 1 ns.
 PrefetchDistance prefetchDistance(int64_t Stride, double StepNs,
                                   const PrefetchModel &Model);
+
+/// An irregular load worth prefetching through its index (a[b[i]] ->
+/// a[b[i + k]]): hot, LoopNs = Executions x AnyIterNs at least
+/// kIndirectHotShare of the run's wall time, and stalled, its mean step at
+/// least kIndirectStallShare of the latency longer than its shortest (the
+/// core overlaps the misses of several iterations, so a load that misses in
+/// most iterations shows a fraction of the latency per step). The distance
+/// covers the latency with steps of the shortest (stride 0).
+struct IndirectChoice {
+  bool Pays = false;
+  std::string Why;       // when it does not
+  double LoopNs = 0;     // time of the site's steps in the run
+  double StallNs = 0;    // mean step less the shortest
+  PrefetchDistance Distance;
+};
+constexpr double kIndirectHotShare = 0.01;
+constexpr double kIndirectStallShare = 0.05;
+IndirectChoice indirectChoice(const StrideRow &R, double WallNs,
+                              const PrefetchModel &Model);
 
 } // namespace profile
 } // namespace activetime

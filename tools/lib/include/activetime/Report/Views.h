@@ -92,7 +92,7 @@ struct ViewOptions {
   // Export formats.
   OffCpuMode OffCpu = OffCpuMode::Mark;    // folded
   FoldedValue Value = FoldedValue::Micros; // folded
-  double LatencyNs = 100;                  // prefetch
+  double LatencyNs = 0;                    // prefetch (0: measure)
   unsigned MaxDistance = 64;               // prefetch
   SpeedscopeSource Source = SpeedscopeSource::Auto;
   SymbolOrderKey OrderBy = SymbolOrderKey::SelfActive;

@@ -1,0 +1,209 @@
+//===- IndirectPrefetch.cpp - Prefetching a[b[i]] through its index -------===//
+//
+// Part of ActiveTime. See IndirectPrefetch.h.
+//
+// Safety: the repeated computation must not trap or change the program.
+// - Its only load is the index load, moved k iterations ahead but clamped
+//   to the last address the loop itself loads from (the index load runs in
+//   every iteration, and the loop's trip count is known when it starts), so
+//   it reads nothing the loop would not read.
+// - Every other instruction is arithmetic, a cast, a compare, a select, a
+//   vector element operation (a vectorized loop's lanes) or an address
+//   computation. Their poison-generating flags are dropped (the
+//   index k iterations ahead may overflow where the current one did not).
+//   Unsigned division keeps its divisor, which is non-zero since the same
+//   division just ran; signed division is repeated only by a constant other
+//   than 0 and -1.
+// - The prefetch itself never faults, whatever the address.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IndirectPrefetch.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+using namespace activetime;
+
+// A hash of a key fits; a long chain is not an index computation.
+static constexpr unsigned kMaxSlice = 48;
+
+/// Why \p I cannot be repeated k iterations ahead, or "".
+static std::string whyNotRepeatable(const Instruction &I) {
+  if (isa<PHINode>(I))
+    return "the address depends on a phi of the loop (a pointer chase, or "
+           "the induction variable itself)";
+  if (isa<CallBase>(I))
+    return "the address depends on a call";
+  if (auto *B = dyn_cast<BinaryOperator>(&I)) {
+    switch (B->getOpcode()) {
+    case Instruction::SDiv:
+    case Instruction::SRem: {
+      auto *C = dyn_cast<ConstantInt>(B->getOperand(1));
+      if (!C || C->isZero() || C->isMinusOne())
+        return "the address depends on a signed division by a variable";
+      return "";
+    }
+    default:
+      return "";
+    }
+  }
+  if (isa<GetElementPtrInst, CastInst, CmpInst, SelectInst, FreezeInst,
+          ExtractElementInst, InsertElementInst, ShuffleVectorInst>(I))
+    return "";
+  return (Twine("the address depends on a ") + I.getOpcodeName() +
+          " instruction")
+      .str();
+}
+
+namespace {
+/// The backward slice of the target's address within its loop.
+class SliceBuilder {
+public:
+  SliceBuilder(Loop &L, IndirectPlan &P) : L(L), P(P) {}
+  bool visit(Value *V);
+  std::string Why;
+
+private:
+  Loop &L;
+  IndirectPlan &P;
+  SmallPtrSet<Instruction *, 16> Seen;
+};
+} // namespace
+
+bool SliceBuilder::visit(Value *V) {
+  auto *I = dyn_cast<Instruction>(V);
+  // Values from outside the loop are the same k iterations ahead.
+  if (!I || !L.contains(I) || !Seen.insert(I).second)
+    return true;
+  if (auto *Ld = dyn_cast<LoadInst>(I)) {
+    if (P.Index) {
+      Why = "the address depends on more than one load of the loop";
+      return false;
+    }
+    if (!Ld->isSimple()) {
+      Why = "the index load is volatile or atomic";
+      return false;
+    }
+    P.Index = Ld;
+    return true;
+  }
+  Why = whyNotRepeatable(*I);
+  if (!Why.empty())
+    return false;
+  if (Seen.size() > kMaxSlice) {
+    Why = "the address computation is too long";
+    return false;
+  }
+  for (Value *Op : I->operands())
+    if (!visit(Op))
+      return false;
+  // Unsigned division by a value computed from the index could be by zero
+  // ahead: only divisors from outside the slice.
+  if (I->getOpcode() == Instruction::UDiv ||
+      I->getOpcode() == Instruction::URem)
+    if (auto *D = dyn_cast<Instruction>(I->getOperand(1));
+        D && (D == P.Index || llvm::is_contained(P.Slice, D))) {
+      Why = "the address depends on a division by a value of the loop";
+      return false;
+    }
+  P.Slice.push_back(I); // operands first
+  return true;
+}
+
+IndirectAnalysis activetime::analyzeIndirect(LoadInst &Target, LoopInfo &LI,
+                                             ScalarEvolution &SE,
+                                             DominatorTree &DT) {
+  IndirectAnalysis A;
+  IndirectPlan &P = A.Plan;
+  P.Target = &Target;
+  P.Loop = LI.getLoopFor(Target.getParent());
+  Loop *L = P.Loop;
+  if (!L) {
+    A.Why = "not in a loop";
+    return A;
+  }
+  SliceBuilder SB(*L, P);
+  if (!SB.visit(Target.getPointerOperand())) {
+    A.Why = SB.Why;
+    return A;
+  }
+  if (!P.Index) {
+    A.Why = "no load of the loop feeds the address";
+    return A;
+  }
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!L->getLoopPreheader() || !Latch || L->getExitingBlock() != Latch) {
+    A.Why = "the loop has no preheader, or exits other than at its latch";
+    return A;
+  }
+  auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(P.Index->getPointerOperand()));
+  const SCEVConstant *Step =
+      AR && AR->getLoop() == L && AR->isAffine()
+          ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+          : nullptr;
+  if (!Step || Step->getAPInt().getSignificantBits() > 32 ||
+      Step->getValue()->isZero()) {
+    A.Why = "the index load does not walk memory at a constant step";
+    return A;
+  }
+  P.Step = Step->getAPInt().getSExtValue();
+  if (!DT.dominates(P.Index->getParent(), Latch)) {
+    A.Why = "the index load does not run in every iteration";
+    return A;
+  }
+  if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L))) {
+    A.Why = "the loop's trip count is not known when it starts";
+    return A;
+  }
+  return A;
+}
+
+bool activetime::emitIndirectPrefetch(const IndirectPlan &P,
+                                      int64_t Iterations,
+                                      ScalarEvolution &SE) {
+  BasicBlock *Preheader = P.Loop->getLoopPreheader();
+  Instruction *AtEntry = Preheader->getTerminator();
+  Value *IndexPtr = P.Index->getPointerOperand();
+  auto *AR = cast<SCEVAddRecExpr>(SE.getSCEV(IndexPtr));
+  const SCEV *Last =
+      AR->evaluateAtIteration(SE.getBackedgeTakenCount(P.Loop), SE);
+  const DataLayout &DL = P.Target->getDataLayout();
+  SCEVExpander Expander(SE, DL, "activetime.indirect");
+  if (!Expander.isSafeToExpandAt(Last, AtEntry))
+    return false;
+  Value *LastPtr = Expander.expandCodeFor(Last, IndexPtr->getType(), AtEntry);
+
+  IRBuilder<> B(P.Target);
+  Value *Ahead = B.CreatePtrAdd(IndexPtr, B.getInt64(Iterations * P.Step),
+                                "activetime.indirect.ahead");
+  Value *Past = P.Step > 0 ? B.CreateICmpUGT(Ahead, LastPtr)
+                           : B.CreateICmpULT(Ahead, LastPtr);
+  Value *Clamped = B.CreateSelect(Past, LastPtr, Ahead);
+  LoadInst *NewIndex =
+      B.CreateAlignedLoad(P.Index->getType(), Clamped, P.Index->getAlign(),
+                          "activetime.indirect.index");
+  ValueToValueMapTy VM;
+  VM[P.Index] = NewIndex;
+  for (Instruction *I : P.Slice) {
+    Instruction *C = I->clone();
+    C->dropPoisonGeneratingAnnotations();
+    RemapInstruction(C, VM, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    B.Insert(C, I->hasName() ? I->getName() + ".ahead" : "");
+    VM[I] = C;
+  }
+  Value *Addr = VM.lookup(P.Target->getPointerOperand());
+  // Read, high temporal locality, data cache.
+  B.CreateIntrinsic(Intrinsic::prefetch, {B.getPtrTy()},
+                    {Addr, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+  return true;
+}
