@@ -5,8 +5,8 @@
 // Safety: the repeated computation must not trap or change the program.
 // - Its only load is the index load, moved k iterations ahead but clamped
 //   to the last address the loop itself loads from (the index load runs in
-//   every iteration, and the loop's trip count is known when it starts), so
-//   it reads nothing the loop would not read.
+//   every iteration before any exit, and the loop's trip count is known when
+//   it starts), so it reads nothing the loop would not read.
 // - Every other instruction is arithmetic, a cast, a compare, a select, a
 //   vector element operation (a vectorized loop's lanes) or an address
 //   computation. Their poison-generating flags are dropped (the
@@ -141,9 +141,11 @@ IndirectAnalysis activetime::analyzeIndirect(LoadInst &Target, LoopInfo &LI,
     A.Why = "no load of the loop feeds the address";
     return A;
   }
-  BasicBlock *Latch = L->getLoopLatch();
-  if (!L->getLoopPreheader() || !Latch || L->getExitingBlock() != Latch) {
-    A.Why = "the loop has no preheader, or exits other than at its latch";
+  // The bound is computed where the loop is entered: its only predecessor
+  // outside it, which dominates it (late in the pipeline a loop need not
+  // have a preheader of its own).
+  if (!L->getLoopPredecessor()) {
+    A.Why = "the loop is entered from more than one block";
     return A;
   }
   auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(P.Index->getPointerOperand()));
@@ -157,22 +159,27 @@ IndirectAnalysis activetime::analyzeIndirect(LoadInst &Target, LoopInfo &LI,
     return A;
   }
   P.Step = Step->getAPInt().getSExtValue();
-  if (!DT.dominates(P.Index->getParent(), Latch)) {
-    A.Why = "the index load does not run in every iteration";
-    return A;
-  }
+  // The loop's exact trip count (over all its exits) bounds the index, and
+  // the index load runs before any exit of an iteration, so the loop itself
+  // reads the last index.
   if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L))) {
     A.Why = "the loop's trip count is not known when it starts";
     return A;
   }
+  SmallVector<BasicBlock *, 4> Exiting;
+  L->getExitingBlocks(Exiting);
+  for (BasicBlock *E : Exiting)
+    if (!DT.dominates(P.Index->getParent(), E)) {
+      A.Why = "the loop can exit before the index load of an iteration";
+      return A;
+    }
   return A;
 }
 
 bool activetime::emitIndirectPrefetch(const IndirectPlan &P,
                                       int64_t Iterations,
                                       ScalarEvolution &SE) {
-  BasicBlock *Preheader = P.Loop->getLoopPreheader();
-  Instruction *AtEntry = Preheader->getTerminator();
+  Instruction *AtEntry = P.Loop->getLoopPredecessor()->getTerminator();
   Value *IndexPtr = P.Index->getPointerOperand();
   auto *AR = cast<SCEVAddRecExpr>(SE.getSCEV(IndexPtr));
   const SCEV *Last =

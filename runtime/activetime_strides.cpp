@@ -235,6 +235,12 @@ u64 SiteExecutions(const SiteStats &S, s32 Live) {
 }
 
 void MergeSiteStats(SiteStats &Into, const SiteStats &From, s32 Live) {
+  if (From.Observations) {
+    if (!Into.Observations || From.MinAddr < Into.MinAddr)
+      Into.MinAddr = From.MinAddr;
+    if (!Into.Observations || From.MaxAddr > Into.MaxAddr)
+      Into.MaxAddr = From.MaxAddr;
+  }
   Into.Executions += SiteExecutions(From, Live);
   Into.Observations += From.Observations;
   Into.Differences += From.Differences;
@@ -341,6 +347,8 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
     SR.AnyStepTicks = S.AnyStepTicks;
     SR.AnyProbeTicks = S.AnyProbeTicks;
     SR.MinAnyStepTicks = S.MinAnyStepPlus1 ? S.MinAnyStepPlus1 - 1 : 0;
+    SR.MinAddress = S.MinAddr;
+    SR.MaxAddress = S.MaxAddr;
     B->Append(&SR, sizeof(SR));
     B->Append(D.Func, SR.FuncLen);
     B->Append(D.File, SR.FileLen);

@@ -48,10 +48,12 @@ struct SiteStats {
   u64 AnyStepTicks;
   u64 AnyProbeTicks;    // of which spent in this site's own slow path
   u64 MinAnyStepPlus1;  // 1 + the shortest of them without the slow path
+  uptr MinAddr, MaxAddr; // the observed addresses' range (a table that fits
+                         // the cache gains nothing from prefetches)
   s32 *Slot;         // the thread's countdown of the site (module TLS), or
                      // null once the thread finished (partial phase counted)
 };
-static_assert(sizeof(SiteStats) == 168, "SiteStats layout");
+static_assert(sizeof(SiteStats) == 184, "SiteStats layout");
 
 inline u64 Gcd64(u64 A, u64 B) {
   while (B) {
@@ -68,6 +70,10 @@ inline u64 Gcd64(u64 A, u64 B) {
 // previous execution was observed too, so the difference is the exact
 // stride and votes for the dominant one.
 inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
+  if (!S.Observations || Addr < S.MinAddr)
+    S.MinAddr = Addr;
+  if (!S.Observations || Addr > S.MaxAddr)
+    S.MaxAddr = Addr;
   if (S.Observations++) {
     s64 D = s64(Addr - S.Last);
     S.Differences++;

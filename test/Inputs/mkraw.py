@@ -98,6 +98,7 @@ JSON description (all fields optional except where noted):
                               "site_reserved": 0,
                               "any_step_ticks": 0, "any_probe_ticks": 0,
                               "min_any_step_ticks": 0,            # v16
+                              "min_address": 0, "max_address": 0, # v16
                               "func": "f", "file": ""}]}]}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
@@ -182,7 +183,8 @@ default.
 
 Version 16: a site's "any_step_ticks", "any_probe_ticks" and
 "min_any_step_ticks" (every adjacent step whatever its difference: summed,
-the probe's part, the shortest), 0 by default.
+the probe's part, the shortest) and "min_address" and "max_address" (the
+observed addresses' range), 0 by default.
 
 """
 
@@ -573,7 +575,9 @@ def build_sections(desc):
                     CopyOffset=x.get("copy_offset", 0),
                     AnyStepTicks=x.get("any_step_ticks", 0),
                     AnyProbeTicks=x.get("any_probe_ticks", 0),
-                    MinAnyStepTicks=x.get("min_any_step_ticks", 0)) + fn + fi
+                    MinAnyStepTicks=x.get("min_any_step_ticks", 0),
+                    MinAddress=x.get("min_address", 0),
+                    MaxAddress=x.get("max_address", 0)) + fn + fi
             sections.append((SK_STRIDES, pad8(b)))
         if "parallel" in p:
             sections.append((SK_PARALLEL, parallel_section(p["parallel"])))

@@ -21,7 +21,7 @@
 ; not walk memory at a constant step.
 ; DECIDE: activetime: indirect prefetch in twolevel {{.*}} (step 4 bytes)
 ; DECIDE: activetime: no indirect prefetch in twolevel at (no debug location): the index load does not walk memory at a constant step
-; DECIDE: activetime: no indirect prefetch in early at (no debug location): the loop has no preheader, or exits other than at its latch
+; DECIDE: activetime: no indirect prefetch in early at (no debug location): the loop's trip count is not known when it starts
 ; DECIDE: activetime: no indirect prefetch in sentinel at (no debug location): the address depends on a phi of the loop (a pointer chase, or the induction variable itself)
 
 ; CHECK-LABEL: define dso_local i64 @gather(

@@ -443,7 +443,7 @@ const Corruption Corruptions[] = {
     {"NewerVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 17); },
      "format version 17 is newer than supported (this activetime reads "
      "version 16)"},
-    // Version 15 had no all-step times (site records 24 bytes shorter).
+    // Version 15 had no all-step times (site records 40 bytes shorter).
     {"Version15", [](std::string &S, Secs) { put32(S, HDR(Version), 15); },
      "format version 15 is older than supported (this activetime reads "
      "version 16; re-profile with the current runtime)",

@@ -227,6 +227,10 @@ TEST(StridesTest, IndirectChoice) {
   EXPECT_EQ(indirectChoice(R, 1e9, M).Why, "no step time measured");
   R.AnyIterNs = 60;
   R.MinAnyIterNs = 9;
+  R.AddrSpan = M.CacheBytes - 1;
+  EXPECT_EQ(indirectChoice(R, 1e9, M).Why,
+            "its addresses stay within the cache");
+  R.AddrSpan = M.CacheBytes;
   // 1e6 steps of 60 ns: 60 ms, 6% of 1 s; stalled 51 ns >= 5% of 200.
   IndirectChoice C = indirectChoice(R, 1e9, M);
   EXPECT_TRUE(C.Pays) << C.Why;
@@ -234,6 +238,14 @@ TEST(StridesTest, IndirectChoice) {
   EXPECT_DOUBLE_EQ(C.StallNs, 51);
   EXPECT_EQ(C.Distance.Iterations, 23u); // ceil(200 / 9)
   EXPECT_EQ(C.Distance.Bytes, 0);
+  EXPECT_FALSE(C.WorkFromMean);
+  // Nothing left of the shortest step once the loop's probes are out: the
+  // mean step is the work, ceil(200 / 60).
+  R.MinAnyIterNs = 0;
+  C = indirectChoice(R, 1e9, M);
+  EXPECT_TRUE(C.WorkFromMean);
+  EXPECT_EQ(C.Distance.Iterations, 4u);
+  R.MinAnyIterNs = 9;
   // Under 1% of the run.
   EXPECT_EQ(indirectChoice(R, 1e10, M).Why, "cold");
   // Steps that hardly vary (8 ns < 10 ns): nothing to hide.

@@ -15,8 +15,12 @@
 
 #include "activetime/Profile/Strides.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <ctime>
+#include <fstream>
+#include <string>
 #include <memory>
 #include <new>
 
@@ -76,4 +80,23 @@ MissLatency profile::measureMissLatency(uint64_t BufferBytes, uint64_t Loads) {
   R.Loads = Loads;
   R.Ns = Best;
   return R;
+}
+
+uint64_t profile::cacheBytes() {
+  uint64_t Best = 0;
+  for (unsigned I = 0; I < 8; ++I) {
+    std::string Dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(I) + "/";
+    std::ifstream Level(Dir + "level"), Type(Dir + "type"), Size(Dir + "size");
+    unsigned L = 0;
+    std::string T, S;
+    if (!(Level >> L) || !(Type >> T) || !(Size >> S) || L > 2 ||
+        T == "Instruction")
+      continue;
+    uint64_t N = std::strtoull(S.c_str(), nullptr, 10);
+    char Unit = S.empty() ? 0 : S.back();
+    N <<= Unit == 'K' ? 10 : Unit == 'M' ? 20 : Unit == 'G' ? 30 : 0;
+    Best = std::max(Best, N);
+  }
+  return Best ? Best : uint64_t(1) << 20;
 }

@@ -135,5 +135,9 @@ Error Parser::checkSite(const MemSite &S, uint32_t I, const std::string &What) {
                         "{2} ticks, probe {3}, shortest {4}, adjacent {5})",
                         What, I, S.AnyStepTicks, S.AnyProbeTicks,
                         S.MinAnyStepTicks, S.Adjacent));
+  if (S.MinAddress > S.MaxAddress)
+    return fail(formatv("{0}: site {1}: lowest address {2:x} above the "
+                        "highest {3:x}",
+                        What, I, S.MinAddress, S.MaxAddress));
   return Error::success();
 }

@@ -124,11 +124,14 @@ static std::vector<StrideRow> mergeSites(const Profile &P,
       auto [It, New] = Index.try_emplace({Mod, S.Hash}, Rows.size());
       if (!New) {
         mergeSite(Rows[It->second].Site, Steps[It->second], S, St);
+        Rows[It->second].AddrSpan =
+            std::max(Rows[It->second].AddrSpan, S.MaxAddress - S.MinAddress);
         continue;
       }
       StrideRow R;
       R.Module = Mod;
       R.Site = S;
+      R.AddrSpan = S.MaxAddress - S.MinAddress;
       Rows.push_back(std::move(R));
       Steps.push_back(St);
     }
@@ -210,6 +213,10 @@ IndirectChoice profile::indirectChoice(const StrideRow &R, double WallNs,
   }
   C.LoopNs = double(R.Site.Executions) * *R.AnyIterNs;
   C.StallNs = *R.AnyIterNs - *R.MinAnyIterNs;
+  if (R.AddrSpan < Model.CacheBytes) {
+    C.Why = "its addresses stay within the cache";
+    return C;
+  }
   if (!(C.LoopNs >= kIndirectHotShare * WallNs)) {
     C.Why = "cold";
     return C;
@@ -219,6 +226,11 @@ IndirectChoice profile::indirectChoice(const StrideRow &R, double WallNs,
     return C;
   }
   C.Pays = true;
-  C.Distance = prefetchDistance(0, *R.MinAnyIterNs, Model);
+  // The probes of the loop's other sites can leave nothing of the shortest
+  // step: the mean step, misses and all, is then the work (a shorter
+  // distance, but one that is measured).
+  C.WorkFromMean = *R.MinAnyIterNs < 1;
+  C.Distance = prefetchDistance(
+      0, C.WorkFromMean ? *R.AnyIterNs : *R.MinAnyIterNs, Model);
   return C;
 }

@@ -98,6 +98,7 @@ static Error writePrefetchHints(const Profile &P, const ViewOptions &O,
   Latency Lat(O.LatencyNs);
   PrefetchModel Model;
   Model.MaxIterations = O.MaxDistance;
+  Model.CacheBytes = cacheBytes();
   double Wall = wallNs(P);
   json::Array Hints;
   unsigned Skipped = 0;
@@ -139,6 +140,8 @@ static Error writePrefetchHints(const Profile &P, const ViewOptions &O,
       H.insert({"iteration_ns", round2(*R.AnyIterNs)});
       H.insert({"min_iteration_ns", round2(*R.MinAnyIterNs)});
       H.insert({"stall_ns", round2(C.StallNs)});
+      H.insert({"address_span", int64_t(R.AddrSpan)});
+      H.insert({"work_from", C.WorkFromMean ? "mean step" : "shortest step"});
       H.insert({"loop_share", std::round(C.LoopNs / Wall * 1e4) / 1e4});
       H.insert({"work_ns", round2(C.Distance.WorkNs)});
       H.insert({"distance_iterations", C.Distance.Iterations});
@@ -153,6 +156,7 @@ static Error writePrefetchHints(const Profile &P, const ViewOptions &O,
                                  : json::Value(nullptr)},
       {"latency", Lat.describe()},
       {"line_bytes", Model.LineBytes},
+      {"cache_bytes", int64_t(Model.CacheBytes)},
       {"max_distance_iterations", Model.MaxIterations},
       {"loads_without_hint", Skipped},
       {"hints", std::move(Hints)},

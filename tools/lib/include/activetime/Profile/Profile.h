@@ -228,6 +228,9 @@ struct MemSite {
   uint64_t AnyStepTicks = 0;
   uint64_t AnyProbeTicks = 0;
   uint64_t MinAnyStepTicks = 0;
+  /// The range of the observed addresses (v16; equal when one was).
+  uint64_t MinAddress = 0;
+  uint64_t MaxAddress = 0;
   std::string Func;     // linkage name of the containing function
   std::string File;     // source file of the access, may be empty
 };

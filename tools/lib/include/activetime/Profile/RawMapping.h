@@ -494,6 +494,8 @@ template <> struct RawMapping<raw::SiteRecord> {
     io.field(&R::AnyStepTicks, S.AnyStepTicks);
     io.field(&R::AnyProbeTicks, S.AnyProbeTicks);
     io.field(&R::MinAnyStepTicks, S.MinAnyStepTicks);
+    io.field(&R::MinAddress, S.MinAddress);
+    io.field(&R::MaxAddress, S.MaxAddress);
     io.sectionOwned(&R::Reserved);
   }
 };

@@ -60,6 +60,8 @@ struct StrideRow {
   /// time of a site without a dominant stride, such as an indirect a[b[i]].
   std::optional<double> AnyIterNs;
   std::optional<double> MinAnyIterNs;
+  /// The span of the observed addresses (the largest of any process).
+  uint64_t AddrSpan = 0;
   /// foldCopies: the number of unrolled copies this row stands for (1: a
   /// site of its own) and the stride of each copy (Stride * Unroll).
   unsigned Unroll = 1;
@@ -106,7 +108,14 @@ struct PrefetchModel {
   double LatencyNs = 100; // memory latency a prefetch has to cover
   unsigned LineBytes = 64;
   unsigned MaxIterations = 64;
+  /// An irregular load whose addresses span less stays in the cache: the
+  /// largest cache of one core (cacheBytes()).
+  uint64_t CacheBytes = 1 << 20;
 };
+
+/// The largest data cache private to a core of this machine (sysfs: the
+/// largest of cpu0's level 1 and 2 caches), or 1 MiB when it says nothing.
+uint64_t cacheBytes();
 
 struct PrefetchDistance {
   double WorkNs = 0;      // iteration time without the miss
@@ -122,7 +131,8 @@ PrefetchDistance prefetchDistance(int64_t Stride, double StepNs,
                                   const PrefetchModel &Model);
 
 /// An irregular load worth prefetching through its index (a[b[i]] ->
-/// a[b[i + k]]): hot, LoopNs = Executions x AnyIterNs at least
+/// a[b[i + k]]): its addresses span at least the model's CacheBytes, hot,
+/// LoopNs = Executions x AnyIterNs at least
 /// kIndirectHotShare of the run's wall time, and stalled, its mean step at
 /// least kIndirectStallShare of the latency longer than its shortest (the
 /// core overlaps the misses of several iterations, so a load that misses in
@@ -133,6 +143,7 @@ struct IndirectChoice {
   std::string Why;       // when it does not
   double LoopNs = 0;     // time of the site's steps in the run
   double StallNs = 0;    // mean step less the shortest
+  bool WorkFromMean = false; // the shortest step was < 1 ns: the mean's
   PrefetchDistance Distance;
 };
 constexpr double kIndirectHotShare = 0.01;
