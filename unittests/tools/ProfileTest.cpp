@@ -440,47 +440,53 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 16); },
-     "format version 16 is newer than supported (this activetime reads "
-     "version 15)"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 17); },
+     "format version 17 is newer than supported (this activetime reads "
+     "version 16)"},
+    // Version 15 had no offsets between unproven copies (site records 24
+    // bytes shorter).
+    {"Version15", [](std::string &S, Secs) { put32(S, HDR(Version), 15); },
+     "format version 15 is older than supported (this activetime reads "
+     "version 16; re-profile with the current runtime)",
+     false},
     // Version 14 had no host name (process records 8 bytes shorter).
     {"Version14", [](std::string &S, Secs) { put32(S, HDR(Version), 14); },
      "format version 14 is older than supported (this activetime reads "
-     "version 15; re-profile with the current runtime)",
+     "version 16; re-profile with the current runtime)",
      false},
     // Version 13 had no MPI rank and size (process records 8 bytes
     // shorter).
     {"Version13", [](std::string &S, Secs) { put32(S, HDR(Version), 13); },
      "format version 13 is older than supported (this activetime reads "
-     "version 15; re-profile with the current runtime)",
+     "version 16; re-profile with the current runtime)",
      false},
     // Version 9 had no thread CPU time (thread records 8 bytes shorter).
     {"Version9", [](std::string &S, Secs) { put32(S, HDR(Version), 9); },
      "format version 9 is older than supported (this activetime reads "
-     "version 15; re-profile with the current runtime)",
+     "version 16; re-profile with the current runtime)",
      false},
     // Version 8 had no latency histograms (ThreadRecord::NumLatency was a
     // reserved 0), shorter module records (no inlined-away functions) and
     // shorter site records (no copy groups): still refused as older.
     {"Version8", [](std::string &S, Secs) { put32(S, HDR(Version), 8); },
      "format version 8 is older than supported (this activetime reads "
-     "version 15; re-profile with the current runtime)",
+     "version 16; re-profile with the current runtime)",
      false},
     // Version 7 had no checksums and shorter trace records: refused as
     // older, not called corrupt (the version is checked before the
     // checksum; no reseal).
     {"Version7", [](std::string &S, Secs) { put32(S, HDR(Version), 7); },
      "format version 7 is older than supported (this activetime reads "
-     "version 15; re-profile with the current runtime)",
+     "version 16; re-profile with the current runtime)",
      false},
     // Version 6 had no call sites: its nodes are 8 bytes shorter.
     {"Version6", [](std::string &S, Secs) { put32(S, HDR(Version), 6); },
      "format version 6 is older than supported (this activetime reads "
-     "version 15; re-profile with the current runtime)"},
+     "version 16; re-profile with the current runtime)"},
     // Version 5 had no call counts or code samples: refused, not misread.
     {"Version5", [](std::string &S, Secs) { put32(S, HDR(Version), 5); },
      "format version 5 is older than supported (this activetime reads "
-     "version 15; re-profile with the current runtime)"},
+     "version 16; re-profile with the current runtime)"},
     {"Version4", [](std::string &S, Secs) { put32(S, HDR(Version), 4); },
      "format version 4 is older than supported"},
     {"Version3", [](std::string &S, Secs) { put32(S, HDR(Version), 3); },
@@ -489,11 +495,11 @@ const Corruption Corruptions[] = {
      "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, HDR(Version), 1); },
      "format version 1 is older than supported (this activetime reads "
-     "version 15; re-profile with the current runtime)"},
+     "version 16; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 0); },
      "format version 0 is older than supported"},
     {"HeaderSize", [](std::string &S, Secs) { put32(S, HDR(HeaderSize), 32); },
-     "bad header size 32 (version 15 has 40)"},
+     "bad header size 32 (version 16 has 40)"},
     {"Truncated", [](std::string &S, Secs) { S.resize(S.size() - 8); },
      "truncated: header says"},
     {"TrailingGarbage", [](std::string &S, Secs) { S += "garbage!"; },
@@ -1070,6 +1076,16 @@ TEST(ProfileIO, RoundTripStridesAndParallel) {
   Pr.Sites[1].Hash = 0xabd;
   Pr.Sites[2].Module = 1;
   Pr.Sites[2].File = "";
+  // Sites 0 and 1: an unproven copy group, 1 naming 0 as its previous copy
+  // with the offsets the runtime observed.
+  for (MemSite &C : {std::ref(Pr.Sites[0]), std::ref(Pr.Sites[1])}) {
+    C.Flags |= activetime::abi::MS_CopyUnproven;
+    C.CopyGroup = 1;
+  }
+  Pr.Sites[1].CopyPrev = 1;
+  Pr.Sites[1].PrevOffset = -56;
+  Pr.Sites[1].PrevPairs = 30;
+  Pr.Sites[1].PrevOffsetCount = 29;
   Parallel &Par = Pr.Par;
   Par.Present = true;
   Par.Status = raw::OS_Ompt;
@@ -1103,6 +1119,10 @@ TEST(ProfileIO, RoundTripStridesAndParallel) {
   EXPECT_EQ(X.Sites[0].Dominant, -8);
   EXPECT_EQ(X.Sites[0].MinStepTicks, 60u);
   EXPECT_EQ(X.Sites[0].File, "src/main.c");
+  EXPECT_EQ(X.Sites[1].CopyPrev, 1u);
+  EXPECT_EQ(X.Sites[1].PrevOffset, -56);
+  EXPECT_EQ(X.Sites[1].PrevPairs, 30u);
+  EXPECT_EQ(X.Sites[1].PrevOffsetCount, 29u);
   ASSERT_TRUE(X.Par.Present);
   EXPECT_EQ(X.Par.LostEvents, 3u);
   ASSERT_EQ(X.Par.Regions.size(), 2u);

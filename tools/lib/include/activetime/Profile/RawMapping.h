@@ -491,7 +491,10 @@ template <> struct RawMapping<raw::SiteRecord> {
     io.count(&R::FileLen, S.File);
     io.field(&R::CopyGroup, S.CopyGroup);
     io.field(&R::CopyOffset, S.CopyOffset);
-    io.sectionOwned(&R::Reserved);
+    io.field(&R::CopyPrev, S.CopyPrev);
+    io.field(&R::PrevOffset, S.PrevOffset);
+    io.field(&R::PrevPairs, S.PrevPairs);
+    io.field(&R::PrevOffsetCount, S.PrevOffsetCount);
   }
 };
 
