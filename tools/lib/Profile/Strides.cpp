@@ -86,6 +86,14 @@ static void mergeSite(MemSite &M, StepTimes &Sum, const MemSite &S,
   M.Adjacent += S.Adjacent;
   M.ZeroDiffs += S.ZeroDiffs;
   M.Gcd = std::gcd(M.Gcd, S.Gcd);
+  // The offset from the previous copy, likewise.
+  M.PrevPairs += S.PrevPairs;
+  if (M.PrevOffsetCount && S.PrevOffset == M.PrevOffset) {
+    M.PrevOffsetCount += S.PrevOffsetCount;
+  } else if (S.PrevOffsetCount > M.PrevOffsetCount) {
+    M.PrevOffset = S.PrevOffset;
+    M.PrevOffsetCount = S.PrevOffsetCount;
+  }
   // As the runtime merges threads: the best supported stride wins, and
   // processes agreeing on it add up.
   if (M.DominantCount && S.Dominant == M.Dominant) {
@@ -155,6 +163,7 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
     R.MinIterNs =
         std::max(Steps[I].MinNs - (R.LoopProbeNs - OwnProbe[I]), 0.0);
   }
+  chainObservedOffsets(Rows);
   return Rows;
 }
 
