@@ -443,6 +443,7 @@ Constant *ActiveTimeInstrumenter::createSiteTable() {
     Desc.setInt(Field::LoopLine, S.LoopLine);
     Desc.setInt(Field::LoopDepth, S.LoopDepth);
     Desc.setInt(Field::CopyGroup, S.CopyGroup);
+    Desc.setInt(Field::CopyPrev, S.CopyPrev);
     Desc.setInt(Field::CopyOffset, S.CopyOffset, /*IsSigned=*/true);
     Descs.push_back(Desc.get());
   }

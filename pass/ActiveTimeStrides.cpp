@@ -141,11 +141,26 @@ static bool sameSourceAccess(const MemSite &A, const MemSite &B) {
          A.Size == B.Size && (A.Flags & abi::MS_Store) == (B.Flags & abi::MS_Store);
 }
 
+/// Sites \p A and \p B are inlined at the same call (or neither is): two
+/// inlined calls of one function share the callee's locations but are not
+/// copies of one access.
+static bool sameInlining(const MemSite &A, const MemSite &B) {
+  return A.Access->getDebugLoc().getInlinedAt() ==
+         B.Access->getDebugLoc().getInlinedAt();
+}
+
 /// Groups the copies of one source access among Sites[First..]: a loop
 /// unrolled n times has n sites at one location whose addresses differ by
 /// constants (SCEV proves it: {a+56,+,224} - {a,+,224} = 56), which the tool
 /// folds back into one row. The group's id is its first site's index in the
 /// module's table plus 1, so it is unique in the module without renumbering.
+///
+/// Copies whose difference SCEV cannot fold to a constant (a[idx[i]] and
+/// a[idx[i+1]], p[i]->v and p[i+1]->v) may still be an unrolled stride at
+/// run time. The dynamic ones left over form an unproven group
+/// (MS_CopyUnproven) in instruction order, each naming the copy before it
+/// (CopyPrev), against which the runtime measures its offset; the tool folds
+/// the group only if those offsets prove constant steps of the stride.
 static void groupCopies(std::vector<MemSite> &Sites, size_t First,
                         ScalarEvolution &SE) {
   for (size_t I = First; I < Sites.size(); ++I) {
@@ -161,6 +176,25 @@ static void groupCopies(std::vector<MemSite> &Sites, size_t First,
         continue;
       Lead.CopyGroup = C.CopyGroup = uint32_t(I + 1);
       C.CopyOffset = D->getAPInt().getSExtValue();
+    }
+  }
+  // Static sites have an exact stride already; a static one SCEV cannot
+  // relate to its namesakes is another access, not a copy to measure.
+  for (size_t I = First; I < Sites.size(); ++I) {
+    MemSite &Lead = Sites[I];
+    if (Lead.CopyGroup || !Lead.AddrSCEV || Lead.isStatic())
+      continue;
+    size_t Prev = I;
+    for (size_t J = I + 1; J < Sites.size(); ++J) {
+      MemSite &C = Sites[J];
+      if (C.CopyGroup || !C.AddrSCEV || C.isStatic() ||
+          !sameSourceAccess(Lead, C) || !sameInlining(Lead, C))
+        continue;
+      Lead.CopyGroup = C.CopyGroup = uint32_t(I + 1);
+      Lead.Flags |= abi::MS_CopyUnproven;
+      C.Flags |= abi::MS_CopyUnproven;
+      C.CopyPrev = uint32_t(Prev + 1);
+      Prev = J;
     }
   }
 }

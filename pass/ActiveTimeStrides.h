@@ -55,6 +55,11 @@ struct MemSite {
   /// their byte offset from the group's first site. 0: no other copy.
   uint32_t CopyGroup = 0;
   int64_t CopyOffset = 0;
+  /// Unproven copies (abi::MS_CopyUnproven: same location, size and kind in
+  /// one innermost loop, dynamic, offsets SCEV cannot prove, CopyOffset 0):
+  /// 1 + the module-local index of the group's previous copy in instruction
+  /// order, 0 for the first. The runtime measures the offset from it.
+  uint32_t CopyPrev = 0;
   const llvm::SCEV *AddrSCEV = nullptr; // find phase only
   llvm::Loop *InnerLoop = nullptr;      // find phase only
   bool isStatic() const;

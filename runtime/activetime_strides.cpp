@@ -173,6 +173,15 @@ ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
     u64 Start = ReadTick();
     SiteSlowStep(S, Addr, Start, GetPhaseConfig());
     *Countdown = S.Countdown;
+    // An unproven copy: its offset from the previous copy (lower index,
+    // inside this thread's array; its Slot is this thread's countdown).
+    const MemSiteDesc &D = M->Sites[Site];
+    if ((D.Flags & activetime::abi::MS_CopyUnproven) && D.CopyPrev &&
+        D.CopyPrev - 1 < Site) {
+      const SiteStats &Prev = T.Recs[M->SiteBase + D.CopyPrev - 1];
+      if (Prev.Slot)
+        ObserveCopyOffset(S, Prev, *Prev.Slot, Addr);
+    }
     // The rest of this call lies inside the site's next step: measured so
     // the tool can take it out of the iteration time.
     u64 Spent = ReadTick() - Start;
@@ -242,6 +251,17 @@ void MergeSiteStats(SiteStats &Into, const SiteStats &From, s32 Live) {
       Into.MaxAddr = From.MaxAddr;
   }
   Into.Executions += SiteExecutions(From, Live);
+  // The copies' offset as the dominant stride: the best supported thread
+  // candidate, threads agreeing add up.
+  Into.CopyPairs += From.CopyPairs;
+  if (From.CopyCandCount) {
+    if (Into.CopyCandCount && From.CopyCand == Into.CopyCand) {
+      Into.CopyCandCount += From.CopyCandCount;
+    } else if (From.CopyCandCount > Into.CopyCandCount) {
+      Into.CopyCand = From.CopyCand;
+      Into.CopyCandCount = From.CopyCandCount;
+    }
+  }
   Into.Observations += From.Observations;
   Into.Differences += From.Differences;
   Into.Adjacent += From.Adjacent;
@@ -344,6 +364,10 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
     SR.FileLen = StrLenOrZero(D.File);
     SR.CopyGroup = D.CopyGroup;
     SR.CopyOffset = D.CopyOffset;
+    SR.CopyPrev = D.CopyPrev;
+    SR.PrevOffset = S.CopyCandCount ? S.CopyCand : 0;
+    SR.PrevPairs = S.CopyPairs;
+    SR.PrevOffsetCount = S.CopyCandCount;
     SR.AnyStepTicks = S.AnyStepTicks;
     SR.AnyProbeTicks = S.AnyProbeTicks;
     SR.MinAnyStepTicks = S.MinAnyStepPlus1 ? S.MinAnyStepPlus1 - 1 : 0;

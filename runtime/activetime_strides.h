@@ -52,8 +52,15 @@ struct SiteStats {
                          // the cache gains nothing from prefetches)
   s32 *Slot;         // the thread's countdown of the site (module TLS), or
                      // null once the thread finished (partial phase counted)
+  // Unproven copies (MS_CopyUnproven with a CopyPrev): the byte offsets
+  // from the previous copy's address in the same iteration.
+  s64 CopyCand;      // majority-vote candidate of the offsets
+  u32 CopyVote;
+  u32 Unused;
+  u64 CopyPairs;     // offsets taken (both copies observed, one iteration)
+  u64 CopyCandCount; // offsets equal to CopyCand since it was chosen
 };
-static_assert(sizeof(SiteStats) == 184, "SiteStats layout");
+static_assert(sizeof(SiteStats) == 216, "SiteStats layout");
 
 inline u64 Gcd64(u64 A, u64 B) {
   while (B) {
@@ -117,6 +124,34 @@ inline void ObserveAddress(SiteStats &S, uptr Addr, bool Adjacent, u64 Tick) {
   }
   S.Last = Addr;
   S.LastTick = Tick;
+}
+
+// An unproven copy S has just observed Addr (SiteSlowStep ran): the offset
+// from its previous copy Prev, when Prev's last address is of the same
+// iteration. Prev runs once before S in every iteration (instruction order
+// in the unrolled body), so its latest execution is this iteration's; it is
+// the one Prev.Last holds when PrevLive, Prev's live countdown, is still
+// what its slow path stored (no fast-path decrement since: nothing
+// skipped). A Prev in a skip phase is not paired. Execution counts would
+// say the same while the copies run in lockstep, but not once a loop exit
+// between two copies has put one ahead of the other.
+inline void ObserveCopyOffset(SiteStats &S, const SiteStats &Prev, s32 PrevLive,
+                              uptr Addr) {
+  if (!Prev.Observations || PrevLive != Prev.Countdown)
+    return;
+  s64 Off = s64(Addr - Prev.Last);
+  S.CopyPairs++;
+  if (S.CopyVote && Off == S.CopyCand) {
+    if (S.CopyVote != ~u32(0))
+      S.CopyVote++;
+    S.CopyCandCount++;
+  } else if (S.CopyVote == 0) {
+    S.CopyCand = Off;
+    S.CopyVote = 1;
+    S.CopyCandCount = 1;
+  } else {
+    S.CopyVote--;
+  }
 }
 
 // Phase lengths, from the flags (see activetime_flags.inc).

@@ -15,7 +15,7 @@
 // constructor calls kVersionCheckName (which embeds the number), so objects
 // built by a different pass fail to link; the runtime also checks
 // ModuleDesc::AbiVersion at registration and dies with a clear message.
-#define ACTIVETIME_ABI_VERSION 5
+#define ACTIVETIME_ABI_VERSION 6
 
 #define ACTIVETIME_STRINGIFY_(X) #X
 #define ACTIVETIME_STRINGIFY(X) ACTIVETIME_STRINGIFY_(X)
@@ -222,6 +222,11 @@ enum MemSiteFlags : uint32_t {
   MS_Store = 1u << 0,  // a store (else a load)
   MS_Static = 1u << 1, // affine with constant step: StaticStride, no probe
   MS_InLoop = 1u << 2, // inside a loop (LoopLine is its header's line)
+  // ABI 6: a copy of an unproven copy group: same location, size and kind in
+  // one innermost loop as the group's other sites, but ScalarEvolution could
+  // not prove their addresses differ by constants (a[idx[i]] unrolled). The
+  // runtime measures the offset to the previous copy (CopyPrev) instead.
+  MS_CopyUnproven = 1u << 3,
 };
 
 enum ModuleDescFlags : uint32_t {

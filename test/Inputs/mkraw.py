@@ -87,7 +87,7 @@ JSON description (all fields optional except where noted):
       "strides": [{"module": 0, "num_sites": N, "reserved": 0,
                    "sites": [{"hash": 0, "static_stride": 0, "line": 0,
                               "column": 0, "size": 8,
-                              "flags": ["loop", "store", "static"] or int,
+                              "flags": ["loop", "store", "static", "copy_unproven"] or int,
                               "loop_line": 0, "loop_depth": 0,
                               "executions": 0, "observations": 0,
                               "differences": 0, "adjacent": 0, "zero": 0,
@@ -95,7 +95,8 @@ JSON description (all fields optional except where noted):
                               "iter_ticks": 0, "probe_ticks": 0,
                               "min_step_ticks": 0,
                               "copy_group": 0, "copy_offset": 0,  # v9
-                              "site_reserved": 0,
+                              "copy_prev": 0, "prev_offset": 0,  # v16
+                              "prev_pairs": 0, "prev_offset_count": 0,
                               "any_step_ticks": 0, "any_probe_ticks": 0,
                               "min_any_step_ticks": 0,            # v16
                               "min_address": 0, "max_address": 0, # v16
@@ -178,8 +179,12 @@ fields.
 
 Also in version 9: a site's "copy_group" and "copy_offset"
 (the unrolled copies of one source access the pass proved, bytes from the
-group's first site) and "site_reserved" (SiteRecord::Reserved), all 0 by
-default.
+group's first site), all 0 by default.
+
+Version 16: a site's "copy_prev" (SiteRecord::CopyPrev, formerly Reserved:
+an unproven copy's previous copy, 1 + its index; flag "copy_unproven"),
+"prev_offset", "prev_pairs" and "prev_offset_count" (the offsets from the
+previous copy the runtime observed), all 0 by default.
 
 Version 16: a site's "any_step_ticks", "any_probe_ticks" and
 "min_any_step_ticks" (every adjacent step whatever its difference: summed,
@@ -227,7 +232,7 @@ SK_TRACE, SK_STRIDES = RAW.kind("Trace"), RAW.kind("Strides")
 SK_SAMPLES, SK_PARALLEL = RAW.kind("Samples"), RAW.kind("Parallel")
 SK_MPI = RAW.kind("Mpi")
 NO_NODE = 0xFFFFFFFF
-SITE_FLAGS = {"store": 1, "static": 2, "loop": 4}
+SITE_FLAGS = {"store": 1, "static": 2, "loop": 4, "copy_unproven": 8}
 OF_STABLE, OF_FENCED, OF_MEASURED = 1, 2, 4
 CSF_NAMES = {"disabled": 1, "unavailable": 2, "user_only": 4, "stacks": 8,
              "cost_unmeasured": 16, "not_started": 32}
@@ -571,8 +576,11 @@ def build_sections(desc):
                     MinStepTicks=x.get("min_step_ticks", 0),
                     FuncLen=len(fn), FileLen=len(fi),
                     CopyGroup=x.get("copy_group", 0),
-                    Reserved=x.get("site_reserved", 0),
+                    CopyPrev=x.get("copy_prev", 0),
                     CopyOffset=x.get("copy_offset", 0),
+                    PrevOffset=x.get("prev_offset", 0),
+                    PrevPairs=x.get("prev_pairs", 0),
+                    PrevOffsetCount=x.get("prev_offset_count", 0),
                     AnyStepTicks=x.get("any_step_ticks", 0),
                     AnyProbeTicks=x.get("any_probe_ticks", 0),
                     MinAnyStepTicks=x.get("min_any_step_ticks", 0),

@@ -2,8 +2,10 @@
 // that the sites of one loop at one location whose addresses differ by
 // constants are copies of one access, and gives them a copy group (the
 // group's first site's index + 1) and their byte offset from that site in
-// the site table { ..., loop line, loop depth, copy group, reserved, copy
-// offset }; sites whose addresses differ by non-constants stay ungrouped.
+// the site table { ..., loop line, loop depth, copy group, previous copy,
+// copy offset }; dynamic sites whose addresses differ by non-constants form
+// an unproven group (flag 8), each naming its previous copy (index + 1):
+// test/pass/strides-copies-unproven.c.
 // RUN: %clang -fpass-plugin=%pass_plugin -Xclang -load -Xclang %pass_plugin \
 // RUN:   -mllvm -activetime-strides -O2 -g -S -emit-llvm -o %t.ll %s
 // RUN: FileCheck %s < %t.ll
@@ -43,11 +45,12 @@ __attribute__((noinline)) long backward(struct S48 *s, int n) {
 
 // a[idx[i]] unrolled twice: the two idx[i] copies are a group; the two
 // dynamic a[idx[i]] copies differ by a[idx[i+1]] - a[idx[i]], no constant:
-// no group.
+// an unproven group (12: sites[11]), flags 4 | 8, the second naming the
+// first (sites[11]: 12) as its previous copy.
 // CHECK-SAME: i32 [[#IND:@LINE+8]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 8, i32 4, i32 6, i32 {{[0-9]+}}, i32 1, i32 11, i32 0, i64 0 }
-// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 0, i32 8, i32 4, i32 {{[0-9]+}}, i32 1, i32 0, i32 0, i64 0 }
+// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 0, i32 8, i32 12, i32 {{[0-9]+}}, i32 1, i32 12, i32 0, i64 0 }
 // CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 8, i32 4, i32 6, i32 {{[0-9]+}}, i32 1, i32 11, i32 0, i64 4 }
-// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 0, i32 8, i32 4, i32 {{[0-9]+}}, i32 1, i32 0, i32 0, i64 0 }]
+// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 0, i32 8, i32 12, i32 {{[0-9]+}}, i32 1, i32 12, i32 12, i64 0 }]
 __attribute__((noinline)) long indirect(long *a, int *idx, int n) {
   long s = 0;
 #pragma clang loop unroll_count(2)

@@ -8,7 +8,7 @@
 ; RUN: %opt_at -passes=activetime -activetime-strides -activetime-mem=none -S %s | FileCheck %s --check-prefix=NONE
 
 ; Site table: { func, file, line, column, hash, static stride, size, flags,
-; loop line, loop depth, copy group, reserved, copy offset }. Flags: 1 store, 2 static, 4 in a loop.
+; loop line, loop depth, copy group, previous copy, copy offset }. Flags: 1 store, 2 static, 4 in a loop.
 ; CHECK: @__activetime_sites = internal constant [6 x { ptr, ptr, i32, i32, i64, i64, i32, i32, i32, i32, i32, i32, i64 }]
 ; affine: a[i].v, 16-byte elements: static stride 16, load, in a loop.
 ; CHECK-SAME: { ptr @[[AFF:__activetime_name[.0-9]*]], ptr null, i32 0, i32 0, i64 {{-?[0-9]+}}, i64 16, i32 8, i32 6, i32 0, i32 1, i32 0, i32 0, i64 0 }
@@ -19,7 +19,7 @@
 ; chase: p->v and p->next, both dynamic.
 ; CHECK-SAME: { ptr @[[CH:__activetime_name[.0-9]*]], ptr null, i32 0, i32 0, i64 4739384317480274729, i64 0, i32 8, i32 4, i32 0, i32 1, i32 0, i32 0, i64 0 }
 ; CHECK-SAME: { ptr @[[CH]], ptr null, i32 0, i32 0, i64 -7889223789603297062, i64 0, i32 8, i32 4, i32 0, i32 1, i32 0, i32 0, i64 0 }]
-; CHECK: @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 } { i32 5, i32 5, ptr @__activetime_funcs, ptr @__activetime_module_name, i64 {{-?[0-9]+}}, ptr null, i32 6, i32 0, ptr @__activetime_sites, i32 0, i32 0, ptr null, ptr @__activetime_bootstrap_counts, ptr null, i32 0, i32 0 }
+; CHECK: @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 } { i32 6, i32 5, ptr @__activetime_funcs, ptr @__activetime_module_name, i64 {{-?[0-9]+}}, ptr null, i32 6, i32 0, ptr @__activetime_sites, i32 0, i32 0, ptr null, ptr @__activetime_bootstrap_counts, ptr null, i32 0, i32 0 }
 ; CHECK: @__activetime_countdown = internal thread_local global [6 x i32] zeroinitializer
 
 ; NONE-NOT: __activetime_sites

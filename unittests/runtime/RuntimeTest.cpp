@@ -482,14 +482,14 @@ TEST(FlagsTest, BadValues) {
 }
 
 TEST(ModuleDeathTest, AbiMismatchDies) {
-  // A module built by the previous pass (ABI v4) against this runtime (v5):
+  // A module built by the previous pass (ABI v5) against this runtime (v6):
   // the link-time check names the version too, this is the run-time one.
-  static_assert(atabi::kAbiVersion == 5, "update the expected message");
+  static_assert(atabi::kAbiVersion == 6, "update the expected message");
   static atabi::ModuleDesc Bad = {atabi::kAbiVersion - 1, 0, nullptr, "bad.c",
                                   0, nullptr, 0, 0, nullptr};
   EXPECT_DEATH(__activetime_register_module(&Bad),
-               "ActiveTime: module bad.c was instrumented for ABI v4 but this "
-               "runtime implements v5");
+               "ActiveTime: module bad.c was instrumented for ABI v5 but this "
+               "runtime implements v6");
 }
 
 // ---- writer ---------------------------------------------------------------
@@ -1608,6 +1608,110 @@ TEST(StrideTest, MergeKeepsTheBestSupportedCandidate) {
   EXPECT_EQ(M.CandCount, 20u);
 }
 
+namespace {
+// N unrolled copies of one access in one loop, driven as the instrumented
+// code drives them: each copy's fast path decrements its own countdown
+// (Slot, the module's TLS) and the slow path observes, then pairs the copy
+// with the one before it as MemAccessSlow does.
+struct UnrolledCopies {
+  static constexpr int N = 4;
+  SiteStats Recs[N];
+  s32 Slot[N] = {};
+  PhaseConfig Config[N];
+  explicit UnrolledCopies(PhaseConfig C) {
+    for (int K = 0; K < N; ++K) {
+      Recs[K] = FreshSite();
+      Config[K] = C;
+    }
+  }
+  void execute(int K, uptr Addr, u64 Tick) {
+    if (--Slot[K] > 0)
+      return;
+    SiteSlowStep(Recs[K], Addr, Tick, Config[K]);
+    Slot[K] = Recs[K].Countdown;
+    if (K)
+      ObserveCopyOffset(Recs[K], Recs[K - 1], Slot[K - 1], Addr);
+  }
+};
+} // namespace
+
+// a[idx[i]] with idx[i] = 7 * i over 8-byte elements, unrolled 4 times:
+// each copy strides 224, and in one iteration each copy is 56 bytes past the
+// one before it. With skip phases every copy inspects the same iterations
+// (equal strides settle them alike): the offsets are taken in each inspect
+// phase, and all are 56.
+TEST(StrideTest, UnrolledCopiesMeasureTheirOffsetInOneIteration) {
+  UnrolledCopies U({/*Skip=*/10, /*Inspect=*/4, /*SkipMax=*/40,
+                    /*Adaptive=*/true});
+  const uptr A = 1 << 20;
+  for (int I = 0; I < 1000; ++I)
+    for (int K = 0; K < 4; ++K)
+      U.execute(K, A + 56 * (4 * I + K), I);
+  EXPECT_EQ(U.Recs[0].CopyPairs, 0u); // the first copy has none before it
+  for (int K = 1; K < 4; ++K) {
+    SCOPED_TRACE(K);
+    EXPECT_EQ(U.Recs[K].Cand, 224);
+    EXPECT_EQ(U.Recs[K].CopyCand, 56);
+    EXPECT_EQ(U.Recs[K].CopyPairs, U.Recs[K].Observations);
+    EXPECT_EQ(U.Recs[K].CopyCandCount, U.Recs[K].CopyPairs);
+    EXPECT_LT(U.Recs[K].Observations, 1000u / 4);
+  }
+}
+
+// Copies whose phases differ (here: other inspect and skip lengths) are
+// paired only in the iterations both inspect: never with an address the
+// previous copy saw in an earlier iteration (its record is stale during its
+// skip phases).
+TEST(StrideTest, CopiesOutOfPhasePairOnlyTheSameIteration) {
+  UnrolledCopies U({7, 3, 7, false});
+  U.Config[0] = {5, 2, 5, false};
+  U.Config[2] = {0, 64, 0, true};
+  const uptr A = 1 << 20;
+  for (int I = 0; I < 2000; ++I)
+    for (int K = 0; K < 4; ++K)
+      U.execute(K, A - 48 * (4 * I + K), I);
+  for (int K = 1; K < 4; ++K) {
+    SCOPED_TRACE(K);
+    EXPECT_GT(U.Recs[K].CopyPairs, 0u);
+    // Copy 3 follows copy 2, which inspects every execution.
+    if (K == 3)
+      EXPECT_EQ(U.Recs[K].CopyPairs, U.Recs[K].Observations);
+    else
+      EXPECT_LT(U.Recs[K].CopyPairs, U.Recs[K].Observations);
+    EXPECT_EQ(U.Recs[K].CopyCand, -48);
+    EXPECT_EQ(U.Recs[K].CopyCandCount, U.Recs[K].CopyPairs);
+  }
+}
+
+// A previous copy that ran once more than this one (a loop left between
+// them) is still paired in every iteration both inspect: its latest
+// execution is this iteration's.
+TEST(StrideTest, CopiesThatDriftApartStayPaired) {
+  UnrolledCopies U({3, 2, 3, false});
+  const uptr A = 1 << 20;
+  U.execute(0, A - 56, 0);
+  for (int I = 0; I < 1000; ++I)
+    for (int K = 0; K < 2; ++K)
+      U.execute(K, A + 56 * (2 * I + K), I);
+  EXPECT_GT(U.Recs[1].CopyPairs, 100u);
+  EXPECT_EQ(U.Recs[1].CopyCand, 56);
+  EXPECT_EQ(U.Recs[1].CopyCandCount, U.Recs[1].CopyPairs);
+}
+
+TEST(StrideTest, MergeKeepsTheBestSupportedCopyOffset) {
+  SiteStats A = FreshSite(), B = FreshSite(), C = FreshSite(),
+            M = FreshSite();
+  A.CopyCand = 56, A.CopyCandCount = 5, A.CopyPairs = 6;
+  B.CopyCand = 56, B.CopyCandCount = 7, B.CopyPairs = 7;
+  C.CopyCand = -8, C.CopyCandCount = 3, C.CopyPairs = 9;
+  MergeSiteStats(M, A, 0);
+  MergeSiteStats(M, C, 0);
+  MergeSiteStats(M, B, 0);
+  EXPECT_EQ(M.CopyCand, 56);
+  EXPECT_EQ(M.CopyCandCount, 12u);
+  EXPECT_EQ(M.CopyPairs, 22u);
+}
+
 // Through the real probe: a registered module's sites get global ids, the
 // first execution allocates the thread's records, the records see every
 // execution.
@@ -1637,5 +1741,40 @@ TEST_F(RuntimeTest, MemProbeRecordsPerSite) {
   EXPECT_EQ(Out[0].CandCount, 99u);
   EXPECT_EQ(Out[1].Cand, -8);
   EXPECT_EQ(Out[1].Gcd, 8u);
+  EXPECT_EQ(Out[1].CopyPairs, 0u); // not copies
+  ResetStridesForTesting();
+}
+
+// Through the real probe: an unproven copy (MS_CopyUnproven) names its
+// previous copy (CopyPrev = 1 + its index) and measures the offset from it.
+TEST_F(RuntimeTest, MemProbeMeasuresUnprovenCopyOffsets) {
+  ResetStridesForTesting();
+  flags()->stride_skip = 0;
+  constexpr u32 Flags = atabi::MS_InLoop | atabi::MS_CopyUnproven;
+  static atabi::MemSiteDesc Sites[3] = {
+      {"f", "s.c", 1, 1, 11, 0, 8, atabi::MS_InLoop, 1, 1},
+      {"f", "s.c", 2, 1, 22, 0, 8, Flags, 1, 1, /*CopyGroup=*/2, 0},
+      {"f", "s.c", 2, 1, 33, 0, 8, Flags, 1, 1, /*CopyGroup=*/2,
+       /*CopyPrev=*/2}};
+  static atabi::ModuleDesc M = {atabi::kAbiVersion, 8, Funcs, "copies.c", 1,
+                                nullptr, 3, 0, Sites};
+  RegisterFresh(&M);
+  static long Data[1000];
+  static s32 Countdown[3];
+  for (int I = 0; I < 100; ++I) {
+    if (--Countdown[0] < 1)
+      __activetime_mem_access(&M, 0, &Data[I], &Countdown[0]);
+    // Two copies 7 elements apart, 14 elements per iteration.
+    for (int K = 1; K < 3; ++K)
+      if (--Countdown[K] < 1)
+        __activetime_mem_access(&M, K, &Data[14 * (I % 50) + 7 * (K - 1)],
+                                &Countdown[K]);
+  }
+  SiteStats Out[3];
+  CollectSiteStats(M.SiteBase, 3, Out, /*SlotsValid=*/true);
+  EXPECT_EQ(Out[1].CopyPairs, 0u);
+  EXPECT_EQ(Out[2].CopyPairs, 100u);
+  EXPECT_EQ(Out[2].CopyCand, 56);
+  EXPECT_EQ(Out[2].CopyCandCount, 100u);
   ResetStridesForTesting();
 }

@@ -443,7 +443,8 @@ const Corruption Corruptions[] = {
     {"NewerVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 17); },
      "format version 17 is newer than supported (this activetime reads "
      "version 16)"},
-    // Version 15 had no all-step times (site records 40 bytes shorter).
+    // Version 15 had neither offsets between unproven copies nor all-step
+    // times (site records 64 bytes shorter).
     {"Version15", [](std::string &S, Secs) { put32(S, HDR(Version), 15); },
      "format version 15 is older than supported (this activetime reads "
      "version 16; re-profile with the current runtime)",
@@ -1075,6 +1076,16 @@ TEST(ProfileIO, RoundTripStridesAndParallel) {
   Pr.Sites[1].Hash = 0xabd;
   Pr.Sites[2].Module = 1;
   Pr.Sites[2].File = "";
+  // Sites 0 and 1: an unproven copy group, 1 naming 0 as its previous copy
+  // with the offsets the runtime observed.
+  for (MemSite &C : {std::ref(Pr.Sites[0]), std::ref(Pr.Sites[1])}) {
+    C.Flags |= activetime::abi::MS_CopyUnproven;
+    C.CopyGroup = 1;
+  }
+  Pr.Sites[1].CopyPrev = 1;
+  Pr.Sites[1].PrevOffset = -56;
+  Pr.Sites[1].PrevPairs = 30;
+  Pr.Sites[1].PrevOffsetCount = 29;
   Parallel &Par = Pr.Par;
   Par.Present = true;
   Par.Status = raw::OS_Ompt;
@@ -1108,6 +1119,10 @@ TEST(ProfileIO, RoundTripStridesAndParallel) {
   EXPECT_EQ(X.Sites[0].Dominant, -8);
   EXPECT_EQ(X.Sites[0].MinStepTicks, 60u);
   EXPECT_EQ(X.Sites[0].File, "src/main.c");
+  EXPECT_EQ(X.Sites[1].CopyPrev, 1u);
+  EXPECT_EQ(X.Sites[1].PrevOffset, -56);
+  EXPECT_EQ(X.Sites[1].PrevPairs, 30u);
+  EXPECT_EQ(X.Sites[1].PrevOffsetCount, 29u);
   ASSERT_TRUE(X.Par.Present);
   EXPECT_EQ(X.Par.LostEvents, 3u);
   ASSERT_EQ(X.Par.Regions.size(), 2u);

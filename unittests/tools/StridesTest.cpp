@@ -120,6 +120,111 @@ TEST(StridesTest, CopiesThatDoNotFitStayUnfolded) {
             "a copy has no stride (irregular or too few observations)");
 }
 
+/// The copies of an unproven group (MS_CopyUnproven) of stride \p Stride
+/// whose K-th copy was observed \p Offsets[K-1] bytes past copy K-1 in
+/// \p Pairs iterations, \p Same of them at that offset.
+std::vector<StrideRow> unprovenCopies(int64_t Stride,
+                                      std::vector<int64_t> Offsets,
+                                      uint64_t Pairs = 100,
+                                      uint64_t Same = 100) {
+  std::vector<StrideRow> Rows;
+  for (size_t K = 0; K <= Offsets.size(); ++K) {
+    StrideRow R = copyRow(3, 0, Stride);
+    R.Site.Flags |= activetime::abi::MS_CopyUnproven;
+    R.Site.Observations = 200;
+    if (K) {
+      R.Site.CopyPrev = uint32_t(K); // 1 + the previous copy's index
+      R.Site.PrevOffset = Offsets[K - 1];
+      R.Site.PrevPairs = Pairs;
+      R.Site.PrevOffsetCount = Same;
+    }
+    Rows.push_back(R);
+  }
+  chainObservedOffsets(Rows);
+  return Rows;
+}
+
+TEST(StridesTest, ObservedOffsetsChainFromTheFirstCopy) {
+  std::vector<StrideRow> Rows = unprovenCopies(-192, {-48, -48, -48});
+  EXPECT_EQ(Rows[0].ObservedOffset, 0);
+  EXPECT_EQ(Rows[3].ObservedOffset, -144);
+  // A copy with no offset observed breaks the chain from it on.
+  Rows = unprovenCopies(224, {56, 56, 56});
+  Rows[2].Site.PrevOffset = Rows[2].Site.PrevOffsetCount = 0;
+  Rows[2].Site.PrevPairs = 0;
+  chainObservedOffsets(Rows);
+  EXPECT_EQ(Rows[1].ObservedOffset, 56);
+  EXPECT_FALSE(Rows[2].ObservedOffset);
+  EXPECT_FALSE(Rows[3].ObservedOffset);
+}
+
+// a[idx[i]] unrolled 4 times, idx[i] = 7 * i: each copy strides 224, each
+// is 56 bytes past the one before: folded at run time into 56 x4, exactly as
+// a proven group of the same figures.
+TEST(StridesTest, FoldUnprovenCopiesByObservedOffsets) {
+  std::vector<StrideRow> F = foldCopies(unprovenCopies(224, {56, 56, 56}));
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Stride, 56);
+  EXPECT_EQ(F[0].Unroll, 4u);
+  EXPECT_EQ(F[0].CopyStride, 224);
+  EXPECT_TRUE(F[0].RunTimeFold);
+  EXPECT_TRUE(F[0].FoldNote.empty());
+  EXPECT_EQ(F[0].Site.Executions, 4000u);
+  std::vector<StrideRow> Proven = foldCopies(
+      {copyRow(1, 0, 224), copyRow(1, 56, 224), copyRow(1, 112, 224),
+       copyRow(1, 168, 224)});
+  ASSERT_EQ(Proven.size(), 1u);
+  EXPECT_FALSE(Proven[0].RunTimeFold);
+  EXPECT_EQ(Proven[0].Stride, F[0].Stride);
+  EXPECT_DOUBLE_EQ(*Proven[0].IterNs, *F[0].IterNs);
+  // Nodes 48 bytes apart backwards; copies in another instruction order
+  // (offsets -96, +48, -96: steps 0, 2, 1, 3 of -48); 90 % dominant is
+  // enough.
+  F = foldCopies(unprovenCopies(-192, {-96, 48, -96}, 100, 90));
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Stride, -48);
+  EXPECT_TRUE(F[0].RunTimeFold);
+  // Two copies of a unit stride.
+  F = foldCopies(unprovenCopies(16, {8}, kMinCopyPairs, kMinCopyPairs));
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Class, StrideClass::Unit);
+}
+
+TEST(StridesTest, UnprovenCopiesThatDoNotFitStayUnfolded) {
+  auto Note = [](std::vector<StrideRow> Rows) {
+    std::vector<StrideRow> F = foldCopies(Rows);
+    EXPECT_EQ(F.size(), Rows.size());
+    for (const StrideRow &R : F) {
+      EXPECT_EQ(R.FoldNote, F[0].FoldNote);
+      EXPECT_EQ(R.Unroll, 1u);
+    }
+    return F[0].FoldNote;
+  };
+  EXPECT_EQ(Note(unprovenCopies(224, {56, 56, 56}, 100, 89)),
+            "offsets between copies not constant at run time (copy 2 of 4: "
+            "89% of 100 at 56, 90% needed)");
+  EXPECT_EQ(Note(unprovenCopies(224, {56, 56, 56}, kMinCopyPairs - 1,
+                                kMinCopyPairs - 1)),
+            "copy 2 of 4 was observed in the same iteration as the copy "
+            "before it only 7 times (8 needed)");
+  // idx[4k + j] = 28k + 0, 7, 14, 22: constant offsets, not steps of 56.
+  EXPECT_EQ(Note(unprovenCopies(224, {56, 56, 64})),
+            "offset 176 is not a multiple of 56");
+  // Another access at a constant distance, not a copy of this iteration.
+  EXPECT_EQ(Note(unprovenCopies(8, {4096 + 4})),
+            "the offset between copies 4100 is not within one copy's stride 8");
+  EXPECT_EQ(Note(unprovenCopies(224, {112, 112, 112})),
+            "two copies fall on the same step of 56");
+  // A random permutation: no stride per copy.
+  std::vector<StrideRow> Random = unprovenCopies(224, {56, 56, 56}, 100, 2);
+  for (StrideRow &R : Random) {
+    R.Site.DominantCount = 3;
+    classifySite(R);
+  }
+  EXPECT_EQ(Note(Random),
+            "a copy has no stride (irregular or too few observations)");
+}
+
 TEST(StridesTest, MergeOverProcessesConvertsTicks) {
   Profile P;
   for (uint64_t Rate : {1000000000ull, 2000000000ull}) {

@@ -190,6 +190,7 @@ private:
   llvm::Error parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
                         const std::string &What);
   llvm::Error checkSite(const MemSite &S, uint32_t I, const std::string &What);
+  llvm::Error checkCopyChains(size_t FirstSite, const std::string &What);
 
   // Block counts sections (ReaderBlockCounts.cpp).
   llvm::Error checkBlockCounts(const BlockCountTable &T,

@@ -9,6 +9,7 @@
 
 #include "activetime/abi.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -62,10 +63,49 @@ Error Parser::parseStrides(Cursor C) {
   if (uint64_t(NumSites) * sizeof(raw::SiteRecord) > C.remaining())
     return fail(formatv("{0}: {1} site records overrun the section", What,
                         NumSites));
+  size_t FirstSite = Cur->Sites.size();
   for (uint32_t I = 0; I < NumSites; ++I)
     if (Error E = parseSite(C, ModIdx, I, What))
       return E;
+  if (Error E = checkCopyChains(FirstSite, What))
+    return E;
   return checkPadding(C, Size, What);
+}
+
+/// The copy groups of one module's sites (from \p FirstSite on): a group is
+/// proven or unproven as a whole, and each unproven copy names the group's
+/// previous site as its previous copy (the first names none), so that the
+/// offsets the runtime measured chain from the first copy to the last.
+Error Parser::checkCopyChains(size_t FirstSite, const std::string &What) {
+  struct Chain {
+    bool Unproven;
+    uint32_t Last; // 1 + the index of the group's latest site
+  };
+  DenseMap<uint32_t, Chain> Groups;
+  for (size_t I = FirstSite; I < Cur->Sites.size(); ++I) {
+    const MemSite &S = Cur->Sites[I];
+    uint32_t Idx = uint32_t(I - FirstSite);
+    bool Unproven = S.Flags & activetime::abi::MS_CopyUnproven;
+    if (!S.CopyGroup) {
+      if (Unproven || S.CopyPrev)
+        return fail(formatv("{0}: site {1}: unproven copy outside a copy "
+                            "group",
+                            What, Idx));
+      continue;
+    }
+    auto [It, New] = Groups.try_emplace(S.CopyGroup, Chain{Unproven, 0});
+    if (It->second.Unproven != Unproven)
+      return fail(formatv("{0}: site {1}: copy group {2} mixes proven and "
+                          "unproven copies",
+                          What, Idx, S.CopyGroup));
+    uint32_t Want = Unproven ? It->second.Last : 0;
+    if (S.CopyPrev != Want)
+      return fail(formatv("{0}: site {1}: previous copy {2}, not {3} (copy "
+                          "group {4})",
+                          What, Idx, S.CopyPrev, Want, S.CopyGroup));
+    It->second.Last = Idx + 1;
+  }
+  return Error::success();
 }
 
 Error Parser::parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
@@ -84,9 +124,6 @@ Error Parser::parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
                         What, I, FuncLen, FileLen));
   S.Func = C.bytes(FuncLen).str();
   S.File = C.bytes(FileLen).str();
-  if (uint32_t Reserved = In.get(&raw::SiteRecord::Reserved))
-    return fail(formatv("{0}: site {1}: reserved field is {2}, not 0", What,
-                        I, Reserved));
   if (!S.CopyGroup && S.CopyOffset)
     return fail(formatv("{0}: site {1}: copy offset {2} outside a copy group",
                         What, I, S.CopyOffset));
@@ -97,12 +134,27 @@ Error Parser::parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
 }
 
 Error Parser::checkSite(const MemSite &S, uint32_t I, const std::string &What) {
-  constexpr uint32_t KnownFlags = activetime::abi::MS_Store |
-                                  activetime::abi::MS_Static |
-                                  activetime::abi::MS_InLoop;
+  constexpr uint32_t KnownFlags =
+      activetime::abi::MS_Store | activetime::abi::MS_Static |
+      activetime::abi::MS_InLoop | activetime::abi::MS_CopyUnproven;
   if (S.Flags & ~KnownFlags)
     return fail(formatv("{0}: site {1}: unknown flags {2:x}", What, I,
                         S.Flags));
+  // Unproven copies are dynamic and have no proven offset; only they
+  // measure one.
+  bool Unproven = S.Flags & activetime::abi::MS_CopyUnproven;
+  if (Unproven && ((S.Flags & activetime::abi::MS_Static) || S.CopyOffset))
+    return fail(formatv("{0}: site {1}: unproven copy that is static or has "
+                        "a proven offset {2}",
+                        What, I, S.CopyOffset));
+  if ((S.PrevPairs && !S.CopyPrev) || S.PrevOffsetCount > S.PrevPairs ||
+      S.PrevPairs > S.Observations ||
+      (S.PrevOffset && !S.PrevOffsetCount))
+    return fail(formatv("{0}: site {1}: inconsistent offsets from the "
+                        "previous copy (previous copy {2}, pairs {3}, "
+                        "dominant {4} of them, observations {5})",
+                        What, I, S.CopyPrev, S.PrevPairs,
+                        S.PrevOffsetCount, S.Observations));
   if (S.AccessSize == 0)
     return fail(formatv("{0}: site {1}: access size is 0", What, I));
   if ((S.Flags & activetime::abi::MS_Static) && S.Executions)

@@ -10,6 +10,13 @@
 // of d = S / n. Only then are they folded, so a folded row never states a
 // stride the copies do not show.
 //
+// Copies the pass could not prove (a[idx[i]], p[i]->v unrolled: their
+// addresses differ by loaded values) come as an unproven group, whose
+// offsets the runtime observed instead, each copy against the one before it
+// in the same iteration. The same figures decide, with the offsets observed
+// in place of proven ones, and only offsets seen often and nearly always
+// the same count.
+//
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/Strides.h"
@@ -29,8 +36,39 @@ static bool hasStride(const StrideRow &R) {
   return R.Class != StrideClass::Irregular && R.Class != StrideClass::Unknown;
 }
 
+static uint64_t magnitude(int64_t V) {
+  return V < 0 ? 0 - uint64_t(V) : uint64_t(V);
+}
+
+static bool isUnproven(const StrideRow &R) {
+  return R.Site.Flags & abi::MS_CopyUnproven;
+}
+
+/// Why the observed offset of unproven copy \p K of \p G (from copy K - 1)
+/// does not count, or "".
+static std::string whyOffsetUnobserved(const std::vector<const StrideRow *> &G,
+                                       size_t K, int64_t S) {
+  const MemSite &C = G[K]->Site;
+  std::string Copy = "copy " + utostr(K + 1) + " of " + utostr(G.size());
+  if (C.PrevPairs < kMinCopyPairs)
+    return Copy + " was observed in the same iteration as the copy before "
+                  "it only " +
+           utostr(C.PrevPairs) + " times (" + utostr(kMinCopyPairs) +
+           " needed)";
+  double Share = double(C.PrevOffsetCount) / double(C.PrevPairs);
+  if (Share < kCopyOffsetConfidence)
+    return "offsets between copies not constant at run time (" + Copy +
+           ": " + utostr(unsigned(Share * 100)) + "% of " +
+           utostr(C.PrevPairs) + " at " + itostr(C.PrevOffset) + ", " +
+           utostr(unsigned(kCopyOffsetConfidence * 100)) + "% needed)";
+  if (magnitude(C.PrevOffset) >= magnitude(S))
+    return "the offset between copies " + itostr(C.PrevOffset) +
+           " is not within one copy's stride " + itostr(S);
+  return "";
+}
+
 /// Why the copies \p G (first copy first) are not folded, or "" (then \p D
-/// is the source stride).
+/// is the source stride). An unproven group's offsets are the observed ones.
 static std::string whyNotFolded(const std::vector<const StrideRow *> &G,
                                 int64_t &D) {
   int64_t N = int64_t(G.size());
@@ -45,9 +83,15 @@ static std::string whyNotFolded(const std::vector<const StrideRow *> &G,
     return "their stride " + itostr(S) + " is not " + itostr(N) +
            " steps of a source stride";
   D = S / N;
+  bool Unproven = isUnproven(*G[0]);
+  if (Unproven)
+    for (size_t K = 1; K < G.size(); ++K)
+      if (std::string Why = whyOffsetUnobserved(G, K, S); !Why.empty())
+        return Why;
   DenseSet<int64_t> Steps;
   for (const StrideRow *R : G) {
-    int64_t Off = R->Site.CopyOffset - G[0]->Site.CopyOffset;
+    int64_t Off = Unproven ? R->ObservedOffset.value_or(0)
+                           : R->Site.CopyOffset - G[0]->Site.CopyOffset;
     if (Off % D != 0)
       return "offset " + itostr(Off) + " is not a multiple of " + itostr(D);
     int64_t K = ((Off / D) % N + N) % N;
@@ -110,7 +154,33 @@ static StrideRow folded(const std::vector<const StrideRow *> &G, int64_t D) {
         return std::optional<double>(R.LoopProbeNs);
       }))
     F.LoopProbeNs = *P;
+  F.RunTimeFold = isUnproven(*G[0]);
+  F.ObservedOffset.reset();
   return F;
+}
+
+void profile::chainObservedOffsets(std::vector<StrideRow> &Rows) {
+  // Per (module, group): the latest copy's observed offset, none once a
+  // link of the chain is missing.
+  std::map<std::pair<std::string, uint32_t>, std::optional<int64_t>> Chain;
+  for (StrideRow &R : Rows) {
+    if (!R.Site.CopyGroup || !isUnproven(R))
+      continue;
+    auto [It, First] = Chain.try_emplace({R.Module, R.Site.CopyGroup},
+                                         std::optional<int64_t>(0));
+    std::optional<int64_t> &Latest = It->second;
+    if (!First) {
+      // Offsets bound by the copy stride in the fold; here only kept from
+      // overflowing.
+      int64_t Sum;
+      if (Latest && R.Site.PrevOffsetCount &&
+          !__builtin_add_overflow(*Latest, R.Site.PrevOffset, &Sum))
+        Latest = Sum;
+      else
+        Latest.reset();
+    }
+    R.ObservedOffset = Latest;
+  }
 }
 
 std::vector<StrideRow> profile::foldCopies(const std::vector<StrideRow> &Rows) {

@@ -89,6 +89,14 @@ static void mergeSite(MemSite &M, StepTimes &Sum, const MemSite &S,
   M.Adjacent += S.Adjacent;
   M.ZeroDiffs += S.ZeroDiffs;
   M.Gcd = std::gcd(M.Gcd, S.Gcd);
+  // The offset from the previous copy, likewise.
+  M.PrevPairs += S.PrevPairs;
+  if (M.PrevOffsetCount && S.PrevOffset == M.PrevOffset) {
+    M.PrevOffsetCount += S.PrevOffsetCount;
+  } else if (S.PrevOffsetCount > M.PrevOffsetCount) {
+    M.PrevOffset = S.PrevOffset;
+    M.PrevOffsetCount = S.PrevOffsetCount;
+  }
   if (S.Adjacent) {
     Sum.AnyMinNs = M.Adjacent == S.Adjacent ? St.AnyMinNs
                                             : std::min(Sum.AnyMinNs, St.AnyMinNs);
@@ -188,6 +196,7 @@ std::vector<StrideRow> profile::strideRows(const Profile &P) {
     R.MinIterNs =
         std::max(Steps[I].MinNs - (R.LoopProbeNs - OwnProbe[I]), 0.0);
   }
+  chainObservedOffsets(Rows);
   return Rows;
 }
 

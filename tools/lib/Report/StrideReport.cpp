@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "activetime/abi.h"
 #include "activetime/Profile/Flags.h"
 #include "activetime/Profile/Strides.h"
 #include "activetime/Report/Format.h"
@@ -27,15 +28,32 @@ using namespace activetime;
 using namespace activetime::profile;
 using namespace activetime::report;
 
-/// The copies column: "x4" for a row folded from 4 unrolled copies,
-/// "#G+OFF" for a copy shown alone (copy group G, byte offset OFF), "-".
+static bool unprovenCopy(const StrideRow &R) {
+  return R.Site.Flags & abi::MS_CopyUnproven;
+}
+
+/// The copies column: "x4" for a row folded from 4 unrolled copies the pass
+/// proved, "x4 observed" when their offsets were observed at run time;
+/// "#G+OFF" for a copy shown alone (copy group G, byte offset OFF), "#G~+OFF"
+/// for an unproven copy (OFF as observed, "#G~?" if it was not); "-".
 static std::string copiesCell(const StrideRow &R) {
   if (R.Unroll > 1)
-    return "x" + utostr(R.Unroll);
+    return "x" + utostr(R.Unroll) + (R.RunTimeFold ? " observed" : "");
   if (!R.Site.CopyGroup)
     return "-";
-  std::string Off = R.Site.CopyOffset >= 0 ? "+" : "";
-  return "#" + utostr(R.Site.CopyGroup) + Off + itostr(R.Site.CopyOffset);
+  std::string Group = "#" + utostr(R.Site.CopyGroup);
+  std::optional<int64_t> Off = R.Site.CopyOffset;
+  if (unprovenCopy(R)) {
+    Group += "~";
+    Off = R.ObservedOffset;
+  }
+  if (!Off)
+    return Group + "?";
+  return Group + (*Off >= 0 ? "+" : "") + itostr(*Off);
+}
+
+static const char *foldName(const StrideRow &R) {
+  return R.RunTimeFold ? "run-time" : "compile-time";
 }
 
 /// One row of the text table: location, function, access, stride, elems,
@@ -103,6 +121,7 @@ static void printFoldNotes(const std::vector<StrideRow> &Rows,
     OS << "  note: " << sys::path::filename(R.Site.File) << ":" << R.Site.Line
        << ":" << R.Site.Column << " " << Names.name(R.Site.Func) << ": " << N
        << " copies of one source access (#" << R.Site.CopyGroup
+       << (unprovenCopy(R) ? ", offsets not proven at compile time" : "")
        << ") shown unfolded: " << R.FoldNote << "\n";
   }
 }
@@ -121,10 +140,15 @@ static void printStrideReport(const Profile &P, const ViewOptions &O,
   if (!PerCopy) {
     Rows = foldCopies(Rows);
     size_t Folded = llvm::count_if(Rows, [](const StrideRow &R) { return R.Unroll > 1; });
-    if (Folded)
+    size_t Observed = llvm::count_if(
+        Rows, [](const StrideRow &R) { return R.Unroll > 1 && R.RunTimeFold; });
+    if (Folded) {
       OS << "Unrolled copies: " << Folded
-         << " source accesses folded into one row each (--per-copy: one row "
-            "per site)\n";
+         << " source accesses folded into one row each (";
+      if (Observed)
+        OS << Observed << " by offsets observed at run time; ";
+      OS << "--per-copy: one row per site)\n";
+    }
   }
   if (Rows.empty()) {
     OS << "  no site tables in the profile (compile with -mllvm "
@@ -161,6 +185,11 @@ static void printStrideReport(const Profile &P, const ViewOptions &O,
         "the row (stride, elems and iter of one source step; counts summed; gcd "
         "per copy only: "
         "--per-copy shows each copy), #G+OFF = copy G at byte offset OFF\n";
+  if (llvm::any_of(Rows, unprovenCopy))
+    OS << "  x N observed: copies the compiler could not prove (addresses "
+          "through loaded values), folded because their offsets observed at "
+          "run time are steps of the stride; #G~+OFF = such a copy at "
+          "observed offset OFF\n";
   printFoldNotes(Rows, Names, OS);
 }
 
@@ -206,6 +235,26 @@ void report::strideSitesJson(const Profile &P, json::OStream &J,
           J.attribute("copy_stride", R.CopyStride);
         else
           J.attribute("copy_stride", nullptr);
+        // Raw format 16: how a folded row's copies are known to be copies
+        // (the pass proved their offsets, or the runtime observed them);
+        // an unproven copy's observed offsets.
+        if (R.Unroll > 1)
+          J.attribute("fold", foldName(R));
+        else
+          J.attribute("fold", nullptr);
+        if (S.CopyGroup && R.Unroll == 1)
+          J.attribute("copy_proven", !unprovenCopy(R));
+        else
+          J.attribute("copy_proven", nullptr);
+        if (unprovenCopy(R) && R.Unroll == 1) {
+          if (R.ObservedOffset)
+            J.attribute("observed_offset", *R.ObservedOffset);
+          else
+            J.attribute("observed_offset", nullptr);
+          J.attribute("prev_offset", S.PrevOffset);
+          J.attribute("prev_pairs", int64_t(S.PrevPairs));
+          J.attribute("prev_offset_count", int64_t(S.PrevOffsetCount));
+        }
         if (R.FoldNote.empty())
           J.attribute("fold_note", nullptr);
         else

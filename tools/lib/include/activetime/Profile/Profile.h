@@ -223,6 +223,15 @@ struct MemSite {
   /// proved to differ by the constant CopyOffsets (bytes).
   uint32_t CopyGroup = 0;
   int64_t CopyOffset = 0;
+  /// Unproven copies (v16, abi::MS_CopyUnproven: the pass could not prove
+  /// the offsets, CopyOffset is 0): 1 + the module-local index of the
+  /// group's previous copy (0: the first), and what the runtime measured:
+  /// the dominant byte offset from the previous copy's address in the same
+  /// iteration, the offsets taken and those equal to it (a lower bound).
+  uint32_t CopyPrev = 0;
+  int64_t PrevOffset = 0;
+  uint64_t PrevPairs = 0;
+  uint64_t PrevOffsetCount = 0;
   /// Every adjacent step, whatever its difference (v16): summed ticks, of
   /// which the site's own probe, and the shortest less its probe.
   uint64_t AnyStepTicks = 0;

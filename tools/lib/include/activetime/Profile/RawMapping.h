@@ -491,12 +491,15 @@ template <> struct RawMapping<raw::SiteRecord> {
     io.count(&R::FileLen, S.File);
     io.field(&R::CopyGroup, S.CopyGroup);
     io.field(&R::CopyOffset, S.CopyOffset);
+    io.field(&R::CopyPrev, S.CopyPrev);
+    io.field(&R::PrevOffset, S.PrevOffset);
+    io.field(&R::PrevPairs, S.PrevPairs);
+    io.field(&R::PrevOffsetCount, S.PrevOffsetCount);
     io.field(&R::AnyStepTicks, S.AnyStepTicks);
     io.field(&R::AnyProbeTicks, S.AnyProbeTicks);
     io.field(&R::MinAnyStepTicks, S.MinAnyStepTicks);
     io.field(&R::MinAddress, S.MinAddress);
     io.field(&R::MaxAddress, S.MaxAddress);
-    io.sectionOwned(&R::Reserved);
   }
 };
 

@@ -66,17 +66,37 @@ struct StrideRow {
   /// site of its own) and the stride of each copy (Stride * Unroll).
   unsigned Unroll = 1;
   int64_t CopyStride = 0;
+  /// A folded row whose copies the pass could not prove (abi::
+  /// MS_CopyUnproven): folded because the offsets the runtime observed
+  /// between them fit, not because the compiler proved them.
+  bool RunTimeFold = false;
+  /// An unproven copy: its offset from the group's first copy as observed
+  /// (the sum of the dominant offsets from each previous copy); none when a
+  /// copy before it (or it) has no offset observed.
+  std::optional<int64_t> ObservedOffset;
   /// A site of a copy group that foldCopies left unfolded: why (the same
   /// for every copy of the group).
   std::string FoldNote;
 };
 
+/// Unproven copies (observed offsets): an offset between two copies counts
+/// when at least this many executions were paired with the previous
+/// copy's in one iteration, and at least this share of them had the
+/// dominant offset.
+constexpr uint64_t kMinCopyPairs = 8;
+constexpr double kCopyOffsetConfidence = 0.9;
+
 /// Classifies one site (static sites by their compile-time stride).
 void classifySite(StrideRow &R);
 
 /// Every site of the profile, merged over processes by (module, hash), in
-/// module then table order.
+/// module then table order; unproven copies with their ObservedOffset.
 std::vector<StrideRow> strideRows(const Profile &P);
+
+/// Sets the ObservedOffset of the unproven copies among \p Rows (in table
+/// order, as strideRows returns them): the chain of each copy's dominant
+/// offset from its previous copy.
+void chainObservedOffsets(std::vector<StrideRow> &Rows);
 
 /// Folds the unrolled copies of one source access into one row. The pass
 /// proved which sites are copies (MemSite::CopyGroup: same location, size
@@ -88,6 +108,16 @@ std::vector<StrideRow> strideRows(const Profile &P);
 /// copies' mean divided by n). Any other group stays unfolded, each row
 /// with a FoldNote saying why. Rows keep their order (a folded row sits
 /// where its first copy was).
+///
+/// A group the pass could not prove (abi::MS_CopyUnproven) has no offsets
+/// from the compiler: its copies' offsets are those the runtime observed,
+/// each copy against the one before it in one iteration. It is folded
+/// (RunTimeFold) under the same conditions, when moreover every copy's
+/// offset from its previous copy was observed in at least kMinCopyPairs
+/// iterations, at least kCopyOffsetConfidence of them at its dominant
+/// offset, and that offset lies within one copy stride (|offset| < |S|:
+/// copies of one iteration, not another access that happens to keep a
+/// constant distance).
 std::vector<StrideRow> foldCopies(const std::vector<StrideRow> &Rows);
 
 /// The machine's memory latency: the mean thread CPU time of dependent
