@@ -494,6 +494,8 @@ def print_memory(progs, args):
 
 def load_truth():
     path = os.path.join(ROOT, "bench", "truth", "run.py")
+    # its own imports (threaded.py) sit beside it
+    sys.path.insert(0, os.path.dirname(path))
     spec = importlib.util.spec_from_file_location("truth_run", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
