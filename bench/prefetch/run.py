@@ -647,9 +647,21 @@ def run_noregress(args, tools, latency, work):
             f["range"][0], f["range"][1], verdict(f["ratio"] >= NOREGRESS_TARGET),
             f["overhead"], f["overhead_wall"], verdict(f["overhead"] <= OVERHEAD_TARGET),
             len(p.hints), len(inserted(p.decisions))))
+    # Real programs have hundreds of decisions: counted here, each line in
+    # the feedback tree's .activetime-decisions.log (--keep).
+    print("  decisions per program (-activetime-print-decisions; every line in "
+          "<work>/noregress/<project>-feedback/.activetime-decisions.log):")
     for p in progs:
-        for d in p.decisions:
-            print("    %s: %s" % (p.name, d))
+        if not p.decisions:
+            continue
+        ins = inserted(p.decisions)
+        ind = sum(1 for l in ins if l.startswith("activetime: indirect"))
+        why = collections.Counter(l.rsplit(": ", 1)[-1] for l in p.decisions
+                                  if l.startswith(REFUSED))
+        print("    %s: %d stride and %d indirect prefetches inserted; indirect hints "
+              "refused: %s" % (p.name, len(ins) - ind, ind,
+                               "; ".join("%d %s" % (n, w) for w, n in why.most_common())
+                               or "none"))
     return failed
 
 
