@@ -82,7 +82,8 @@ public:
 
 private:
   PrefetchHint *findHint(const MemSite &S) const;
-  bool coveredByEarlier(const MemSite &S, const Value *Base, int64_t Target);
+  bool coveredByEarlier(const BasicBlock *BB, const Value *Base,
+                        int64_t Target, bool Indirect);
   void emitPrefetch(const MemSite &S, int64_t Distance);
   void printDecision(const PrefetchHint &H) const;
   bool insertIndirect(const MemSite &S, const PrefetchHint &H);
@@ -100,6 +101,7 @@ private:
     const BasicBlock *BB;
     const Value *Base;
     int64_t Target; // offset from Base of the prefetched address
+    bool Indirect;  // through an index: Base is the load's own address
   };
   SmallVector<Issued, 8> Done;
 };
@@ -139,14 +141,15 @@ PrefetchHint *PrefetchInserter::findHint(const MemSite &S) const {
 
 /// Whether an earlier prefetch of this block already reaches the cache line
 /// of \p Target off \p Base; if not, the one about to be emitted is noted.
-bool PrefetchInserter::coveredByEarlier(const MemSite &S, const Value *Base,
-                                        int64_t Target) {
-  const BasicBlock *BB = S.Access->getParent();
+bool PrefetchInserter::coveredByEarlier(const BasicBlock *BB,
+                                        const Value *Base, int64_t Target,
+                                        bool Indirect) {
   if (llvm::any_of(Done, [&](const Issued &D) {
-        return D.BB == BB && D.Base == Base && std::abs(D.Target - Target) < 64;
+        return D.BB == BB && D.Base == Base && D.Indirect == Indirect &&
+               std::abs(D.Target - Target) < 64;
       }))
     return true;
-  Done.push_back({BB, Base, Target});
+  Done.push_back({BB, Base, Target, Indirect});
   return false;
 }
 
@@ -175,7 +178,8 @@ bool PrefetchInserter::insert(ArrayRef<MemSite> Sites) {
     APInt Off(DL.getIndexTypeSizeInBits(S.Ptr->getType()), 0);
     const Value *Base = S.Ptr->stripAndAccumulateConstantOffsets(
         DL, Off, /*AllowNonInbounds=*/true);
-    if (coveredByEarlier(S, Base, Off.getSExtValue() + H->Distance))
+    if (coveredByEarlier(S.Access->getParent(), Base,
+                         Off.getSExtValue() + H->Distance, false))
       continue;
     emitPrefetch(S, H->Distance);
     if (printDecisions())
@@ -224,8 +228,18 @@ bool PrefetchInserter::insertIndirect(const MemSite &S, const PrefetchHint &H) {
   IndirectAnalysis A = analyzeIndirect(*cast<LoadInst>(S.Access),
                                        FAM.getResult<LoopAnalysis>(F), SE,
                                        FAM.getResult<DominatorTreeAnalysis>(F));
-  if (A.Why.empty() && !emitIndirectPrefetch(A.Plan, *H.Iterations, SE))
-    A.Why = "the loop's last index cannot be computed before it";
+  if (A.Why.empty()) {
+    // Two fields of one element (b->v, b->next) share a line: one
+    // prefetch, of the same iteration ahead, covers both.
+    APInt Off(DL.getIndexTypeSizeInBits(S.Ptr->getType()), 0);
+    const Value *Base = S.Ptr->stripAndAccumulateConstantOffsets(
+        DL, Off, /*AllowNonInbounds=*/true);
+    if (coveredByEarlier(A.Plan.InsertAt->getParent(), Base,
+                         Off.getSExtValue(), true))
+      A.Why = "the line is prefetched already for another field";
+    else if (!emitIndirectPrefetch(A.Plan, *H.Iterations, SE))
+      A.Why = "the loop's last index cannot be computed before it";
+  }
   if (printDecisions())
     printIndirect(H, A);
   if (!A.Why.empty())
@@ -253,11 +267,15 @@ void PrefetchInserter::printIndirect(const PrefetchHint &H,
                       H.Function, At, A.Why);
     return;
   }
-  errs() << formatv("activetime: indirect prefetch in {0} at {1}: through "
-                    "the index load at {2} (step {3} bytes), {4} iterations "
+  errs() << formatv("activetime: indirect prefetch in {0} at {1}: {2}through "
+                    "the index load at {3} (step {4} bytes), {5} iterations "
                     "ahead, clamped to the loop's last index",
-                    H.Function, At, where(A.Plan.Index->getDebugLoc().get()),
-                    A.Plan.Step, *H.Iterations);
+                    H.Function, At,
+                    A.Plan.ChainHead ? "the first link of its chain, from "
+                                       "the enclosing loop, "
+                                     : "",
+                    where(A.Plan.Index->getDebugLoc().get()), A.Plan.Step,
+                    *H.Iterations);
   if (H.WorkNs && H.LatencyNs)
     errs() << formatv(": the shortest profiled iteration took {0:F1} ns, {1} "
                       "of them cover the {2:F0} ns miss latency ({3})",

@@ -72,6 +72,7 @@ public:
   SliceBuilder(Loop &L, IndirectPlan &P) : L(L), P(P) {}
   bool visit(Value *V);
   std::string Why;
+  PHINode *FailedPhi = nullptr; // the phi that stopped the slice
 
 private:
   Loop &L;
@@ -85,6 +86,9 @@ bool SliceBuilder::visit(Value *V) {
   // Values from outside the loop are the same k iterations ahead.
   if (!I || !L.contains(I) || !Seen.insert(I).second)
     return true;
+  // A chain's head in its first iteration is the value it enters with.
+  if (I == P.ChainHead)
+    return visit(P.ChainEntry);
   if (auto *Ld = dyn_cast<LoadInst>(I)) {
     if (P.Index) {
       Why = "the address depends on more than one load of the loop";
@@ -98,8 +102,10 @@ bool SliceBuilder::visit(Value *V) {
     return true;
   }
   Why = whyNotRepeatable(*I);
-  if (!Why.empty())
+  if (!Why.empty()) {
+    FailedPhi = dyn_cast<PHINode>(I);
     return false;
+  }
   if (Seen.size() > kMaxSlice) {
     Why = "the address computation is too long";
     return false;
@@ -120,60 +126,78 @@ bool SliceBuilder::visit(Value *V) {
   return true;
 }
 
-IndirectAnalysis activetime::analyzeIndirect(LoadInst &Target, LoopInfo &LI,
-                                             ScalarEvolution &SE,
-                                             DominatorTree &DT) {
-  IndirectAnalysis A;
-  IndirectPlan &P = A.Plan;
-  P.Target = &Target;
-  P.Loop = LI.getLoopFor(Target.getParent());
-  Loop *L = P.Loop;
-  if (!L) {
-    A.Why = "not in a loop";
-    return A;
-  }
+/// The plan for \p P.Target's address in loop \p L, repeated ahead in L's
+/// iterations; P.ChainHead, if set, stands for P.ChainEntry. "" on success,
+/// else why not (and the phi that stopped the slice, if one did).
+static std::string analyzeIn(IndirectPlan &P, Loop *L, ScalarEvolution &SE,
+                             DominatorTree &DT, PHINode *&FailedPhi) {
+  P.Loop = L;
   SliceBuilder SB(*L, P);
-  if (!SB.visit(Target.getPointerOperand())) {
-    A.Why = SB.Why;
-    return A;
+  if (!SB.visit(P.Target->getPointerOperand())) {
+    FailedPhi = SB.FailedPhi;
+    return SB.Why;
   }
-  if (!P.Index) {
-    A.Why = "no load of the loop feeds the address";
-    return A;
-  }
+  if (!P.Index)
+    return "no load of the loop feeds the address";
   // The bound is computed where the loop is entered: its only predecessor
   // outside it, which dominates it (late in the pipeline a loop need not
   // have a preheader of its own).
-  if (!L->getLoopPredecessor()) {
-    A.Why = "the loop is entered from more than one block";
-    return A;
-  }
+  if (!L->getLoopPredecessor())
+    return "the loop is entered from more than one block";
   auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(P.Index->getPointerOperand()));
   const SCEVConstant *Step =
       AR && AR->getLoop() == L && AR->isAffine()
           ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
           : nullptr;
   if (!Step || Step->getAPInt().getSignificantBits() > 32 ||
-      Step->getValue()->isZero()) {
-    A.Why = "the index load does not walk memory at a constant step";
-    return A;
-  }
+      Step->getValue()->isZero())
+    return "the index load does not walk memory at a constant step";
   P.Step = Step->getAPInt().getSExtValue();
   // The loop's exact trip count (over all its exits) bounds the index, and
   // the index load runs before any exit of an iteration, so the loop itself
   // reads the last index.
-  if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L))) {
-    A.Why = "the loop's trip count is not known when it starts";
-    return A;
-  }
+  if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L)))
+    return "the loop's trip count is not known when it starts";
   SmallVector<BasicBlock *, 4> Exiting;
   L->getExitingBlocks(Exiting);
   for (BasicBlock *E : Exiting)
-    if (!DT.dominates(P.Index->getParent(), E)) {
-      A.Why = "the loop can exit before the index load of an iteration";
-      return A;
-    }
-  return A;
+    if (!DT.dominates(P.Index->getParent(), E))
+      return "the loop can exit before the index load of an iteration";
+  return "";
+}
+
+IndirectAnalysis activetime::analyzeIndirect(LoadInst &Target, LoopInfo &LI,
+                                             ScalarEvolution &SE,
+                                             DominatorTree &DT) {
+  IndirectAnalysis A;
+  Loop *L = LI.getLoopFor(Target.getParent());
+  if (!L) {
+    A.Why = "not in a loop";
+    return A;
+  }
+  A.Plan.Target = &Target;
+  A.Plan.InsertAt = &Target;
+  PHINode *Phi = nullptr;
+  A.Why = analyzeIn(A.Plan, L, SE, DT, Phi);
+  // A chain walked by an inner loop: its first link, through the enclosing
+  // loop's index, where the inner loop is entered.
+  BasicBlock *Entry = L->getLoopPredecessor();
+  Loop *Outer = L->getParentLoop();
+  if (A.Why.empty() || !Phi || Phi->getParent() != L->getHeader() || !Entry ||
+      !Outer || !Outer->contains(Entry))
+    return A;
+  IndirectAnalysis Head;
+  Head.Plan.Target = &Target;
+  Head.Plan.ChainHead = Phi;
+  Head.Plan.ChainEntry = Phi->getIncomingValueForBlock(Entry);
+  Head.Plan.InsertAt = Entry->getTerminator();
+  PHINode *Ignored = nullptr;
+  Head.Why = analyzeIn(Head.Plan, Outer, SE, DT, Ignored);
+  if (!Head.Why.empty()) {
+    A.Why += "; its chain's first link: " + Head.Why;
+    return A;
+  }
+  return Head;
 }
 
 bool activetime::emitIndirectPrefetch(const IndirectPlan &P,
@@ -190,7 +214,7 @@ bool activetime::emitIndirectPrefetch(const IndirectPlan &P,
     return false;
   Value *LastPtr = Expander.expandCodeFor(Last, IndexPtr->getType(), AtEntry);
 
-  IRBuilder<> B(P.Target);
+  IRBuilder<> B(P.InsertAt);
   Value *Ahead = B.CreatePtrAdd(IndexPtr, B.getInt64(Iterations * P.Step),
                                 "activetime.indirect.ahead");
   Value *Past = P.Step > 0 ? B.CreateICmpUGT(Ahead, LastPtr)
@@ -202,12 +226,19 @@ bool activetime::emitIndirectPrefetch(const IndirectPlan &P,
   ValueToValueMapTy VM;
   VM[P.Index] = NewIndex;
   for (Instruction *I : P.Slice) {
+    // Operands first: the chain's entry value is cloned before the head's
+    // users.
+    if (P.ChainHead && !VM.count(P.ChainHead) && VM.count(P.ChainEntry))
+      VM[P.ChainHead] = VM.lookup(P.ChainEntry);
     Instruction *C = I->clone();
     C->dropPoisonGeneratingAnnotations();
     RemapInstruction(C, VM, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
     B.Insert(C, I->hasName() ? I->getName() + ".ahead" : "");
     VM[I] = C;
   }
+  if (P.ChainHead && !VM.count(P.ChainHead))
+    VM[P.ChainHead] =
+        VM.count(P.ChainEntry) ? (Value *)VM.lookup(P.ChainEntry) : P.ChainEntry;
   Value *Addr = VM.lookup(P.Target->getPointerOperand());
   // Read, high temporal locality, data cache.
   B.CreateIntrinsic(Intrinsic::prefetch, {B.getPtrTy()},

@@ -38,10 +38,21 @@ struct IndirectPlan {
   int64_t Step = 0;                 // bytes per iteration of the index load
   /// The instructions between Index and Target's address, operands first.
   llvm::SmallVector<llvm::Instruction *, 16> Slice;
+  /// A chain's head: Target walks a chain in an inner loop (b = b->next)
+  /// whose first link ChainHead (the inner loop's header phi) takes
+  /// ChainEntry from Loop, the enclosing loop; the prefetch of the first
+  /// link goes where the inner loop is entered. Null otherwise.
+  llvm::PHINode *ChainHead = nullptr;
+  llvm::Value *ChainEntry = nullptr;
+  /// Where the prefetch goes: before Target, or the inner loop's entry.
+  llvm::Instruction *InsertAt = nullptr;
 };
 
 /// The plan for prefetching \p Target through its index, or the reason
-/// there is none (an empty Why means success).
+/// there is none (an empty Why means success). When the address comes from
+/// a phi of the inner loop (a chain), the chain's first link is prefetched
+/// through the enclosing loop's index instead, if it has one (the probe of
+/// a hash join: table[hash(key[i])] then b = b->next).
 struct IndirectAnalysis {
   IndirectPlan Plan;
   std::string Why;

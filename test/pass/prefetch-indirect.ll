@@ -7,9 +7,9 @@
 ; prefetch. Loads it cannot reach that way are left alone with the reason.
 ; RUN: %opt_at -passes=activetime-prefetch-use -activetime-prefetch-use=%S/Inputs/hints-indirect.json -activetime-print-decisions -S %s -o - 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=DECIDE < %t.err
-; Without the printout: the same six prefetches and no other.
+; Without the printout: the same seven prefetches and no other.
 ; RUN: %opt_at -passes=activetime-prefetch-use -activetime-prefetch-use=%S/Inputs/hints-indirect.json -S %s -o - 2>/dev/null | FileCheck %s --check-prefix=COUNT
-; COUNT-COUNT-6: call void @llvm.prefetch
+; COUNT-COUNT-7: call void @llvm.prefetch
 ; COUNT-NOT: call void @llvm.prefetch
 
 ; DECIDE: activetime: indirect prefetch in gather at (no debug location): through the index load at (no debug location) (step 4 bytes), 16 iterations ahead, clamped to the loop's last index: the shortest profiled iteration took 12.5 ns, 16 of them cover the 200 ns miss latency (given to `activetime export` by --latency-ns)
@@ -23,6 +23,10 @@
 ; DECIDE: activetime: no indirect prefetch in twolevel at (no debug location): the index load does not walk memory at a constant step
 ; DECIDE: activetime: no indirect prefetch in early at (no debug location): the loop's trip count is not known when it starts
 ; DECIDE: activetime: no indirect prefetch in sentinel at (no debug location): the address depends on a phi of the loop (a pointer chase, or the induction variable itself)
+; A hash join's probe: the bucket chain's first link, from the loop over the
+; keys, where the chain's loop is entered; b->v and b->next share a line.
+; DECIDE: activetime: indirect prefetch in probe at (no debug location): the first link of its chain, from the enclosing loop, through the index load at (no debug location) (step 4 bytes), 16 iterations ahead
+; DECIDE: activetime: no indirect prefetch in probe at (no debug location): the line is prefetched already for another field
 
 ; CHECK-LABEL: define dso_local i64 @gather(
 ; CHECK: for.body.preheader:
@@ -74,9 +78,20 @@
 ; CHECK-NOT: llvm.prefetch
 ; CHECK: ret i64
 
+; CHECK-LABEL: define dso_local i64 @probe(
+; CHECK: %activetime.indirect.index = load i32, ptr
+; CHECK-NEXT: %and.ahead = and i32 %activetime.indirect.index, %mask
+; CHECK-NEXT: %idxprom1.ahead = zext i32 %and.ahead to i64
+; CHECK-NEXT: %arrayidx2.ahead = getelementptr %struct.B, ptr %table, i64 %idxprom1.ahead
+; CHECK-NEXT: call void @llvm.prefetch.p0(ptr %arrayidx2.ahead, i32 0, i32 3, i32 1)
+; CHECK-NEXT: br label %do.body
+; CHECK-NOT: call void @llvm.prefetch
+
 source_filename = "ind.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
+
+%struct.B = type { i64, ptr }
 
 ; Function Attrs: nofree norecurse nosync nounwind memory(argmem: read) uwtable
 define dso_local i64 @gather(ptr nocapture noundef readonly %a, ptr nocapture noundef readonly %idx, i32 noundef %n) local_unnamed_addr {
@@ -308,4 +323,43 @@ for.body:                                         ; preds = %entry, %for.body
   %3 = load i32, ptr %arrayidx, align 4
   %cmp = icmp sgt i32 %3, -1
   br i1 %cmp, label %for.body, label %for.cond.cleanup
+}
+
+define dso_local i64 @probe(ptr nocapture noundef readonly %table, ptr nocapture noundef readonly %key, i32 noundef %mask, i32 noundef %n) local_unnamed_addr {
+entry:
+  %cmp8 = icmp sgt i32 %n, 0
+  br i1 %cmp8, label %for.body.preheader, label %for.cond.cleanup
+
+for.body.preheader:                               ; preds = %entry
+  %wide.trip.count = zext nneg i32 %n to i64
+  br label %for.body
+
+for.cond.cleanup:                                 ; preds = %do.end, %entry
+  %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %do.end ]
+  ret i64 %s.0.lcssa
+
+for.body:                                         ; preds = %for.body.preheader, %do.end
+  %indvars.iv = phi i64 [ 0, %for.body.preheader ], [ %indvars.iv.next, %do.end ]
+  %s.09 = phi i64 [ 0, %for.body.preheader ], [ %add, %do.end ]
+  %arrayidx = getelementptr inbounds i32, ptr %key, i64 %indvars.iv
+  %0 = load i32, ptr %arrayidx, align 4
+  %and = and i32 %0, %mask
+  %idxprom1 = zext i32 %and to i64
+  %arrayidx2 = getelementptr inbounds %struct.B, ptr %table, i64 %idxprom1
+  br label %do.body
+
+do.body:                                          ; preds = %do.body, %for.body
+  %s.1 = phi i64 [ %s.09, %for.body ], [ %add, %do.body ]
+  %b.0 = phi ptr [ %arrayidx2, %for.body ], [ %2, %do.body ]
+  %1 = load i64, ptr %b.0, align 8
+  %add = add nsw i64 %1, %s.1
+  %next = getelementptr inbounds i8, ptr %b.0, i64 8
+  %2 = load ptr, ptr %next, align 8
+  %tobool.not = icmp eq ptr %2, null
+  br i1 %tobool.not, label %do.end, label %do.body
+
+do.end:                                           ; preds = %do.body
+  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
+  %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
+  br i1 %exitcond.not, label %for.cond.cleanup, label %for.body
 }
