@@ -281,6 +281,9 @@ void PrefetchInserter::printIndirect(const PrefetchHint &H,
                       "of them cover the {2:F0} ns miss latency ({3})",
                       *H.WorkNs, *H.Iterations, *H.LatencyNs,
                       latencySource(H));
+  else
+    errs() << ": the hint file's look-ahead (its profile could not measure "
+              "the loop's work)";
   errs() << "\n";
 }
 

@@ -343,13 +343,13 @@ TEST(StridesTest, IndirectChoice) {
   EXPECT_DOUBLE_EQ(C.StallNs, 51);
   EXPECT_EQ(C.Distance.Iterations, 23u); // ceil(200 / 9)
   EXPECT_EQ(C.Distance.Bytes, 0);
-  EXPECT_FALSE(C.WorkFromMean);
+  EXPECT_FALSE(C.WorkUnmeasured);
   // Nothing left of the shortest step once the loop's probes are out: the
-  // mean step is the work, ceil(200 / 60).
+  // look-ahead constant.
   R.MinAnyIterNs = 0;
   C = indirectChoice(R, 1e9, M);
-  EXPECT_TRUE(C.WorkFromMean);
-  EXPECT_EQ(C.Distance.Iterations, 4u);
+  EXPECT_TRUE(C.WorkUnmeasured);
+  EXPECT_EQ(C.Distance.Iterations, kIndirectLookAhead);
   R.MinAnyIterNs = 9;
   // Under 1% of the run.
   EXPECT_EQ(indirectChoice(R, 1e10, M).Why, "cold");

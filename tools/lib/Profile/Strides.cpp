@@ -235,11 +235,14 @@ IndirectChoice profile::indirectChoice(const StrideRow &R, double WallNs,
     return C;
   }
   C.Pays = true;
-  // The probes of the loop's other sites can leave nothing of the shortest
-  // step: the mean step, misses and all, is then the work (a shorter
-  // distance, but one that is measured).
-  C.WorkFromMean = *R.MinAnyIterNs < 1;
-  C.Distance = prefetchDistance(
-      0, C.WorkFromMean ? *R.AnyIterNs : *R.MinAnyIterNs, Model);
+  C.Distance = prefetchDistance(0, *R.MinAnyIterNs, Model);
+  // The probes of an unrolled loop's copies can cost more than its work:
+  // then nothing of the shortest step is left once they are out, and the
+  // work is not measured. The mean step is no substitute (it holds the
+  // misses the prefetch is to hide); Ainsworth and Jones's look-ahead is.
+  C.WorkUnmeasured = *R.MinAnyIterNs < 1;
+  if (C.WorkUnmeasured)
+    C.Distance.Iterations =
+        std::min(kIndirectLookAhead, Model.MaxIterations);
   return C;
 }

@@ -141,9 +141,11 @@ static Error writePrefetchHints(const Profile &P, const ViewOptions &O,
       H.insert({"min_iteration_ns", round2(*R.MinAnyIterNs)});
       H.insert({"stall_ns", round2(C.StallNs)});
       H.insert({"address_span", int64_t(R.AddrSpan)});
-      H.insert({"work_from", C.WorkFromMean ? "mean step" : "shortest step"});
+      H.insert({"work_from", C.WorkUnmeasured ? "unmeasured: look-ahead"
+                                              : "shortest step"});
       H.insert({"loop_share", std::round(C.LoopNs / Wall * 1e4) / 1e4});
-      H.insert({"work_ns", round2(C.Distance.WorkNs)});
+      if (!C.WorkUnmeasured)
+        H.insert({"work_ns", round2(C.Distance.WorkNs)});
       H.insert({"distance_iterations", C.Distance.Iterations});
       H.insert({"distance_bytes", 0});
     }

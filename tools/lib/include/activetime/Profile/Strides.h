@@ -167,17 +167,23 @@ PrefetchDistance prefetchDistance(int64_t Stride, double StepNs,
 /// least kIndirectStallShare of the latency longer than its shortest (the
 /// core overlaps the misses of several iterations, so a load that misses in
 /// most iterations shows a fraction of the latency per step). The distance
-/// covers the latency with steps of the shortest (stride 0).
+/// covers the latency with steps of the shortest (stride 0), or is
+/// kIndirectLookAhead when the shortest step could not be measured.
 struct IndirectChoice {
   bool Pays = false;
   std::string Why;       // when it does not
   double LoopNs = 0;     // time of the site's steps in the run
   double StallNs = 0;    // mean step less the shortest
-  bool WorkFromMean = false; // the shortest step was < 1 ns: the mean's
+  /// The shortest step was < 1 ns once the loop's probes were out: the
+  /// distance is kIndirectLookAhead instead.
+  bool WorkUnmeasured = false;
   PrefetchDistance Distance;
 };
 constexpr double kIndirectHotShare = 0.01;
 constexpr double kIndirectStallShare = 0.05;
+/// Ainsworth and Jones's look-ahead for the last load of an indirect chain
+/// of two (c / 2 with c = 64 iterations).
+constexpr unsigned kIndirectLookAhead = 32;
 IndirectChoice indirectChoice(const StrideRow &R, double WallNs,
                               const PrefetchModel &Model);
 
