@@ -101,7 +101,8 @@ private:
     const BasicBlock *BB;
     const Value *Base;
     int64_t Target; // offset from Base of the prefetched address
-    bool Indirect;  // through an index: Base is the load's own address
+    bool Indirect;  // through an index: Base is the load's own address and
+                    // BB the header of the loop the prefetch runs ahead in
   };
   SmallVector<Issued, 8> Done;
 };
@@ -234,11 +235,14 @@ bool PrefetchInserter::insertIndirect(const MemSite &S, const PrefetchHint &H) {
     APInt Off(DL.getIndexTypeSizeInBits(S.Ptr->getType()), 0);
     const Value *Base = S.Ptr->stripAndAccumulateConstantOffsets(
         DL, Off, /*AllowNonInbounds=*/true);
-    if (coveredByEarlier(A.Plan.InsertAt->getParent(), Base,
-                         Off.getSExtValue(), true))
+    if (coveredByEarlier(A.Plan.Loop->getHeader(), Base, Off.getSExtValue(),
+                         true))
       A.Why = "the line is prefetched already for another field";
     else if (!emitIndirectPrefetch(A.Plan, *H.Iterations, SE))
-      A.Why = "the loop's last index cannot be computed before it";
+      A.Why = "the loop's last index cannot be computed before it, or it "
+              "never runs twice the distance";
+    else
+      FAM.invalidate(F, PreservedAnalyses::none()); // a block was split
   }
   if (printDecisions())
     printIndirect(H, A);
@@ -269,7 +273,8 @@ void PrefetchInserter::printIndirect(const PrefetchHint &H,
   }
   errs() << formatv("activetime: indirect prefetch in {0} at {1}: {2}through "
                     "the index load at {3} (step {4} bytes), {5} iterations "
-                    "ahead, clamped to the loop's last index",
+                    "ahead when the loop runs at least twice that, clamped "
+                    "to the loop's last index",
                     H.Function, At,
                     A.Plan.ChainHead ? "the first link of its chain, from "
                                        "the enclosing loop, "

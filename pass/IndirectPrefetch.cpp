@@ -28,6 +28,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -206,15 +207,30 @@ bool activetime::emitIndirectPrefetch(const IndirectPlan &P,
   Instruction *AtEntry = P.Loop->getLoopPredecessor()->getTerminator();
   Value *IndexPtr = P.Index->getPointerOperand();
   auto *AR = cast<SCEVAddRecExpr>(SE.getSCEV(IndexPtr));
-  const SCEV *Last =
-      AR->evaluateAtIteration(SE.getBackedgeTakenCount(P.Loop), SE);
+  const SCEV *BTC = SE.getBackedgeTakenCount(P.Loop);
+  const SCEV *Last = AR->evaluateAtIteration(BTC, SE);
   const DataLayout &DL = P.Target->getDataLayout();
   SCEVExpander Expander(SE, DL, "activetime.indirect");
-  if (!Expander.isSafeToExpandAt(Last, AtEntry))
+  unsigned Bits = BTC->getType()->getIntegerBitWidth();
+  if (Bits < 16 || !Expander.isSafeToExpandAt(Last, AtEntry) ||
+      !Expander.isSafeToExpandAt(BTC, AtEntry))
     return false;
   Value *LastPtr = Expander.expandCodeFor(Last, IndexPtr->getType(), AtEntry);
+  // A loop of fewer than twice the distance's iterations would prefetch
+  // its last index over and over (a sparse matrix's short rows): the
+  // prefetch runs only when the loop is long enough, behind a branch the
+  // same in every iteration.
+  Value *Iters = Expander.expandCodeFor(BTC, BTC->getType(), AtEntry);
+  Value *Long = IRBuilder<>(AtEntry).CreateICmpUGE(
+      Iters, ConstantInt::get(BTC->getType(), 2 * Iterations),
+      "activetime.indirect.long");
+  if (auto *C = dyn_cast<ConstantInt>(Long); C && C->isZero())
+    return false;
+  Instruction *At = P.InsertAt;
+  if (!isa<Constant>(Long))
+    At = SplitBlockAndInsertIfThen(Long, P.InsertAt, /*Unreachable=*/false);
 
-  IRBuilder<> B(P.InsertAt);
+  IRBuilder<> B(At);
   Value *Ahead = B.CreatePtrAdd(IndexPtr, B.getInt64(Iterations * P.Step),
                                 "activetime.indirect.ahead");
   Value *Past = P.Step > 0 ? B.CreateICmpUGT(Ahead, LastPtr)

@@ -64,8 +64,10 @@ IndirectAnalysis analyzeIndirect(llvm::LoadInst &Target, llvm::LoopInfo &LI,
 
 /// Inserts, before the target load, the prefetch of its address \p
 /// Iterations iterations ahead, the index load's address clamped to the
-/// loop's last one (computed in the preheader). False, with nothing
-/// changed, if that bound cannot be expanded there.
+/// loop's last one (computed where the loop is entered), in a block of its
+/// own run only when the loop has at least 2 x Iterations iterations (the
+/// CFG changes: the function's analyses are stale after). False if that
+/// bound cannot be expanded there, or the loop is never that long.
 bool emitIndirectPrefetch(const IndirectPlan &P, int64_t Iterations,
                           llvm::ScalarEvolution &SE);
 

@@ -28,6 +28,7 @@
 // GIVEN: "latency_ns": 200,
 
 // IR-LABEL: define {{.*}} @gather(
+// IR: br i1 %activetime.indirect.long
 // IR: %activetime.indirect.ahead = getelementptr i8, ptr %{{.*}}, i64 [[#]]
 // IR-NEXT: icmp ugt ptr %activetime.indirect.ahead, %{{.*}}
 // IR-NEXT: select i1
@@ -45,7 +46,7 @@
 struct Node { struct Node *next; long v; };
 
 // HINTS-DAG: hint gather indirect [[#@LINE+5]] True
-// DECIDE-DAG: activetime: indirect prefetch in gather at {{.*}}prefetch-indirect.c:[[#@LINE+4]]:{{[0-9]+}}: through the index load at {{.*}}prefetch-indirect.c:[[#@LINE+4]]:{{[0-9]+}} (step 4 bytes), [[#]] iterations ahead, clamped to the loop's last index: the shortest profiled iteration took {{[0-9.]+}} ns, [[#]] of them cover the 200 ns miss latency (given to `activetime export` by --latency-ns)
+// DECIDE-DAG: activetime: indirect prefetch in gather at {{.*}}prefetch-indirect.c:[[#@LINE+4]]:{{[0-9]+}}: through the index load at {{.*}}prefetch-indirect.c:[[#@LINE+4]]:{{[0-9]+}} (step 4 bytes), [[#]] iterations ahead when the loop runs at least twice that, clamped to the loop's last index: the shortest profiled iteration took {{[0-9.]+}} ns, [[#]] of them cover the 200 ns miss latency (given to `activetime export` by --latency-ns)
 NOINLINE long gather(const long *a, const int *idx, int n) {
   long s = 0;
 #pragma clang loop unroll(disable)

@@ -4,7 +4,7 @@
 ; computation 16 iterations ahead: the index load's address moved ahead and
 ; clamped to the loop's last one (computed before the loop: b + 4(n-1)
 ; forwards, b backwards), the copies without their poison flags, then a
-; prefetch. Loads it cannot reach that way are left alone with the reason.
+; prefetch, in a block run only when the loop has at least 32 iterations. Loads it cannot reach that way are left alone with the reason.
 ; RUN: %opt_at -passes=activetime-prefetch-use -activetime-prefetch-use=%S/Inputs/hints-indirect.json -activetime-print-decisions -S %s -o - 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=DECIDE < %t.err
 ; Without the printout: the same seven prefetches and no other.
@@ -12,7 +12,7 @@
 ; COUNT-COUNT-7: call void @llvm.prefetch
 ; COUNT-NOT: call void @llvm.prefetch
 
-; DECIDE: activetime: indirect prefetch in gather at (no debug location): through the index load at (no debug location) (step 4 bytes), 16 iterations ahead, clamped to the loop's last index: the shortest profiled iteration took 12.5 ns, 16 of them cover the 200 ns miss latency (given to `activetime export` by --latency-ns)
+; DECIDE: activetime: indirect prefetch in gather at (no debug location): through the index load at (no debug location) (step 4 bytes), 16 iterations ahead when the loop runs at least twice that, clamped to the loop's last index: the shortest profiled iteration took 12.5 ns, 16 of them cover the 200 ns miss latency (given to `activetime export` by --latency-ns)
 ; DECIDE: activetime: indirect prefetch in backward {{.*}} (step -4 bytes), 16 iterations ahead
 ; DECIDE: activetime: indirect prefetch in ptrs {{.*}} (step 8 bytes), 16 iterations ahead
 ; DECIDE: activetime: indirect prefetch in hashed {{.*}} (step 4 bytes)
@@ -32,10 +32,14 @@
 ; CHECK: for.body.preheader:
 ; CHECK: [[LASTOFF:%.*]] = add nsw i64 {{%.*}}, -4
 ; CHECK-NEXT: [[LAST:%.*]] = getelementptr i8, ptr %idx, i64 [[LASTOFF]]
+; CHECK-NEXT: [[BTC:%.*]] = add nsw i64 %wide.trip.count, -1
+; CHECK-NEXT: %activetime.indirect.long = icmp uge i64 [[BTC]], 32
 ; CHECK: %arrayidx = getelementptr inbounds i32, ptr %idx, i64 %indvars.iv
 ; CHECK-NEXT: [[IDX:%.*]] = load i32, ptr %arrayidx
 ; CHECK-NEXT: %idxprom1 = sext i32 [[IDX]] to i64
 ; CHECK-NEXT: %arrayidx2 = getelementptr inbounds i64, ptr %a, i64 %idxprom1
+; CHECK-NEXT: br i1 %activetime.indirect.long, label %[[THEN:[0-9]+]], label %[[REST:[0-9]+]]
+; CHECK: [[THEN]]:
 ; CHECK-NEXT: %activetime.indirect.ahead = getelementptr i8, ptr %arrayidx, i64 64
 ; CHECK-NEXT: [[PAST:%.*]] = icmp ugt ptr %activetime.indirect.ahead, [[LAST]]
 ; CHECK-NEXT: [[CLAMPED:%.*]] = select i1 [[PAST]], ptr [[LAST]], ptr %activetime.indirect.ahead
@@ -43,6 +47,8 @@
 ; CHECK-NEXT: %idxprom1.ahead = sext i32 %activetime.indirect.index to i64
 ; CHECK-NEXT: %arrayidx2.ahead = getelementptr i64, ptr %a, i64 %idxprom1.ahead
 ; CHECK-NEXT: call void @llvm.prefetch.p0(ptr %arrayidx2.ahead, i32 0, i32 3, i32 1)
+; CHECK-NEXT: br label %[[REST]]
+; CHECK: [[REST]]:
 ; CHECK-NEXT: load i64, ptr %arrayidx2
 
 ; Backwards: 64 bytes lower, clamped from below to idx itself.
@@ -84,7 +90,7 @@
 ; CHECK-NEXT: %idxprom1.ahead = zext i32 %and.ahead to i64
 ; CHECK-NEXT: %arrayidx2.ahead = getelementptr %struct.B, ptr %table, i64 %idxprom1.ahead
 ; CHECK-NEXT: call void @llvm.prefetch.p0(ptr %arrayidx2.ahead, i32 0, i32 3, i32 1)
-; CHECK-NEXT: br label %do.body
+; CHECK-NEXT: br label
 ; CHECK-NOT: call void @llvm.prefetch
 
 source_filename = "ind.c"
