@@ -157,8 +157,16 @@ static std::string analyzeIn(IndirectPlan &P, Loop *L, ScalarEvolution &SE,
   // The loop's exact trip count (over all its exits) bounds the index, and
   // the index load runs before any exit of an iteration, so the loop itself
   // reads the last index.
-  if (isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L)))
+  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(BTC))
     return "the loop's trip count is not known when it starts";
+  // An inner loop whose trip count the enclosing loop reloads each time (a
+  // sparse matrix's rows, rowstr[j]..rowstr[j+1]) is mostly short: ahead
+  // of it lies its last index, and the prefetch would cost without hiding
+  // a miss.
+  if (Loop *Outer = L->getParentLoop(); Outer && !SE.isLoopInvariant(BTC, Outer))
+    return "the loop's trip count changes with each iteration of the "
+           "enclosing loop (short rows)";
   SmallVector<BasicBlock *, 4> Exiting;
   L->getExitingBlocks(Exiting);
   for (BasicBlock *E : Exiting)

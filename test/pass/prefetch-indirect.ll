@@ -27,6 +27,8 @@
 ; keys, where the chain's loop is entered; b->v and b->next share a line.
 ; DECIDE: activetime: indirect prefetch in probe at (no debug location): the first link of its chain, from the enclosing loop, through the index load at (no debug location) (step 4 bytes), 16 iterations ahead
 ; DECIDE: activetime: no indirect prefetch in probe at (no debug location): the line is prefetched already for another field
+; A sparse matrix's rows: short, each its own trip count.
+; DECIDE: activetime: no indirect prefetch in spmv at (no debug location): the loop's trip count changes with each iteration of the enclosing loop (short rows)
 
 ; CHECK-LABEL: define dso_local i64 @gather(
 ; CHECK: for.body.preheader:
@@ -92,6 +94,7 @@
 ; CHECK-NEXT: call void @llvm.prefetch.p0(ptr %arrayidx2.ahead, i32 0, i32 3, i32 1)
 ; CHECK-NEXT: br label
 ; CHECK-NOT: call void @llvm.prefetch
+; CHECK-LABEL: define dso_local void @spmv(
 
 source_filename = "ind.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -368,4 +371,54 @@ do.end:                                           ; preds = %do.body
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
   br i1 %exitcond.not, label %for.cond.cleanup, label %for.body
+}
+
+define dso_local void @spmv(ptr nocapture noundef writeonly %y, ptr nocapture noundef readonly %a, ptr nocapture noundef readonly %col, ptr nocapture noundef readonly %row, ptr nocapture noundef readonly %x, i32 noundef %n) local_unnamed_addr {
+entry:
+  %cmp31 = icmp sgt i32 %n, 0
+  br i1 %cmp31, label %for.body.preheader, label %for.cond.cleanup
+
+for.body.preheader:                               ; preds = %entry
+  %wide.trip.count37 = zext nneg i32 %n to i64
+  %.pre = load i32, ptr %row, align 4
+  br label %for.body
+
+for.cond.cleanup:                                 ; preds = %for.cond.cleanup5, %entry
+  ret void
+
+for.body:                                         ; preds = %for.body.preheader, %for.cond.cleanup5
+  %0 = phi i32 [ %.pre, %for.body.preheader ], [ %1, %for.cond.cleanup5 ]
+  %indvars.iv34 = phi i64 [ 0, %for.body.preheader ], [ %indvars.iv.next35, %for.cond.cleanup5 ]
+  %indvars.iv.next35 = add nuw nsw i64 %indvars.iv34, 1
+  %arrayidx3 = getelementptr inbounds i32, ptr %row, i64 %indvars.iv.next35
+  %1 = load i32, ptr %arrayidx3, align 4
+  %cmp427 = icmp slt i32 %0, %1
+  br i1 %cmp427, label %for.body6.preheader, label %for.cond.cleanup5
+
+for.body6.preheader:                              ; preds = %for.body
+  %2 = sext i32 %0 to i64
+  %wide.trip.count = sext i32 %1 to i64
+  br label %for.body6
+
+for.cond.cleanup5:                                ; preds = %for.body6, %for.body
+  %s.0.lcssa = phi double [ 0.000000e+00, %for.body ], [ %6, %for.body6 ]
+  %arrayidx14 = getelementptr inbounds double, ptr %y, i64 %indvars.iv34
+  store double %s.0.lcssa, ptr %arrayidx14, align 8
+  %exitcond38.not = icmp eq i64 %indvars.iv.next35, %wide.trip.count37
+  br i1 %exitcond38.not, label %for.cond.cleanup, label %for.body
+
+for.body6:                                        ; preds = %for.body6.preheader, %for.body6
+  %indvars.iv = phi i64 [ %2, %for.body6.preheader ], [ %indvars.iv.next, %for.body6 ]
+  %s.028 = phi double [ 0.000000e+00, %for.body6.preheader ], [ %6, %for.body6 ]
+  %arrayidx8 = getelementptr inbounds double, ptr %a, i64 %indvars.iv
+  %3 = load double, ptr %arrayidx8, align 8
+  %arrayidx10 = getelementptr inbounds i32, ptr %col, i64 %indvars.iv
+  %4 = load i32, ptr %arrayidx10, align 4
+  %idxprom11 = sext i32 %4 to i64
+  %arrayidx12 = getelementptr inbounds double, ptr %x, i64 %idxprom11
+  %5 = load double, ptr %arrayidx12, align 8
+  %6 = tail call double @llvm.fmuladd.f64(double %3, double %5, double %s.028)
+  %indvars.iv.next = add nsw i64 %indvars.iv, 1
+  %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
+  br i1 %exitcond.not, label %for.cond.cleanup5, label %for.body6
 }
