@@ -6,7 +6,7 @@
 // RUN: %at_cc -O2 -g -mllvm -activetime-strides %s -o prof
 // RUN: ./prof > prof.out
 // RUN: %activetime report --strides activetime.prof.*.raw | FileCheck %s --check-prefix=REPORT
-// RUN: %activetime export --format=prefetch -o hints.json activetime.prof.*.raw
+// RUN: %activetime export --format=prefetch --min-span=0 -o hints.json activetime.prof.*.raw
 // RUN: FileCheck %s --check-prefix=HINTS < hints.json
 // RUN: %clang -O2 -g -fpass-plugin=%pass_plugin -fplugin=%pass_plugin -mllvm -activetime-prefetch-use=hints.json %s -S -emit-llvm -o fb.ll 2> fb.err
 // RUN: count 0 < fb.err

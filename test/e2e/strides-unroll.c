@@ -9,7 +9,7 @@
 // RUN: env ACTIVETIME_OPTIONS=output=u.raw:stride_skip=0 ./unroll
 // RUN: %activetime report --strides u.raw | FileCheck %s
 // RUN: %activetime report --strides --per-copy u.raw | FileCheck %s --check-prefix=COPY
-// RUN: %activetime export --format=prefetch -o hints.json u.raw
+// RUN: %activetime export --format=prefetch --min-span=0 -o hints.json u.raw
 // RUN: python3 -c "import json,sys; [print('hint', h['function'], h['line'], h['stride']) for h in json.load(open(sys.argv[1]))['hints']]" hints.json | FileCheck %s --check-prefix=HINTS
 
 // CHECK: Unrolled copies: 3 source accesses folded into one row each

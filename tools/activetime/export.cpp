@@ -72,6 +72,12 @@ static cl::opt<double> LatencyNs(
     cl::desc("prefetch: memory latency a prefetch has to cover, in ns (0: "
              "measured on this machine, a dependent walk over 128 MiB)"),
     cl::cat(ToolCategory));
+static cl::opt<long long> MinSpan(
+    "min-span", cl::sub(ExportCommand), cl::init(-1),
+    cl::desc("prefetch: loads whose addresses span fewer bytes stay in the "
+             "cache and get no hint (default: the largest cache of one core "
+             "of this machine, from sysfs)"),
+    cl::cat(ToolCategory));
 static cl::opt<unsigned> MaxDistance(
     "max-distance", cl::sub(ExportCommand), cl::init(64),
     cl::desc("prefetch: largest prefetch distance, in loop iterations"),
@@ -204,6 +210,7 @@ static ViewOptions exportOptions() {
   O.Value = Value;
   O.LatencyNs = LatencyNs;
   O.MaxDistance = MaxDistance;
+  O.MinSpan = MinSpan;
   O.Source = Source;
   O.OrderBy = OrderBy;
   O.Encoding = Encoding;

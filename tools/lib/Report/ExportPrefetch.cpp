@@ -98,7 +98,7 @@ static Error writePrefetchHints(const Profile &P, const ViewOptions &O,
   Latency Lat(O.LatencyNs);
   PrefetchModel Model;
   Model.MaxIterations = O.MaxDistance;
-  Model.CacheBytes = cacheBytes();
+  Model.CacheBytes = O.MinSpan >= 0 ? uint64_t(O.MinSpan) : cacheBytes();
   double Wall = wallNs(P);
   json::Array Hints;
   unsigned Skipped = 0;
@@ -108,6 +108,13 @@ static Error writePrefetchHints(const Profile &P, const ViewOptions &O,
       continue;
     bool Strided = (R.Class == StrideClass::Unit ||
                     R.Class == StrideClass::Constant) && R.IterNs;
+    // Data that stays in a core's cache needs no prefetch: it would only
+    // cost instructions (the no-regression programs' small tables).
+    if (R.AddrSpan < Model.CacheBytes &&
+        (Strided || R.Class == StrideClass::Irregular)) {
+      ++Skipped;
+      continue;
+    }
     if (!Strided && R.Class != StrideClass::Irregular) {
       ++Skipped;
       continue;
@@ -171,7 +178,7 @@ static View prefetchFormat() {
   View V;
   V.Name = "prefetch";
   V.Description = "prefetch hints for -activetime-prefetch-use";
-  V.Reads = "latency-ns max-distance";
+  V.Reads = "latency-ns max-distance min-span";
   // The stride sites belong to no thread or call.
   V.CallFilters = false;
   V.Write = writePrefetchHints;

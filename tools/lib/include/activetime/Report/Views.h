@@ -94,6 +94,7 @@ struct ViewOptions {
   FoldedValue Value = FoldedValue::Micros; // folded
   double LatencyNs = 0;                    // prefetch (0: measure)
   unsigned MaxDistance = 64;               // prefetch
+  int64_t MinSpan = -1; // prefetch (-1: the core's cache, cacheBytes())
   SpeedscopeSource Source = SpeedscopeSource::Auto;
   SymbolOrderKey OrderBy = SymbolOrderKey::SelfActive;
   SampleProfileEncoding Encoding = SampleProfileEncoding::ExtBinary;
