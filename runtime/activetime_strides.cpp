@@ -11,7 +11,8 @@
 // inspect phase in which every adjacent difference equalled the site's
 // dominant stride, or of the second phase in a row in which most differed
 // from it, its next skip phase doubles (up to stride_skip_max), so a hot
-// settled site costs a decrement; any other phase resets it to stride_skip.
+// settled site costs a decrement; any other phase halves it (down to
+// stride_skip).
 //
 //===----------------------------------------------------------------------===//
 
@@ -225,8 +226,15 @@ void SiteSlowStep(SiteStats &S, uptr Addr, u64 Tick, const PhaseConfig &C) {
   bool Settled = (S.PhaseMiss == 0 && S.Vote > 0) ||
                  (Irregular && S.WasIrregular);
   S.WasIrregular = Irregular;
+  // Any other phase halves it: a site whose pattern changed is soon
+  // inspected often again, while one that is mostly regular with the odd
+  // jump (an interpreter's dispatch, a hash table's probe) is not inspected
+  // at the base rate for ever, which is what made stride profiling of such
+  // programs twice as slow as the plain build.
   if (C.Adaptive && Settled)
     S.SkipLen = S.SkipLen >= C.SkipMax / 2 ? C.SkipMax : S.SkipLen * 2;
+  else if (C.Adaptive)
+    S.SkipLen = Max(S.SkipLen / 2, C.Skip);
   else
     S.SkipLen = C.Skip;
   S.CurSkip = S.SkipLen;
