@@ -11,8 +11,8 @@
 // inspect phase in which every adjacent difference equalled the site's
 // dominant stride, or of the second phase in a row in which most differed
 // from it, its next skip phase doubles (up to stride_skip_max), so a hot
-// settled site costs a decrement; any other phase halves it (down to
-// stride_skip).
+// settled site costs a decrement; so does a second mixed phase in a row;
+// any other phase resets it to stride_skip.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +35,10 @@
 namespace __activetime {
 
 namespace raw = activetime::raw;
+
+// SiteStats::WasIrregular: the last inspect phase was mostly misses, or had
+// some.
+constexpr u16 kPhaseIrregular = 1, kPhaseMixed = 2;
 
 namespace {
 
@@ -222,19 +226,18 @@ void SiteSlowStep(SiteStats &S, uptr Addr, u64 Tick, const PhaseConfig &C) {
   // A phase with adjacent differences all equal to the dominant stride
   // settles the site a bit more; so does a second phase in a row in which
   // most differences missed it (the site is settled as irregular).
-  bool Irregular = 2 * S.PhaseMiss > C.Inspect;
+  // A phase of some misses but mostly the dominant stride, twice in a row,
+  // settles it too: a mostly regular site with the odd jump (an
+  // interpreter's dispatch, a hash table's probes) would otherwise be
+  // inspected at the base rate for ever.
+  u16 Kind = 2 * S.PhaseMiss > C.Inspect ? kPhaseIrregular
+             : S.PhaseMiss                ? kPhaseMixed
+                                          : 0;
   bool Settled = (S.PhaseMiss == 0 && S.Vote > 0) ||
-                 (Irregular && S.WasIrregular);
-  S.WasIrregular = Irregular;
-  // Any other phase halves it: a site whose pattern changed is soon
-  // inspected often again, while one that is mostly regular with the odd
-  // jump (an interpreter's dispatch, a hash table's probe) is not inspected
-  // at the base rate for ever, which is what made stride profiling of such
-  // programs twice as slow as the plain build.
+                 (Kind && Kind == S.WasIrregular);
+  S.WasIrregular = Kind;
   if (C.Adaptive && Settled)
     S.SkipLen = S.SkipLen >= C.SkipMax / 2 ? C.SkipMax : S.SkipLen * 2;
-  else if (C.Adaptive)
-    S.SkipLen = Max(S.SkipLen / 2, C.Skip);
   else
     S.SkipLen = C.Skip;
   S.CurSkip = S.SkipLen;

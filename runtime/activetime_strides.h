@@ -24,7 +24,7 @@ struct SiteStats {
   u32 SkipLen;       // length of the next skip phase (adaptive); 0: fresh
   u32 InspectLeft;   // observations left in the inspect phase (0: skipping)
   u16 PrevObserved;  // the previous execution was observed (adjacent diff)
-  u16 WasIrregular;  // the last inspect phase was mostly mismatches
+  u16 WasIrregular;  // the last inspect phase: 1 mostly mismatches, 2 some
   u32 PhaseMiss;     // adjacent differences != the candidate, this phase
   u32 CurSkip;       // length of the skip phase in progress
   uptr Last;         // last observed address
