@@ -81,4 +81,7 @@ int main(int argc, char **argv) {
 
 // NOSTACK:      fmt how=counted
 // NOSTACK-NEXT: share={{[0-9.]+}} above50=no below1={{yes|no}} below25=yes
-// NOSTACK-TEXT: code samples: every {{[0-9.]+ [num]?s}} of a thread's CPU time, {{[0-9.]+ [num]?s}} each (removed as probe cost){{$}}
+// The sample cost is measured beside the program in its first ~15 ms of
+// CPU; on a loaded machine the drainer may not get them before the run
+// ends, and the report then says so instead of the period.
+// NOSTACK-TEXT: code samples: {{(every [0-9.]+ [num]?s of a thread's CPU time, [0-9.]+ [num]?s each \(removed as probe cost\)|none: the run ended before their cost was measured .*)$}}
