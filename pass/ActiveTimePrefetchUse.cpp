@@ -190,6 +190,13 @@ bool PrefetchInserter::insert(ArrayRef<MemSite> Sites) {
   return Changed;
 }
 
+/// "file:line:column" of the hinted load, or "(no debug location)".
+static std::string hintLocation(const PrefetchHint &H) {
+  if (H.File.empty())
+    return "(no debug location)";
+  return formatv("{0}:{1}:{2}", H.File, H.Line, H.Column).str();
+}
+
 /// Where the hint file's latency came from, for the decisions' printout.
 static std::string latencySource(const PrefetchHint &H) {
   if (H.LatencySource == "measured")
@@ -202,10 +209,7 @@ static std::string latencySource(const PrefetchHint &H) {
 /// -activetime-print-decisions: the prefetch and how far ahead, with the
 /// measurement the distance came from when the hint file gives it.
 void PrefetchInserter::printDecision(const PrefetchHint &H) const {
-  std::string Where = H.File.empty()
-                          ? std::string("(no debug location)")
-                          : formatv("at {0}:{1}:{2}", H.File, H.Line, H.Column)
-                                .str();
+  std::string Where = H.File.empty() ? hintLocation(H) : "at " + hintLocation(H);
   errs() << formatv("activetime: prefetch in {0} {1}: {2} bytes ahead",
                     H.Function, Where, H.Distance);
   if (H.Iterations && H.WorkNs && H.LatencyNs)
@@ -252,20 +256,17 @@ bool PrefetchInserter::insertIndirect(const MemSite &S, const PrefetchHint &H) {
   return true;
 }
 
-/// "dir/file:line:column", as the hint files name sites.
+/// "file:line:column" of \p DL, the file as the hint files name it.
 static std::string where(const DILocation *DL) {
   if (!DL)
     return "(no debug location)";
-  SmallString<128> File(DL->getDirectory());
-  sys::path::append(File, DL->getFilename());
-  return formatv("{0}:{1}:{2}", File, DL->getLine(), DL->getColumn());
+  return formatv("{0}:{1}:{2}", locationFile(DL), DL->getLine(),
+                 DL->getColumn());
 }
 
 void PrefetchInserter::printIndirect(const PrefetchHint &H,
                                      const IndirectAnalysis &A) const {
-  std::string At = H.File.empty()
-                       ? std::string("(no debug location)")
-                       : formatv("{0}:{1}:{2}", H.File, H.Line, H.Column).str();
+  std::string At = hintLocation(H);
   if (!A.Why.empty()) {
     errs() << formatv("activetime: no indirect prefetch in {0} at {1}: {2}\n",
                       H.Function, At, A.Why);

@@ -77,7 +77,7 @@ bool MemSite::isStatic() const { return Flags & abi::MS_Static; }
 bool MemSite::isLoad() const { return !(Flags & abi::MS_Store); }
 bool MemSite::inLoop() const { return Flags & abi::MS_InLoop; }
 
-static std::string locationFile(const DILocation *DL) {
+std::string activetime::locationFile(const DILocation *DL) {
   StringRef Filename = DL->getFilename();
   StringRef Directory = DL->getDirectory();
   if (Filename.empty() || Directory.empty() ||

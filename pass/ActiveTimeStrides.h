@@ -82,6 +82,10 @@ void findMemSites(llvm::Function &F, llvm::ScalarEvolution &SE,
 void findMemSites(llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
                   MemMode Mode, std::vector<MemSite> &Sites,
                   MemSiteCounts &Counts);
+/// The source file of \p DL as sites name it ("dir/file" unless the file
+/// name is absolute or either is empty).
+std::string locationFile(const llvm::DILocation *DL);
+
 /// The find phase's summary for -activetime-print-decisions.
 void printSiteCounts(llvm::raw_ostream &OS, size_t NumSites,
                      const MemSiteCounts &Counts);

@@ -1561,29 +1561,26 @@ TEST(StrideTest, IrregularSitesSettleAndChangesReset) {
   EXPECT_EQ(SiteExecutions(S, S.Countdown), 2000u);
   EXPECT_EQ(S.SkipLen, 64u);
   EXPECT_LT(S.CandCount * 2, S.Adjacent);
+  // One inspect phase in which two of the three adjacent differences agree:
+  // mixed, not settled either way on its own.
+  auto MixedPhase = [&] {
+    S.Countdown = 1; // the next execution is inspected
+    for (int I = 0; I < 4; ++I) {
+      Lcg = Lcg * 1103515245u + 12345u;
+      uptr A = I < 3 ? uptr(I) * 8 : (Lcg >> 8) * 8;
+      if (--S.Countdown > 0)
+        continue;
+      SiteSlowStep(S, A, I, C);
+    }
+  };
   // The pattern changes: a phase that is neither resets the skip phase.
   u32 Before = S.SkipLen;
-  S.Countdown = 1; // the next execution is inspected
   Lcg = 7;
-  for (int I = 0; I < 4; ++I) {
-    Lcg = Lcg * 1103515245u + 12345u;
-    // Two of the three adjacent differences agree: not settled either way.
-    uptr A = I < 3 ? uptr(I) * 8 : (Lcg >> 8) * 8;
-    if (--S.Countdown > 0)
-      continue;
-    SiteSlowStep(S, A, I, C);
-  }
+  MixedPhase();
   EXPECT_EQ(Before, 64u);
   EXPECT_EQ(S.SkipLen, 8u);
   // The same mix again: a mostly regular site with the odd jump settles.
-  S.Countdown = 1;
-  for (int I = 0; I < 4; ++I) {
-    Lcg = Lcg * 1103515245u + 12345u;
-    uptr A = I < 3 ? uptr(I) * 8 : (Lcg >> 8) * 8;
-    if (--S.Countdown > 0)
-      continue;
-    SiteSlowStep(S, A, I, C);
-  }
+  MixedPhase();
   EXPECT_EQ(S.SkipLen, 16u);
 }
 

@@ -95,14 +95,20 @@ TEST(StridesTest, FoldCopiesOfAnUnrolledStride) {
   EXPECT_EQ(F[0].Class, StrideClass::Unit);
 }
 
+/// The note of a group \p Rows that foldCopies leaves unfolded: every row
+/// kept, each with the same note.
+std::string unfoldedNote(const std::vector<StrideRow> &Rows) {
+  std::vector<StrideRow> F = foldCopies(Rows);
+  EXPECT_EQ(F.size(), Rows.size());
+  for (const StrideRow &R : F) {
+    EXPECT_EQ(R.FoldNote, F[0].FoldNote);
+    EXPECT_EQ(R.Unroll, 1u);
+  }
+  return F[0].FoldNote;
+}
+
 TEST(StridesTest, CopiesThatDoNotFitStayUnfolded) {
-  auto Note = [](std::vector<StrideRow> Rows) {
-    std::vector<StrideRow> F = foldCopies(Rows);
-    EXPECT_EQ(F.size(), Rows.size());
-    for (const StrideRow &R : F)
-      EXPECT_EQ(R.FoldNote, F[0].FoldNote);
-    return F[0].FoldNote;
-  };
+  auto Note = unfoldedNote;
   EXPECT_EQ(Note({copyRow(1, 0, 96), copyRow(1, 48, 100)}),
             "the copies' strides differ");
   EXPECT_EQ(Note({copyRow(1, 0, 96), copyRow(1, 16, 96)}),
@@ -191,15 +197,7 @@ TEST(StridesTest, FoldUnprovenCopiesByObservedOffsets) {
 }
 
 TEST(StridesTest, UnprovenCopiesThatDoNotFitStayUnfolded) {
-  auto Note = [](std::vector<StrideRow> Rows) {
-    std::vector<StrideRow> F = foldCopies(Rows);
-    EXPECT_EQ(F.size(), Rows.size());
-    for (const StrideRow &R : F) {
-      EXPECT_EQ(R.FoldNote, F[0].FoldNote);
-      EXPECT_EQ(R.Unroll, 1u);
-    }
-    return F[0].FoldNote;
-  };
+  auto Note = unfoldedNote;
   EXPECT_EQ(Note(unprovenCopies(224, {56, 56, 56}, 100, 89)),
             "offsets between copies not constant at run time (copy 2 of 4: "
             "89% of 100 at 56, 90% needed)");

@@ -61,22 +61,25 @@ void profile::classifySite(StrideRow &R) {
 }
 
 namespace {
-/// The time of a site's dominant steps, in ns: tick rates differ between
+/// The time of a set of a site's steps, in ns: tick rates differ between
 /// processes, so the sums over them are of ns.
-struct StepTimes {
-  double IterNs = 0;  // summed over the dominant steps
+struct StepSet {
+  double SumNs = 0;   // summed over the steps
   double ProbeNs = 0; // of which the site's own probe
   double MinNs = 0;   // the shortest step less its own probe time
-  // The same over every adjacent step, whatever its difference.
-  double AnyNs = 0, AnyProbeNs = 0, AnyMinNs = 0;
+};
+/// A site's dominant steps, and every adjacent step whatever its
+/// difference.
+struct StepTimes {
+  StepSet Dominant, Any;
 };
 } // namespace
 
 static StepTimes stepTimes(const Process &Pr, const MemSite &S) {
-  double Rate = double(Pr.TickRate);
-  return {double(S.IterTicks) * 1e9 / Rate,    double(S.ProbeTicks) * 1e9 / Rate,
-          double(S.MinStepTicks) * 1e9 / Rate,  double(S.AnyStepTicks) * 1e9 / Rate,
-          double(S.AnyProbeTicks) * 1e9 / Rate, double(S.MinAnyStepTicks) * 1e9 / Rate};
+  double NsPerTick = 1e9 / double(Pr.TickRate);
+  auto Ns = [&](uint64_t Ticks) { return double(Ticks) * NsPerTick; };
+  return {{Ns(S.IterTicks), Ns(S.ProbeTicks), Ns(S.MinStepTicks)},
+          {Ns(S.AnyStepTicks), Ns(S.AnyProbeTicks), Ns(S.MinAnyStepTicks)}};
 }
 
 /// Adds another process's record \p S of a site (its steps \p St) to the
@@ -98,24 +101,23 @@ static void mergeSite(MemSite &M, StepTimes &Sum, const MemSite &S,
     M.PrevOffsetCount = S.PrevOffsetCount;
   }
   if (S.Adjacent) {
-    Sum.AnyMinNs = M.Adjacent == S.Adjacent ? St.AnyMinNs
-                                            : std::min(Sum.AnyMinNs, St.AnyMinNs);
-    Sum.AnyNs += St.AnyNs;
-    Sum.AnyProbeNs += St.AnyProbeNs;
+    Sum.Any.MinNs = M.Adjacent == S.Adjacent
+                        ? St.Any.MinNs
+                        : std::min(Sum.Any.MinNs, St.Any.MinNs);
+    Sum.Any.SumNs += St.Any.SumNs;
+    Sum.Any.ProbeNs += St.Any.ProbeNs;
   }
   // As the runtime merges threads: the best supported stride wins, and
   // processes agreeing on it add up.
   if (M.DominantCount && S.Dominant == M.Dominant) {
     M.DominantCount += S.DominantCount;
-    Sum.IterNs += St.IterNs;
-    Sum.ProbeNs += St.ProbeNs;
-    Sum.MinNs = std::min(Sum.MinNs, St.MinNs);
+    Sum.Dominant.SumNs += St.Dominant.SumNs;
+    Sum.Dominant.ProbeNs += St.Dominant.ProbeNs;
+    Sum.Dominant.MinNs = std::min(Sum.Dominant.MinNs, St.Dominant.MinNs);
   } else if (S.DominantCount > M.DominantCount) {
     M.Dominant = S.Dominant;
     M.DominantCount = S.DominantCount;
-    Sum.IterNs = St.IterNs;
-    Sum.ProbeNs = St.ProbeNs;
-    Sum.MinNs = St.MinNs;
+    Sum.Dominant = St.Dominant;
   }
 }
 
@@ -147,54 +149,74 @@ static std::vector<StrideRow> mergeSites(const Profile &P,
   return Rows;
 }
 
-std::vector<StrideRow> profile::strideRows(const Profile &P) {
-  std::vector<StepTimes> Steps;
-  std::vector<StrideRow> Rows = mergeSites(P, Steps);
-  // Every dynamic site of a loop is inspected in the loop's iterations: the
-  // probe time of all of them lies inside each one's measured step.
-  std::map<std::tuple<std::string, std::string, uint32_t>, double> LoopProbe;
-  std::vector<double> OwnProbe(Rows.size(), 0);
+namespace {
+/// A set of steps without the probes of the loop's dynamic sites.
+struct LessProbes {
+  double MeanNs = 0;      // the mean step as measured
+  double LoopProbeNs = 0; // the loop's probes' time per step
+  double IterNs = 0;      // MeanNs - LoopProbeNs, at least 0
+  double MinNs = 0;       // the shortest less the other sites' probes
+};
+} // namespace
+
+/// Every dynamic site of a loop is inspected in the loop's iterations: the
+/// probe time of all of them lies inside each one's measured step. For each
+/// row whose set \p Set of steps (\p Count of them) has time, its mean and
+/// shortest step less that probe time (the shortest lacks its own already).
+template <class SetT, class CountT>
+static std::vector<std::optional<LessProbes>>
+lessLoopProbes(const std::vector<StrideRow> &Rows, SetT Set, CountT Count) {
   auto LoopKey = [](const StrideRow &R) {
     return std::make_tuple(R.Module, R.Site.Func, R.Site.LoopLine);
   };
+  auto InLoop = [](const StrideRow &R) { return R.Site.Flags & abi::MS_InLoop; };
+  auto Has = [&](size_t I) { return Count(Rows[I]) && Set(I).SumNs > 0; };
+  std::map<std::tuple<std::string, std::string, uint32_t>, double> LoopProbe;
+  std::vector<double> Own(Rows.size(), 0);
   for (size_t I = 0; I < Rows.size(); ++I) {
-    StrideRow &R = Rows[I];
-    if (R.Site.DominantCount && Steps[I].IterNs > 0) {
-      R.MeasuredIterNs = Steps[I].IterNs / double(R.Site.DominantCount);
-      OwnProbe[I] = Steps[I].ProbeNs / double(R.Site.DominantCount);
-      if (R.Site.Flags & abi::MS_InLoop)
-        LoopProbe[LoopKey(R)] += OwnProbe[I];
-    }
+    if (!Has(I))
+      continue;
+    Own[I] = Set(I).ProbeNs / double(Count(Rows[I]));
+    if (InLoop(Rows[I]))
+      LoopProbe[LoopKey(Rows[I])] += Own[I];
+  }
+  std::vector<std::optional<LessProbes>> Out(Rows.size());
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    if (!Has(I))
+      continue;
+    LessProbes L;
+    L.MeanNs = Set(I).SumNs / double(Count(Rows[I]));
+    L.LoopProbeNs = InLoop(Rows[I]) ? LoopProbe[LoopKey(Rows[I])] : Own[I];
+    L.IterNs = std::max(L.MeanNs - L.LoopProbeNs, 0.0);
+    L.MinNs = std::max(Set(I).MinNs - (L.LoopProbeNs - Own[I]), 0.0);
+    Out[I] = L;
+  }
+  return Out;
+}
+
+std::vector<StrideRow> profile::strideRows(const Profile &P) {
+  std::vector<StepTimes> Steps;
+  std::vector<StrideRow> Rows = mergeSites(P, Steps);
+  for (StrideRow &R : Rows)
     classifySite(R);
-  }
-  // The same over every adjacent step of each site.
-  std::map<std::tuple<std::string, std::string, uint32_t>, double> LoopAny;
-  std::vector<double> OwnAny(Rows.size(), 0);
-  for (size_t I = 0; I < Rows.size(); ++I) {
-    const StrideRow &R = Rows[I];
-    if (!R.Site.Adjacent || Steps[I].AnyNs <= 0)
-      continue;
-    OwnAny[I] = Steps[I].AnyProbeNs / double(R.Site.Adjacent);
-    if (R.Site.Flags & abi::MS_InLoop)
-      LoopAny[LoopKey(R)] += OwnAny[I];
-  }
+  std::vector<std::optional<LessProbes>> Dominant = lessLoopProbes(
+      Rows, [&](size_t I) { return Steps[I].Dominant; },
+      [](const StrideRow &R) { return R.Site.DominantCount; });
+  std::vector<std::optional<LessProbes>> Any = lessLoopProbes(
+      Rows, [&](size_t I) { return Steps[I].Any; },
+      [](const StrideRow &R) { return R.Site.Adjacent; });
   for (size_t I = 0; I < Rows.size(); ++I) {
     StrideRow &R = Rows[I];
-    if (R.Site.Adjacent && Steps[I].AnyNs > 0) {
-      double Probe =
-          (R.Site.Flags & abi::MS_InLoop) ? LoopAny[LoopKey(R)] : OwnAny[I];
-      R.AnyIterNs = std::max(
-          Steps[I].AnyNs / double(R.Site.Adjacent) - Probe, 0.0);
-      R.MinAnyIterNs =
-          std::max(Steps[I].AnyMinNs - (Probe - OwnAny[I]), 0.0);
+    if (const std::optional<LessProbes> &D = Dominant[I]) {
+      R.MeasuredIterNs = D->MeanNs;
+      R.LoopProbeNs = D->LoopProbeNs;
+      R.IterNs = D->IterNs;
+      R.MinIterNs = D->MinNs;
     }
-    if (!R.MeasuredIterNs)
-      continue;
-    R.LoopProbeNs = (R.Site.Flags & abi::MS_InLoop) ? LoopProbe[LoopKey(R)]
-                                                     : OwnProbe[I];
-    R.IterNs = std::max(*R.MeasuredIterNs - R.LoopProbeNs, 0.0);
-    R.MinIterNs =
-        std::max(Steps[I].MinNs - (R.LoopProbeNs - OwnProbe[I]), 0.0);
+    if (const std::optional<LessProbes> &A = Any[I]) {
+      R.AnyIterNs = A->IterNs;
+      R.MinAnyIterNs = A->MinNs;
+    }
   }
   chainObservedOffsets(Rows);
   return Rows;
