@@ -88,13 +88,45 @@ bool activetime::instrumentBeforeInlining() { return ClBeforeInlining; }
 /// Marks the stores of the call site into the frame slot (storeCallSite).
 static constexpr const char kCallSiteMD[] = "activetime.callsite";
 
+/// After inlining, F's own frame slot (whose call-site store names F) gives
+/// way to F's return address slot, as without -activetime-before-inlining:
+/// the slots of the copies inlined into F are allocas of F's frame, which
+/// the backend may place above F's own slot, and the runtime would then take
+/// F's frame for one a longjmp abandoned when such a copy's probe ran. The
+/// return address slot lies above every alloca of F. Returns whether F
+/// changed.
+static bool useReturnAddressSlot(Function &F, StoreInst *OwnStore) {
+  auto *Slot = dyn_cast<AllocaInst>(OwnStore->getPointerOperand());
+  Triple TT(F.getParent()->getTargetTriple());
+  if (!Slot || !(TT.getArch() == Triple::x86_64 ||
+                 TT.getArch() == Triple::x86 || TT.isAArch64()))
+    return false;
+  // Only the probes and the call-site store may use it.
+  for (User *U : Slot->users())
+    if (U != OwnStore && !isa<CallInst>(U))
+      return false;
+  IRBuilder<> IRB(&*F.getEntryBlock().getFirstInsertionPt());
+  Value *RetSlot = IRB.CreateIntrinsic(Intrinsic::addressofreturnaddress,
+                                       {Slot->getType()}, {});
+  Value *RA = OwnStore->getValueOperand();
+  OwnStore->eraseFromParent();
+  if (auto *RAI = dyn_cast<Instruction>(RA))
+    if (RAI->use_empty())
+      RAI->eraseFromParent();
+  Slot->replaceAllUsesWith(RetSlot);
+  Slot->eraseFromParent();
+  return true;
+}
+
 /// After inlining (-activetime-before-inlining): the call-site stores that
 /// an inlined copy brought into another function store 0, "call site
-/// unknown", instead of that function's return address. Returns whether
-/// anything changed.
+/// unknown", instead of that function's return address; the function's own
+/// probes pass its return address slot (useReturnAddressSlot). Returns
+/// whether anything changed.
 static bool fixInlinedCallSites(Module &M) {
   bool Changed = false;
-  for (Function &F : M)
+  for (Function &F : M) {
+    StoreInst *OwnStore = nullptr;
     for (BasicBlock &BB : F)
       for (Instruction &I : BB) {
         auto *S = dyn_cast<StoreInst>(&I);
@@ -102,8 +134,10 @@ static bool fixInlinedCallSites(Module &M) {
         if (!MD || MD->getNumOperands() != 1)
           continue;
         auto *Own = dyn_cast_or_null<ValueAsMetadata>(MD->getOperand(0).get());
-        if (Own && Own->getValue() == &F)
+        if (Own && Own->getValue() == &F) {
+          OwnStore = S;
           continue;
+        }
         Value *Old = S->getValueOperand();
         S->setOperand(0, ConstantPointerNull::get(PointerType::getUnqual(M.getContext())));
         S->setMetadata(kCallSiteMD, nullptr);
@@ -112,6 +146,9 @@ static bool fixInlinedCallSites(Module &M) {
             OldI->eraseFromParent();
         Changed = true;
       }
+    if (OwnStore)
+      Changed |= useReturnAddressSlot(F, OwnStore);
+  }
   return Changed;
 }
 

@@ -49,15 +49,22 @@
 ; BEFORE:     @llvm.global_ctors = appending global [1 x
 ; BEFORE:     define {{.*}}i32 @sum(
 ; The entry of sum (table entry 0), then square's (entry 1, 32 bytes on) in
-; the loop, inlined.
+; the loop, inlined. After inlining, sum's own probes pass its return
+; address slot, which lies above every alloca of its frame (the inlined
+; copies' slots among them): frames stay strictly decreasing with depth, so
+; the runtime never takes sum's frame for one a longjmp abandoned. Its own
+; call-site store is gone (the slot holds the return address itself).
+; BEFORE:     [[RA:%[0-9a-z.]+]] = {{.*}}call ptr @llvm.addressofreturnaddress.p0()
 ; BEFORE-NOT: define
-; BEFORE:     call void @__activetime_func_enter(ptr {{.*}}@__activetime_funcs, ptr
+; BEFORE-NOT: store ptr {{.*}}@llvm.returnaddress
+; BEFORE:     call void @__activetime_func_enter(ptr {{.*}}@__activetime_funcs, ptr {{.*}}[[RA]])
 ; BEFORE-NOT: define
 ; The copy of square inlined into sum stores "call site unknown" (0): the
 ; return address there is sum's, not the inlined call's.
 ; BEFORE:     store ptr null, ptr %activetime.frame.i
 ; BEFORE-NEXT: call void @__activetime_func_enter(ptr {{.*}}getelementptr inbounds (i8, ptr @__activetime_funcs, i64 32)
 ; BEFORE:     call void @__activetime_func_exit(ptr {{.*}}getelementptr inbounds (i8, ptr @__activetime_funcs, i64 32)
+; BEFORE:     call void @__activetime_func_exit(ptr {{.*}}@__activetime_funcs, ptr {{.*}}[[RA]])
 ; BEFORE:     define internal i32 @square(
 ; BEFORE-NOT: !activetime.inlined_away
 
