@@ -808,7 +808,8 @@ bool MeasureCostAndSetPeriod(const WorkerThread *Stop);
 
 void *DrainerMain(void *) {
   internal_prctl(15 /* PR_SET_NAME */, uptr("at-drain"), 0, 0, 0);
-  if (!MeasureCostAndSetPeriod(&drainer))
+  if (!WaitToMeasure(drainer) || !CalibrateBeside(drainer) ||
+      !MeasureCostAndSetPeriod(&drainer))
     return nullptr; // the process ended first: no rings were opened
   // A round at once: the threads that have waited for the cost get their
   // rings now.
@@ -837,6 +838,8 @@ void StartCodeSampleDrainer() {
   }
   __atomic_store_n(&late_by_drainer, 1u, __ATOMIC_RELAXED);
 }
+
+bool CodeSampleDrainerRuns() { return drainer.Running; }
 
 void StopCodeSampleDrainer() {
   // Threads still running open their late rings themselves: a round in

@@ -137,6 +137,9 @@ void PollCodeSamples(ThreadTls &T);
 // before the exit-time write, restarted in a fork child.
 void StartCodeSampleDrainer();
 void StopCodeSampleDrainer();
+// Whether the drainer runs: it then calibrates the probe table first
+// (CalibrateBeside), so that the two measurements do not disturb each other.
+bool CodeSampleDrainerRuns();
 void CodeSamplesAfterForkChild();
 // fork: no runtime thread may be inside dl_iterate_phdr when the process
 // forks (the child would inherit the loader's lock held). Close waits for

@@ -69,6 +69,8 @@ void PollSlow(ThreadTls &T, u64 Now) {
     PollLateRings(T, TS, Now);
   PollCodeSamples(T);
   PollSwitchSource(T, Now);
+  if (UNLIKELY(T.TablePending))
+    PollProbeTable(T, Now);
 }
 
 } // namespace __activetime

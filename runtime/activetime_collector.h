@@ -29,7 +29,8 @@
 //
 // Two exceptions: the probes poll the code sample ring and the switch source
 // through fields of ThreadTls that their fast path reads directly, so that
-// poll's slow path (PollSlow) names its two collectors; and the code sample
+// poll's slow path (PollSlow) names its two collectors (and the probe table,
+// which a thread adopts there once calibrated); and the code sample
 // drainer opens a late thread's switch ring along with its code-sample ring
 // (perf_after_us, activetime_codesamples.h).
 //

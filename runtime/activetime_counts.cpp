@@ -39,6 +39,7 @@ namespace {
 u32 shared_slots_in_use = 1; // slot 0 is never handed out
 StaticSpinMutex slots_mu;
 u64 timing_threshold;
+u32 threshold_pending; // the probe table is not calibrated yet
 u32 counting_off;
 
 // Where calls go while they must not be counted (collection off): one array
@@ -263,20 +264,39 @@ void InitTiming() {
   u64 Pair256 = O.Pair256 ? O.Pair256 : O.Enter256 + O.Exit256;
   int Ratio = flags()->timing_ratio;
   bool Trace = flags()->mode == RunMode::Trace;
-  timing_threshold = Ratio > 0 && !Trace ? (Pair256 * u64(Ratio)) >> 8 : 0;
+  u64 Th = Ratio > 0 && !Trace ? (Pair256 * u64(Ratio)) >> 8 : 0;
+  __atomic_store_n(&timing_threshold, Th, __ATOMIC_RELAXED);
+  // While the table's calibration is pending (the pair's cost unknown),
+  // no function is switched to counting, and checkpoints stay close.
+  __atomic_store_n(&threshold_pending,
+                   Ratio > 0 && !Trace && O.Source == raw::OS_Uncalibrated
+                       ? 1u
+                       : 0u,
+                   __ATOMIC_RELAXED);
 }
 
-void SetTimingThreshold(u64 Ticks) { timing_threshold = Ticks; }
-u64 TimingThreshold() { return timing_threshold; }
+void SetTimingThreshold(u64 Ticks) {
+  __atomic_store_n(&timing_threshold, Ticks, __ATOMIC_RELAXED);
+  __atomic_store_n(&threshold_pending, 0u, __ATOMIC_RELAXED);
+}
+u64 TimingThreshold() {
+  return __atomic_load_n(&timing_threshold, __ATOMIC_RELAXED);
+}
 
 void CheckTiming(Node *N, u32 Frame) {
   u64 Calls = N->Calls;
   // Later checkpoints catch functions whose first calls were the long ones.
   N->NextCheck = Calls < (u64(1) << 40) ? Calls * 4 : ~0ull;
-  if (!timing_threshold || !Calls)
+  u64 Threshold = TimingThreshold();
+  if (!Threshold && __atomic_load_n(&threshold_pending, __ATOMIC_RELAXED)) {
+    // Not known yet: look again after an eighth more calls, not 4x.
+    N->NextCheck = Calls + Calls / 8 + 1;
+    return;
+  }
+  if (!Threshold || !Calls)
     return;
   s64 Active = s64(N->Incl) - s64((N->Ovh256 + 128) >> 8) - s64(N->Off);
-  if (Active >= 0 && u64(Active) >= timing_threshold * Calls)
+  if (Active >= 0 && u64(Active) >= Threshold * Calls)
     return;
   if (!N->Counter) {
     // A function called before its module registered never adopted.
@@ -349,7 +369,7 @@ void FoldThreadCounts(ThreadState &Into, ThreadState &From, const u32 *, u32) {
 }
 
 void FillCountsProcessRecord(raw::ProcessRecord &R) {
-  R.TimingThreshold = timing_threshold;
+  R.TimingThreshold = TimingThreshold();
 }
 
 // The thread's calls by function id, from its counter arrays (a live

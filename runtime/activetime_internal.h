@@ -38,10 +38,11 @@ struct RuntimeState {
   u32 Pid;
   u64 StartTick;      // runtime start, or the fork in a child
   u64 StartUnixNs;    // CLOCK_REALTIME at StartTick
-  // The overhead table (calibrated at init or fixed by the overhead_*_ticks
-  // flags); copied into each thread's TLS block at thread init.
+  // The overhead table (fixed by the overhead_*_ticks flags, or calibrated
+  // beside the program and published once); copied into each thread's TLS
+  // block when published (activetime_overhead.cpp).
   activetime::raw::OverheadRecord Overhead;
-  u64 TickStep256;    // MeasureTickStep256() at init
+  u64 TickStep256;    // MeasureTickStep256(), with the table (0 before)
   bool ForkedChild;   // a fork() child: its file name must differ (%p)
   bool Abandoned;     // a child made behind the fork handlers (ProbeGate)
   // The profile went into the MPI job's (ProfileHandedOff): no exit write.
@@ -107,12 +108,23 @@ ALWAYS_INLINE void EnsureCoreInit() {
 // Charging Enter at every entry and Exit at every exit except the frame's own
 // then removes exactly Enter + n*B from a frame with n nested calls.
 // Runs the real probe code on a scratch thread state (the caller's TLS block
-// is saved and restored); fills *Out (Source = OS_Calibrated).
-void CalibrateOverhead(activetime::raw::OverheadRecord *Out);
-// Sets runtime.Overhead from the flags, calibrating if needed (runtime init).
-// Also sets probe_fence from the flag, first: the table is the fenced or the
+// is saved and restored); fills *Out (Source = OS_Calibrated). With Stop,
+// returns false, *Out unset, once that worker is asked to stop.
+struct WorkerThread;
+bool CalibrateOverhead(activetime::raw::OverheadRecord *Out,
+                       const WorkerThread *Stop = nullptr);
+// Sets runtime.Overhead from the flags (runtime init): the fixed parts, and
+// the calibration pending beside the program if a part is not fixed. Also
+// sets probe_fence from the flag, first: the table is the fenced or the
 // unfenced probes' cost.
 void InitOverheadTable();
+// On a runtime thread W: a millisecond into the process's life, measures
+// the tick step and calibrates the table, then publishes both (threads
+// adopt the table at their next poll). Returns false if W was asked to stop
+// first; true at once if nothing is pending or another thread calibrates.
+bool CalibrateBeside(WorkerThread &W);
+// Testing: the calibration beside the program, on the calling thread now.
+void CalibrateOverheadForTesting();
 // Nonzero while probes fence their tick read and work (activetime_probes.cpp).
 extern u32 probe_fence;
 // Testing: replaces the table (ticks * 256) for threads initialized later

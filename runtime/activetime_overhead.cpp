@@ -35,13 +35,31 @@
 // Up to kRounds rounds while the spread exceeds 10%, keeping the most stable.
 // Fixed point: ticks * 256.
 //
+// When. The calibration takes about 5 ms of CPU, which every short process
+// would pay before main. It runs beside the program instead, on a runtime
+// thread (the code-sample drainer's first work, or its own thread), a
+// millisecond after start-up: a process that ends first pays nothing and
+// its profile says the table was never calibrated. Until the table is
+// published the probes charge only what they measure of themselves (the
+// parts outside their tick reads stay in the callers' times, within the
+// tool's per-pair error bound), and no function is switched to counting.
+// Each thread adopts the published table at its next poll; a pending
+// thread polls at least every millisecond for it.
+//
 //===----------------------------------------------------------------------===//
 
+#include "activetime_collector.h"
+#include "activetime_codesamples.h"
+#include "activetime_counts.h"
 #include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_internal.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
+#include "activetime_worker.h"
+
+#include "sanitizer_common/sanitizer_linux.h"
+#include "sanitizer_common/sanitizer_mutex.h"
 
 namespace __activetime {
 
@@ -52,6 +70,31 @@ constexpr int kBatches = 31;
 constexpr int kCalls = 256;
 constexpr int kRounds = 3;
 constexpr u64 kSpreadBoundPermille = 100;
+
+// How often a thread waiting for the table polls for it.
+constexpr u64 kPendingPollNs = 1000000;
+
+// The table is to be calibrated and is not published yet (set at start-up
+// and in a fork child, cleared by the publication).
+u32 calibration_pending;
+// Claimed by the runtime thread that calibrates (0 free, 1 taken): the
+// drainer, or the calibration's own thread when there is no drainer.
+u32 calibration_claimed;
+// Set (release) once runtime.Overhead and runtime.TickStep256 hold the
+// calibrated figures; threads adopt them at their next poll.
+u32 figures_ready;
+u64 pending_poll_ticks;
+// runtime.Overhead and TickStep256 between the publication and the writer.
+StaticSpinMutex table_mu;
+WorkerThread calibrator;
+
+// A flag's fixed part of the table (ticks * 256), 0 where calibrated.
+u64 FixedPart256(int Ticks) { return Ticks >= 0 ? u64(Ticks) << 8 : 0; }
+
+// Set while a calibration runs beside the program: it stops at the next
+// batch once this worker is asked to.
+const WorkerThread *calib_stop;
+bool Stopping() { return calib_stop && StopRequested(*calib_stop); }
 
 FuncDesc calib_desc = {nullptr, "__activetime_calibration", nullptr, 0, 0};
 const volatile u64 calib_zero_word = 0;
@@ -98,6 +141,7 @@ struct RoundResult {
   // Of A and B - A, what the probes measured of themselves (their two tick
   // reads), per call: the entry probe's interval and the exit probe's.
   u64 MeasuredEnter, MeasuredExit;
+  bool Stopped; // the worker was asked to stop: no figures
 };
 
 // The batch figure kept: fenced probes cost the same in every batch, so
@@ -116,7 +160,12 @@ RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256) {
   u64 Ins[kBatches], Pls[kBatches], Els[kBatches], Bs[kBatches];
   u64 Mes[kBatches], Mxs[kBatches];
   const ThreadTls &T = at_tls;
+  RoundResult R = {};
   for (int Bt = 0; Bt < kBatches; ++Bt) {
+    if (Stopping()) {
+      R.Stopped = true;
+      return R;
+    }
     u64 C0 = N->Calls, I0 = N->Incl, O0 = N->Ovh256, TO0 = T.Ovh;
     u64 T0 = ReadTick();
     for (int I = 0; I < kCalls; ++I)
@@ -147,7 +196,6 @@ RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256) {
   SortU64(Mxs, kBatches);
   u64 In = Kept(Ins), Pl = Kept(Pls), El = Kept(Els);
   u64 Body256 = Pl > EmptyPlain256 ? Pl - EmptyPlain256 : 0;
-  RoundResult R;
   R.B = In > Pl ? In - Pl : 0;
   R.A = El > Body256 ? El - Body256 : 0;
   R.MeasuredEnter = Kept(Mes);
@@ -160,9 +208,11 @@ RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256) {
 }
 
 RoundResult Calibrate(const Node *N, u32 Steps, u64 EmptyPlain256) {
-  RoundResult Best = {0, 0, ~0ull, 0, 0};
+  RoundResult Best = {0, 0, ~0ull, 0, 0, false};
   for (int Round = 0; Round < kRounds; ++Round) {
     RoundResult R = RunRound(N, Steps, EmptyPlain256);
+    if (R.Stopped)
+      return R;
     if (R.Spread < Best.Spread)
       Best = R;
     if (Best.Spread <= kSpreadBoundPermille)
@@ -187,7 +237,8 @@ u64 PlainCost256(u32 Steps) {
 }
 } // namespace
 
-void CalibrateOverhead(raw::OverheadRecord *Out) {
+bool CalibrateOverhead(raw::OverheadRecord *Out, const WorkerThread *Stop) {
+  calib_stop = Stop;
   ThreadTls &T = at_tls;
   ThreadTls Saved = T;
   uptr PS = GetPageSizeCached();
@@ -235,7 +286,8 @@ void CalibrateOverhead(raw::OverheadRecord *Out) {
             "plain per step %llu/256 -> %u steps",
          (unsigned long long)Best.B, (unsigned long long)Best.A,
          (unsigned long long)Best.Spread, (unsigned long long)PerStep, Steps);
-    Best = Calibrate(N, Steps, EmptyPlain);
+    if (!Best.Stopped)
+      Best = Calibrate(N, Steps, EmptyPlain);
   }
   if (Best.A > Best.B)
     Best.A = Best.B;
@@ -246,6 +298,9 @@ void CalibrateOverhead(raw::OverheadRecord *Out) {
   TS->Tree.Destroy();
   UnmapOrDie(Stk, PS);
   UnmapOrDie(TS, TSBytes);
+  calib_stop = nullptr;
+  if (Best.Stopped)
+    return false;
 
   internal_memset(Out, 0, sizeof(*Out));
   // The probes measure their own intervals; the table holds the rest of
@@ -260,42 +315,226 @@ void CalibrateOverhead(raw::OverheadRecord *Out) {
   Out->Batches = kBatches;
   Out->SpreadPermille = Best.Spread > 0xffffffffull ? 0xffffffffu : u32(Best.Spread);
   Out->Flags = Best.Spread <= kSpreadBoundPermille ? raw::OF_Stable : 0;
+  return true;
 }
 
-void InitOverheadTable() {
+namespace {
+// The table's flags that do not depend on the calibration.
+u32 TableFlags() {
+  int E = flags()->overhead_enter_ticks, X = flags()->overhead_exit_ticks;
+  u32 F = raw::OF_Measured; // every probe charges its own interval
+  if (E >= 0 && X >= 0)
+    F |= raw::OF_Stable;
+  if (flags()->probe_fence)
+    F |= raw::OF_Fenced;
+  return F;
+}
+
+// The table with calibrated figures C (null: none yet), the flags' fixed
+// parts overriding their calibrated values.
+raw::OverheadRecord TableFrom(const raw::OverheadRecord *C) {
   int E = flags()->overhead_enter_ticks, X = flags()->overhead_exit_ticks;
   raw::OverheadRecord R;
   internal_memset(&R, 0, sizeof(R));
+  if (C)
+    R = *C;
+  if (E >= 0)
+    R.Enter256 = FixedPart256(E);
+  if (X >= 0)
+    R.Exit256 = FixedPart256(X);
+  if (E >= 0 || X >= 0)
+    R.Source = raw::OS_Option;
+  else if (!C)
+    R.Source = raw::OS_Uncalibrated;
+  R.Flags |= TableFlags();
+  return R;
+}
+
+void LogTable(const raw::OverheadRecord &R) {
+  VLog(2, "overhead table: enter %llu/256 exit %llu/256 ticks (%s, spread %u "
+          "permille%s)",
+       (unsigned long long)R.Enter256, (unsigned long long)R.Exit256,
+       R.Source == raw::OS_Option       ? "option"
+       : R.Source == raw::OS_Calibrated ? "calibrated"
+                                        : "calibration pending",
+       R.SpreadPermille, (R.Flags & raw::OF_Stable) ? "" : ", UNSTABLE");
+}
+
+// The calibrated table, for every thread from its next poll on (AtStart:
+// before the first frame, ReadyTick 0).
+void PublishTable(const raw::OverheadRecord &C, u64 TickStep256,
+                  bool AtStart = false) {
+  raw::OverheadRecord R = TableFrom(&C);
+  R.ReadyTick = AtStart ? 0 : ReadTick();
+  {
+    SpinMutexLock L(&table_mu);
+    runtime.Overhead = R;
+    runtime.TickStep256 = TickStep256;
+  }
+  InitTiming(); // the counting threshold, from the pair's cost
+  __atomic_store_n(&figures_ready, 1u, __ATOMIC_RELEASE);
+  __atomic_store_n(&calibration_pending, 0u, __ATOMIC_RELEASE);
+  LogTable(R);
+}
+
+void *CalibratorMain(void *) {
+  internal_prctl(15 /* PR_SET_NAME */, uptr("at-calib"), 0, 0, 0);
+  CalibrateBeside(calibrator);
+  return nullptr;
+}
+
+// Start-up, after the code-sample drainer started: without a drainer, the
+// calibration gets its own thread.
+void StartCalibrator() {
+  if (!__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE) ||
+      CodeSampleDrainerRuns())
+    return;
+  if (int R = StartWorker(calibrator, CalibratorMain)) {
+    VLog(1, "cannot start the probe calibration's thread (error %d): "
+            "calibrating now", R);
+    CalibrateBeside(calibrator);
+  }
+}
+
+void StopCalibrator() { StopWorker(calibrator); }
+
+// A fork child: its parent's calibrating thread did not survive. First in
+// the child (before the drainer restarts and may claim it): the claim is
+// free again, a millisecond into the child's life.
+void CalibrationForkChild() {
+  calibrator.Running = 0;
+  __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+  MarkProcessStart();
+}
+
+// Then a table still pending is calibrated again.
+void CalibratorAfterForkChild() {
+  if (!__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE))
+    return;
+#if !ACTIVETIME_TSAN
+  StartCalibrator();
+#else
+  // ThreadSanitizer kills a child of a multi-threaded fork that starts a
+  // thread: calibrated on the spot.
+  if (!CodeSampleDrainerRuns())
+    CalibrateBeside(calibrator);
+#endif
+}
+
+// The thread's table: the published one, or the flags' fixed parts while
+// the calibration is pending (and a poll within a millisecond).
+void StartThreadTable(ThreadTls &T, ThreadState *, u64 Now) {
+  T.TablePending = 1;
+  T.Enter256 = FixedPart256(flags()->overhead_enter_ticks);
+  T.Exit256 = FixedPart256(flags()->overhead_exit_ticks);
+  PollProbeTable(T, Now);
+}
+
+void RestartThreadTable(ThreadTls &T, ThreadState *, u64 Now) {
+  if (T.TablePending)
+    PollProbeTable(T, Now);
+}
+
+void FillTable(raw::ProcessRecord &R) {
+  SpinMutexLock L(&table_mu);
+  R.Overhead = runtime.Overhead;
+  R.TickStep256 = runtime.TickStep256;
+}
+} // namespace
+
+bool CalibrateBeside(WorkerThread &W) {
+  if (!__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE))
+    return true;
+  u32 Free = 0;
+  if (!__atomic_compare_exchange_n(&calibration_claimed, &Free, 1u, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return true; // another runtime thread calibrates
+  if (!WaitToMeasure(W))
+    return false;
+  u64 Step256 = MeasureTickStep256();
+  raw::OverheadRecord C;
+  if (!CalibrateOverhead(&C, &W))
+    return false;
+  PublishTable(C, Step256);
+  return true;
+}
+
+void PollProbeTable(ThreadTls &T, u64 Now) {
+  if (__atomic_load_n(&figures_ready, __ATOMIC_ACQUIRE) ||
+      !__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE)) {
+    // Published (or never pending): constant from now on.
+    T.Enter256 = runtime.Overhead.Enter256;
+    T.Exit256 = runtime.Overhead.Exit256;
+    T.TablePending = 0;
+    return;
+  }
+  u64 Next = Now + pending_poll_ticks;
+  if (Next < T.NextCheckTick)
+    T.NextCheckTick = Next;
+}
+
+void InitOverheadTable() {
   __atomic_store_n(&probe_fence, flags()->probe_fence ? 1u : 0u,
                    __ATOMIC_RELAXED);
-  if (E < 0 || X < 0)
-    CalibrateOverhead(&R);
-  if (E >= 0 || X >= 0) {
-    // Fixed by option (a single fixed entry overrides its calibrated value).
-    if (E >= 0)
-      R.Enter256 = u64(E) << 8;
-    if (X >= 0)
-      R.Exit256 = u64(X) << 8;
-    R.Source = raw::OS_Option;
-    if (E >= 0 && X >= 0)
-      R.Flags |= raw::OF_Stable;
+  int E = flags()->overhead_enter_ticks, X = flags()->overhead_exit_ticks;
+  bool Calibrate = E < 0 || X < 0;
+  __atomic_store_n(&figures_ready, Calibrate ? 0u : 1u, __ATOMIC_RELEASE);
+  __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+  __atomic_store_n(&calibration_pending, Calibrate ? 1u : 0u,
+                   __ATOMIC_RELEASE);
+  pending_poll_ticks = u64((unsigned __int128)kPendingPollNs *
+                           ProvisionalTickRate() / 1000000000ull);
+  MarkProcessStart();
+  raw::OverheadRecord R = TableFrom(nullptr);
+  {
+    SpinMutexLock L(&table_mu);
+    runtime.Overhead = R;
+    runtime.TickStep256 = 0; // measured with the table
   }
-  if (flags()->probe_fence)
-    R.Flags |= raw::OF_Fenced;
-  R.Flags |= raw::OF_Measured; // every probe charges its own interval
-  runtime.Overhead = R;
-  VLog(2, "overhead table: enter %llu/256 exit %llu/256 ticks (%s, spread %u permille%s)",
-       (unsigned long long)R.Enter256, (unsigned long long)R.Exit256,
-       R.Source == raw::OS_Option ? "option" : "calibrated", R.SpreadPermille,
-       (R.Flags & raw::OF_Stable) ? "" : ", UNSTABLE");
+  LogTable(R);
+  if (Calibrate && flags()->calibrate_at_start) {
+    __atomic_store_n(&calibration_claimed, 1u, __ATOMIC_RELEASE);
+    u64 Step256 = MeasureTickStep256();
+    raw::OverheadRecord C;
+    CalibrateOverhead(&C);
+    PublishTable(C, Step256, /*AtStart=*/true);
+  } else if (!Calibrate) {
+    // Fixed figures: only the tick step is left to measure, at once.
+    SpinMutexLock L(&table_mu);
+    runtime.TickStep256 = MeasureTickStep256();
+  }
+}
+
+void CalibrateOverheadForTesting() {
+  WorkerThread W = {};
+  CalibrateBeside(W);
 }
 
 void SetOverheadForTesting(u64 Enter256, u64 Exit256) {
   runtime.Overhead.Enter256 = Enter256;
   runtime.Overhead.Exit256 = Exit256;
   runtime.Overhead.Source = raw::OS_Option;
+  __atomic_store_n(&calibration_pending, 0u, __ATOMIC_RELEASE);
+  __atomic_store_n(&figures_ready, 1u, __ATOMIC_RELEASE);
   at_tls.Enter256 = Enter256;
   at_tls.Exit256 = Exit256;
+  at_tls.TablePending = 0;
 }
+
+// After the code-sample drainer (Start: it may calibrate instead), and
+// after the switch source and code samples (ThreadStart: the pending poll
+// caps the NextCheckTick they set).
+const Collector kProbeTableCollector = {
+    .Name = "probe-table",
+    .Order = 120,
+    .Start = StartCalibrator,
+    .Stop = StopCalibrator,
+    .ForkChild = CalibrationForkChild,
+    .AfterForkChild = CalibratorAfterForkChild,
+    .ThreadStart = StartThreadTable,
+    .ThreadAfterForkChild = RestartThreadTable,
+    .FillProcess = FillTable,
+};
+AT_REGISTER_COLLECTOR(kProbeTableCollector);
 
 } // namespace __activetime

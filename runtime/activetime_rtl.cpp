@@ -193,10 +193,11 @@ void AbandonProcess(ThreadTls &T) {
 }
 
 // init_mu held. The calibrations of timing: before the first timing
-// probe's frame (the registration of the first timed module). A process
-// whose code only counts blocks (a training build) never pays for them.
+// probe's frame (the registration of the first timed module), the table
+// from the flags and its calibration pending (it runs beside the program,
+// activetime_overhead.cpp). A process whose code only counts blocks (a
+// training build) never pays for them.
 static void CalibrateTiming() {
-  runtime.TickStep256 = MeasureTickStep256();
   InitOverheadTable(); // before the first real frame is pushed
   CallCollectors(&Collector::Init);
 }
@@ -324,8 +325,7 @@ void WriteProcess(const ProfileWriter &W) {
   PR.ParentPid = (u32)internal_getppid();
   PR.NumModules = (u32)NumModules();
   PR.NumThreads = W.NumThreads;
-  PR.Overhead = runtime.Overhead;
-  PR.TickStep256 = runtime.TickStep256;
+  // Overhead and TickStep256: the probe table's collector.
   PR.ExeLen = (u32)W.ExeLen;
   PR.BuildIdLen = (u32)BuildIdLen;
   PR.HostLen = (u32)HostLen;

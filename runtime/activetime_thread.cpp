@@ -189,8 +189,6 @@ bool InitCurrentThread(u64 Now) {
   T.TS = TS;
   T.Depth = 1;
   T.Ovh = T.Off = T.Sw = 0;
-  T.Enter256 = runtime.Overhead.Enter256;
-  T.Exit256 = runtime.Overhead.Exit256;
   TS->LongProbeTicks = LongProbeTicks();
   T.LongProbe = TS->LongProbeTicks;
   T.Trace = 0;

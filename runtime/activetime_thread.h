@@ -68,8 +68,10 @@ struct ThreadTls {
   u64 Ovh;      // probe overhead charged so far, ticks * 256
   u64 Off;      // switched-out ticks charged so far
   u64 Sw;       // switches charged so far: voluntary << 32 | involuntary
-  u64 Enter256; // the overhead table, copied here at thread init
+  u64 Enter256; // the overhead table, copied here when published
   u64 Exit256;
+  // Nonzero until the thread adopted the calibrated table (PollProbeTable).
+  u32 TablePending;
   u32 Trace;    // mode=trace: record the timer measurements
   // A probe whose measured interval exceeds this many ticks asks the switch
   // source whether the thread was switched out inside it (ChargeProbe); 0
@@ -233,8 +235,14 @@ void InitThreadRegistry();   // pthread key (call once, at runtime init)
 // The slow path of the probes' poll (a ring's head moved, or a cpuclock
 // check is due): drains the thread's code samples (PollCodeSamples), then
 // consumes its switch records / cpuclock check at tick Now
-// (PollSwitchSource), which charges T.Off / T.Sw (activetime_collector.cpp).
+// (PollSwitchSource), which charges T.Off / T.Sw (activetime_collector.cpp);
+// last, while the thread waits for the calibrated probe table, adopts it
+// once published (PollProbeTable).
 void PollSlow(ThreadTls &T, u64 Now);
+// The thread's probe table (activetime_overhead.cpp): the published one, or,
+// while the calibration is pending, a poll within a millisecond (NextCheckTick
+// capped) to look again.
+void PollProbeTable(ThreadTls &T, u64 Now);
 void PollSwitchSource(ThreadTls &T, u64 Now);
 // For a probe that took long: consumes the switch source's records at tick
 // Now (the probe's end) like PollSwitchSource, and returns the switched-out

@@ -16,7 +16,19 @@ namespace __activetime {
 
 namespace {
 constexpr u64 kNsPerSec = 1000000000ull;
+constexpr u64 kMeasureAfterNs = 1000000;
+u64 measure_from_ns; // CLOCK_MONOTONIC
 } // namespace
+
+void MarkProcessStart() {
+  __atomic_store_n(&measure_from_ns, MonotonicNs() + kMeasureAfterNs,
+                   __ATOMIC_RELAXED);
+}
+
+bool WaitToMeasure(WorkerThread &W) {
+  SleepUntil(W, __atomic_load_n(&measure_from_ns, __ATOMIC_RELAXED));
+  return !StopRequested(W);
+}
 
 u64 MonotonicNs() {
   struct timespec TS = {0, 0};

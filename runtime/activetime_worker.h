@@ -34,6 +34,14 @@ void StopWorker(WorkerThread &W);
 // CLOCK_MONOTONIC in ns.
 u64 MonotonicNs();
 
+// What the runtime's threads measure beside the program (the probe table's
+// calibration, the code samples' cost) waits until the process has lived
+// a millisecond: a process that ends first pays nothing for it, and its
+// profile says what was not measured. MarkProcessStart at start-up and in
+// a fork child; WaitToMeasure returns false if W is asked to stop first.
+void MarkProcessStart();
+bool WaitToMeasure(WorkerThread &W);
+
 } // namespace __activetime
 
 #endif // ACTIVETIME_WORKER_H

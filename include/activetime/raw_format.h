@@ -44,7 +44,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 16;
+constexpr uint32_t kVersion = 17;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`
@@ -63,8 +63,12 @@ enum SectionKind : uint32_t {
 constexpr uint64_t kSectionChecksumFrom = 4;
 
 enum OverheadSource : uint32_t {
-  OS_Calibrated = 0,     // measured at start-up by the runtime
+  OS_Calibrated = 0,     // measured by the runtime beside the program (v17;
+                         // before main until v16)
   OS_Option = 1,         // fixed by ACTIVETIME_OPTIONS (overhead_*_ticks)
+  OS_Uncalibrated = 2,   // v17: the process ended before its calibration
+                         // was done: Enter256 = Exit256 = 0, the parts
+                         // outside the probes' tick reads are in the times
 };
 
 enum OverheadFlags : uint32_t {

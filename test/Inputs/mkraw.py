@@ -457,7 +457,8 @@ def build_sections(desc):
             SpreadPermille=oh.get("spread_permille", 0), Flags=oflags,
             Pair256=ticks256(oh, "pair"),
             MeasuredEnter256=ticks256(oh, "measured_enter"),
-            MeasuredExit256=ticks256(oh, "measured_exit"))
+            MeasuredExit256=ticks256(oh, "measured_exit"),
+            ReadyTick=oh.get("ready_tick", 0))
         rec = RAW.pack(
             "ProcessRecord", TickRate=p.get("tick_rate", 1000000000),
             StartTick=p.get("start_tick", 0), EndTick=p.get("end_tick", 0),

@@ -17,8 +17,10 @@
 //   timestamps (validate.py: none before the process start).
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %s -o pert -lpthread
-// RUN: env ACTIVETIME_OPTIONS=mode=trace:output=trace.raw ./pert | FileCheck --check-prefix=OUT %s
-// RUN: env ACTIVETIME_OPTIONS=output=profile.raw ./pert | FileCheck --check-prefix=OUT %s
+// calibrate_at_start=1 in both runs: the trace's offline computation applies
+// the table to every event, the profile's probes only from when it is known.
+// RUN: env ACTIVETIME_OPTIONS=mode=trace:output=trace.raw:calibrate_at_start=1 ./pert | FileCheck --check-prefix=OUT %s
+// RUN: env ACTIVETIME_OPTIONS=output=profile.raw:calibrate_at_start=1 ./pert | FileCheck --check-prefix=OUT %s
 // RUN: %activetime report --threads trace.raw | FileCheck --check-prefix=HDR %s
 // RUN: %activetime report --json --threads trace.raw > trace.json
 // RUN: %activetime report --json profile.raw > profile.json

@@ -77,7 +77,7 @@ TEST(CollectorTest, CollectorsRegisterThemselvesInOrder) {
                        "process", "modules", "threads", "counts", "trace",
                        "switch", "strides", "block-counts", "ompt", "mpi",
                        "sampler",
-                       "codesamples"}));
+                       "codesamples", "probe-table"}));
 }
 
 TEST(CallTreeTest, InsertLookupAcrossRehashAndChunks) {
@@ -1213,20 +1213,61 @@ TEST_F(RuntimeTest, CalibrationIsSaneAndStable) {
 
 // The table the runtime starts with (InitOverheadTable): every probe
 // measures itself (OF_Measured) whatever the table's source, and values
-// fixed by option are taken as given.
+// fixed by option are taken as given. A table to calibrate is pending until
+// the calibration beside the program publishes it: a thread started
+// meanwhile charges nothing outside its probes' tick reads and polls for it
+// within a millisecond, and adopts it at its first poll after.
 TEST_F(RuntimeTest, OverheadTableFromTheFlags) {
   raw::OverheadRecord SavedTable = runtime.Overhead;
   u32 SavedFence = probe_fence;
   flags()->probe_fence = false;
   flags()->overhead_enter_ticks = -1;
   flags()->overhead_exit_ticks = -1;
+  flags()->calibrate_at_start = false;
+  InitOverheadTable();
+  raw::OverheadRecord Pending = runtime.Overhead;
+  EXPECT_EQ(Pending.Source, (uint32_t)raw::OS_Uncalibrated);
+  EXPECT_EQ(Pending.Enter256 + Pending.Exit256 + Pending.Pair256, 0u);
+  EXPECT_EQ(Pending.ReadyTick, 0u);
+  EXPECT_EQ(runtime.TickStep256, 0u); // measured with the table
+  EXPECT_TRUE(Pending.Flags & raw::OF_Measured);
+  {
+    ThreadTls T;
+    std::memset(&T, 0, sizeof(T));
+    T.NextCheckTick = ~0ull;
+    T.Enter256 = T.Exit256 = 12345;
+    u64 Now = ReadTick();
+    PollProbeTable(T, Now);
+    EXPECT_EQ(T.Enter256, 12345u); // still the thread's own until published
+    EXPECT_LT(T.NextCheckTick, ~0ull); // polls again soon
+    EXPECT_GT(T.NextCheckTick, Now);
+    T.TablePending = 1;
+    u64 Before = ReadTick();
+    CalibrateOverheadForTesting();
+    raw::OverheadRecord Cal = runtime.Overhead;
+    EXPECT_EQ(Cal.Source, (uint32_t)raw::OS_Calibrated);
+    EXPECT_TRUE(Cal.Flags & raw::OF_Measured);
+    EXPECT_FALSE(Cal.Flags & raw::OF_Fenced);
+    EXPECT_GT(Cal.Pair256, 0u);
+    EXPECT_LE(Cal.Enter256 + Cal.Exit256, Cal.Pair256);
+    EXPECT_GE(Cal.ReadyTick, Before);
+    EXPECT_GE(runtime.TickStep256, 256u);
+    PollProbeTable(T, ReadTick());
+    EXPECT_EQ(T.TablePending, 0u);
+    EXPECT_EQ(T.Enter256, Cal.Enter256);
+    EXPECT_EQ(T.Exit256, Cal.Exit256);
+  }
+
+  // Calibrated before main (calibrate_at_start): published at once, with
+  // no ReadyTick (every call had it).
+  flags()->calibrate_at_start = true;
   InitOverheadTable();
   raw::OverheadRecord Cal = runtime.Overhead;
   EXPECT_EQ(Cal.Source, (uint32_t)raw::OS_Calibrated);
-  EXPECT_TRUE(Cal.Flags & raw::OF_Measured);
-  EXPECT_FALSE(Cal.Flags & raw::OF_Fenced);
   EXPECT_GT(Cal.Pair256, 0u);
-  EXPECT_LE(Cal.Enter256 + Cal.Exit256, Cal.Pair256);
+  EXPECT_EQ(Cal.ReadyTick, 0u);
+  EXPECT_GE(runtime.TickStep256, 256u);
+  flags()->calibrate_at_start = false;
 
   flags()->overhead_enter_ticks = 3;
   flags()->overhead_exit_ticks = 2;
@@ -1243,6 +1284,8 @@ TEST_F(RuntimeTest, OverheadTableFromTheFlags) {
   // One fixed part overrides its calibrated value only.
   flags()->overhead_exit_ticks = -1;
   InitOverheadTable();
+  EXPECT_EQ(runtime.Overhead.Pair256, 0u); // pending
+  CalibrateOverheadForTesting();
   EXPECT_EQ(runtime.Overhead.Enter256, 3u * 256);
   EXPECT_EQ(runtime.Overhead.Source, (uint32_t)raw::OS_Option);
   EXPECT_TRUE(runtime.Overhead.Flags & raw::OF_Measured);
@@ -1255,6 +1298,7 @@ TEST_F(RuntimeTest, OverheadTableFromTheFlags) {
   EXPECT_EQ(runtime.Overhead.Flags,
             uint32_t(raw::OF_Stable | raw::OF_Fenced | raw::OF_Measured));
 
+  SetOverheadForTesting(SavedTable.Enter256, SavedTable.Exit256);
   runtime.Overhead = SavedTable;
   probe_fence = SavedFence;
 }

@@ -49,8 +49,14 @@ CodeSamplingFlags profile::codeSampling(const Process &P) {
 }
 
 OverheadSource profile::overheadSource(const OverheadTable &O) {
-  return O.Source == raw::OS_Option ? OverheadSource::Option
-                                    : OverheadSource::Calibrated;
+  switch (O.Source) {
+  case raw::OS_Option:
+    return OverheadSource::Option;
+  case raw::OS_Uncalibrated:
+    return OverheadSource::Uncalibrated;
+  default:
+    return OverheadSource::Calibrated;
+  }
 }
 
 TraceBufferFlags profile::traceBufferFlags(const Trace &T) {

@@ -73,7 +73,8 @@ Error Parser::checkProcessRecord(const RecordIn<raw::ProcessRecord> &In) {
     return fail(formatv("process (pid {0}): {1} strides sections for {2} "
                         "modules",
                         Cur->Pid, ExpectedStrides, ExpectedModules));
-  if (OH.Source != raw::OS_Calibrated && OH.Source != raw::OS_Option)
+  if (OH.Source != raw::OS_Calibrated && OH.Source != raw::OS_Option &&
+      OH.Source != raw::OS_Uncalibrated)
     return fail(formatv("process (pid {0}): unknown overhead source {1}",
                         Cur->Pid, OH.Source));
   if (OFlags & ~uint32_t(raw::OF_Known))

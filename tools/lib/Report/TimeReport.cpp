@@ -122,10 +122,28 @@ void TextReport::overheadLines(const Process &Pr) {
      << formatv("{0:F1}", ticks256ToNs(Pr, Cost.Exit256))
      << " ns per timed call" << (Cost.Measured ? " outside them" : "") << "\n";
   const char *Fence = Cost.Fenced ? ", fenced probes" : ", unfenced probes";
-  if (overheadSource(Cost) == OverheadSource::Option) {
+  OverheadSource Source = overheadSource(Cost);
+  if (Source == OverheadSource::Option) {
     OS << Indent << "fixed by ACTIVETIME_OPTIONS" << Fence << "\n";
+  } else if (Source == OverheadSource::Uncalibrated) {
+    OS << Indent
+       << "NOT CALIBRATED: the process ended before the calibration beside "
+          "it was done (it starts 1 ms into the run and takes a few ms); the "
+          "parts of each timed call's probe cost outside the probes' tick "
+          "reads are in its callers' times"
+       << Fence << "\n";
   } else {
-    OS << Indent << "calibrated at start-up: " << Cost.Batches
+    OS << Indent << "calibrated";
+    if (Cost.ReadyTick)
+      OS << " beside the program, done "
+         << plainTime(ticksToNs(Pr, Cost.ReadyTick > Pr.StartTick
+                                        ? Cost.ReadyTick - Pr.StartTick
+                                        : 0))
+         << " into the run (timed calls before then left those parts in "
+            "their callers' times, within the error bounds)";
+    else
+      OS << " at start-up";
+    OS << ": " << Cost.Batches
        << (Cost.Batches == 1 ? " batch" : " batches") << ", spread "
        << formatv("{0:F1}", Cost.SpreadPermille / 10.0) << "%" << Fence;
     if (Cost.Measured && Cost.Pair256)

@@ -310,9 +310,16 @@ void JsonReport::overhead(const Process &Pr) {
     J.attribute("exit_ticks", double(Cost.Exit256) / 256.0);
     J.attribute("enter_ns", ticks256ToNs(Pr, Cost.Enter256));
     J.attribute("exit_ns", ticks256ToNs(Pr, Cost.Exit256));
-    J.attribute("source",
-                overheadSource(Cost) == OverheadSource::Option ? "option"
-                                                         : "calibrated");
+    OverheadSource Source = overheadSource(Cost);
+    J.attribute("source", Source == OverheadSource::Option   ? "option"
+                          : Source == OverheadSource::Uncalibrated
+                              ? "uncalibrated"
+                              : "calibrated");
+    // When the calibration beside the program was done, after the start.
+    if (Cost.ReadyTick)
+      J.attribute("ready_ns", ticksToNs(Pr, Cost.ReadyTick > Pr.StartTick
+                                                ? Cost.ReadyTick - Pr.StartTick
+                                                : 0));
     J.attribute("batches", int64_t(Cost.Batches));
     J.attribute("spread", Cost.SpreadPermille / 1000.0);
     J.attribute("stable", bool(Cost.Stable));

@@ -67,8 +67,9 @@ CodeSamplingFlags codeSampling(const Process &P);
 
 /// Where the overhead table's probe cost came from.
 enum class OverheadSource {
-  Calibrated, // measured at start-up
-  Option,     // fixed by ACTIVETIME_OPTIONS
+  Calibrated,   // measured beside the program (before main until v16)
+  Option,       // fixed by ACTIVETIME_OPTIONS
+  Uncalibrated, // the process ended before its calibration was done
 };
 OverheadSource overheadSource(const OverheadTable &O);
 

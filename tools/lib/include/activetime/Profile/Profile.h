@@ -130,6 +130,10 @@ struct OverheadTable {
   uint64_t Pair256 = 0;          // calibration: one timed call's probe cost
   uint64_t MeasuredEnter256 = 0; // of which the entry probe measured
   uint64_t MeasuredExit256 = 0;  // and the exit probe
+  // The calibration ran beside the program and was done at this tick: the
+  // parts outside the tick reads were charged from the threads' next polls
+  // on (0: the table held from the start, or was never calibrated).
+  uint64_t ReadyTick = 0;
 };
 
 /// A thread's calls of one function (raw::CountRecord): all of them, timed

@@ -231,6 +231,7 @@ template <> struct RawMapping<raw::OverheadRecord> {
     io.field(&R::Pair256, OH.Pair256);
     io.field(&R::MeasuredEnter256, OH.MeasuredEnter256);
     io.field(&R::MeasuredExit256, OH.MeasuredExit256);
+    io.field(&R::ReadyTick, OH.ReadyTick);
   }
 };
 
