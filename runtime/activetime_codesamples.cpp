@@ -645,13 +645,28 @@ void OpenCodeRing(u64 Tid, bool Disabled, CodeRingOpen &O) {
 }
 
 // The ring lock held (the drainer may be looking at a registered thread).
+// The ring is installed disabled.
 void InstallCodeRing(CodeSampleState &S, const CodeRingOpen &O) {
   S.Refused = O.Refused;
   S.OverBudget = O.OverBudget;
+  S.Enabled = 0;
   if (O.Ring.Fd < 0)
     return;
   S.Ring = O.Ring;
   S.CostTicks = u32((cost256 + 128) >> 8);
+}
+
+// Starts the installed ring's sampling (ring lock held); a ring whose event
+// cannot be enabled is closed: the thread is not sampled.
+void EnableRing(CodeSampleState &S) {
+  if (S.Ring.Fd < 0 || S.Enabled)
+    return;
+  if (EnablePerfFd(S.Ring.Fd)) {
+    S.Enabled = 1;
+    return;
+  }
+  ClosePerfRing(S.Ring);
+  S.Refused = 1;
 }
 
 // The thread's probes poll its ring from now on.
@@ -792,10 +807,10 @@ void OpenClaimedLateRings(LateRound &Late) {
     AT_TSAN_IGNORE_WRITES_BEGIN();
     __atomic_store_n(&TS->LateReady, 1, __ATOMIC_SEQ_CST);
     AT_TSAN_IGNORE_WRITES_END();
-    if (S.Ring.Fd >= 0 && !EnablePerfFd(S.Ring.Fd)) {
-      ClosePerfRing(S.Ring);
-      S.Refused = 1;
-    }
+    // A thread that has counted nothing yet samples once it does
+    // (StartSamplingCounted).
+    if (S.Counted)
+      EnableRing(S);
     UnlockRing(S);
     __atomic_store_n(&TS->LateClaim, LC_Done, __ATOMIC_RELEASE);
   }
@@ -988,11 +1003,26 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   if (!period_ns)
     return;
   CodeRingOpen O;
-  OpenCodeRing(TS->Tid, /*Disabled=*/false, O);
+  OpenCodeRing(TS->Tid, /*Disabled=*/true, O);
   LockRing(S);
   InstallCodeRing(S, O);
+  if (S.Counted)
+    EnableRing(S);
   UnlockRing(S);
   WatchRing(T, S);
+}
+
+void StartSamplingCounted(ThreadTls &T) {
+  CodeSampleState &S = T.TS->Code;
+  LockRing(S);
+  S.Counted = 1;
+  // A ring the drainer installed but the thread has not adopted yet is
+  // enabled here all the same (the thread watches it from its next poll).
+  bool Watched = S.Ring.Fd >= 0 && T.SampleHead == S.Ring.HeadWord();
+  EnableRing(S);
+  UnlockRing(S);
+  if (Watched && S.Ring.Fd < 0)
+    WatchRing(T, S); // closed: the probes stop polling it
 }
 
 void AdoptLateRings(ThreadTls &T, ThreadState *TS) {
@@ -1063,6 +1093,8 @@ void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain) {
 namespace {
 void StartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64 Now) {
   TS->Code.Ring.Fd = -1;
+  TS->Code.Counted = 0;
+  TS->Code.Enabled = 0;
   T.SampleHead = &kNoRing;
   T.SampleTailSeen = 0;
   if (!TS->PerfFromTick && !CodeSamplesPending()) {

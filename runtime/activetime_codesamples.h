@@ -69,6 +69,11 @@ struct CodeSampleState {
   u64 PendingSamples;  // samples the drainer read whose cost is to charge
   u32 CostTicks;       // ThreadTls::SampleCost since the ring was opened
   u32 ShortLived;      // ... because it ended before opening its rings
+  // The thread has switched a function to counting: only then has a timed
+  // frame's self time anything to split, and only then does its ring
+  // sample (it is opened disabled before). Set by the thread, under Lock.
+  u32 Counted;
+  u32 Enabled;         // the ring's event is enabled (Lock)
   // Open-addressing table, grown by doubling; replaced tables are kept until
   // the thread finishes (the exit-time writer may be reading one).
   CodeSampleSlot *Slots;
@@ -132,6 +137,9 @@ void DrainCodeSamples(ThreadTls &T);
 // The code samples' part of the probes' poll (PollSlow): drains the ring if
 // its head moved.
 void PollCodeSamples(ThreadTls &T);
+// The thread switched its first function to counting (CheckTiming): its
+// ring, if it has one, starts sampling; one opened later samples at once.
+void StartSamplingCounted(ThreadTls &T);
 
 // The drainer thread: started at runtime init when sampling is on, stopped
 // before the exit-time write, restarted in a fork child.

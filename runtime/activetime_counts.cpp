@@ -9,6 +9,7 @@
 #include "activetime_counts.h"
 
 #include "activetime_calltree.h"
+#include "activetime_codesamples.h"
 #include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_interface.h"
@@ -307,6 +308,9 @@ void CheckTiming(Node *N, u32 Frame) {
     return;
   // Only this thread writes its counters (the inline increments included).
   *N->Counter |= kCountedBit;
+  // Its timed frames now have counted calls to split off: code samples.
+  if (!at_tls.TS->Code.Counted)
+    StartSamplingCounted(at_tls);
   VLog(2, "%s: counted from now on in thread %llu (%llu calls of %llu ticks "
           "on average)",
        N->Fn->Name ? N->Fn->Name : "?", (unsigned long long)GetTid(),

@@ -47,6 +47,7 @@ private:
   void hostsLine();
   void overheadLines(const Process &Pr);
   void codeSampleLines(const Process &Pr);
+  void paidSampleLine(const Process &Pr);
   void provenanceLines();
   void switchLines(const SwitchSummary &S);
   void traceLines(const TraceSummary &S);
@@ -217,6 +218,35 @@ struct Unsampled {
 };
 } // namespace
 
+/// What the code samples cost: the samples taken (a thread samples only once
+/// it has counted calls, whose time they split off), at the measured cost
+/// each, against the threads' CPU time.
+void TextReport::paidSampleLine(const Process &Pr) {
+  uint64_t Samples = 0, CpuNs = 0;
+  unsigned Sampling = 0, Threads = 0;
+  for (const Thread &T : Pr.Threads) {
+    uint64_t N = 0;
+    for (const CodeSample &S : T.CodeSamples)
+      N += S.Count;
+    Samples += N;
+    Sampling += N != 0;
+    ++Threads;
+    if (T.CpuNs != kCpuUnknown)
+      CpuNs += T.CpuNs;
+  }
+  double PaidNs = double(Samples) * ticks256ToNs(Pr, Pr.CodeSampleCost256);
+  OS << "                   " << Samples << (Samples == 1 ? " sample" : " samples")
+     << " on " << Sampling << " of " << Threads
+     << (Threads == 1 ? " thread" : " threads")
+     << " (a thread samples once it has counted calls)";
+  if (!codeSampling(Pr).CostUnmeasured)
+    OS << ": " << plainTime(PaidNs) << " in all"
+       << (CpuNs ? ", " + percentOf(PaidNs, double(CpuNs)) +
+                       " of the threads' CPU time"
+                 : std::string());
+  OS << "\n";
+}
+
 void TextReport::codeSampleLines(const Process &Pr) {
   const char *Indent = "                   ";
   OS << "  code samples:    ";
@@ -235,6 +265,7 @@ void TextReport::codeSampleLines(const Process &Pr) {
     if (codeSampling(Pr).UserOnly)
       OS << "; kernel time not sampled (perf_event_paranoid)";
     OS << "\n";
+    paidSampleLine(Pr);
     Unsampled U = Unsampled::of(Pr);
     if (U.Threads)
       OS << Indent << "NOT SAMPLED: " << (U.UpTo ? "up to " : "") << U.Threads
