@@ -933,10 +933,11 @@ void SetPeriodFromCost(u64 Cost256) {
   if (Us == 0 && !cost256) {
     Us = 1000; // unmeasured: a rate whose cost stays small (about 1-2%)
   } else if (Us == 0) {
-    // Auto: one sample per 10 sample costs (about 10% of the CPU time,
-    // charged as overhead, where a sample costs as much as in a virtual
-    // machine), at least every 4 ms and at most every 100 us: where
-    // interrupts are cheap, 100 us at a few percent. The counted
+    // Auto: the budget's share of a thread's CPU time (code_sample_budget,
+    // 10%: one sample per 10 sample costs, charged as overhead, where a
+    // sample costs as much as in a virtual machine), at most every 100 us:
+    // where interrupts are cheap, 100 us at a few percent. The budget is a
+    // ceiling: no minimum rate overrides it. The counted
     // functions' shares are as precise as the number of samples (at 5% of
     // a 200 ms run on the reference VM, lua's shares were 8 points from
     // perf's where two perf runs differ by 4), but what the samples cost is
@@ -945,8 +946,8 @@ void SetPeriodFromCost(u64 Cost256) {
     // run's CPU time (bench/truth, bench/accuracy, docs/performance.md).
     u64 CostNs = (u64)((unsigned __int128)(cost256 >> 8) * 1000000000ull /
                        ProvisionalTickRate());
-    Us = CostNs * 10 / 1000;
-    Us = Us < 100 ? 100 : (Us > 4000 ? 4000 : Us);
+    Us = CostNs * 100 / u64(flags()->code_sample_budget) / 1000;
+    Us = Us < 100 ? 100 : Us;
   }
   period_ns = Us * 1000;
   VLog(2, "code samples every %llu us of CPU time, %llu ticks each",
