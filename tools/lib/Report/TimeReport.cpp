@@ -265,13 +265,13 @@ void TextReport::codeSampleLines(const Process &Pr) {
     if (codeSampling(Pr).UserOnly)
       OS << "; kernel time not sampled (perf_event_paranoid)";
     OS << "\n";
-    paidSampleLine(Pr);
     Unsampled U = Unsampled::of(Pr);
     if (U.Threads)
       OS << Indent << "NOT SAMPLED: " << (U.UpTo ? "up to " : "") << U.Threads
          << " of " << ThreadCount::of(Pr).Threads << " threads (" << U.why()
          << "); their timed functions' self time includes their counted "
             "callees'\n";
+    paidSampleLine(Pr);
   } else {
     OS << (codeSampling(Pr).Disabled
                ? "off (ACTIVETIME_OPTIONS=code_samples=0 or mode=trace)"
