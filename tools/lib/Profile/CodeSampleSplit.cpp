@@ -137,3 +137,20 @@ SmallVector<SplitShare, 4> ThreadCodeSamples::shares(uint32_t Node) const {
   }
   return V;
 }
+
+SamplesTaken SamplesTaken::of(const Process &P) {
+  SamplesTaken S;
+  for (const Thread &T : P.Threads) {
+    uint64_t N = 0;
+    for (const CodeSample &C : T.CodeSamples)
+      N += C.Count;
+    S.Samples += N;
+    S.SamplingThreads += N != 0;
+    ++S.Threads;
+    if (T.CpuNs != kCpuUnknown)
+      S.CpuNs += T.CpuNs;
+  }
+  S.PaidNs = double(S.Samples) * double(P.CodeSampleCost256) / 256.0 * 1e9 /
+             double(P.TickRate);
+  return S;
+}

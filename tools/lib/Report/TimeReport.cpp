@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "activetime/Profile/CodeSampleSplit.h"
 #include "activetime/Profile/CallerCallee.h"
 #include "activetime/Profile/Mpi.h"
 #include "activetime/Report/Format.h"
@@ -222,28 +223,17 @@ struct Unsampled {
 /// it has counted calls, whose time they split off), at the measured cost
 /// each, against the threads' CPU time.
 void TextReport::paidSampleLine(const Process &Pr) {
-  uint64_t Samples = 0, CpuNs = 0;
-  unsigned Sampling = 0, Threads = 0;
-  for (const Thread &T : Pr.Threads) {
-    uint64_t N = 0;
-    for (const CodeSample &S : T.CodeSamples)
-      N += S.Count;
-    Samples += N;
-    Sampling += N != 0;
-    ++Threads;
-    if (T.CpuNs != kCpuUnknown)
-      CpuNs += T.CpuNs;
-  }
-  double PaidNs = double(Samples) * ticks256ToNs(Pr, Pr.CodeSampleCost256);
-  OS << "                   " << Samples << (Samples == 1 ? " sample" : " samples")
-     << " on " << Sampling << " of " << Threads
-     << (Threads == 1 ? " thread" : " threads")
+  SamplesTaken S = SamplesTaken::of(Pr);
+  OS << "                   " << S.Samples
+     << (S.Samples == 1 ? " sample" : " samples") << " on "
+     << S.SamplingThreads << " of " << S.Threads
+     << (S.Threads == 1 ? " thread" : " threads")
      << " (a thread samples once it has counted calls)";
   if (!codeSampling(Pr).CostUnmeasured)
-    OS << ": " << plainTime(PaidNs) << " in all"
-       << (CpuNs ? ", " + percentOf(PaidNs, double(CpuNs)) +
-                       " of the threads' CPU time"
-                 : std::string());
+    OS << ": " << plainTime(S.PaidNs) << " in all"
+       << (S.CpuNs ? ", " + percentOf(S.PaidNs, double(S.CpuNs)) +
+                         " of the threads' CPU time"
+                   : std::string());
   OS << "\n";
 }
 

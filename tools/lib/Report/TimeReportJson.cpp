@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "activetime/Profile/CodeSampleSplit.h"
 #include "activetime/Profile/Mpi.h"
 #include "activetime/Report/Format.h"
 #include "activetime/Report/InlinedAway.h"
@@ -345,6 +346,14 @@ void JsonReport::codeSamples(const Process &Pr) {
     J.attribute("kernel", !codeSampling(Pr).UserOnly);
     J.attribute("callers", codeSampling(Pr).Stacks);
     J.attribute("nearest_symbol", Pr.CodeResolvedByNearest);
+    // What was taken and paid (a thread samples once it has counted calls).
+    SamplesTaken S = SamplesTaken::of(Pr);
+    J.attribute("taken", int64_t(S.Samples));
+    J.attribute("sampling_threads", int64_t(S.SamplingThreads));
+    if (codeSampling(Pr).CostUnmeasured)
+      J.attribute("paid_ns", nullptr);
+    else
+      J.attribute("paid_ns", S.PaidNs);
   });
 }
 

@@ -133,6 +133,17 @@ private:
   uint64_t Used = 0;
 };
 
+/// The code samples a process took and what they cost: a thread samples
+/// only once it has counted calls (the runtime opens its ring disabled).
+struct SamplesTaken {
+  uint64_t Samples = 0;
+  unsigned SamplingThreads = 0; // threads with at least one sample
+  unsigned Threads = 0;
+  uint64_t CpuNs = 0;           // the threads' CPU time, where read
+  double PaidNs = 0;            // Samples at the measured cost each
+  static SamplesTaken of(const Process &P);
+};
+
 } // namespace profile
 } // namespace activetime
 
