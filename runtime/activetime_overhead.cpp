@@ -398,10 +398,16 @@ void StartCalibrator() {
 
 void StopCalibrator() { StopWorker(calibrator); }
 
+// fork(): the table's lock is not held across it (a publication on the
+// drainer thread would leave it locked in the child for ever).
+void LockTableForFork() { table_mu.Lock(); }
+void UnlockTableAfterFork() { table_mu.Unlock(); }
+
 // A fork child: its parent's calibrating thread did not survive. First in
 // the child (before the drainer restarts and may claim it): the claim is
 // free again, a millisecond into the child's life.
 void CalibrationForkChild() {
+  table_mu.Unlock();
   calibrator.Running = 0;
   __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
   MarkProcessStart();
@@ -529,6 +535,8 @@ const Collector kProbeTableCollector = {
     .Order = 120,
     .Start = StartCalibrator,
     .Stop = StopCalibrator,
+    .ForkPrepare = LockTableForFork,
+    .ForkParent = UnlockTableAfterFork,
     .ForkChild = CalibrationForkChild,
     .AfterForkChild = CalibratorAfterForkChild,
     .ThreadStart = StartThreadTable,
