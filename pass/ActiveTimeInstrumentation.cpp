@@ -29,11 +29,13 @@
 #include "activetime/abi.h"
 #include "activetime/llvm_compat.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -56,6 +58,9 @@
 #include "llvm/Transforms/Utils/EscapeEnumerator.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <queue>
+#include <vector>
+
 using namespace llvm;
 using namespace activetime;
 
@@ -66,8 +71,27 @@ static cl::opt<unsigned> ClCloneMaxSize(
     cl::desc("Functions of up to this many IR instructions get a separate "
              "timed copy that their entry jumps to when the call is timed, "
              "so a counted call runs no exit check and keeps its tail calls "
-             "and shrink-wrapped prologue; 0 never copies"),
-    cl::init(400));
+             "and shrink-wrapped prologue; 0 never copies (see also "
+             "-activetime-clone-short-path; the default was 400 before the "
+             "copies' text was measured, docs/performance.md)"),
+    cl::init(200));
+
+static cl::opt<unsigned> ClCloneAlwaysSize(
+    "activetime-clone-always-size",
+    cl::desc("Functions of up to this many IR instructions get a timed copy "
+             "(within -activetime-clone-max-size) whatever their shortest "
+             "path; larger ones only under -activetime-clone-short-path"),
+    cl::init(100));
+
+static cl::opt<unsigned> ClCloneShortPath(
+    "activetime-clone-short-path",
+    cl::desc("A function above -activetime-clone-always-size gets a timed "
+             "copy only if some path from its entry to a return runs at most "
+             "this many IR instructions: otherwise every call runs at least "
+             "that many, the exit checks of in-place instrumentation cost it "
+             "little, and the copy would only double its text; 0: the size "
+             "alone decides"),
+    cl::init(32));
 
 static cl::opt<bool> ClHandleExceptions(
     "activetime-handle-exceptions",
@@ -693,6 +717,10 @@ void ActiveTimeInstrumenter::emitExit(IRBuilder<> &IRB, Value *Timed,
   emitProbe(AtThen, ExitProbe, Desc, Bundles);
 }
 
+static unsigned
+shortestReturnPath(const Function &F,
+                   const DenseMap<const BasicBlock *, unsigned> &BlockSize);
+
 /// Whether F can hand a timed call to a copy of itself with a musttail call
 /// (same prototype, nothing that pins the body to one function).
 bool ActiveTimeInstrumenter::canCopyForTiming(const Function &F) {
@@ -711,12 +739,14 @@ bool ActiveTimeInstrumenter::canCopyForTiming(const Function &F) {
       isScopedEHPersonality(classifyEHPersonality(F.getPersonalityFn())))
     return false;
   unsigned Size = 0;
+  DenseMap<const BasicBlock *, unsigned> BlockSize;
   for (const BasicBlock &BB : F) {
     if (BB.hasAddressTaken())
       return false;
     for (const Instruction &I : BB) {
       if (I.isDebugOrPseudoInst())
         continue;
+      ++BlockSize[&BB];
       if (++Size > ClCloneMaxSize || isa<CallBrInst>(I))
         return false;
       if (const auto *CB = dyn_cast<CallBase>(&I)) {
@@ -730,7 +760,41 @@ bool ActiveTimeInstrumenter::canCopyForTiming(const Function &F) {
       }
     }
   }
-  return true;
+  if (Size <= ClCloneAlwaysSize || !ClCloneShortPath)
+    return true;
+  return shortestReturnPath(F, BlockSize) <= ClCloneShortPath;
+}
+
+/// The fewest IR instructions (debug ones aside) any call of \p F runs
+/// from its entry to a `ret`, blocks weighed by \p BlockSize (Dijkstra over
+/// the CFG; a loop is never worth going around). ~0u when no block returns.
+static unsigned
+shortestReturnPath(const Function &F,
+                   const DenseMap<const BasicBlock *, unsigned> &BlockSize) {
+  auto SizeOf = [&](const BasicBlock *BB) { return BlockSize.lookup(BB); };
+  using Item = std::pair<unsigned, const BasicBlock *>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> Queue;
+  DenseMap<const BasicBlock *, unsigned> Dist;
+  const BasicBlock *Entry = &F.getEntryBlock();
+  Dist[Entry] = SizeOf(Entry);
+  Queue.push({Dist[Entry], Entry});
+  while (!Queue.empty()) {
+    auto [D, BB] = Queue.top();
+    Queue.pop();
+    if (D != Dist.lookup(BB))
+      continue;
+    if (isa<ReturnInst>(BB->getTerminator()))
+      return D;
+    for (const BasicBlock *Succ : successors(BB)) {
+      unsigned ND = D + SizeOf(Succ);
+      auto It = Dist.find(Succ);
+      if (It == Dist.end() || ND < It->second) {
+        Dist[Succ] = ND;
+        Queue.push({ND, Succ});
+      }
+    }
+  }
+  return ~0u;
 }
 
 /// The timed copy of F: F's body under its own name, internal, kept out of

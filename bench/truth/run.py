@@ -103,14 +103,14 @@ P.log = log  # the builds' progress to stderr too: stdout is the table
 
 # --- building ----------------------------------------------------------------
 
-def make_variants(build_dir, objs):
+def make_variants(build_dir, objs, at_flags=()):
     xray = ["-fxray-instrument", "-fxray-instruction-threshold=1",
             "-fxray-modes=xray-basic,xray-profiling"]
     ai = ["-O2", "-g", "-finstrument-functions-after-inlining"]
     V = P.Variant
     return {
         "plain": P.plain_variant(),
-        "activetime": P.activetime_variant(build_dir),
+        "activetime": P.activetime_variant(build_dir, at_flags),
         "hooks": V("hooks", [P.CLANG], [P.CLANGXX], ai, link_extra=[objs["hooks"]]),
         "count": V("count", [P.CLANG], [P.CLANGXX], ai, link_extra=[objs["count"]]),
         "xray": V("xray", [P.CLANG], [P.CLANGXX], ["-O2", "-g"] + xray,
@@ -857,6 +857,9 @@ def main():
     ap.add_argument("--no-sampled", action="store_true",
                     help="skip the sample=1 run of each program")
     ap.add_argument("--options", default="", help="extra ACTIVETIME_OPTIONS (a:b=c)")
+    ap.add_argument("--at-flags", default="",
+                    help="extra compiler flags of the ActiveTime build, space-separated "
+                    "(e.g. '-mllvm -activetime-clone-max-size=400'; its own cached build)")
     ap.add_argument("--keep", help="keep profiles and perf's per-function samples here")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", help="write every figure to this file")
@@ -872,7 +875,7 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix="scratch-", dir=args.work)
     try:
-        vs = make_variants(args.build_dir, helper_objects(args.work))
+        vs = make_variants(args.build_dir, helper_objects(args.work), args.at_flags.split())
         progs = [Program(n) for n in names]
         for prog in progs:
             prepare(prog, vs, args, scratch)
@@ -909,6 +912,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"rounds": args.rounds, "freq": args.freq,
                        "threaded_freq": args.threaded_freq, "options": args.options,
+                       "at_flags": args.at_flags,
                        "programs": results}, f, indent=1, sort_keys=True, default=sorted)
     return 0
 

@@ -1,4 +1,5 @@
-; A function of at most -activetime-clone-max-size IR instructions gets a
+; A function of at most -activetime-clone-max-size IR instructions (200;
+; above 100 only with a short path to a return, timed-copy-size.ll) gets a
 ; timed copy, <name>.activetime.timed: internal, unnamed_addr, noinline, in
 ; the function's comdat, same calling convention and parameter attributes.
 ; The function itself counts the call and, when the count says timed,
