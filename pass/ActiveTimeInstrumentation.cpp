@@ -72,8 +72,7 @@ static cl::opt<unsigned> ClCloneMaxSize(
              "timed copy that their entry jumps to when the call is timed, "
              "so a counted call runs no exit check and keeps its tail calls "
              "and shrink-wrapped prologue; 0 never copies (see also "
-             "-activetime-clone-short-path; the default was 400 before the "
-             "copies' text was measured, docs/performance.md)"),
+             "-activetime-clone-short-path)"),
     cl::init(200));
 
 static cl::opt<unsigned> ClCloneAlwaysSize(
