@@ -125,6 +125,9 @@ void InitOverheadTable();
 bool CalibrateBeside(WorkerThread &W);
 // Testing: the calibration beside the program, on the calling thread now.
 void CalibrateOverheadForTesting();
+// Testing: returns once the table is published (calibrated here, or by the
+// runtime thread that has it): no publication comes later, in a test.
+void WaitForProbeTableForTesting();
 // Nonzero while probes fence their tick read and work (activetime_probes.cpp).
 extern u32 probe_fence;
 // Testing: replaces the table (ticks * 256) for threads initialized later

@@ -372,14 +372,19 @@ void PublishTable(const raw::OverheadRecord &C, u64 TickStep256,
     runtime.TickStep256 = TickStep256;
   }
   InitTiming(); // the counting threshold, from the pair's cost
+  LogTable(R);
+  // Last: whoever sees the table published sees all of the above done.
   __atomic_store_n(&figures_ready, 1u, __ATOMIC_RELEASE);
   __atomic_store_n(&calibration_pending, 0u, __ATOMIC_RELEASE);
-  LogTable(R);
 }
 
+// It stays (asleep) until the exit stops it: a thread that ended unjoined
+// would be a leak to ThreadSanitizer in a child made by clone(), which
+// runs no exit handler.
 void *CalibratorMain(void *) {
   internal_prctl(15 /* PR_SET_NAME */, uptr("at-calib"), 0, 0, 0);
-  CalibrateBeside(calibrator);
+  if (CalibrateBeside(calibrator))
+    SleepUntil(calibrator, ~0ull);
   return nullptr;
 }
 
@@ -498,7 +503,10 @@ void InitOverheadTable() {
     runtime.TickStep256 = 0; // measured with the table
   }
   LogTable(R);
-  if (Calibrate && flags()->calibrate_at_start) {
+  // mode=trace: its offline computation applies the table to every event,
+  // so the probes must have had it from the first one too.
+  if (Calibrate &&
+      (flags()->calibrate_at_start || flags()->mode == RunMode::Trace)) {
     __atomic_store_n(&calibration_claimed, 1u, __ATOMIC_RELEASE);
     u64 Step256 = MeasureTickStep256();
     raw::OverheadRecord C;
@@ -514,6 +522,12 @@ void InitOverheadTable() {
 void CalibrateOverheadForTesting() {
   WorkerThread W = {};
   CalibrateBeside(W);
+}
+
+void WaitForProbeTableForTesting() {
+  CalibrateOverheadForTesting(); // here, unless a runtime thread has it
+  while (__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE))
+    internal_sched_yield();
 }
 
 void SetOverheadForTesting(u64 Enter256, u64 Exit256) {

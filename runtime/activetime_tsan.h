@@ -31,10 +31,12 @@ extern "C" void AnnotateIgnoreReadsBegin(const char *File, int Line);
 extern "C" void AnnotateIgnoreReadsEnd(const char *File, int Line);
 extern "C" void AnnotateIgnoreWritesBegin(const char *File, int Line);
 extern "C" void AnnotateIgnoreWritesEnd(const char *File, int Line);
+// Declared as llvm/Support/Compiler.h declares them (a unit test includes
+// both): the runtime takes the address as a uptr.
 extern "C" void AnnotateHappensBefore(const char *File, int Line,
-                                      unsigned long Addr);
+                                      const volatile void *Addr);
 extern "C" void AnnotateHappensAfter(const char *File, int Line,
-                                     unsigned long Addr);
+                                     const volatile void *Addr);
 #define AT_TSAN_IGNORE_READS_BEGIN() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
 #define AT_TSAN_IGNORE_READS_END() AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
 #define AT_TSAN_IGNORE_WRITES_BEGIN()                                          \
@@ -43,9 +45,9 @@ extern "C" void AnnotateHappensAfter(const char *File, int Line,
 // A lock TSan cannot see (glibc's loader lock, taken inside libc): entering
 // its critical section happens after the previous one left it.
 #define AT_TSAN_LOCK_ENTERED(Addr)                                             \
-  AnnotateHappensAfter(__FILE__, __LINE__, (unsigned long)(Addr))
+  AnnotateHappensAfter(__FILE__, __LINE__, (const volatile void *)(Addr))
 #define AT_TSAN_LOCK_LEAVING(Addr)                                             \
-  AnnotateHappensBefore(__FILE__, __LINE__, (unsigned long)(Addr))
+  AnnotateHappensBefore(__FILE__, __LINE__, (const volatile void *)(Addr))
 #else
 #define AT_TSAN_IGNORE_READS_BEGIN() ((void)0)
 #define AT_TSAN_IGNORE_READS_END() ((void)0)

@@ -144,7 +144,7 @@ TEST(MpiReduceTest, RankZeroGetsEveryRanksSectionsInPieces) {
   std::vector<std::string> Payloads(Size);
   std::string Merged, Missing;
   u64 Sections = 0;
-  std::vector<bool> Left(Size);
+  std::vector<char> Left(Size); // not vector<bool>: one word per rank's thread
   std::vector<std::thread> Ranks;
   for (u32 R = 0; R < Size; ++R)
     Ranks.emplace_back([&, R] {

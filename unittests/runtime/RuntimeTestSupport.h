@@ -71,6 +71,9 @@ class RuntimeTest : public ::testing::Test {
 protected:
   void SetUp() override {
     EnsureInit();
+    // The table calibrated beside the program must not be published (with
+    // its counting threshold) in the middle of a test.
+    WaitForProbeTableForTesting();
     Saved = *flags();
     SavedThreshold = TimingThreshold();
     SavedStartTick = runtime.StartTick;
