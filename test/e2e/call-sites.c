@@ -17,9 +17,9 @@
 // RUN: %activetime export --format=sample-profile --allow-call-counts -o m.prof m.raw
 // RUN: llvm-profdata show --sample m.prof | FileCheck --check-prefix=SHOW %s
 // RUN: %clang %san_flags -O2 -g -fdebug-info-for-profiling -fprofile-sample-use=m.prof -Werror -mllvm -sample-profile-check-record-coverage=100 -c %s -o pgo.o
-// Counted calls (default options): tiny's calls are placed at its call site
-// by its code samples (or its timed calls) and marked as an estimate.
-// RUN: env ACTIVETIME_OPTIONS=output=c.raw ./sites 20000
+// Counted calls (the table from the first call, calibrate_at_start): tiny's
+// calls are placed at its call site by its code samples (or timed calls).
+// RUN: env ACTIVETIME_OPTIONS=output=c.raw:calibrate_at_start=1 ./sites 20000
 // RUN: %activetime report --call-sites --top 0 c.raw | FileCheck --check-prefix=COUNTED %s
 
 #include <stdio.h>

@@ -6,7 +6,10 @@
 // delta's sign of a 20-fold change is checked, never a time.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g -DSLOW=0 %s -o old && %at_cc -O2 -g -DSLOW=1 %s -o new
-// RUN: env ACTIVETIME_OPTIONS=output=old1.raw ./old && env ACTIVETIME_OPTIONS=output=new1.raw ./new
+// calibrate_at_start=1: the probe table (and so the counting threshold) is
+// known from the first call; by default it comes a few ms into the run
+// (probe-table-beside.c).
+// RUN: env ACTIVETIME_OPTIONS=output=old1.raw:calibrate_at_start=1 ./old && env ACTIVETIME_OPTIONS=output=new1.raw:calibrate_at_start=1 ./new
 // RUN: %activetime diff old1.raw new1.raw > one.txt
 // RUN: FileCheck %s --check-prefix=ONE < one.txt
 // ONE: ActiveTime diff: base 1 run of old, new 1 run of new
@@ -16,7 +19,7 @@
 //
 // Two runs of each build: the spread is known, each side has two runs of
 // one process, and the calls per run are still exact.
-// RUN: env ACTIVETIME_OPTIONS=output=old2.raw ./old && env ACTIVETIME_OPTIONS=output=new2.raw ./new
+// RUN: env ACTIVETIME_OPTIONS=output=old2.raw:calibrate_at_start=1 ./old && env ACTIVETIME_OPTIONS=output=new2.raw:calibrate_at_start=1 ./new
 // RUN: %activetime diff --base old1.raw old2.raw --new new1.raw new2.raw --json > two.json
 // RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(len(d['base']['runs']), len(d['new']['runs']), d['noise']['spread_known']); f={x['linkage_name']: x for x in d['functions']}; [print(n, f[n]['status'], f[n]['how'], f[n]['calls']['base'], f[n]['calls']['new'], f[n]['calls']['delta']) for n in ('work', 'steady', 'tiny', 'main')]; w=f['work']['self_active']; print('work slower', w['delta_ns'] > 0, len(w['base_runs_ns']), len(w['new_runs_ns']))" two.json | FileCheck %s --check-prefix=TWO
 // TWO:      2 2 True
