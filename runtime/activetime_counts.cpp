@@ -40,7 +40,6 @@ namespace {
 u32 shared_slots_in_use = 1; // slot 0 is never handed out
 StaticSpinMutex slots_mu;
 u64 timing_threshold;
-u32 threshold_pending; // the probe table is not calibrated yet
 u32 counting_off;
 
 // Where calls go while they must not be counted (collection off): one array
@@ -267,18 +266,10 @@ void InitTiming() {
   bool Trace = flags()->mode == RunMode::Trace;
   u64 Th = Ratio > 0 && !Trace ? (Pair256 * u64(Ratio)) >> 8 : 0;
   __atomic_store_n(&timing_threshold, Th, __ATOMIC_RELAXED);
-  // While the table's calibration is pending (the pair's cost unknown),
-  // no function is switched to counting, and checkpoints stay close.
-  __atomic_store_n(&threshold_pending,
-                   Ratio > 0 && !Trace && O.Source == raw::OS_Uncalibrated
-                       ? 1u
-                       : 0u,
-                   __ATOMIC_RELAXED);
 }
 
 void SetTimingThreshold(u64 Ticks) {
   __atomic_store_n(&timing_threshold, Ticks, __ATOMIC_RELAXED);
-  __atomic_store_n(&threshold_pending, 0u, __ATOMIC_RELAXED);
 }
 u64 TimingThreshold() {
   return __atomic_load_n(&timing_threshold, __ATOMIC_RELAXED);
@@ -289,8 +280,10 @@ void CheckTiming(Node *N, u32 Frame) {
   // Later checkpoints catch functions whose first calls were the long ones.
   N->NextCheck = Calls < (u64(1) << 40) ? Calls * 4 : ~0ull;
   u64 Threshold = TimingThreshold();
-  if (!Threshold && __atomic_load_n(&threshold_pending, __ATOMIC_RELAXED)) {
-    // Not known yet: look again after an eighth more calls, not 4x.
+  if (!Threshold && flags()->timing_ratio > 0 && ProbeTablePending()) {
+    // While the table's calibration is pending (the pair's cost unknown),
+    // no function is switched to counting: look again after an eighth more
+    // calls, not 4x.
     N->NextCheck = Calls + Calls / 8 + 1;
     return;
   }

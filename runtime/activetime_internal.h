@@ -123,6 +123,8 @@ void InitOverheadTable();
 // adopt the table at their next poll). Returns false if W was asked to stop
 // first; true at once if nothing is pending or another thread calibrates.
 bool CalibrateBeside(WorkerThread &W);
+// Whether the table is still to be calibrated (no counting threshold yet).
+bool ProbeTablePending();
 // Testing: the calibration beside the program, on the calling thread now.
 void CalibrateOverheadForTesting();
 // Testing: returns once the table is published (calibrated here, or by the

@@ -74,15 +74,13 @@ constexpr u64 kSpreadBoundPermille = 100;
 // How often a thread waiting for the table polls for it.
 constexpr u64 kPendingPollNs = 1000000;
 
-// The table is to be calibrated and is not published yet (set at start-up
-// and in a fork child, cleared by the publication).
+// The table is to be calibrated and is not published yet (set at start-up,
+// cleared, with release, once runtime.Overhead and runtime.TickStep256 hold
+// the calibrated figures; threads adopt them at their next poll).
 u32 calibration_pending;
 // Claimed by the runtime thread that calibrates (0 free, 1 taken): the
 // drainer, or the calibration's own thread when there is no drainer.
 u32 calibration_claimed;
-// Set (release) once runtime.Overhead and runtime.TickStep256 hold the
-// calibrated figures; threads adopt them at their next poll.
-u32 figures_ready;
 u64 pending_poll_ticks;
 // runtime.Overhead and TickStep256 between the publication and the writer.
 StaticSpinMutex table_mu;
@@ -91,10 +89,11 @@ WorkerThread calibrator;
 // A flag's fixed part of the table (ticks * 256), 0 where calibrated.
 u64 FixedPart256(int Ticks) { return Ticks >= 0 ? u64(Ticks) << 8 : 0; }
 
-// Set while a calibration runs beside the program: it stops at the next
-// batch once this worker is asked to.
-const WorkerThread *calib_stop;
-bool Stopping() { return calib_stop && StopRequested(*calib_stop); }
+// A calibration beside the program stops at the next batch once its worker
+// is asked to (Stop null: one before main, which runs to its end).
+bool Stopping(const WorkerThread *Stop) {
+  return Stop && StopRequested(*Stop);
+}
 
 FuncDesc calib_desc = {nullptr, "__activetime_calibration", nullptr, 0, 0};
 const volatile u64 calib_zero_word = 0;
@@ -156,13 +155,14 @@ u64 Kept(const u64 *Sorted) {
 // B = (instrumented - plain) / kCalls; A = the leaf's recorded elapsed per
 // call minus its body's plain cost beyond an empty call's. Instrumented,
 // plain and elapsed are each taken over the batches (Kept), then combined.
-RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256) {
+RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256,
+                     const WorkerThread *Stop) {
   u64 Ins[kBatches], Pls[kBatches], Els[kBatches], Bs[kBatches];
   u64 Mes[kBatches], Mxs[kBatches];
   const ThreadTls &T = at_tls;
   RoundResult R = {};
   for (int Bt = 0; Bt < kBatches; ++Bt) {
-    if (Stopping()) {
+    if (Stopping(Stop)) {
       R.Stopped = true;
       return R;
     }
@@ -207,10 +207,11 @@ RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256) {
   return R;
 }
 
-RoundResult Calibrate(const Node *N, u32 Steps, u64 EmptyPlain256) {
+RoundResult Calibrate(const Node *N, u32 Steps, u64 EmptyPlain256,
+                      const WorkerThread *Stop) {
   RoundResult Best = {0, 0, ~0ull, 0, 0, false};
   for (int Round = 0; Round < kRounds; ++Round) {
-    RoundResult R = RunRound(N, Steps, EmptyPlain256);
+    RoundResult R = RunRound(N, Steps, EmptyPlain256, Stop);
     if (R.Stopped)
       return R;
     if (R.Spread < Best.Spread)
@@ -238,7 +239,6 @@ u64 PlainCost256(u32 Steps) {
 } // namespace
 
 bool CalibrateOverhead(raw::OverheadRecord *Out, const WorkerThread *Stop) {
-  calib_stop = Stop;
   ThreadTls &T = at_tls;
   ThreadTls Saved = T;
   uptr PS = GetPageSizeCached();
@@ -272,7 +272,7 @@ bool CalibrateOverhead(raw::OverheadRecord *Out, const WorkerThread *Stop) {
   // that pair. A fenced pair costs the same around any body, and the
   // empty-body figure is the one without the body's own start-up after the
   // fence (the plain loop overlaps it, the fenced one cannot), so it is kept.
-  RoundResult Best = Calibrate(N, 0, EmptyPlain);
+  RoundResult Best = Calibrate(N, 0, EmptyPlain, Stop);
   if (!__atomic_load_n(&probe_fence, __ATOMIC_RELAXED)) {
     constexpr u32 kProbeSteps = 64;
     u64 Long = PlainCost256(kProbeSteps);
@@ -287,7 +287,7 @@ bool CalibrateOverhead(raw::OverheadRecord *Out, const WorkerThread *Stop) {
          (unsigned long long)Best.B, (unsigned long long)Best.A,
          (unsigned long long)Best.Spread, (unsigned long long)PerStep, Steps);
     if (!Best.Stopped)
-      Best = Calibrate(N, Steps, EmptyPlain);
+      Best = Calibrate(N, Steps, EmptyPlain, Stop);
   }
   if (Best.A > Best.B)
     Best.A = Best.B;
@@ -298,7 +298,6 @@ bool CalibrateOverhead(raw::OverheadRecord *Out, const WorkerThread *Stop) {
   TS->Tree.Destroy();
   UnmapOrDie(Stk, PS);
   UnmapOrDie(TS, TSBytes);
-  calib_stop = nullptr;
   if (Best.Stopped)
     return false;
 
@@ -363,7 +362,7 @@ void LogTable(const raw::OverheadRecord &R) {
 // The calibrated table, for every thread from its next poll on (AtStart:
 // before the first frame, ReadyTick 0).
 void PublishTable(const raw::OverheadRecord &C, u64 TickStep256,
-                  bool AtStart = false) {
+                  bool AtStart) {
   raw::OverheadRecord R = TableFrom(&C);
   R.ReadyTick = AtStart ? 0 : ReadTick();
   {
@@ -374,8 +373,18 @@ void PublishTable(const raw::OverheadRecord &C, u64 TickStep256,
   InitTiming(); // the counting threshold, from the pair's cost
   LogTable(R);
   // Last: whoever sees the table published sees all of the above done.
-  __atomic_store_n(&figures_ready, 1u, __ATOMIC_RELEASE);
   __atomic_store_n(&calibration_pending, 0u, __ATOMIC_RELEASE);
+}
+
+// Measures the tick step and calibrates the table (Stop: the worker it runs
+// on, whose stop request abandons it), then publishes both.
+bool CalibrateAndPublish(const WorkerThread *Stop, bool AtStart) {
+  u64 Step256 = MeasureTickStep256();
+  raw::OverheadRecord C;
+  if (!CalibrateOverhead(&C, Stop))
+    return false;
+  PublishTable(C, Step256, AtStart);
+  return true;
 }
 
 // It stays (asleep) until the exit stops it: a thread that ended unjoined
@@ -460,19 +469,15 @@ bool CalibrateBeside(WorkerThread &W) {
   if (!__atomic_compare_exchange_n(&calibration_claimed, &Free, 1u, false,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return true; // another runtime thread calibrates
-  if (!WaitToMeasure(W))
-    return false;
-  u64 Step256 = MeasureTickStep256();
-  raw::OverheadRecord C;
-  if (!CalibrateOverhead(&C, &W))
-    return false;
-  PublishTable(C, Step256);
-  return true;
+  return WaitToMeasure(W) && CalibrateAndPublish(&W, /*AtStart=*/false);
+}
+
+bool ProbeTablePending() {
+  return __atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE);
 }
 
 void PollProbeTable(ThreadTls &T, u64 Now) {
-  if (__atomic_load_n(&figures_ready, __ATOMIC_ACQUIRE) ||
-      !__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE)) {
+  if (!ProbeTablePending()) {
     // Published (or never pending): constant from now on.
     T.Enter256 = runtime.Overhead.Enter256;
     T.Exit256 = runtime.Overhead.Exit256;
@@ -489,7 +494,6 @@ void InitOverheadTable() {
                    __ATOMIC_RELAXED);
   int E = flags()->overhead_enter_ticks, X = flags()->overhead_exit_ticks;
   bool Calibrate = E < 0 || X < 0;
-  __atomic_store_n(&figures_ready, Calibrate ? 0u : 1u, __ATOMIC_RELEASE);
   __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
   __atomic_store_n(&calibration_pending, Calibrate ? 1u : 0u,
                    __ATOMIC_RELEASE);
@@ -508,10 +512,7 @@ void InitOverheadTable() {
   if (Calibrate &&
       (flags()->calibrate_at_start || flags()->mode == RunMode::Trace)) {
     __atomic_store_n(&calibration_claimed, 1u, __ATOMIC_RELEASE);
-    u64 Step256 = MeasureTickStep256();
-    raw::OverheadRecord C;
-    CalibrateOverhead(&C);
-    PublishTable(C, Step256, /*AtStart=*/true);
+    CalibrateAndPublish(/*Stop=*/nullptr, /*AtStart=*/true);
   } else if (!Calibrate) {
     // Fixed figures: only the tick step is left to measure, at once.
     SpinMutexLock L(&table_mu);
@@ -535,7 +536,6 @@ void SetOverheadForTesting(u64 Enter256, u64 Exit256) {
   runtime.Overhead.Exit256 = Exit256;
   runtime.Overhead.Source = raw::OS_Option;
   __atomic_store_n(&calibration_pending, 0u, __ATOMIC_RELEASE);
-  __atomic_store_n(&figures_ready, 1u, __ATOMIC_RELEASE);
   at_tls.Enter256 = Enter256;
   at_tls.Exit256 = Exit256;
   at_tls.TablePending = 0;
