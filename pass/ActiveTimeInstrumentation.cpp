@@ -111,6 +111,13 @@ bool activetime::instrumentBeforeInlining() { return ClBeforeInlining; }
 /// Marks the stores of the call site into the frame slot (storeCallSite).
 static constexpr const char kCallSiteMD[] = "activetime.callsite";
 
+/// Whether llvm.addressofreturnaddress can be lowered for M's target.
+static bool hasAddrOfReturnAddr(const Module &M) {
+  Triple TT(M.getTargetTriple());
+  return TT.getArch() == Triple::x86_64 || TT.getArch() == Triple::x86 ||
+         TT.isAArch64();
+}
+
 /// After inlining, F's own frame slot (whose call-site store names F) gives
 /// way to F's return address slot, as without -activetime-before-inlining:
 /// the slots of the copies inlined into F are allocas of F's frame, which
@@ -120,9 +127,7 @@ static constexpr const char kCallSiteMD[] = "activetime.callsite";
 /// changed.
 static bool useReturnAddressSlot(Function &F, StoreInst *OwnStore) {
   auto *Slot = dyn_cast<AllocaInst>(OwnStore->getPointerOperand());
-  Triple TT(F.getParent()->getTargetTriple());
-  if (!Slot || !(TT.getArch() == Triple::x86_64 ||
-                 TT.getArch() == Triple::x86 || TT.isAArch64()))
+  if (!Slot || !hasAddrOfReturnAddr(*F.getParent()))
     return false;
   // Only the probes and the call-site store may use it.
   for (User *U : Slot->users())
@@ -266,10 +271,7 @@ ActiveTimeInstrumenter::ActiveTimeInstrumenter(
   ModuleDescTy = abi::getModuleDescType(Ctx);
   MemSiteDescTy = abi::getMemSiteDescType(Ctx);
 
-  Triple TT(M.getTargetTriple());
-  HasAddrOfReturnAddr =
-      TT.getArch() == Triple::x86_64 || TT.getArch() == Triple::x86 ||
-      TT.isAArch64();
+  HasAddrOfReturnAddr = hasAddrOfReturnAddr(M);
 }
 
 //===----------------------------------------------------------------------===//
