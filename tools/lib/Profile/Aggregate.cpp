@@ -40,6 +40,10 @@ double profile::ticks256ToNs(const Process &P, uint64_t Ticks256) {
          double(Ticks256 & 255) / 256.0 * 1e9 / double(P.TickRate);
 }
 
+double profile::nsIntoRun(const Process &P, uint64_t Tick) {
+  return ticksToNs(P, Tick > P.StartTick ? Tick - P.StartTick : 0);
+}
+
 static double keyOf(const Stats &S, SortKey K) {
   switch (K) {
   case SortKey::Calls:

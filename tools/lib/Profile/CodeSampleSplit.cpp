@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime/Profile/CodeSampleSplit.h"
+#include "activetime/Profile/Aggregate.h"
 #include "activetime/raw_format.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -150,7 +151,6 @@ SamplesTaken SamplesTaken::of(const Process &P) {
     if (T.CpuNs != kCpuUnknown)
       S.CpuNs += T.CpuNs;
   }
-  S.PaidNs = double(S.Samples) * double(P.CodeSampleCost256) / 256.0 * 1e9 /
-             double(P.TickRate);
+  S.PaidNs = double(S.Samples) * ticks256ToNs(P, P.CodeSampleCost256);
   return S;
 }

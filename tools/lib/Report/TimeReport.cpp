@@ -138,9 +138,7 @@ void TextReport::overheadLines(const Process &Pr) {
     OS << Indent << "calibrated";
     if (Cost.ReadyTick)
       OS << " beside the program, done "
-         << plainTime(ticksToNs(Pr, Cost.ReadyTick > Pr.StartTick
-                                        ? Cost.ReadyTick - Pr.StartTick
-                                        : 0))
+         << plainTime(nsIntoRun(Pr, Cost.ReadyTick))
          << " into the run (timed calls before then left those parts in "
             "their callers' times, within the error bounds)";
     else

@@ -318,9 +318,7 @@ void JsonReport::overhead(const Process &Pr) {
                               : "calibrated");
     // When the calibration beside the program was done, after the start.
     if (Cost.ReadyTick)
-      J.attribute("ready_ns", ticksToNs(Pr, Cost.ReadyTick > Pr.StartTick
-                                                ? Cost.ReadyTick - Pr.StartTick
-                                                : 0));
+      J.attribute("ready_ns", nsIntoRun(Pr, Cost.ReadyTick));
     J.attribute("batches", int64_t(Cost.Batches));
     J.attribute("spread", Cost.SpreadPermille / 1000.0);
     J.attribute("stable", bool(Cost.Stable));

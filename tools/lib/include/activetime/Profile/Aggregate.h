@@ -306,6 +306,8 @@ double ticksToNs(const Process &P, uint64_t Ticks);
 double signedTicksToNs(const Process &P, int64_t Ticks);
 /// Ticks * 256 (the overhead table's fixed point) converted to nanoseconds.
 double ticks256ToNs(const Process &P, uint64_t Ticks256);
+/// Nanoseconds from \p P's start to \p Tick (0 for a tick before it).
+double nsIntoRun(const Process &P, uint64_t Tick);
 
 } // namespace profile
 } // namespace activetime
