@@ -453,28 +453,40 @@ def print_table(rows):
             print("\n%s: outputs differ at %s" % (r["program"], r["output_diff"]))
 
 
-def main():
-    names = [e.name for e in corpus()]
-    ap = argparse.ArgumentParser(description=__doc__,
+def corpus_parser(doc):
+    """The options every corpus script takes (it adds its own)."""
+    ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--work", help="build cache (default <build>/bench-corpus)")
     ap.add_argument("--truth-work", help="the truth harness's build cache, shared for its "
                     "programs (default <build>/bench-truth)")
-    ap.add_argument("--only", default="", help="comma-separated subset of: " + ",".join(names))
+    ap.add_argument("--only", default="", help="comma-separated subset of: " +
+                    ",".join(e.name for e in corpus()))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", help="write every row to this file")
+    return ap
+
+
+def corpus_args(ap):
+    """Parses ap's options, makes the caches and returns (args, the programs
+    --only names, refused in one line if it names one the corpus lacks)."""
     args = ap.parse_args()
     args.build_dir = os.path.abspath(args.build_dir)
     args.work = os.path.abspath(args.work or os.path.join(args.build_dir, "bench-corpus"))
     args.truth_work = os.path.abspath(args.truth_work or
                                       os.path.join(args.build_dir, "bench-truth"))
     only = [n for n in args.only.split(",") if n]
-    bad = [n for n in only if n not in names]
+    bad = [n for n in only if n not in [e.name for e in corpus()]]
     if bad:
         ap.error("unknown: " + ",".join(bad))
     os.makedirs(args.work, exist_ok=True)
     os.makedirs(args.truth_work, exist_ok=True)
+    return args, only
+
+
+def main():
+    args, only = corpus_args(corpus_parser(__doc__))
     scratch = tempfile.mkdtemp(prefix="scratch-", dir=args.work)
     rows = []
     try:

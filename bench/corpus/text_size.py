@@ -14,7 +14,6 @@
 #
 #===----------------------------------------------------------------------===#
 
-import argparse
 import json
 import os
 import subprocess
@@ -94,25 +93,10 @@ def measure(entry, args, at_flags, rt):
 
 
 def main():
-    names = [e.name for e in C.corpus()]
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build-dir", required=True)
-    ap.add_argument("--work", help="build cache (default <build>/bench-corpus)")
-    ap.add_argument("--truth-work", help="default <build>/bench-truth")
-    ap.add_argument("--only", default="", help="comma-separated subset of: " + ",".join(names))
+    ap = C.corpus_parser(__doc__)
     ap.add_argument("--at-flags", default="",
                     help="extra flags of the instrumented build, space-separated")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--json", help="write every row to this file")
-    args = ap.parse_args()
-    args.build_dir = os.path.abspath(args.build_dir)
-    args.work = os.path.abspath(args.work or os.path.join(args.build_dir, "bench-corpus"))
-    args.truth_work = os.path.abspath(args.truth_work or
-                                      os.path.join(args.build_dir, "bench-truth"))
-    only = [n for n in args.only.split(",") if n]
-    os.makedirs(args.work, exist_ok=True)
-    os.makedirs(args.truth_work, exist_ok=True)
+    args, only = C.corpus_args(ap)
     at_flags = args.at_flags.split()
     rt = runtime_text(args.build_dir)
     rows = [measure(e, args, at_flags, rt) for e in C.corpus() if not only or e.name in only]
