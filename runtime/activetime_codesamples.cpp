@@ -382,18 +382,23 @@ u64 TakeSamples(PerfRing &R) {
 }
 
 // One sample's cost to the sampled thread, as the slowdown it causes: the
-// same ~400 us chunk of CostWork timed with the sampling event (every
-// 100 us) enabled and disabled in turn, (on - off) / the samples the on
-// chunk took, median over 16 pairs (over 8, one process's figure
-// moved by +-15% on the reference VM). That counts what the interrupt's own gap
-// does not: the cache lines and TLB entries the handler (in a virtual
-// machine, also the hypervisor) evicts, which the program pays for later;
-// on the reference VM 1.3-2x the gap, which left the sampling's cost in
-// the times. A pair slowed by a preemption is left out; fewer than 4 good
-// pairs within 100 ms (a busy machine) is no measurement: 0. So is a
-// measurement that Stop asks to end (the process is ending).
+// same ~100 us chunk of CostWork timed with a sampling event (every 25 us)
+// enabled and disabled in turn, (on - off) / the samples the on chunk took,
+// median over 16 pairs. That counts what the interrupt's own gap does not:
+// the cache lines and TLB entries the handler (in a virtual machine, also
+// the hypervisor) evicts, which the program pays for later; on the
+// reference VM 1.3-2x the gap, which left the sampling's cost in the times.
+// The cost per sample does not depend on the period (100 pairs at 100 us and
+// at 25 us agreed within 3% on the reference VM), so the measurement samples
+// 4x faster than the program is sampled: 4x the signal per chunk, and about
+// 3.5 ms of a runtime thread's CPU where 400 us chunks at 100 us took 13 ms
+// and moved by +-30% between processes (+-6% now). A pair slowed by a
+// preemption is left out; fewer than 4 good pairs within 100 ms (a busy
+// machine) is no measurement: 0. So is a measurement that Stop asks to end
+// (the process is ending).
 u64 MeasureSampleCost256(u64 Tid, const WorkerThread *Stop) {
-  int Fd = OpenSampler(Tid, 100000, /*Disabled=*/true);
+  constexpr u64 kPeriodNs = 25000, kChunkNs = 100000;
+  int Fd = OpenSampler(Tid, kPeriodNs, /*Disabled=*/true);
   if (Fd < 0)
     return 0;
   PerfRing Ring;
@@ -405,19 +410,21 @@ u64 MeasureSampleCost256(u64 Tid, const WorkerThread *Stop) {
     W.Buf[I] = I;
   u64 Rate = ProvisionalTickRate();
   u64 Once = W.Run();
-  W.Reps = Once ? (Rate / 2500) / Once + 1 : 1; // ~400 us
+  u64 ChunkTicks = Rate / (1000000000ull / kChunkNs),
+      PeriodTicks = Rate / (1000000000ull / kPeriodNs);
+  W.Reps = Once ? ChunkTicks / Once + 1 : 1;
   constexpr int kPairs = 16, kMaxPairs = 48, kMinPairs = 4;
   u64 On[kMaxPairs], Off[kMaxPairs], Taken[kMaxPairs], Cost[kMaxPairs];
   int N = 0, Good = 0;
   u64 Deadline = ReadTick() + Rate / 10, MinOff = ~0ull;
   // Slower than the fastest chunk by a third beyond its samples' share (at
-  // most 100 us each): preempted, or disturbed some other way.
+  // most a period each): preempted, or disturbed some other way.
   auto GoodPairs = [&] {
     int G = 0;
     u64 Bound = MinOff + MinOff / 3;
     for (int I = 0; I < N; ++I)
       if (Taken[I] && Off[I] <= Bound &&
-          On[I] <= Bound + Taken[I] * (Rate / 10000))
+          On[I] <= Bound + Taken[I] * PeriodTicks)
         Cost[G++] = On[I] > Off[I] ? ((On[I] - Off[I]) << 8) / Taken[I] : 0;
     return G;
   };

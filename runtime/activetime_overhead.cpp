@@ -35,7 +35,7 @@
 // Up to kRounds rounds while the spread exceeds 10%, keeping the most stable.
 // Fixed point: ticks * 256.
 //
-// When. The calibration takes about 5 ms of CPU, which every short process
+// When. The calibration takes about 2 ms of CPU, which every short process
 // would pay before main. It runs beside the program instead, on a runtime
 // thread (the code-sample drainer's first work, or its own thread), a
 // millisecond after start-up: a process that ends first pays nothing and
@@ -67,7 +67,7 @@ namespace raw = activetime::raw;
 
 namespace {
 constexpr int kBatches = 31;
-constexpr int kCalls = 256;
+constexpr int kCalls = 128;
 constexpr int kRounds = 3;
 constexpr u64 kSpreadBoundPermille = 100;
 
@@ -208,9 +208,9 @@ RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256,
 }
 
 RoundResult Calibrate(const Node *N, u32 Steps, u64 EmptyPlain256,
-                      const WorkerThread *Stop) {
+                      const WorkerThread *Stop, int Rounds = kRounds) {
   RoundResult Best = {0, 0, ~0ull, 0, 0, false};
-  for (int Round = 0; Round < kRounds; ++Round) {
+  for (int Round = 0; Round < Rounds; ++Round) {
     RoundResult R = RunRound(N, Steps, EmptyPlain256, Stop);
     if (R.Stopped)
       return R;
@@ -272,8 +272,11 @@ bool CalibrateOverhead(raw::OverheadRecord *Out, const WorkerThread *Stop) {
   // that pair. A fenced pair costs the same around any body, and the
   // empty-body figure is the one without the body's own start-up after the
   // fence (the plain loop overlaps it, the fenced one cannot), so it is kept.
-  RoundResult Best = Calibrate(N, 0, EmptyPlain, Stop);
-  if (!__atomic_load_n(&probe_fence, __ATOMIC_RELAXED)) {
+  // Unfenced, the empty-body pair only sizes the body (to the nearest step),
+  // so one round of it does.
+  bool Fenced = __atomic_load_n(&probe_fence, __ATOMIC_RELAXED);
+  RoundResult Best = Calibrate(N, 0, EmptyPlain, Stop, Fenced ? kRounds : 1);
+  if (!Fenced) {
     constexpr u32 kProbeSteps = 64;
     u64 Long = PlainCost256(kProbeSteps);
     u64 PerStep = Long > EmptyPlain ? (Long - EmptyPlain) / kProbeSteps : 0;

@@ -1196,7 +1196,7 @@ TEST_F(RuntimeTest, CalibrationIsSaneAndStable) {
   EXPECT_EQ(R.Source, (uint32_t)raw::OS_Calibrated);
   EXPECT_EQ(R.Batches, 31u);
   // An instrumented call costs its caller something, and each probe's two
-  // tick reads span a non-empty interval over a batch of 256 calls.
+  // tick reads span a non-empty interval over a batch of 128 calls.
   EXPECT_GT(R.Pair256, 0u);
   EXPECT_GT(R.MeasuredEnter256, 0u);
   EXPECT_GT(R.MeasuredExit256, 0u);
