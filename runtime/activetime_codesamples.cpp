@@ -12,6 +12,7 @@
 #include "activetime_code_segments.h"
 #include "activetime_collector.h"
 #include "activetime_flags.h"
+#include "activetime_helper.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
@@ -51,10 +52,14 @@ bool exclude_kernel;
 // Sampling is on for this process (perf events allowed, not disabled); its
 // rings open once the sample cost is measured.
 bool sampling_wanted;
-// Set once cost256 and period_ns are (release): the drainer measures the
-// cost on its own thread, so no program thread waits for it, and every
-// thread's code ring opens late (PerfFromTick), after it.
+// Set once cost256 and period_ns are (release): the helper process or a
+// runtime thread measures the cost, so no program thread waits for it, and
+// every thread's code ring opens late (PerfFromTick), after it.
 u32 cost_ready;
+// Whoever measures it claims it first (0 free, 1 taken).
+u32 cost_claimed;
+// The drainer waits for the program's second thread (StartDeferredDrainer).
+u32 drainer_deferred;
 
 u32 stack_bytes; // user stack copied with each sample (code_sample_stack)
 constexpr uptr kRingPages = 64;
@@ -836,6 +841,7 @@ void *DrainerMain(void *) {
   // A round at once: the threads that have waited for the cost get their
   // rings now.
   for (;;) {
+    PollMeasuredBeside(); // a helper process's sample cost, published here
     LateRound Late;
     Late.N = 0;
     UnderLoaderLock(DrainAllThreads, &Late);
@@ -848,9 +854,24 @@ void *DrainerMain(void *) {
 }
 } // namespace
 
+void StartDrainerNow();
+
 void StartCodeSampleDrainer() {
   if (!sampling_wanted || drainer.Running)
     return;
+  // A single-threaded program stays so (activetime_helper.h) until it
+  // needs the drainer: when a thread first counts calls, which its code
+  // samples split off (the counted calls do not poll, so only a thread of
+  // the runtime's can read the ring meanwhile), or with the program's
+  // second thread (StartDeferredDrainer).
+  if (HelperProcessUsable() && flags()->measure_in_process) {
+    __atomic_store_n(&drainer_deferred, 1u, __ATOMIC_RELEASE);
+    return;
+  }
+  StartDrainerNow();
+}
+
+void StartDrainerNow() {
   if (int R = StartWorker(drainer, DrainerMain)) {
     VLog(1, "cannot start the code sample drainer (error %d): rings are read "
             "only by the probes", R);
@@ -862,6 +883,15 @@ void StartCodeSampleDrainer() {
 }
 
 bool CodeSampleDrainerRuns() { return drainer.Running; }
+
+void StartDeferredDrainer(bool Counting) {
+  u32 Deferred = 1;
+  if (__atomic_load_n(&drainer_deferred, __ATOMIC_ACQUIRE) &&
+      (Counting || !HelperProcessUsable()) &&
+      __atomic_compare_exchange_n(&drainer_deferred, &Deferred, 0u, false,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    StartDrainerNow();
+}
 
 void StopCodeSampleDrainer() {
   // Threads still running open their late rings themselves: a round in
@@ -883,6 +913,9 @@ void OpenLoaderGateAfterFork() {
 void CodeSamplesAfterForkChild() {
   drainer.Running = 0; // it did not survive the fork
   __atomic_store_n(&late_by_drainer, 0u, __ATOMIC_RELAXED);
+  __atomic_store_n(&drainer_deferred, 0u, __ATOMIC_RELAXED);
+  if (!__atomic_load_n(&cost_ready, __ATOMIC_ACQUIRE))
+    ReleaseCodeSampleCost(); // whoever measured it is the parent's
 #if !ACTIVETIME_TSAN
   StartCodeSampleDrainer();
 #else
@@ -962,20 +995,35 @@ void SetPeriodFromCost(u64 Cost256) {
 }
 
 bool MeasureCostAndSetPeriod(const WorkerThread *Stop) {
-  if (__atomic_load_n(&cost_ready, __ATOMIC_ACQUIRE))
-    return true; // a fork child: the parent measured it
+  if (__atomic_load_n(&cost_ready, __ATOMIC_ACQUIRE) || !ClaimCodeSampleCost())
+    return true; // measured (a fork child's parent did), or being measured
   u64 Cost = MeasureSampleCost256(GetTid(), Stop);
   if (Stop && StopRequested(*Stop))
     return false;
-  SetPeriodFromCost(Cost);
-  __atomic_store_n(&cost_ready, 1u, __ATOMIC_RELEASE);
+  PublishCodeSampleCost(Cost);
   return true;
 }
 } // namespace
 
-void MeasureCodeSampleCost() {
-  if (sampling_wanted)
-    MeasureCostAndSetPeriod(nullptr);
+bool ClaimCodeSampleCost() {
+  u32 Free = 0;
+  return __atomic_compare_exchange_n(&cost_claimed, &Free, 1u, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+void ReleaseCodeSampleCost() {
+  __atomic_store_n(&cost_claimed, 0u, __ATOMIC_RELEASE);
+}
+
+void PublishCodeSampleCost(u64 Cost256) {
+  SetPeriodFromCost(Cost256);
+  __atomic_store_n(&cost_ready, 1u, __ATOMIC_RELEASE);
+}
+
+u64 MeasureCodeSampleCostHere() { return MeasureSampleCost256(GetTid(), nullptr); }
+
+bool MeasureCodeSampleCost(const WorkerThread *Stop) {
+  return !sampling_wanted || MeasureCostAndSetPeriod(Stop);
 }
 
 bool CodeSamplesPending() {
@@ -1021,6 +1069,7 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
 }
 
 void StartSamplingCounted(ThreadTls &T) {
+  StartDeferredDrainer(/*Counting=*/true);
   CodeSampleState &S = T.TS->Code;
   LockRing(S);
   S.Counted = 1;

@@ -92,8 +92,16 @@ void InitCodeSampling();
 // Sampling is on but its cost not measured yet: no thread opens its code
 // ring (it opens late, PerfFromTick, once the drainer has measured it).
 bool CodeSamplesPending();
-// Measures it on the calling thread now (where no drainer runs to).
-void MeasureCodeSampleCost();
+// Measures it on the calling thread now (where no drainer runs to), unless
+// another has claimed it; false if Stop (that thread's) ended it first.
+bool MeasureCodeSampleCost(const WorkerThread *Stop = nullptr);
+// Who measures it claims it first (false: another does or did); a claim
+// whose measurement failed is released. Publish sets the period from it.
+bool ClaimCodeSampleCost();
+void ReleaseCodeSampleCost();
+void PublishCodeSampleCost(u64 Cost256);
+// The measurement itself, on the calling thread (the helper process's).
+u64 MeasureCodeSampleCostHere();
 
 // The process-wide figures for the profile header (raw::ProcessRecord).
 u64 CodeSamplePeriodNs();   // 0: no code samples
@@ -145,6 +153,10 @@ void StartSamplingCounted(ThreadTls &T);
 // before the exit-time write, restarted in a fork child.
 void StartCodeSampleDrainer();
 void StopCodeSampleDrainer();
+// A single-threaded program has no drainer (activetime_helper.h) until a
+// thread first counts calls (Counting), or a new thread's start finds that
+// glibc counts more than one thread.
+void StartDeferredDrainer(bool Counting);
 // Whether the drainer runs: it then calibrates the probe table first
 // (CalibrateBeside), so that the two measurements do not disturb each other.
 bool CodeSampleDrainerRuns();

@@ -65,10 +65,15 @@ void PollSlow(ThreadTls &T, u64 Now) {
   ThreadState *TS = T.TS;
   if (!TS)
     return;
+  // First: a helper process's figures published here (the sample cost
+  // among them) let this poll open the late rings.
+  if (UNLIKELY(T.TablePending))
+    PollMeasuredBeside();
   if (UNLIKELY(TS->PerfFromTick))
     PollLateRings(T, TS, Now);
   PollCodeSamples(T);
   PollSwitchSource(T, Now);
+  // Last: a pending table caps the NextCheckTick the others set.
   if (UNLIKELY(T.TablePending))
     PollProbeTable(T, Now);
 }

@@ -52,6 +52,7 @@
 #include "activetime_codesamples.h"
 #include "activetime_counts.h"
 #include "activetime_flags.h"
+#include "activetime_helper.h"
 #include "activetime_interface.h"
 #include "activetime_internal.h"
 #include "activetime_thread.h"
@@ -85,6 +86,19 @@ u64 pending_poll_ticks;
 // runtime.Overhead and TickStep256 between the publication and the writer.
 StaticSpinMutex table_mu;
 WorkerThread calibrator;
+
+// The helper process's course (activetime_helper.h): started by the first
+// pending poll a millisecond into the run, its figures published by the
+// first poll that finds them written.
+enum HelperState : u32 {
+  HP_Off,      // none: measured on a runtime thread, or nothing to measure
+  HP_Waiting,  // to be started, a millisecond into the run
+  HP_Starting, // a poll is starting it
+  HP_Running,  // measuring
+  HP_Polling,  // a poll is reading it
+};
+u32 helper_state;
+bool helper_table, helper_cost; // what it measures (claimed for it)
 
 // A flag's fixed part of the table (ticks * 256), 0 where calibrated.
 u64 FixedPart256(int Ticks) { return Ticks >= 0 ? u64(Ticks) << 8 : 0; }
@@ -395,25 +409,121 @@ bool CalibrateAndPublish(const WorkerThread *Stop, bool AtStart) {
 // runs no exit handler.
 void *CalibratorMain(void *) {
   internal_prctl(15 /* PR_SET_NAME */, uptr("at-calib"), 0, 0, 0);
-  if (CalibrateBeside(calibrator))
+  if (CalibrateBeside(calibrator) && MeasureCodeSampleCost(&calibrator))
     SleepUntil(calibrator, ~0ull);
   return nullptr;
 }
 
-// Start-up, after the code-sample drainer started: without a drainer, the
-// calibration gets its own thread.
-void StartCalibrator() {
-  if (!__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE) ||
-      CodeSampleDrainerRuns())
+// The calibration and the sample cost on a thread of their own.
+void StartCalibratorThread() {
+  if (calibrator.Running)
     return;
   if (int R = StartWorker(calibrator, CalibratorMain)) {
     VLog(1, "cannot start the probe calibration's thread (error %d): "
             "calibrating now", R);
     CalibrateBeside(calibrator);
+    MeasureCodeSampleCost();
   }
 }
 
-void StopCalibrator() { StopWorker(calibrator); }
+bool MeasurementsPending() {
+  return __atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE) ||
+         CodeSamplesPending();
+}
+
+// Start-up, after the code-sample drainer: who measures beside the program.
+// A drainer that runs does (the table first, then the sample cost);
+// without one, a single-threaded program's helper process, else a thread.
+void StartCalibrator() {
+  if (!MeasurementsPending() || CodeSampleDrainerRuns())
+    return;
+  if (flags()->measure_in_process && HelperProcessUsable()) {
+    __atomic_store_n(&helper_state, u32(HP_Waiting), __ATOMIC_RELEASE);
+    return;
+  }
+  StartCalibratorThread();
+}
+
+bool HelperPending() {
+  return __atomic_load_n(&helper_state, __ATOMIC_ACQUIRE) != HP_Off;
+}
+
+bool MoveHelper(u32 From, u32 To) {
+  return __atomic_compare_exchange_n(&helper_state, &From, To, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+void ReleaseHelperClaims() {
+  if (helper_table)
+    __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+  if (helper_cost)
+    ReleaseCodeSampleCost();
+  helper_table = helper_cost = false;
+}
+
+void StartHelper() {
+  helper_table = false;
+  if (__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE)) {
+    u32 Free = 0;
+    helper_table = __atomic_compare_exchange_n(
+        &calibration_claimed, &Free, 1u, false, __ATOMIC_ACQ_REL,
+        __ATOMIC_ACQUIRE);
+  }
+  helper_cost = CodeSamplesPending() && ClaimCodeSampleCost();
+  if (!helper_table && !helper_cost) {
+    __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE);
+    return;
+  }
+  if (StartHelperProcess(helper_table, helper_cost)) {
+    VLog(2, "measuring in a helper process:%s%s",
+         helper_table ? " the probe table" : "",
+         helper_cost ? " a code sample's cost" : "");
+    __atomic_store_n(&helper_state, u32(HP_Running), __ATOMIC_RELEASE);
+    return;
+  }
+  // No helper (the program has a thread by now, or clone() was refused).
+  ReleaseHelperClaims();
+  __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE);
+  StartCalibratorThread();
+}
+
+// A poll's look at the helper; Exiting: the process's last, which does not
+// start one and ends one still measuring.
+void PollHelper(bool Exiting) {
+  if (!Exiting && MeasureTimeReached() && MoveHelper(HP_Waiting, HP_Starting))
+    return StartHelper();
+  if (Exiting && MoveHelper(HP_Waiting, HP_Off))
+    return;
+  if (!MoveHelper(HP_Running, HP_Polling))
+    return; // not started yet, or another poll is reading it
+  HelperFigures F;
+  HelperStatus St = PollHelperProcess(&F);
+  if (St == HS_Running && !Exiting) {
+    __atomic_store_n(&helper_state, u32(HP_Running), __ATOMIC_RELEASE);
+    return;
+  }
+  if (St == HS_Done) {
+    if (F.HasTable)
+      PublishTable(F.Table, F.TickStep256, /*AtStart=*/false);
+    if (F.HasCost)
+      PublishCodeSampleCost(F.Cost256);
+    __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE);
+    return;
+  }
+  StopHelperProcess(); // still measuring at exit: not in this profile
+  ReleaseHelperClaims();
+  __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE);
+  if (!Exiting) {
+    VLog(1, "the measuring helper process ended without its figures: "
+            "measuring on a runtime thread");
+    StartCalibratorThread();
+  }
+}
+
+void StopCalibrator() {
+  PollHelper(/*Exiting=*/true);
+  StopWorker(calibrator);
+}
 
 // fork(): the table's lock is not held across it (a publication on the
 // drainer thread would leave it locked in the child for ever).
@@ -427,12 +537,14 @@ void CalibrationForkChild() {
   table_mu.Unlock();
   calibrator.Running = 0;
   __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+  ForgetHelperProcess();
+  __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE);
   MarkProcessStart();
 }
 
-// Then a table still pending is calibrated again.
+// Then what is still pending is measured again.
 void CalibratorAfterForkChild() {
-  if (!__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE))
+  if (!MeasurementsPending())
     return;
 #if !ACTIVETIME_TSAN
   StartCalibrator();
@@ -479,15 +591,24 @@ bool ProbeTablePending() {
   return __atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE);
 }
 
+void PollMeasuredBeside() {
+  if (HelperPending())
+    PollHelper(/*Exiting=*/false);
+}
+
 void PollProbeTable(ThreadTls &T, u64 Now) {
   if (!ProbeTablePending()) {
     // Published (or never pending): constant from now on.
     T.Enter256 = runtime.Overhead.Enter256;
     T.Exit256 = runtime.Overhead.Exit256;
-    T.TablePending = 0;
-    return;
+    if (!HelperPending()) {
+      T.TablePending = 0;
+      T.TablePollTick = 0;
+      return;
+    }
   }
   u64 Next = Now + pending_poll_ticks;
+  T.TablePollTick = Next;
   if (Next < T.NextCheckTick)
     T.NextCheckTick = Next;
 }
@@ -498,6 +619,7 @@ void InitOverheadTable() {
   int E = flags()->overhead_enter_ticks, X = flags()->overhead_exit_ticks;
   bool Calibrate = E < 0 || X < 0;
   __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+  __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE); // Start's
   __atomic_store_n(&calibration_pending, Calibrate ? 1u : 0u,
                    __ATOMIC_RELEASE);
   pending_poll_ticks = u64((unsigned __int128)kPendingPollNs *
@@ -530,8 +652,11 @@ void CalibrateOverheadForTesting() {
 
 void WaitForProbeTableForTesting() {
   CalibrateOverheadForTesting(); // here, unless a runtime thread has it
-  while (__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE))
+  while (__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE)) {
+    if (HelperPending())
+      PollHelper(/*Exiting=*/false);
     internal_sched_yield();
+  }
 }
 
 void SetOverheadForTesting(u64 Enter256, u64 Exit256) {
@@ -542,6 +667,7 @@ void SetOverheadForTesting(u64 Enter256, u64 Exit256) {
   at_tls.Enter256 = Enter256;
   at_tls.Exit256 = Exit256;
   at_tls.TablePending = 0;
+  at_tls.TablePollTick = 0;
 }
 
 // After the code-sample drainer (Start: it may calibrate instead), and

@@ -235,7 +235,7 @@ void DrainPerfRing(ThreadTls &T, SwitchState &S, u64 Now) {
   // A corrupt record: stop there (resynchronize at the next head).
   ConsumePerfRing(S.Ring, W.Tail);
   T.SwitchTailSeen = Head;
-  T.NextCheckTick = S.PendCount ? 0 : ~0ull;
+  SetNextCheck(T, S.PendCount ? 0 : ~0ull);
 }
 
 u64 CpuClockStep(SwitchState &S, u64 NowTick, u64 CpuNs, u64 Rate) {
@@ -256,9 +256,9 @@ void CheckSwitchSource(ThreadTls &T, SwitchState &S, u64 Now) {
     u64 Cpu = ThreadCpuNs();
     u64 Wall = ReadTick();
     T.Off += CpuClockStep(S, Wall, Cpu, ProvisionalTickRate());
-    T.NextCheckTick = Wall + S.Resolution;
+    SetNextCheck(T, Wall + S.Resolution);
   } else {
-    T.NextCheckTick = ~0ull;
+    SetNextCheck(T, ~0ull);
     T.SwitchTailSeen = *T.SwitchHead;
   }
 }
@@ -294,7 +294,7 @@ void UsePerfRing(ThreadTls &T, SwitchState &S) {
   S.Source = raw::SS_Perf;
   T.SwitchHead = S.Ring.HeadWord();
   T.SwitchTailSeen = S.Ring.Tail;
-  T.NextCheckTick = ~0ull;
+  SetNextCheck(T, ~0ull);
 }
 
 // The thread's perf ring, or why not (then it keeps its CPU clock).
@@ -342,7 +342,7 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
   S.Source = raw::SS_None;
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
-  T.NextCheckTick = ~0ull;
+  SetNextCheck(T, ~0ull);
   // (Again in a fork child: no drainer there holds the parent's claim.)
   __atomic_store_n(&TS->PerfFromTick, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&TS->LateClaim, 0u, __ATOMIC_RELAXED);
@@ -364,7 +364,7 @@ void OpenThreadSwitchSource(ThreadTls &T, ThreadState *TS, u64 Now) {
       S.Resolution = 1;
     S.LastCpuNs = ThreadCpuNs();
     S.LastWall = ReadTick();
-    T.NextCheckTick = S.LastWall + S.Resolution;
+    SetNextCheck(T, S.LastWall + S.Resolution);
   }
 }
 
@@ -431,7 +431,7 @@ void CloseThreadSwitchSource(ThreadTls &T, ThreadState *TS, bool Drain,
   ClosePerfRing(S.Ring);
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
-  T.NextCheckTick = ~0ull;
+  SetNextCheck(T, ~0ull);
 }
 
 SwitchSnapshot SnapshotSwitch(const SwitchState &S) {
@@ -554,7 +554,7 @@ void ForgetThreadSwitchSource(ThreadTls &T, ThreadState *TS) {
 void AbandonThreadSwitchSource(ThreadTls &T, ThreadState *TS) {
   T.SwitchHead = &kZeroWord;
   T.SwitchTailSeen = 0;
-  T.NextCheckTick = ~0ull;
+  SetNextCheck(T, ~0ull);
   if (!TS)
     return;
   ForgetInheritedPerfRing(TS->Switch.Ring);
@@ -622,7 +622,7 @@ void InstallSwitchRingForTesting(void *Page) {
   S.TimeShift = P->time_shift;
   T.SwitchHead = S.Ring.HeadWord();
   T.SwitchTailSeen = S.Ring.Tail;
-  T.NextCheckTick = ~0ull;
+  SetNextCheck(T, ~0ull);
 }
 
 void RemoveSwitchRingForTesting() {

@@ -10,6 +10,7 @@
 #include "activetime_thread.h"
 
 #include "activetime/latency.h"
+#include "activetime_codesamples.h"
 #include "activetime_collector.h"
 #include "activetime_flags.h"
 #include "activetime_module.h"
@@ -202,6 +203,8 @@ bool InitCurrentThread(u64 Now) {
   // found TS in the list before this) that the stack is there.
   __atomic_store_n(&T.Capacity, Cap, __ATOMIC_RELEASE);
   VLog(2, "thread %llu (%s) started", (unsigned long long)TS->Tid, TS->Name);
+  StartDeferredDrainer(/*Counting=*/false); // a second thread, perhaps
+
   return true;
 }
 

@@ -72,6 +72,12 @@ struct ThreadTls {
   u64 Exit256;
   // Nonzero until the thread adopted the calibrated table (PollProbeTable).
   u32 TablePending;
+  u32 Pad0;
+  // While TablePending: the tick by which the thread polls again (0: none).
+  // The switch source's deadlines never put NextCheckTick past it
+  // (SetNextCheck): the table, and a helper process's figures, are taken
+  // at those polls.
+  u64 TablePollTick;
   u32 Trace;    // mode=trace: record the timer measurements
   // A probe whose measured interval exceeds this many ticks asks the switch
   // source whether the thread was switched out inside it (ChargeProbe); 0
@@ -83,6 +89,13 @@ struct ThreadTls {
   u32 Samples;
   u32 SampleCost;
 };
+
+// NextCheckTick for a deadline Tick of the switch source's (~0: none), no
+// later than the thread's poll for the probe table.
+ALWAYS_INLINE void SetNextCheck(ThreadTls &T, u64 Tick) {
+  u64 P = T.TablePollTick;
+  T.NextCheckTick = P && P < Tick ? P : Tick;
+}
 
 // Packing of ThreadTls::Sw / Frame::SwAtEntry.
 constexpr u64 kSwVoluntary = u64(1) << 32;
@@ -241,8 +254,12 @@ void InitThreadRegistry();   // pthread key (call once, at runtime init)
 void PollSlow(ThreadTls &T, u64 Now);
 // The thread's probe table (activetime_overhead.cpp): the published one, or,
 // while the calibration is pending, a poll within a millisecond (NextCheckTick
-// capped) to look again.
+// capped) to look again; T.TablePending stays set while the helper process
+// measures (activetime_helper.h).
 void PollProbeTable(ThreadTls &T, u64 Now);
+// First in a pending thread's poll: publishes the helper process's figures
+// once it has written them (and starts it, a millisecond into the run).
+void PollMeasuredBeside();
 void PollSwitchSource(ThreadTls &T, u64 Now);
 // For a probe that took long: consumes the switch source's records at tick
 // Now (the probe's end) like PollSwitchSource, and returns the switched-out

@@ -25,6 +25,10 @@ void MarkProcessStart() {
                    __ATOMIC_RELAXED);
 }
 
+bool MeasureTimeReached() {
+  return MonotonicNs() >= __atomic_load_n(&measure_from_ns, __ATOMIC_RELAXED);
+}
+
 bool WaitToMeasure(WorkerThread &W) {
   SleepUntil(W, __atomic_load_n(&measure_from_ns, __ATOMIC_RELAXED));
   return !StopRequested(W);

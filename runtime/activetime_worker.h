@@ -41,6 +41,8 @@ u64 MonotonicNs();
 // a fork child; WaitToMeasure returns false if W is asked to stop first.
 void MarkProcessStart();
 bool WaitToMeasure(WorkerThread &W);
+// Whether that millisecond has passed.
+bool MeasureTimeReached();
 
 } // namespace __activetime
 
