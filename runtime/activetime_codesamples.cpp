@@ -762,7 +762,8 @@ struct LateRound {
 // held: TS is live and not finished).
 bool ClaimLateRings(ThreadState *TS, u64 Now) {
   u64 From = __atomic_load_n(&TS->PerfFromTick, __ATOMIC_RELAXED);
-  if (!From || Now < From || TS->Finished || !TS->Tls)
+  // No period yet: the helper process is still measuring the cost.
+  if (!From || Now < From || TS->Finished || !TS->Tls || CodeSamplesPending())
     return false;
   u32 Free = LC_Free;
   return __atomic_compare_exchange_n(&TS->LateClaim, &Free, LC_Drainer, false,

@@ -41,18 +41,15 @@ int helper_pid;      // 0: none (a fork child forgets its parent's)
   // Its probe gate page was wiped (MADV_WIPEONFORK): the calibration's
   // probes must run as in the program.
   __atomic_store_n(&probe_gate.State, kGateOurs, __ATOMIC_RELEASE);
-  HelperFigures F;
-  internal_memset(&F, 0, sizeof(F));
   if (Table) {
-    F.TickStep256 = MeasureTickStep256();
-    F.HasTable = CalibrateOverhead(&F.Table);
+    page->TickStep256 = MeasureTickStep256();
+    page->HasTable = CalibrateOverhead(&page->Table);
   }
+  __atomic_store_n(&page->TableDone, 1u, __ATOMIC_RELEASE);
   if (Cost) {
-    F.Cost256 = MeasureCodeSampleCostHere();
-    F.HasCost = 1;
+    page->Cost256 = MeasureCodeSampleCostHere();
+    page->HasCost = 1;
   }
-  internal_memcpy((char *)page + sizeof(u32), (char *)&F + sizeof(u32),
-                  sizeof(F) - sizeof(u32));
   __atomic_store_n(&page->Done, 1u, __ATOMIC_RELEASE);
   internal__exit(0);
 }
@@ -112,21 +109,21 @@ bool StartHelperProcess(bool Table, bool Cost) {
 }
 
 HelperStatus PollHelperProcess(HelperFigures *Out) {
-  if (!page || (!helper_pid && !__atomic_load_n(&page->Done, __ATOMIC_ACQUIRE)))
+  internal_memset(Out, 0, sizeof(*Out));
+  if (!page || !helper_pid)
     return HS_None;
-  if (__atomic_load_n(&page->Done, __ATOMIC_ACQUIRE)) {
-    *Out = *page;
-    if (helper_pid)
-      Reap(/*Block=*/true); // it exits right after writing
-    internal_memset(page, 0, sizeof(*page));
+  // Ended (its last write may have come just before): reaped either way.
+  bool Ended = Reap(/*Block=*/false);
+  u32 Done = __atomic_load_n(&page->Done, __ATOMIC_ACQUIRE);
+  u32 TableDone = __atomic_load_n(&page->TableDone, __ATOMIC_ACQUIRE);
+  *Out = *page; // the parts whose flags were read set are complete
+  Out->Done = Done;
+  Out->TableDone = TableDone;
+  if (Done && !Ended)
+    Reap(/*Block=*/true); // it exits right after writing
+  if (Done)
     return HS_Done;
-  }
-  if (!Reap(/*Block=*/false))
-    return HS_Running;
-  // Ended: it may have written just before.
-  if (__atomic_load_n(&page->Done, __ATOMIC_ACQUIRE))
-    return PollHelperProcess(Out);
-  return HS_Failed;
+  return Ended ? HS_Failed : HS_Running;
 }
 
 void StopHelperProcess() {

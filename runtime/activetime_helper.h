@@ -24,10 +24,12 @@
 namespace __activetime {
 using namespace __sanitizer;
 
+// The shared page. The table comes first (it is what lets short functions
+// be counted); each part's flag is written after it, with release.
 struct HelperFigures {
-  u32 Done; // written last, with release
+  u32 TableDone; // Table, TickStep256 and HasTable are written
+  u32 Done;      // everything is
   u32 HasTable, HasCost;
-  u32 Pad;
   u64 TickStep256;
   u64 Cost256;
   activetime::raw::OverheadRecord Table;
@@ -42,9 +44,10 @@ bool HelperProcessUsable();
 // Starts the helper measuring the table (Table) and/or the sample cost
 // (Cost); false if it could not be started.
 bool StartHelperProcess(bool Table, bool Cost);
-// HS_Running while it measures, HS_Done with *Out filled once it has
-// written (it is reaped then), HS_Failed if it ended without figures,
-// HS_None if there is none. Only one thread may call it at a time.
+// HS_Running while it measures, HS_Done once it has written everything (it
+// is reaped then), HS_Failed if it ended without, HS_None if there is none;
+// *Out is what it has written so far (its TableDone and Done say which
+// parts). Only one thread may call it at a time.
 HelperStatus PollHelperProcess(HelperFigures *Out);
 // At exit: kills and reaps a helper still measuring.
 void StopHelperProcess();

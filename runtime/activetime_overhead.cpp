@@ -498,15 +498,22 @@ void PollHelper(bool Exiting) {
     return; // not started yet, or another poll is reading it
   HelperFigures F;
   HelperStatus St = PollHelperProcess(&F);
+  // The table as soon as it is written: the sample cost comes ~4 ms later.
+  if (helper_table && F.TableDone) {
+    helper_table = false;
+    if (F.HasTable)
+      PublishTable(F.Table, F.TickStep256, /*AtStart=*/false);
+    else
+      __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+  }
   if (St == HS_Running && !Exiting) {
     __atomic_store_n(&helper_state, u32(HP_Running), __ATOMIC_RELEASE);
     return;
   }
   if (St == HS_Done) {
-    if (F.HasTable)
-      PublishTable(F.Table, F.TickStep256, /*AtStart=*/false);
-    if (F.HasCost)
+    if (helper_cost && F.HasCost)
       PublishCodeSampleCost(F.Cost256);
+    helper_cost = false;
     __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE);
     return;
   }
