@@ -5,7 +5,8 @@
 # must have built them: <build>/bench-truth/<program>-plain and
 # -activetime) of lua (calls.lua 3) and sqlite3 (sqlite-workload.sql in
 # memory) in interleaved rounds, plain and instrumented with default
-# options, code_samples=0 and lower code_sample_budget values, and prints
+# options, code_samples=0, measure_in_process=0 (runtime threads from the
+# start) and lower code_sample_budget values, and prints
 # each variant's median process CPU time (wait4's user + system, every
 # thread of the process, the runtime's own included) over plain's.
 #
@@ -55,6 +56,11 @@ def main():
     out = os.path.join(work, "sample-cost.raw")
     variants = [("plain", "plain", None), ("default", "activetime", ""),
                 ("code_samples=0", "activetime", "code_samples=0")]
+    # Runtime threads from the start (glibc's multi-threaded paths for the
+    # whole run) against the helper process of a single-threaded program.
+    variants += [("measure_in_process=0", "activetime", "measure_in_process=0"),
+                 ("code_samples=0:measure_in_process=0", "activetime",
+                  "code_samples=0:measure_in_process=0")]
     variants += [("code_sample_budget=" + b, "activetime",
                   "code_sample_budget=" + b)
                  for b in a.budgets.split(",") if b]

@@ -1,0 +1,72 @@
+// A single-threaded program stays single-threaded under the runtime: what is
+// measured beside it (the probe table, a code sample's cost) runs in a
+// helper process, and glibc's own flag (__libc_single_threaded, which keeps
+// malloc and stdio on their lock-free paths) is still set when main ends.
+// The helper is invisible to the program: wait() finds no child and no
+// SIGCHLD arrives. The profile has the calibrated table and, with code
+// samples on, the measured sample cost.
+//
+// That holds until a thread counts calls (its code samples then need the
+// runtime's drainer thread): this program's one instrumented callee is long
+// enough to stay timed, and code_samples=0 shows the counting case.
+// measure_in_process=0 (runtime threads from the start) is the control: the
+// flag is cleared there, so the test can fail.
+//
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %at_cc -O2 -g %s -o st
+// RUN: env ACTIVETIME_OPTIONS=output=cs0.raw:code_samples=0 ./st | FileCheck --check-prefix=SINGLE %s
+// RUN: %activetime report --header cs0.raw | FileCheck --check-prefix=TABLE %s
+// RUN: env ACTIVETIME_OPTIONS=output=def.raw ./st | FileCheck --check-prefix=SINGLE %s
+// RUN: %activetime report --header def.raw | FileCheck --check-prefixes=TABLE,COST %s
+// RUN: env ACTIVETIME_OPTIONS=output=thr.raw:code_samples=0:measure_in_process=0 ./st | FileCheck --check-prefix=THREADS %s
+// RUN: %activetime report --header thr.raw | FileCheck --check-prefix=TABLE %s
+
+// SINGLE: single-threaded=1 wait=ECHILD sigchld=0
+// THREADS: single-threaded=0 wait=ECHILD sigchld=0
+
+// TABLE: probe cost:
+// TABLE-NEXT: calibrated beside the program, done {{[0-9.]+ [mun]?s}} into the run
+// COST: code samples: every {{[0-9.]+ [num]?s}} of a thread's CPU time, {{[0-9.]+ [num]?s}} each (removed as probe cost)
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/single_threaded.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static volatile sig_atomic_t sigchld;
+__attribute__((activetime_no_instrument)) static void onChild(int Sig) {
+  (void)Sig;
+  sigchld++;
+}
+
+// Not instrumented: a short function would be counted, and its thread's
+// code samples would start the drainer.
+__attribute__((activetime_no_instrument)) static double cpuMs(void) {
+  struct timespec T;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
+  return T.tv_sec * 1e3 + T.tv_nsec / 1e6;
+}
+
+// ~50 us a call: timed all along (never counted).
+__attribute__((noinline)) unsigned long work(unsigned long X) {
+  for (int I = 0; I < 20000; ++I) {
+    X ^= X >> 29;
+    X *= 0xbf58476d1ce4e5b9ul;
+  }
+  return X;
+}
+
+int main(void) {
+  signal(SIGCHLD, onChild);
+  unsigned long X = 1;
+  double Start = cpuMs();
+  while (cpuMs() - Start < 200)
+    X = work(X);
+  errno = 0;
+  int W = wait(NULL);
+  printf("single-threaded=%d wait=%s sigchld=%d\n", __libc_single_threaded,
+         W < 0 && errno == ECHILD ? "ECHILD" : "child", (int)sigchld);
+  return X == 42;
+}
