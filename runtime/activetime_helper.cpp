@@ -78,6 +78,9 @@ bool HelperProcessUsable() {
 bool StartHelperProcess(bool Table, bool Cost) {
   if (helper_pid || !HelperProcessUsable())
     return false;
+  // A seccomp filter may allow threads but kill a process that forks.
+  if (internal_prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 0)
+    return false;
   if (!page) {
     uptr P = internal_mmap(nullptr, GetPageSizeCached(),
                            PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,

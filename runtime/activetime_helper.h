@@ -42,7 +42,8 @@ enum HelperStatus { HS_None, HS_Running, HS_Done, HS_Failed };
 // and not under ThreadSanitizer.
 bool HelperProcessUsable();
 // Starts the helper measuring the table (Table) and/or the sample cost
-// (Cost); false if it could not be started.
+// (Cost); false if it could not be started, or if a seccomp filter is on
+// (one may allow threads but kill a process that forks).
 bool StartHelperProcess(bool Table, bool Cost);
 // HS_Running while it measures, HS_Done once it has written everything (it
 // is reaped then), HS_Failed if it ended without, HS_None if there is none;
