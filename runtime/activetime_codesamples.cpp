@@ -958,9 +958,9 @@ void InitCodeSampling() {
   FindRuntimeText();
   late_grace_ticks = (u64)((unsigned __int128)kLateGraceNs *
                            ProvisionalTickRate() / 1000000000ull);
-  // The sample cost is measured by the drainer (MeasureCostAndSetPeriod),
-  // beside the program rather than before main: a short process pays
-  // nothing for it. Until then no thread, the main one included, has a
+  // The sample cost is measured beside the program rather than before
+  // main (a short process pays nothing for it): by the helper process of a
+  // single-threaded program, else the drainer (MeasureCostAndSetPeriod). Until then no thread, the main one included, has a
   // code ring (StartThreadCodeSamples).
   sampling_wanted = true;
 }

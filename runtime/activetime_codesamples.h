@@ -90,7 +90,8 @@ struct CodeSampleState {
 // is. Call once, on the initializing thread.
 void InitCodeSampling();
 // Sampling is on but its cost not measured yet: no thread opens its code
-// ring (it opens late, PerfFromTick, once the drainer has measured it).
+// ring (it opens late, PerfFromTick, once it is measured: by the helper
+// process, activetime_helper.h, or a runtime thread).
 bool CodeSamplesPending();
 // Measures it on the calling thread now (where no drainer runs to), unless
 // another has claimed it; false if Stop (that thread's) ended it first.

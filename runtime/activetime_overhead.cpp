@@ -36,9 +36,12 @@
 // Fixed point: ticks * 256.
 //
 // When. The calibration takes about 2 ms of CPU, which every short process
-// would pay before main. It runs beside the program instead, on a runtime
-// thread (the code-sample drainer's first work, or its own thread), a
-// millisecond after start-up: a process that ends first pays nothing and
+// would pay before main. It runs beside the program instead, a millisecond
+// after start-up: in a helper process while the program has one thread
+// (activetime_helper.h: a runtime thread would switch glibc to its slower
+// multi-threaded paths), else on a runtime thread (the code-sample
+// drainer's first work, or its own thread). A process that ends first
+// pays nothing and
 // its profile says the table was never calibrated. Until the table is
 // published the probes charge only what they measure of themselves (the
 // parts outside their tick reads stay in the callers' times, within the
