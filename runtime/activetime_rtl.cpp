@@ -17,6 +17,7 @@
 #include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_writer.h"
+#include "activetime_worker.h"
 #include "sanitizer_common/sanitizer_linux.h"
 
 #include <errno.h>
@@ -329,6 +330,7 @@ void WriteProcess(const ProfileWriter &W) {
   PR.ExeLen = (u32)W.ExeLen;
   PR.BuildIdLen = (u32)BuildIdLen;
   PR.HostLen = (u32)HostLen;
+  PR.ThreadedByRuntimeUs = ThreadedByRuntimeUs(runtime.StartTick, W.TickRate);
   CallCollectors(&Collector::FillProcess, PR);
   W.Out->Append(&PR, sizeof(PR));
   W.Out->Append(W.Exe, W.ExeLen);

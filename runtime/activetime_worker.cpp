@@ -5,9 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "activetime_worker.h"
+#include "activetime_timer.h"
+
+#include "activetime/raw_format.h"
 
 #include <linux/futex.h>
 #include <signal.h>
+#include <sys/single_threaded.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +22,8 @@ namespace {
 constexpr u64 kNsPerSec = 1000000000ull;
 constexpr u64 kMeasureAfterNs = 1000000;
 u64 measure_from_ns; // CLOCK_MONOTONIC
+// When a runtime thread was the first besides the program's one (0: none).
+u64 threaded_by_runtime_tick;
 } // namespace
 
 void MarkProcessStart() {
@@ -40,14 +46,36 @@ u64 MonotonicNs() {
   return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
 }
 
+void NoteThreadedByRuntime() {
+  u64 None = 0;
+  __atomic_compare_exchange_n(&threaded_by_runtime_tick, &None, ReadTick(),
+                              false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+u32 ThreadedByRuntimeUs(u64 StartTick, u64 TickRate) {
+  u64 T = __atomic_load_n(&threaded_by_runtime_tick, __ATOMIC_RELAXED);
+  if (!T)
+    return activetime::raw::kNotThreadedByRuntime;
+  if (T <= StartTick) // before a fork child's start
+    return 0;
+  unsigned __int128 Us = (unsigned __int128)(T - StartTick) * 1000000u /
+                         (TickRate ? TickRate : 1);
+  return Us >= activetime::raw::kNotThreadedByRuntime
+             ? activetime::raw::kNotThreadedByRuntime - 1
+             : u32(Us);
+}
+
 int StartWorker(WorkerThread &W, void *(*Main)(void *)) {
   W.StopWord = 0;
+  bool WasSingle = __libc_single_threaded;
   sigset_t All, Old;
   sigfillset(&All);
   pthread_sigmask(SIG_SETMASK, &All, &Old);
   int R = pthread_create(&W.Thread, nullptr, Main, nullptr);
   pthread_sigmask(SIG_SETMASK, &Old, nullptr);
   W.Running = R == 0;
+  if (W.Running && WasSingle)
+    NoteThreadedByRuntime();
   return R;
 }
 

@@ -29,6 +29,11 @@ int StartWorker(WorkerThread &W, void *(*Main)(void *));
 bool StopRequested(const WorkerThread &W);
 // Sleeps until the CLOCK_MONOTONIC time DeadlineNs or a stop request.
 void SleepUntil(WorkerThread &W, u64 DeadlineNs);
+// What the profile says of the runtime's threads (ProcessRecord::
+// ThreadedByRuntimeUs): StartWorker notes the first that started while glibc
+// counted one thread (a program with one thread, made multi-threaded).
+void NoteThreadedByRuntime();
+u32 ThreadedByRuntimeUs(u64 StartTick, u64 TickRate);
 // Requests a stop, wakes the thread and joins it (if it runs).
 void StopWorker(WorkerThread &W);
 // CLOCK_MONOTONIC in ns.

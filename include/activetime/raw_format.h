@@ -44,7 +44,10 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 17;
+constexpr uint32_t kVersion = 18;
+// ProcessRecord::ThreadedByRuntimeUs when the runtime's threads were not
+// the process's first (or it started none).
+constexpr uint32_t kNotThreadedByRuntime = 0xffffffffu;
 
 enum FileFlags : uint32_t {
   FH_Merged = 1u << 0, // written by `activetime merge`

@@ -181,6 +181,10 @@ Also in version 9: a site's "copy_group" and "copy_offset"
 (the unrolled copies of one source access the pass proved, bytes from the
 group's first site), all 0 by default.
 
+Version 18: a process's "threaded_by_runtime_us"
+(ProcessRecord::ThreadedByRuntimeUs, formerly Reserved) defaults to
+0xffffffff (the runtime's threads did not make it multi-threaded).
+
 Version 16: a site's "copy_prev" (SiteRecord::CopyPrev, formerly Reserved:
 an unproven copy's previous copy, 1 + its index; flag "copy_unproven"),
 "prev_offset", "prev_pairs" and "prev_offset_count" (the offsets from the
@@ -475,7 +479,8 @@ def build_sections(desc):
             CodeSampleCost256=ticks256(p, "code_sample_cost"),
             CodeSampleFlags=csflags, NumBlockCounts=p.get("num_block_counts", 0),
             MpiRank=p.get("mpi_rank", 0), MpiSize=p.get("mpi_size", 0),
-            HostLen=p.get("host_len", len(host)), Reserved=p.get("reserved", 0))
+            HostLen=p.get("host_len", len(host)),
+            ThreadedByRuntimeUs=p.get("threaded_by_runtime_us", 0xffffffff))
         sections.append((SK_PROCESS, pad8(rec + exe + bid + host)))
         for m in mods:
             name, path = m.get("name", "").encode(), m.get("path", "").encode()

@@ -18,14 +18,26 @@
 // RUN: %activetime report --header cs0.raw | FileCheck --check-prefix=TABLE %s
 // RUN: env ACTIVETIME_OPTIONS=output=def.raw ./st | FileCheck --check-prefix=SINGLE %s
 // RUN: %activetime report --header def.raw | FileCheck --check-prefixes=TABLE,COST %s
+// RUN: %activetime report --header cs0.raw | FileCheck --check-prefix=NOT-MT %s
+// RUN: %activetime report --json cs0.raw | FileCheck --check-prefix=NOT-MT-JSON %s
 // RUN: env ACTIVETIME_OPTIONS=output=thr.raw:code_samples=0:measure_in_process=0 ./st | FileCheck --check-prefix=THREADS %s
 // RUN: %activetime report --header thr.raw | FileCheck --check-prefix=TABLE %s
+// RUN: %activetime report --header thr.raw | FileCheck --check-prefix=MT %s
+// RUN: %activetime report --json thr.raw | FileCheck --check-prefix=MT-JSON %s
 
 // SINGLE: single-threaded=1 wait=ECHILD sigchld=0
 // THREADS: single-threaded=0 wait=ECHILD sigchld=0
 
 // TABLE: probe cost:
 // TABLE-NEXT: calibrated beside the program, done {{[0-9.]+ [mun]?s}} into the run
+// The profile says when the runtime's thread made the program
+// multi-threaded (at start-up here), and nothing when it did not.
+// MT: threads: 1
+// MT-NEXT: MULTI-THREADED BY THE RUNTIME {{[0-9.]+ [mun]?s}} into the run: its own thread was the program's second
+// NOT-MT-NOT: MULTI-THREADED
+// MT-JSON: "threaded_by_runtime_ns": {{[0-9.e+]+}},
+// NOT-MT-JSON: "threaded_by_runtime_ns": null,
+
 // COST: code samples: every {{[0-9.]+ [num]?s}} of a thread's CPU time, {{[0-9.]+ [num]?s}} each (removed as probe cost)
 
 #include <errno.h>

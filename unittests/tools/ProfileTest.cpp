@@ -440,59 +440,65 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 18); },
-     "format version 18 is newer than supported (this activetime reads "
-     "version 17)"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 19); },
+     "format version 19 is newer than supported (this activetime reads "
+     "version 18)"},
+    // Version 17's process record had a reserved word where v18 says
+    // whether the runtime's thread made the program multi-threaded.
+    {"Version17", [](std::string &S, Secs) { put32(S, HDR(Version), 17); },
+     "format version 17 is older than supported (this activetime reads "
+     "version 18; re-profile with the current runtime)",
+     false},
     // Version 16 calibrated the probe table before main (overhead records
     // 8 bytes shorter: no ReadyTick).
     {"Version16", [](std::string &S, Secs) { put32(S, HDR(Version), 16); },
      "format version 16 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)",
+     "version 18; re-profile with the current runtime)",
      false},
     // Version 15 had neither offsets between unproven copies nor all-step
     // times (site records 64 bytes shorter).
     {"Version15", [](std::string &S, Secs) { put32(S, HDR(Version), 15); },
      "format version 15 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)",
+     "version 18; re-profile with the current runtime)",
      false},
     // Version 14 had no host name (process records 8 bytes shorter).
     {"Version14", [](std::string &S, Secs) { put32(S, HDR(Version), 14); },
      "format version 14 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)",
+     "version 18; re-profile with the current runtime)",
      false},
     // Version 13 had no MPI rank and size (process records 8 bytes
     // shorter).
     {"Version13", [](std::string &S, Secs) { put32(S, HDR(Version), 13); },
      "format version 13 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)",
+     "version 18; re-profile with the current runtime)",
      false},
     // Version 9 had no thread CPU time (thread records 8 bytes shorter).
     {"Version9", [](std::string &S, Secs) { put32(S, HDR(Version), 9); },
      "format version 9 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)",
+     "version 18; re-profile with the current runtime)",
      false},
     // Version 8 had no latency histograms (ThreadRecord::NumLatency was a
     // reserved 0), shorter module records (no inlined-away functions) and
     // shorter site records (no copy groups): still refused as older.
     {"Version8", [](std::string &S, Secs) { put32(S, HDR(Version), 8); },
      "format version 8 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)",
+     "version 18; re-profile with the current runtime)",
      false},
     // Version 7 had no checksums and shorter trace records: refused as
     // older, not called corrupt (the version is checked before the
     // checksum; no reseal).
     {"Version7", [](std::string &S, Secs) { put32(S, HDR(Version), 7); },
      "format version 7 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)",
+     "version 18; re-profile with the current runtime)",
      false},
     // Version 6 had no call sites: its nodes are 8 bytes shorter.
     {"Version6", [](std::string &S, Secs) { put32(S, HDR(Version), 6); },
      "format version 6 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)"},
+     "version 18; re-profile with the current runtime)"},
     // Version 5 had no call counts or code samples: refused, not misread.
     {"Version5", [](std::string &S, Secs) { put32(S, HDR(Version), 5); },
      "format version 5 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)"},
+     "version 18; re-profile with the current runtime)"},
     {"Version4", [](std::string &S, Secs) { put32(S, HDR(Version), 4); },
      "format version 4 is older than supported"},
     {"Version3", [](std::string &S, Secs) { put32(S, HDR(Version), 3); },
@@ -501,11 +507,11 @@ const Corruption Corruptions[] = {
      "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, HDR(Version), 1); },
      "format version 1 is older than supported (this activetime reads "
-     "version 17; re-profile with the current runtime)"},
+     "version 18; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 0); },
      "format version 0 is older than supported"},
     {"HeaderSize", [](std::string &S, Secs) { put32(S, HDR(HeaderSize), 32); },
-     "bad header size 32 (version 17 has 40)"},
+     "bad header size 32 (version 18 has 40)"},
     {"Truncated", [](std::string &S, Secs) { S.resize(S.size() - 8); },
      "truncated: header says"},
     {"TrailingGarbage", [](std::string &S, Secs) { S += "garbage!"; },

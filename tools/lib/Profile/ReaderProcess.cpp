@@ -47,9 +47,16 @@ Error Parser::parseProcess(Cursor C) {
                         "build id ({2} bytes) and host name ({3} bytes) "
                         "overrun the section",
                         Cur->Pid, ExeLen, BuildIdLen, HostLen));
-  if (uint32_t Reserved = In.get(&R::Reserved))
-    return fail(formatv("process (pid {0}): reserved field is {1}, not 0",
-                        Cur->Pid, Reserved));
+  // After the run's end is no time into it.
+  uint32_t ThreadedUs = Cur->ThreadedByRuntimeUs;
+  if (ThreadedUs != raw::kNotThreadedByRuntime && Cur->EndTick >= Cur->StartTick &&
+      double(ThreadedUs) >
+          double(Cur->EndTick - Cur->StartTick) * 1e6 / double(Cur->TickRate) + 1)
+    return fail(formatv("process (pid {0}): the runtime's thread started {1} "
+                        "us into a run of {2} us",
+                        Cur->Pid, ThreadedUs,
+                        uint64_t(double(Cur->EndTick - Cur->StartTick) * 1e6 /
+                                 double(Cur->TickRate))));
   Cur->Exe = C.bytes(ExeLen).str();
   Cur->BuildId = C.bytes(BuildIdLen).str();
   Cur->Host = C.bytes(HostLen).str();

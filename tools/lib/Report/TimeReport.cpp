@@ -501,6 +501,12 @@ void TextReport::processBlock(const Process &Pr) {
   if (C.Folded)
     OS << " (" << C.Folded << " of them folded into one record)";
   OS << "\n";
+  if (Pr.ThreadedByRuntimeUs != kNotThreadedByRuntime)
+    OS << "                   MULTI-THREADED BY THE RUNTIME "
+       << plainTime(double(Pr.ThreadedByRuntimeUs) * 1e3)
+       << " into the run: its own thread was the program's second, so "
+          "glibc's malloc and stdio took their slower multi-threaded paths "
+          "from then on, and their callers' times include that\n";
   OS << "  modules:         " << Pr.Modules.size() << "\n";
   blockCountLines(Pr.BlockCounts.size(), Pr.Modules.size());
   if (Timed)

@@ -271,6 +271,13 @@ void JsonReport::process(const Process &Pr) {
       J.attribute("mpi_size", nullptr);
     }
     J.attribute("threads", int64_t(Pr.Threads.size()));
+    // When the runtime's own thread made the program multi-threaded (ns
+    // into the run); null: it did not.
+    if (Pr.ThreadedByRuntimeUs != kNotThreadedByRuntime)
+      J.attribute("threaded_by_runtime_ns",
+                  double(Pr.ThreadedByRuntimeUs) * 1e3);
+    else
+      J.attribute("threaded_by_runtime_ns", nullptr);
     J.attribute("modules", int64_t(Pr.Modules.size()));
     J.attribute("traces", int64_t(Pr.Traces.size()));
     overhead(Pr);

@@ -30,6 +30,9 @@ namespace profile {
 constexpr uint32_t kNoParent = 0xffffffffu; // Node::Parent of a root
 constexpr uint32_t kNoNode = 0xffffffffu;   // outside any instrumented node
 constexpr uint64_t kCpuUnknown = ~uint64_t(0); // Thread::CpuNs not read
+// Process::ThreadedByRuntimeUs: the runtime's threads did not make the
+// process multi-threaded.
+constexpr uint32_t kNotThreadedByRuntime = 0xffffffffu;
 // The OpenMP worker states of RegionThread::StateTicks (user code, local
 // lookup, global search, waiting).
 constexpr unsigned kNumWorkerStates = 4;
@@ -421,7 +424,11 @@ struct Process {
   /// v14: MPI_COMM_WORLD's rank and size; MpiSize 0: not an MPI run.
   uint32_t MpiRank = 0;
   uint32_t MpiSize = 0;
-  MpiData Mpi;                     // programs linked with the MPI part only
+  MpiData Mpi;
+  /// v18: microseconds into the run when the runtime's own thread made the
+  /// one-threaded program multi-threaded (glibc's malloc and stdio slower
+  /// from then on); kNotThreadedByRuntime: it did not.
+  uint32_t ThreadedByRuntimeUs = kNotThreadedByRuntime;                     // programs linked with the MPI part only
 };
 
 struct Profile {

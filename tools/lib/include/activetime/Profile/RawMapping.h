@@ -60,6 +60,7 @@ namespace profile {
 
 static_assert(kNoParent == raw::kNoParent && kNoNode == raw::kNoNode &&
                   kCpuUnknown == raw::kCpuUnknown &&
+                  kNotThreadedByRuntime == raw::kNotThreadedByRuntime &&
                   kNumWorkerStates == raw::kNumWorkerStates,
               "the model's sentinels are the raw format's");
 
@@ -263,7 +264,7 @@ template <> struct RawMapping<raw::ProcessRecord> {
     io.field(&R::MpiRank, P.MpiRank);
     io.field(&R::MpiSize, P.MpiSize);
     io.count(&R::HostLen, P.Host);
-    io.sectionOwned(&R::Reserved);
+    io.field(&R::ThreadedByRuntimeUs, P.ThreadedByRuntimeUs);
   }
 };
 
