@@ -330,7 +330,8 @@ void WriteProcess(const ProfileWriter &W) {
   PR.ExeLen = (u32)W.ExeLen;
   PR.BuildIdLen = (u32)BuildIdLen;
   PR.HostLen = (u32)HostLen;
-  PR.ThreadedByRuntimeUs = ThreadedByRuntimeUs(runtime.StartTick, W.TickRate);
+  PR.ThreadedByRuntimeUs =
+      ThreadedByRuntimeUs(runtime.StartTick, W.EndTick, W.TickRate);
   CallCollectors(&Collector::FillProcess, PR);
   W.Out->Append(&PR, sizeof(PR));
   W.Out->Append(W.Exe, W.ExeLen);

@@ -52,9 +52,16 @@ void NoteThreadedByRuntime() {
                               false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
-u32 ThreadedByRuntimeUs(u64 StartTick, u64 TickRate) {
-  u64 T = __atomic_load_n(&threaded_by_runtime_tick, __ATOMIC_RELAXED);
-  if (!T)
+u32 ThreadedByRuntimeUs(u64 StartTick, u64 EndTick, u64 TickRate) {
+  return ThreadedUsOf(
+      __atomic_load_n(&threaded_by_runtime_tick, __ATOMIC_RELAXED), StartTick,
+      EndTick, TickRate);
+}
+
+u32 ThreadedUsOf(u64 T, u64 StartTick, u64 EndTick, u64 TickRate) {
+  // After the profile's end (a thread started while it was being written):
+  // not in this profile.
+  if (!T || T > EndTick)
     return activetime::raw::kNotThreadedByRuntime;
   if (T <= StartTick) // before a fork child's start
     return 0;

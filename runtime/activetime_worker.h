@@ -33,7 +33,9 @@ void SleepUntil(WorkerThread &W, u64 DeadlineNs);
 // ThreadedByRuntimeUs): StartWorker notes the first that started while glibc
 // counted one thread (a program with one thread, made multi-threaded).
 void NoteThreadedByRuntime();
-u32 ThreadedByRuntimeUs(u64 StartTick, u64 TickRate);
+// In a profile of StartTick..EndTick; ThreadedUsOf: for the tick T (0: none).
+u32 ThreadedByRuntimeUs(u64 StartTick, u64 EndTick, u64 TickRate);
+u32 ThreadedUsOf(u64 T, u64 StartTick, u64 EndTick, u64 TickRate);
 // Requests a stop, wakes the thread and joins it (if it runs).
 void StopWorker(WorkerThread &W);
 // CLOCK_MONOTONIC in ns.

@@ -12,6 +12,9 @@
 // measure_in_process=0 (runtime threads from the start) is the control: the
 // flag is cleared there, so the test can fail.
 //
+// ThreadSanitizer's runtime has threads of its own, and the runtime
+// measures on threads there (no helper process).
+// UNSUPPORTED: tsan
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %s -o st
 // RUN: env ACTIVETIME_OPTIONS=output=cs0.raw:code_samples=0 ./st | FileCheck --check-prefix=SINGLE %s

@@ -28,6 +28,7 @@
 #include "activetime_switch.h"
 #include "activetime_thread.h"
 #include "activetime_timer.h"
+#include "activetime_worker.h"
 #include "activetime_output.h"
 #include "activetime_perf_ring.h"
 #include "activetime_writer.h"
@@ -1469,6 +1470,23 @@ TEST_F(RuntimeTest, TraceBuffersMadeReadyInChunks) {
   EXPECT_EQ(P.P.Traces[0].BufferFlags, B.BufferFlags);
   // The reserved field is 0: the reader refuses another value.
   Buf.Release();
+}
+
+// When the runtime's thread made the process multi-threaded, as the profile
+// of StartTick..EndTick records it (ProcessRecord::ThreadedByRuntimeUs):
+// microseconds after its start, 0 before it (a fork child of such a
+// process), and not at all when it never did or only after its end.
+TEST_F(RuntimeTest, ThreadedByRuntimeInAProfile) {
+  constexpr u64 Rate = 2000000000; // 2000 ticks a microsecond
+  EXPECT_EQ(ThreadedUsOf(0, 1000, 1000000000, Rate),
+            raw::kNotThreadedByRuntime);
+  EXPECT_EQ(ThreadedUsOf(1000 + 2000 * 5005, 1000, 1000000000, Rate), 5005u);
+  EXPECT_EQ(ThreadedUsOf(500, 1000, 1000000000, Rate), 0u);
+  EXPECT_EQ(ThreadedUsOf(1000000001, 1000, 1000000000, Rate),
+            raw::kNotThreadedByRuntime);
+  // A run too long for 32 bits of microseconds stops one short of "never".
+  EXPECT_EQ(ThreadedUsOf(~0ull - 1, 0, ~0ull, 1000000),
+            raw::kNotThreadedByRuntime - 1);
 }
 
 // A zero capacity maps nothing and drops every event.
