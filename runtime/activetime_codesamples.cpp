@@ -853,9 +853,18 @@ void *DrainerMain(void *) {
   }
   return nullptr;
 }
-} // namespace
 
-void StartDrainerNow();
+void StartDrainerNow() {
+  if (int R = StartWorker(drainer, DrainerMain)) {
+    VLog(1, "cannot start the code sample drainer (error %d): rings are read "
+            "only by the probes", R);
+    // Measured here then: the threads open their rings themselves.
+    MeasureCodeSampleCost();
+    return;
+  }
+  __atomic_store_n(&late_by_drainer, 1u, __ATOMIC_RELAXED);
+}
+} // namespace
 
 void StartCodeSampleDrainer() {
   if (!sampling_wanted || drainer.Running)
@@ -870,17 +879,6 @@ void StartCodeSampleDrainer() {
     return;
   }
   StartDrainerNow();
-}
-
-void StartDrainerNow() {
-  if (int R = StartWorker(drainer, DrainerMain)) {
-    VLog(1, "cannot start the code sample drainer (error %d): rings are read "
-            "only by the probes", R);
-    // Measured here then: the threads open their rings themselves.
-    MeasureCodeSampleCost();
-    return;
-  }
-  __atomic_store_n(&late_by_drainer, 1u, __ATOMIC_RELAXED);
 }
 
 bool CodeSampleDrainerRuns() { return drainer.Running; }
@@ -960,8 +958,9 @@ void InitCodeSampling() {
                            ProvisionalTickRate() / 1000000000ull);
   // The sample cost is measured beside the program rather than before
   // main (a short process pays nothing for it): by the helper process of a
-  // single-threaded program, else the drainer (MeasureCostAndSetPeriod). Until then no thread, the main one included, has a
-  // code ring (StartThreadCodeSamples).
+  // single-threaded program, else the drainer (MeasureCostAndSetPeriod).
+  // Until then no thread, the main one included, has a code ring
+  // (StartThreadCodeSamples).
   sampling_wanted = true;
 }
 
@@ -1021,7 +1020,9 @@ void PublishCodeSampleCost(u64 Cost256) {
   __atomic_store_n(&cost_ready, 1u, __ATOMIC_RELEASE);
 }
 
-u64 MeasureCodeSampleCostHere() { return MeasureSampleCost256(GetTid(), nullptr); }
+u64 MeasureCodeSampleCostHere() {
+  return MeasureSampleCost256(GetTid(), nullptr);
+}
 
 bool MeasureCodeSampleCost(const WorkerThread *Stop) {
   return !sampling_wanted || MeasureCostAndSetPeriod(Stop);

@@ -41,11 +41,11 @@
 // (activetime_helper.h: a runtime thread would switch glibc to its slower
 // multi-threaded paths), else on a runtime thread (the code-sample
 // drainer's first work, or its own thread). A process that ends first
-// pays nothing and
-// its profile says the table was never calibrated. Until the table is
-// published the probes charge only what they measure of themselves (the
-// parts outside their tick reads stay in the callers' times, within the
-// tool's per-pair error bound), and no function is switched to counting.
+// pays nothing and its profile says the table was never calibrated. Until
+// the table is published the probes charge only what they measure of
+// themselves (the parts outside their tick reads stay in the callers'
+// times, within the tool's per-pair error bound), and no function is
+// switched to counting.
 // Each thread adopts the published table at its next poll; a pending
 // thread polls at least every millisecond for it.
 //
@@ -82,8 +82,8 @@ constexpr u64 kPendingPollNs = 1000000;
 // cleared, with release, once runtime.Overhead and runtime.TickStep256 hold
 // the calibrated figures; threads adopt them at their next poll).
 u32 calibration_pending;
-// Claimed by the runtime thread that calibrates (0 free, 1 taken): the
-// drainer, or the calibration's own thread when there is no drainer.
+// Claimed by whoever calibrates (0 free, 1 taken): the helper process's
+// starter, the drainer, or the calibration's own thread.
 u32 calibration_claimed;
 u64 pending_poll_ticks;
 // runtime.Overhead and TickStep256 between the publication and the writer.
@@ -102,6 +102,16 @@ enum HelperState : u32 {
 };
 u32 helper_state;
 bool helper_table, helper_cost; // what it measures (claimed for it)
+
+bool ClaimCalibration() {
+  u32 Free = 0;
+  return __atomic_compare_exchange_n(&calibration_claimed, &Free, 1u, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+void ReleaseCalibration() {
+  __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+}
 
 // A flag's fixed part of the table (ticks * 256), 0 where calibrated.
 u64 FixedPart256(int Ticks) { return Ticks >= 0 ? u64(Ticks) << 8 : 0; }
@@ -458,20 +468,16 @@ bool MoveHelper(u32 From, u32 To) {
 
 void ReleaseHelperClaims() {
   if (helper_table)
-    __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+    ReleaseCalibration();
   if (helper_cost)
     ReleaseCodeSampleCost();
   helper_table = helper_cost = false;
 }
 
 void StartHelper() {
-  helper_table = false;
-  if (__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE)) {
-    u32 Free = 0;
-    helper_table = __atomic_compare_exchange_n(
-        &calibration_claimed, &Free, 1u, false, __ATOMIC_ACQ_REL,
-        __ATOMIC_ACQUIRE);
-  }
+  helper_table =
+      __atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE) &&
+      ClaimCalibration();
   helper_cost = CodeSamplesPending() && ClaimCodeSampleCost();
   if (!helper_table && !helper_cost) {
     __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE);
@@ -507,7 +513,7 @@ void PollHelper(bool Exiting) {
     if (F.HasTable)
       PublishTable(F.Table, F.TickStep256, /*AtStart=*/false);
     else
-      __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+      ReleaseCalibration();
   }
   if (St == HS_Running && !Exiting) {
     __atomic_store_n(&helper_state, u32(HP_Running), __ATOMIC_RELEASE);
@@ -546,7 +552,7 @@ void UnlockTableAfterFork() { table_mu.Unlock(); }
 void CalibrationForkChild() {
   table_mu.Unlock();
   calibrator.Running = 0;
-  __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+  ReleaseCalibration();
   ForgetHelperProcess();
   __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE);
   MarkProcessStart();
@@ -590,10 +596,8 @@ void FillTable(raw::ProcessRecord &R) {
 bool CalibrateBeside(WorkerThread &W) {
   if (!__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE))
     return true;
-  u32 Free = 0;
-  if (!__atomic_compare_exchange_n(&calibration_claimed, &Free, 1u, false,
-                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-    return true; // another runtime thread calibrates
+  if (!ClaimCalibration())
+    return true; // another runtime thread (or the helper process) has it
   return WaitToMeasure(W) && CalibrateAndPublish(&W, /*AtStart=*/false);
 }
 
@@ -628,7 +632,7 @@ void InitOverheadTable() {
                    __ATOMIC_RELAXED);
   int E = flags()->overhead_enter_ticks, X = flags()->overhead_exit_ticks;
   bool Calibrate = E < 0 || X < 0;
-  __atomic_store_n(&calibration_claimed, 0u, __ATOMIC_RELEASE);
+  ReleaseCalibration();
   __atomic_store_n(&helper_state, u32(HP_Off), __ATOMIC_RELEASE); // Start's
   __atomic_store_n(&calibration_pending, Calibrate ? 1u : 0u,
                    __ATOMIC_RELEASE);
@@ -663,8 +667,7 @@ void CalibrateOverheadForTesting() {
 void WaitForProbeTableForTesting() {
   CalibrateOverheadForTesting(); // here, unless a runtime thread has it
   while (__atomic_load_n(&calibration_pending, __ATOMIC_ACQUIRE)) {
-    if (HelperPending())
-      PollHelper(/*Exiting=*/false);
+    PollMeasuredBeside();
     internal_sched_yield();
   }
 }

@@ -204,7 +204,6 @@ bool InitCurrentThread(u64 Now) {
   __atomic_store_n(&T.Capacity, Cap, __ATOMIC_RELEASE);
   VLog(2, "thread %llu (%s) started", (unsigned long long)TS->Tid, TS->Name);
   StartDeferredDrainer(/*Counting=*/false); // a second thread, perhaps
-
   return true;
 }
 

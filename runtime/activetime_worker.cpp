@@ -24,6 +24,12 @@ constexpr u64 kMeasureAfterNs = 1000000;
 u64 measure_from_ns; // CLOCK_MONOTONIC
 // When a runtime thread was the first besides the program's one (0: none).
 u64 threaded_by_runtime_tick;
+
+void NoteThreadedByRuntime() {
+  u64 None = 0;
+  __atomic_compare_exchange_n(&threaded_by_runtime_tick, &None, ReadTick(),
+                              false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
 } // namespace
 
 void MarkProcessStart() {
@@ -44,12 +50,6 @@ u64 MonotonicNs() {
   struct timespec TS = {0, 0};
   clock_gettime(CLOCK_MONOTONIC, &TS);
   return u64(TS.tv_sec) * kNsPerSec + u64(TS.tv_nsec);
-}
-
-void NoteThreadedByRuntime() {
-  u64 None = 0;
-  __atomic_compare_exchange_n(&threaded_by_runtime_tick, &None, ReadTick(),
-                              false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 u32 ThreadedByRuntimeUs(u64 StartTick, u64 EndTick, u64 TickRate) {

@@ -32,7 +32,6 @@ void SleepUntil(WorkerThread &W, u64 DeadlineNs);
 // What the profile says of the runtime's threads (ProcessRecord::
 // ThreadedByRuntimeUs): StartWorker notes the first that started while glibc
 // counted one thread (a program with one thread, made multi-threaded).
-void NoteThreadedByRuntime();
 // In a profile of StartTick..EndTick; ThreadedUsOf: for the tick T (0: none).
 u32 ThreadedByRuntimeUs(u64 StartTick, u64 EndTick, u64 TickRate);
 u32 ThreadedUsOf(u64 T, u64 StartTick, u64 EndTick, u64 TickRate);

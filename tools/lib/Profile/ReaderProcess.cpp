@@ -49,14 +49,14 @@ Error Parser::parseProcess(Cursor C) {
                         Cur->Pid, ExeLen, BuildIdLen, HostLen));
   // After the run's end is no time into it.
   uint32_t ThreadedUs = Cur->ThreadedByRuntimeUs;
-  if (ThreadedUs != raw::kNotThreadedByRuntime && Cur->EndTick >= Cur->StartTick &&
-      double(ThreadedUs) >
-          double(Cur->EndTick - Cur->StartTick) * 1e6 / double(Cur->TickRate) + 1)
-    return fail(formatv("process (pid {0}): the runtime's thread started {1} "
-                        "us into a run of {2} us",
-                        Cur->Pid, ThreadedUs,
-                        uint64_t(double(Cur->EndTick - Cur->StartTick) * 1e6 /
-                                 double(Cur->TickRate))));
+  if (ThreadedUs != raw::kNotThreadedByRuntime &&
+      Cur->EndTick >= Cur->StartTick) {
+    uint64_t RunUs = spanNs(Cur->EndTick - Cur->StartTick) / 1000;
+    if (ThreadedUs > RunUs + 1)
+      return fail(formatv("process (pid {0}): the runtime's thread started "
+                          "{1} us into a run of {2} us",
+                          Cur->Pid, ThreadedUs, RunUs));
+  }
   Cur->Exe = C.bytes(ExeLen).str();
   Cur->BuildId = C.bytes(BuildIdLen).str();
   Cur->Host = C.bytes(HostLen).str();
