@@ -1,10 +1,12 @@
-// Known per-rank work: rank r computes (r+1)*W, then all meet in
-// MPI_Barrier. The ranks that finished first wait longest, so the time
-// inside MPI_Barrier falls with the rank: checked as an ordering only (the
-// 4 ranks share a loaded 2-core machine), rank 0 against rank 3 (three
-// units of work apart: rank 1's one unit less than rank 2's and two less
-// than rank 3's is within what a loaded machine's scheduling can swap), in
-// elapsed time (on or off the CPU, the wait is time in MPI). The barrier is
+// Known per-rank work: rank r computes (r+1)^2 units W (1, 4, 9, 16), then
+// all meet in MPI_Barrier. The ranks that finished first wait longest, so
+// the time inside MPI_Barrier falls with the rank: checked as an ordering
+// only (the 4 ranks share a loaded 2-core machine), rank 0 against rank 3
+// (15 units of work apart), in elapsed time (on or off the CPU, the wait is
+// time in MPI). The work grows with the square of the rank so that
+// neighbours stay 3 units or more apart: with r+1 units, rank 2's and
+// rank 3's compute (one unit, 40 ms, apart) swapped once in a parallel test
+// run on a loaded VM, whose host takes CPU time the guest cannot see. The barrier is
 // a callee of sync_ranks, the work of compute. Each rank's own profile
 // (mpi_rank_files=1) beside the job's.
 // REQUIRES: mpi
@@ -26,7 +28,7 @@
 volatile double sink;
 
 // About 40 ms of arithmetic per unit (the dependent additions do not
-// vectorize): rank 3 computes 120 ms longer than rank 0.
+// vectorize): rank 3 computes 600 ms longer than rank 0.
 NOINLINE static void compute(int units) {
   double x = 0;
   for (long i = 0; i < units * 40000000L; ++i)
@@ -41,7 +43,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  compute(rank + 1);
+  compute((rank + 1) * (rank + 1));
   sync_ranks();
   if (rank == 0)
     printf("done %d\n", size);
@@ -50,8 +52,8 @@ int main(int argc, char **argv) {
 }
 
 // The imbalance table of the four ranks together: compute ran longest on
-// rank 3 (4 units of work against 1 to 3, active time, robust to the load)
-// and least on rank 0.
+// rank 3 (16 units of work against 1, 4 and 9; active time, robust to the
+// load) and least on rank 0.
 // RUN: %activetime report p.0.raw p.1.raw p.2.raw p.3.raw | FileCheck --check-prefix=IMB %s
 // The job's profile the ranks reduced at MPI_Finalize has the same table.
 // RUN: %activetime report p.job.raw | FileCheck --check-prefix=IMB %s
