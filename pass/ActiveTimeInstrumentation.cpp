@@ -215,7 +215,9 @@ private:
   Function *copyForTiming(Function &F);
   void emitExits(Function &F, Value *Timed, Constant *Desc);
   Value *emitCount(IRBuilder<> &IRB, unsigned Index);
+  void emitSamplePoll(IRBuilder<> &IRB, Function *Reenter);
   Value *emitEntry(IRBuilder<> &IRB, Constant *Desc, unsigned Index);
+  void emitJump(IRBuilder<> &IRB, Function &Target, Instruction *Then);
   void storeCallSite(IRBuilder<> &IRB);
   static CallInst *tailCallBefore(Instruction *Ret);
   void emitExit(IRBuilder<> &IRB, Value *Timed, Constant *Desc,
@@ -243,6 +245,9 @@ private:
   GlobalVariable *Bootstrap = nullptr; // the module's, for CountsTls
   bool SharedCounts = false;
   GlobalVariable *ModuleDescGV = nullptr;
+  // The sample poll (abi.h): the runtime's thread-local words, its slow path.
+  GlobalVariable *SamplePollTls = nullptr;
+  FunctionCallee SamplePoll;
   MDNode *Unlikely = nullptr;
   // Whether llvm.addressofreturnaddress can be lowered for the target;
   // elsewhere the frame address stands in for it.
@@ -565,6 +570,15 @@ void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
 void ActiveTimeInstrumenter::createCounters(unsigned NumFuncs) {
   SharedCounts = M.getPICLevel() != PICLevel::NotPIC &&
                  M.getPIELevel() == PIELevel::Default;
+  // The runtime's: initial-exec, which the linker turns into local-exec
+  // where the runtime is linked into the executable (its shared build is a
+  // library of its own).
+  SamplePollTls = M.getGlobalVariable(abi::kSamplePollTlsName);
+  if (!SamplePollTls)
+    SamplePollTls = new GlobalVariable(
+        M, ArrayType::get(Int64Ty, 2), /*isConstant=*/false,
+        GlobalValue::ExternalLinkage, nullptr, abi::kSamplePollTlsName,
+        nullptr, GlobalValue::InitialExecTLSModel);
   if (SharedCounts) {
     CountsTls = M.getGlobalVariable(abi::kRuntimeCountsTlsName);
     if (!CountsTls)
@@ -672,11 +686,74 @@ Value *ActiveTimeInstrumenter::emitCount(IRBuilder<> &IRB, unsigned Index) {
   return IRB.CreateICmpSGE(Calls, IRB.getInt64(0), "activetime.timed");
 }
 
+static AttributeList jumpAttributes(const Function &F);
+
+/// The sample poll (abi.h), first at every entry: a counted call runs no
+/// probe, and the samples taken meanwhile are read only at a poll. Its
+/// slow path keeps every register (preserve_most), so the entry's fast path
+/// is three loads, a compare and a branch. With Reenter (a function that
+/// can jump to itself: one with a timed copy) the slow path ends in that
+/// jump instead of rejoining the entry, so a leaf that needs no stack frame
+/// still sets up none on its fast path (the frame the call needs is then
+/// the slow path's alone).
+void ActiveTimeInstrumenter::emitSamplePoll(IRBuilder<> &IRB,
+                                            Function *Reenter) {
+  MDNode *NoSanitize = MDNode::get(Ctx, {});
+  auto Load = [&](Type *Ty, Value *Ptr, bool Volatile, const Twine &Name) {
+    LoadInst *L = IRB.CreateAlignedLoad(Ty, Ptr, Align(8), Volatile, Name);
+    L->setMetadata(LLVMContext::MD_nosanitize, NoSanitize);
+    return L;
+  };
+  Value *Poll = IRB.CreateThreadLocalAddress(SamplePollTls);
+  auto Word = [&](uint64_t Offset) {
+    return Offset ? IRB.CreateConstInBoundsGEP1_64(IRB.getInt8Ty(), Poll, Offset)
+                  : Poll;
+  };
+  Value *HeadPtr = Load(PtrTy, Word(abi::kSamplePollHeadOffset), false,
+                        "activetime.poll.head");
+  // The kernel moves the head: volatile, as the probes read it.
+  Value *Head = Load(Int64Ty, HeadPtr, true, "");
+  Value *Seen = Load(Int64Ty, Word(abi::kSamplePollSeenOffset), false,
+                     "activetime.poll.seen");
+  Instruction *At = &*IRB.GetInsertPoint();
+  Instruction *Then =
+      SplitBlockAndInsertIfThen(IRB.CreateICmpNE(Head, Seen, "activetime.poll"),
+                                At, /*Unreachable=*/Reenter, Unlikely);
+  IRBuilder<> AtThen(Then);
+  AtThen.SetCurrentDebugLocation(IRB.getCurrentDebugLocation());
+  CallInst *Call = AtThen.CreateCall(SamplePoll);
+  Call->setCallingConv(CallingConv::PreserveMost);
+  Call->setDoesNotThrow();
+  if (Reenter)
+    emitJump(AtThen, *Reenter, Then);
+  DebugLoc Loc = IRB.getCurrentDebugLocation();
+  IRB.SetInsertPoint(At); // the rest of the entry, after the split
+  IRB.SetCurrentDebugLocation(Loc);
+}
+
+/// A musttail call of Target, which has F's prototype, with F's arguments
+/// and return, replacing Then (the unreachable end of a block of F's).
+void ActiveTimeInstrumenter::emitJump(IRBuilder<> &IRB, Function &Target,
+                                      Instruction *Then) {
+  Function &F = *Then->getFunction();
+  SmallVector<Value *, 8> Args(llvm::make_pointer_range(F.args()));
+  CallInst *Jump = IRB.CreateCall(&Target, Args);
+  Jump->setTailCallKind(CallInst::TCK_MustTail);
+  Jump->setCallingConv(F.getCallingConv());
+  Jump->setAttributes(jumpAttributes(F));
+  if (F.getReturnType()->isVoidTy())
+    IRB.CreateRetVoid();
+  else
+    IRB.CreateRet(Jump);
+  Then->eraseFromParent();
+}
+
 /// The entry of a call of a function instrumented in place: the count, and
 /// the entry probe if the call is timed. Returns that decision (i1), which
 /// the exits reuse.
 Value *ActiveTimeInstrumenter::emitEntry(IRBuilder<> &IRB, Constant *Desc,
                                          unsigned Index) {
+  emitSamplePoll(IRB, /*Reenter=*/nullptr);
   Value *Timed = emitCount(IRB, Index);
   Instruction *Then = SplitBlockAndInsertIfThen(Timed, IRB.GetInsertPoint(),
                                                 /*Unreachable=*/false, Unlikely);
@@ -899,21 +976,13 @@ void ActiveTimeInstrumenter::instrumentFunction(Function &F, Constant *Desc,
   }
   // Counted calls run F itself, untouched beyond the count; a timed call
   // jumps to the copy, which has the probes.
+  emitSamplePoll(IRB, /*Reenter=*/&F);
   Value *Timed = emitCount(IRB, Index);
   Instruction *Then = SplitBlockAndInsertIfThen(Timed, IRB.GetInsertPoint(),
                                                 /*Unreachable=*/true, Unlikely);
   IRBuilder<> AtThen(Then);
   AtThen.SetCurrentDebugLocation(IRB.getCurrentDebugLocation());
-  SmallVector<Value *, 8> Args(llvm::make_pointer_range(F.args()));
-  CallInst *Jump = AtThen.CreateCall(TimedCopy, Args);
-  Jump->setTailCallKind(CallInst::TCK_MustTail);
-  Jump->setCallingConv(F.getCallingConv());
-  Jump->setAttributes(jumpAttributes(F));
-  if (F.getReturnType()->isVoidTy())
-    AtThen.CreateRetVoid();
-  else
-    AtThen.CreateRet(Jump);
-  Then->eraseFromParent();
+  emitJump(AtThen, *TimedCopy, Then);
 
   IRBuilder<> AtCopy(&TimedCopy->getEntryBlock(), afterAllocas(*TimedCopy));
   if (DISubprogram *CSP = TimedCopy->getSubprogram())
@@ -988,6 +1057,9 @@ void ActiveTimeInstrumenter::declareProbes() {
                                      PtrTy, PtrTy);
   ExitProbe = M.getOrInsertFunction(abi::kFuncExitName, ProbeAttrs, VoidTy,
                                     PtrTy, PtrTy);
+  SamplePoll = M.getOrInsertFunction(abi::kSamplePollName, ProbeAttrs, VoidTy);
+  if (auto *Fn = dyn_cast<Function>(SamplePoll.getCallee()))
+    Fn->setCallingConv(CallingConv::PreserveMost);
 }
 
 bool ActiveTimeInstrumenter::run() {

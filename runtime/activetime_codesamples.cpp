@@ -33,7 +33,6 @@ namespace __activetime {
 namespace raw = activetime::raw;
 
 namespace {
-const volatile u64 kNoRing = 0;
 
 // The executable segments of the instrumented objects. Read and written
 // only under the loader's lock (UnderLoaderLock).
@@ -99,12 +98,61 @@ bool IsCountingOffset(s32 Off) {
   return false;
 }
 
-// Whether Ip is in a counting sequence: `mov %fs:Off, %reg` (Off a module's
-// counter pointer), `inc Disp(%reg)` and the sign branch after it (x86-64
-// encodings as the pass's entry is compiled). Ip and up to 16 bytes before
-// it must be readable program code.
+#if defined(__x86_64__)
+// The sample poll's check (abi.h) as the pass's entry compiles: the thread
+// pointer offset of at_tls from the GOT (`mov X(%rip), %t`, the slot
+// holding that offset) or as an immediate (`mov $X, %t`, the linker's
+// relaxation), `mov %fs:(%t), %h`, `mov (%h), %h`, `cmp %fs:8(%t), %h`,
+// `jne`. Returns the end of the sequence that starts at P, or null.
+const u8 *PollCheckEnd(const u8 *P) {
+  bool FromGot = (P[0] & 0xfb) == 0x48 && P[1] == 0x8b && (P[2] & 0xc7) == 0x05;
+  bool Immediate =
+      (P[0] & 0xfe) == 0x48 && P[1] == 0xc7 && (P[2] & 0xf8) == 0xc0;
+  if (!FromGot && !Immediate)
+    return nullptr;
+  // mov %fs:(%t), %h: 64 REX.W 8b ModRM (mod 00); mov (%h), %h: REX.W 8b
+  // ModRM (mod 00); cmp %fs:8(%t), %h: 64 REX.W 3b ModRM (mod 01) 08.
+  const u8 *Q = P + 7;
+  if (Q[0] != 0x64 || (Q[1] & 0xf8) != 0x48 || Q[2] != 0x8b ||
+      (Q[3] & 0xc0) != 0)
+    return nullptr;
+  Q += 4;
+  if ((Q[0] & 0xf8) != 0x48 || Q[1] != 0x8b || (Q[2] & 0xc0) != 0)
+    return nullptr;
+  Q += 3;
+  if (Q[0] != 0x64 || (Q[1] & 0xf8) != 0x48 || Q[2] != 0x3b ||
+      (Q[3] & 0xc0) != 0x40 || Q[4] != 8)
+    return nullptr;
+  Q += 5;
+  const u8 *End = Q[0] == 0x75                    ? Q + 2
+                  : Q[0] == 0x0f && Q[1] == 0x85 ? Q + 6
+                                                 : nullptr;
+  if (!End)
+    return nullptr;
+  // Only now, the whole sequence matched (the first instruction is one):
+  // the offset it loads is at_tls's.
+  s32 V;
+  internal_memcpy(&V, P + 3, 4);
+  sptr Off = V;
+  if (FromGot) // the GOT slot holding the offset, RIP-relative
+    internal_memcpy(&Off, P + 7 + V, 8);
+  return Off == sptr(&at_tls) - sptr(__builtin_thread_pointer()) ? End
+                                                                  : nullptr;
+}
+#endif
+
+// Whether Ip is in the instrumentation of a counted call's entry: the
+// sample poll's check (PollCheckEnd), or the counting sequence, `mov
+// %fs:Off, %reg` (Off a module's counter pointer), `inc Disp(%reg)` and
+// the sign branch after it (x86-64 encodings as the pass's entry is
+// compiled). Ip and up to kEntryBack bytes before it must be readable
+// program code.
+constexpr uptr kEntryBack = 40;
 bool AtCounting(uptr Ip) {
 #if defined(__x86_64__)
+  for (uptr Back = 0; Back <= kEntryBack - 16; ++Back)
+    if (const u8 *E = PollCheckEnd((const u8 *)(Ip - Back)))
+      return Ip < uptr(E);
   for (uptr Back = 0; Back <= 16; ++Back) {
     const u8 *P = (const u8 *)(Ip - Back);
     if (P[0] != 0x64 || (P[1] & 0xfb) != 0x48 || P[2] != 0x8b ||
@@ -610,7 +658,7 @@ bool RecordSample(CodeSampleState &S, u32 Node, const PerfRecord &R) {
   bool Charge = !InterruptedRuntime(R, Ip, Kernel);
   u32 Flags = Kernel ? raw::CSR_Kernel : 0;
   if (!Kernel && InProgram(Ip)) {
-    if (InProgram(Ip - 16) && AtCounting(Ip))
+    if (InProgram(Ip - kEntryBack) && AtCounting(Ip))
       Flags |= raw::CSR_Counting;
     Insert(S, Node, Flags, Ip, ReturnAddressAt(R, Ip));
     return Charge;
@@ -684,7 +732,7 @@ void EnableRing(CodeSampleState &S) {
 // The thread's probes poll its ring from now on.
 void WatchRing(ThreadTls &T, const CodeSampleState &S) {
   if (S.Ring.Fd < 0) {
-    T.SampleHead = &kNoRing;
+    T.SampleHead = &kNoSampleRing;
     T.SampleTailSeen = 0;
     return;
   }
@@ -870,10 +918,10 @@ void StartCodeSampleDrainer() {
   if (!sampling_wanted || drainer.Running)
     return;
   // A single-threaded program stays so (activetime_helper.h) until it
-  // needs the drainer: when a thread first counts calls, which its code
-  // samples split off (the counted calls do not poll, so only a thread of
-  // the runtime's can read the ring meanwhile), or with the program's
-  // second thread (StartDeferredDrainer).
+  // needs the drainer: its thread's probes and counted calls read its ring
+  // (abi.h, "The sample poll"), unless a stretch of code without either
+  // outlasts the ring (DrainCodeSamples), or with the program's second
+  // thread (StartDeferredDrainer).
   if (HelperProcessUsable() && flags()->measure_in_process) {
     __atomic_store_n(&drainer_deferred, 1u, __ATOMIC_RELEASE);
     return;
@@ -883,10 +931,10 @@ void StartCodeSampleDrainer() {
 
 bool CodeSampleDrainerRuns() { return drainer.Running; }
 
-void StartDeferredDrainer(bool Counting) {
+void StartDeferredDrainer(bool Needed) {
   u32 Deferred = 1;
   if (__atomic_load_n(&drainer_deferred, __ATOMIC_ACQUIRE) &&
-      (Counting || !HelperProcessUsable()) &&
+      (Needed || !HelperProcessUsable()) &&
       __atomic_compare_exchange_n(&drainer_deferred, &Deferred, 0u, false,
                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     StartDrainerNow();
@@ -1052,10 +1100,23 @@ void AddProgramCode(const void *Addr) {
   GatedIteratePhdr(AddRangesOf, &Q); // the ranges change under its lock
 }
 
+// What a thread whose rings open late watches as its ring's head: the
+// word the drainer sets once it installed them (LateReady), or without a
+// drainer (a single-threaded program) the helper process's Ready, set once
+// the sample cost is measured: the next poll, a counted call's included,
+// then opens the rings itself (PollLateRings).
+void WatchLateReady(ThreadTls &T, ThreadState *TS) {
+  T.SampleHead = __atomic_load_n(&drainer_deferred, __ATOMIC_ACQUIRE) &&
+                         CodeSamplesPending()
+                     ? HelperReadyWord()
+                     : &TS->LateReady;
+  T.SampleTailSeen = 0;
+}
+
 void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   CodeSampleState &S = TS->Code;
   S.Ring.Fd = -1;
-  T.SampleHead = &kNoRing;
+  T.SampleHead = &kNoSampleRing;
   T.SampleTailSeen = 0;
   T.SampleCost = 0;
   if (!period_ns)
@@ -1071,7 +1132,7 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
 }
 
 void StartSamplingCounted(ThreadTls &T) {
-  StartDeferredDrainer(/*Counting=*/true);
+  MeasureBesideNow();
   CodeSampleState &S = T.TS->Code;
   LockRing(S);
   S.Counted = 1;
@@ -1105,11 +1166,19 @@ bool ClaimLateRingsForThread(ThreadState *TS, u64 Now) {
 }
 
 namespace {
+// The drain that finds the ring this full (the kernel drops records it
+// has no room for, and says so only once it has room again) asks for the
+// drainer (DrainCodeSamples).
+constexpr u64 kOverflowFillDivisor = 2;
+u32 ring_filled; // set by DrainOwnRing for its caller (the thread's own)
+
 void DrainOwnRing(void *Arg) {
   ThreadTls &T = *(ThreadTls *)Arg;
   CodeSampleState &S = T.TS->Code;
   LockRing(S);
   u64 Head = S.Ring.LoadHead();
+  if (Head - S.Ring.Tail >= (S.Ring.DataMask + 1) / kOverflowFillDivisor)
+    __atomic_store_n(&ring_filled, 1u, __ATOMIC_RELAXED);
   u32 Node = T.Depth >= 1 && T.Stack ? T.Stack[T.Depth - 1].NodeIdx : 0;
   u64 Samples = DrainRecords(S, Node, Head);
   Samples += __atomic_exchange_n(&S.PendingSamples, 0, __ATOMIC_RELAXED);
@@ -1129,7 +1198,14 @@ void DrainCodeSamples(ThreadTls &T) {
   ThreadState *TS = T.TS;
   if (!TS || TS->Code.Ring.Fd < 0)
     return;
+  u64 Lost = TS->Code.Lost;
   UnderLoaderLock(DrainOwnRing, &T);
+  // The ring filled between two polls (a long stretch of code without
+  // instrumented calls): from now on a runtime thread reads it too.
+  if (UNLIKELY(TS->Code.Lost != Lost ||
+               __atomic_load_n(&ring_filled, __ATOMIC_RELAXED)) &&
+      __atomic_load_n(&drainer_deferred, __ATOMIC_RELAXED))
+    StartDeferredDrainer(/*Needed=*/true);
 }
 
 void PollCodeSamples(ThreadTls &T) {
@@ -1144,7 +1220,7 @@ void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain) {
   LockRing(S); // the drainer may be reading it
   ClosePerfRing(S.Ring);
   UnlockRing(S);
-  T.SampleHead = &kNoRing;
+  T.SampleHead = &kNoSampleRing;
   T.SampleTailSeen = 0;
   T.SampleCost = 0;
 }
@@ -1154,7 +1230,7 @@ void StartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64 Now) {
   TS->Code.Ring.Fd = -1;
   TS->Code.Counted = 0;
   TS->Code.Enabled = 0;
-  T.SampleHead = &kNoRing;
+  T.SampleHead = &kNoSampleRing;
   T.SampleTailSeen = 0;
   if (!TS->PerfFromTick && !CodeSamplesPending()) {
     OpenThreadCodeSamples(T, TS);
@@ -1164,7 +1240,7 @@ void StartThreadCodeSamples(ThreadTls &T, ThreadState *TS, u64 Now) {
     // known and the thread has lived perf_after_us.
     if (!TS->PerfFromTick)
       __atomic_store_n(&TS->PerfFromTick, Now ? Now : 1, __ATOMIC_RELAXED);
-    T.SampleHead = &TS->LateReady; // 0 until the drainer installs its rings
+    WatchLateReady(T, TS);
   }
 }
 
@@ -1208,7 +1284,7 @@ void ForgetThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
 // by threads of the parent. The descriptor is this process's copy, the
 // mapping not.
 void AbandonThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
-  T.SampleHead = &kNoRing;
+  T.SampleHead = &kNoSampleRing;
   T.SampleTailSeen = 0;
   if (TS)
     ForgetInheritedPerfRing(TS->Code.Ring);

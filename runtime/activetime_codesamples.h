@@ -138,6 +138,9 @@ void AdoptLateRings(ThreadTls &T, ThreadState *TS);
 // opens them itself now (it claimed them): when no drainer runs, or it has
 // not opened them for a while.
 bool ClaimLateRingsForThread(ThreadState *TS, u64 Now);
+// ... neither: what the thread's polls watch until it is (the drainer's
+// LateReady, or the helper process's Ready word).
+void WatchLateReady(ThreadTls &T, ThreadState *TS);
 void CloseThreadCodeSamples(ThreadTls &T, ThreadState *TS, bool Drain);
 
 // The probes' slow path: records the samples in the thread's ring against
@@ -154,10 +157,10 @@ void StartSamplingCounted(ThreadTls &T);
 // before the exit-time write, restarted in a fork child.
 void StartCodeSampleDrainer();
 void StopCodeSampleDrainer();
-// A single-threaded program has no drainer (activetime_helper.h) until a
-// thread first counts calls (Counting), or a new thread's start finds that
-// glibc counts more than one thread.
-void StartDeferredDrainer(bool Counting);
+// A single-threaded program has no drainer (activetime_helper.h) until its
+// ring lost samples between two polls (Needed), or a new thread's start
+// finds that glibc counts more than one thread.
+void StartDeferredDrainer(bool Needed);
 // Whether the drainer runs: it then calibrates the probe table first
 // (CalibrateBeside), so that the two measurements do not disturb each other.
 bool CodeSampleDrainerRuns();

@@ -53,6 +53,9 @@ void PollLateRings(ThreadTls &T, ThreadState *TS, u64 Now) {
     __atomic_store_n(&TS->PerfFromTick, 0, __ATOMIC_RELAXED);
     OpenLateSwitchSource(T, TS);
     OpenThreadCodeSamples(T, TS);
+  } else {
+    WatchLateReady(T, TS); // not yet: quiet until what it watches moves
+    T.SampleTailSeen = *T.SampleHead;
   }
 }
 } // namespace

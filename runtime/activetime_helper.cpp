@@ -8,6 +8,7 @@
 #include "activetime_codesamples.h"
 #include "activetime_flags.h"
 #include "activetime_internal.h"
+#include "activetime_thread.h"
 #include "activetime_timer.h"
 #include "activetime_tsan.h"
 
@@ -51,6 +52,7 @@ int helper_pid;      // 0: none (a fork child forgets its parent's)
     page->HasCost = 1;
   }
   __atomic_store_n(&page->Done, 1u, __ATOMIC_RELEASE);
+  __atomic_store_n(&page->Ready, 1ull, __ATOMIC_RELEASE);
   internal__exit(0);
 }
 
@@ -79,16 +81,8 @@ bool StartHelperProcess(bool Table, bool Cost) {
   if (helper_pid || !HelperProcessUsable())
     return false;
   // A seccomp filter may allow threads but kill a process that forks.
-  if (internal_prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 0)
+  if (internal_prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 0 || !MapHelperPage())
     return false;
-  if (!page) {
-    uptr P = internal_mmap(nullptr, GetPageSizeCached(),
-                           PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                           -1, 0);
-    if (internal_iserror(P))
-      return false;
-    page = (HelperFigures *)P;
-  }
   internal_memset(page, 0, sizeof(*page));
   int Parent = int(internal_getpid());
   __sanitizer_sigset_t All, Old;
@@ -138,11 +132,37 @@ void StopHelperProcess() {
   Reap(/*Block=*/true);
 }
 
+bool MapHelperPage() {
+  if (page)
+    return true;
+  uptr P = internal_mmap(nullptr, GetPageSizeCached(), PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (internal_iserror(P))
+    return false;
+  page = (HelperFigures *)P;
+  return true;
+}
+
+const volatile u64 *HelperReadyWord() {
+  return page ? &page->Ready : &kNoSampleRing;
+}
+
 void ForgetHelperProcess() {
   helper_pid = 0;
-  if (page)
-    internal_munmap(page, GetPageSizeCached()); // shared with the parent
-  page = nullptr;
+  if (!page)
+    return;
+  // Shared with the parent: a fresh page of the child's own in its place
+  // (zero), which its own helper will share.
+  uptr P = internal_mmap(page, GetPageSizeCached(), PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  if (!internal_iserror(P))
+    return;
+  // Kept mapped whatever happens: threads may be reading its Ready.
+  P = internal_mmap(page, GetPageSizeCached(), PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  if (internal_iserror(P))
+    Die();
+  page = nullptr; // a new helper maps a page of its own
 }
 
 } // namespace __activetime

@@ -33,6 +33,10 @@ struct HelperFigures {
   u64 TickStep256;
   u64 Cost256;
   activetime::raw::OverheadRecord Table;
+  // Set (1) last, after Done: a thread that waits for the sample cost
+  // watches it as its sample ring's head (HelperReadyWord), so its counted
+  // calls' polls notice the figures as its probes would.
+  u64 Ready;
 };
 
 enum HelperStatus { HS_None, HS_Running, HS_Done, HS_Failed };
@@ -52,8 +56,13 @@ bool StartHelperProcess(bool Table, bool Cost);
 HelperStatus PollHelperProcess(HelperFigures *Out);
 // At exit: kills and reaps a helper still measuring.
 void StopHelperProcess();
-// A fork child: the parent's helper is not ours.
+// A fork child: the parent's helper is not ours (the page is replaced by
+// a fresh one at the same address: threads may be watching its Ready).
 void ForgetHelperProcess();
+// Maps the shared page ahead of the helper's start; false if it cannot.
+bool MapHelperPage();
+// The page's Ready word, or a zero word that stays zero without a page.
+const volatile u64 *HelperReadyWord();
 
 } // namespace __activetime
 

@@ -18,6 +18,9 @@ SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_func_enter(const activetime::abi::FuncDesc *Fn, void *Frame);
 SANITIZER_INTERFACE_ATTRIBUTE void
 __activetime_func_exit(const activetime::abi::FuncDesc *Fn, void *Frame);
+// The sample poll's slow path (abi.h): the thread's code-sample ring moved.
+SANITIZER_INTERFACE_ATTRIBUTE __attribute__((preserve_most)) void
+__activetime_sample_poll();
 
 // Called when a site's thread-local countdown reached zero (see abi.h).
 SANITIZER_INTERFACE_ATTRIBUTE void

@@ -137,12 +137,15 @@ ALWAYS_INLINE u64 CalibBody(u64 X, u32 Steps) {
   return X;
 }
 
-// Instrumented like compiled code: entry probe, body, exit probe.
-// Its frame slot holds a fixed "return address", so that the calls from
-// every loop of the calibration are one node (one call site).
+// Instrumented like compiled code: the sample poll's check (abi.h), entry
+// probe, body, exit probe. Its frame slot holds a fixed "return address",
+// so that the calls from every loop of the calibration are one node (one
+// call site).
 NOINLINE void CalibLeafInstrumented(u32 Steps) {
   volatile uptr Slot[1] = {0};
   void *F = (void *)Slot;
+  if (UNLIKELY(*at_tls.SampleHead != at_tls.SampleTailSeen))
+    __activetime_sample_poll();
   __activetime_func_enter(&calib_desc, F);
   calib_sink = CalibBody(calib_sink, Steps);
   __activetime_func_exit(&calib_desc, F);
@@ -450,7 +453,9 @@ bool MeasurementsPending() {
 void StartCalibrator() {
   if (!MeasurementsPending() || CodeSampleDrainerRuns())
     return;
-  if (flags()->measure_in_process && HelperProcessUsable()) {
+  // The page first: threads waiting for the figures watch its Ready.
+  if (flags()->measure_in_process && HelperProcessUsable() &&
+      MapHelperPage()) {
     __atomic_store_n(&helper_state, u32(HP_Waiting), __ATOMIC_RELEASE);
     return;
   }
@@ -608,6 +613,11 @@ bool ProbeTablePending() {
 void PollMeasuredBeside() {
   if (HelperPending())
     PollHelper(/*Exiting=*/false);
+}
+
+void MeasureBesideNow() {
+  if (MoveHelper(HP_Waiting, HP_Starting))
+    StartHelper();
 }
 
 void PollProbeTable(ThreadTls &T, u64 Now) {

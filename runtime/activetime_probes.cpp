@@ -10,6 +10,7 @@
 
 #include "activetime/raw_format.h"
 #include "activetime_counts.h"
+#include "activetime_flags.h"
 #include "activetime_interface.h"
 #include "activetime_probes.h"
 #include "activetime_thread.h"
@@ -644,6 +645,34 @@ __activetime_region_begin(const activetime::abi::FuncDesc *R) {
 extern "C" AT_PROBE_ATTRS void
 __activetime_region_end(const activetime::abi::FuncDesc *R) {
   AT_FENCED_PROBE(Now, RegionEnd(R, Now));
+}
+
+// The sample poll of a counted call's entry (abi.h): its ring's head moved.
+// A counted call is in no frame of its own: the samples go to the frames
+// open now, as at a probe, and the poll's measured time is their overhead.
+extern "C" SANITIZER_INTERFACE_ATTRIBUTE __attribute__((preserve_most)) void
+__activetime_sample_poll() {
+  u64 Now = ReadTick();
+  ThreadTls &T = at_tls;
+  // Inside a probe (a signal handler's call), before the thread's first
+  // timed call or after its last, or with collection off: the records stay
+  // in the ring for a later poll, and this one is quiet until the head
+  // moves again (the entry that called it jumps back to its start).
+  if (UNLIKELY(!ProcessIsOurs()) || (T.Seq & 1) || T.Dead || !T.TS ||
+      T.Capacity == 0 || GateState() != kGateOurs) {
+    T.SampleTailSeen = *T.SampleHead;
+    return;
+  }
+  T.Seq++;
+  AT_BARRIER();
+  PollSlow(T, Now);
+  // A record that came meanwhile is drained too; whatever is left (a word
+  // that is no ring's), the entry's jump back must find seen.
+  PollCodeSamples(T);
+  T.SampleTailSeen = *T.SampleHead;
+  ChargeProbe(T, Now, 0);
+  AT_BARRIER();
+  T.Seq++;
 }
 
 extern "C" int __activetime_set_enabled(int On) {

@@ -31,7 +31,13 @@ namespace __activetime {
 
 namespace raw = activetime::raw;
 
-THREADLOCAL ThreadTls at_tls __attribute__((tls_model("initial-exec")));
+const volatile u64 kNoSampleRing = 0;
+THREADLOCAL ThreadTls at_tls = {&kNoSampleRing, 0};
+static_assert(__builtin_offsetof(ThreadTls, SampleHead) ==
+                      activetime::abi::kSamplePollHeadOffset &&
+                  __builtin_offsetof(ThreadTls, SampleTailSeen) ==
+                      activetime::abi::kSamplePollSeenOffset,
+              "the sample poll's words (abi.h)");
 
 namespace {
 Mutex registry_mu;
@@ -203,7 +209,7 @@ bool InitCurrentThread(u64 Now) {
   // found TS in the list before this) that the stack is there.
   __atomic_store_n(&T.Capacity, Cap, __ATOMIC_RELEASE);
   VLog(2, "thread %llu (%s) started", (unsigned long long)TS->Tid, TS->Name);
-  StartDeferredDrainer(/*Counting=*/false); // a second thread, perhaps
+  StartDeferredDrainer(/*Needed=*/false); // a second thread, perhaps
   return true;
 }
 

@@ -42,6 +42,12 @@ struct Frame {     // 72 bytes
 struct ThreadState;
 
 struct ThreadTls {
+  // Code samples (activetime_codesamples.h): whether the sample ring's
+  // data_head moved (a zero word when the thread is not sampled, never
+  // null). First: the counted calls' entries read them too (abi.h, "The
+  // sample poll"; at_tls is kSamplePollTlsName).
+  const volatile u64 *SampleHead;
+  u64 SampleTailSeen;
   Frame *Stack;
   u32 Depth;
   u32 Capacity;
@@ -60,10 +66,6 @@ struct ThreadTls {
   const volatile u64 *SwitchHead;
   u64 SwitchTailSeen;
   u64 NextCheckTick;
-  // Code samples (activetime_codesamples.h): the same check for the sample
-  // ring's data_head (a zero word when the thread is not sampled).
-  const volatile u64 *SampleHead;
-  u64 SampleTailSeen;
   // Cumulative per-thread counters, only ever increasing.
   u64 Ovh;      // probe overhead charged so far, ticks * 256
   u64 Off;      // switched-out ticks charged so far
@@ -142,7 +144,11 @@ struct TraceBuffers {
   u32 BufferFlags; // raw::TraceBufferFlags
 };
 
-extern THREADLOCAL ThreadTls at_tls __attribute__((tls_model("initial-exec")));
+// The thread's own. Exported as the sample poll's words (abi.h), which
+// start out at a zero word.
+extern const volatile u64 kNoSampleRing;
+extern SANITIZER_INTERFACE_ATTRIBUTE THREADLOCAL ThreadTls at_tls asm(
+    "__activetime_thread") __attribute__((tls_model("initial-exec")));
 
 struct ThreadState {
   ThreadTls *Tls;     // the owner's TLS block; read by the writer while live
@@ -260,6 +266,10 @@ void PollProbeTable(ThreadTls &T, u64 Now);
 // First in a pending thread's poll: publishes the helper process's figures
 // once it has written them (and starts it, a millisecond into the run).
 void PollMeasuredBeside();
+// A thread's first counted function: what is measured beside the program
+// starts now, without the millisecond's wait (its counted calls will not
+// poll until the sample cost is known: the helper's Ready wakes them).
+void MeasureBesideNow();
 void PollSwitchSource(ThreadTls &T, u64 Now);
 // For a probe that took long: consumes the switch source's records at tick
 // Now (the probe's end) like PollSwitchSource, and returns the switched-out

@@ -68,7 +68,23 @@ constexpr const char kFuncExitName[] = "__activetime_func_exit";
 // pointer there (the module constructor stores the pointer's address on the
 // registering thread into ModuleDesc::CountsTls, from which the runtime
 // knows where every thread's pointer is).
+//
+// The sample poll. A thread's code samples (the kernel's perf ring) are
+// read at its probes, which counted calls do not run: so every entry first
+// checks whether the ring's head moved, against the runtime's thread-local
+// kSamplePollTlsName (initial-exec), whose first two words are Head (a
+// const volatile uint64_t *, never null: a zero word when the thread is not
+// sampled) and Seen (uint64_t):
+//
+//   if (*Poll.Head != Poll.Seen) __activetime_sample_poll();   (preserve_most)
+//
+// A single-threaded program thus needs no runtime thread to read its rings
+// (glibc keeps its single-threaded fast paths).
 constexpr uint64_t kCountedBit = uint64_t(1) << 63;
+constexpr const char kSamplePollTlsName[] = "__activetime_thread";
+constexpr uint64_t kSamplePollHeadOffset = 0;
+constexpr uint64_t kSamplePollSeenOffset = 8;
+constexpr const char kSamplePollName[] = "__activetime_sample_poll";
 constexpr const char kCountsTlsName[] = "__activetime_module_counts";
 constexpr const char kRuntimeCountsTlsName[] = "__activetime_counts";
 constexpr const char kBootstrapCountsName[] = "__activetime_bootstrap_counts";

@@ -6,9 +6,13 @@
 // SIGCHLD arrives. The profile has the calibrated table and, with code
 // samples on, the measured sample cost.
 //
-// That holds until a thread counts calls (its code samples then need the
-// runtime's drainer thread): this program's one instrumented callee is long
-// enough to stay timed, and code_samples=0 shows the counting case.
+// That holds while the thread counts calls and takes code samples: work
+// (timed) calls step (short: counted), whose entries read the samples
+// (abi.h, "The sample poll"), so no runtime thread has to. It ends when a
+// stretch without instrumented calls outlasts the sample ring (the "spin"
+// run: 300 ms in a function that is not instrumented, the ring holding a
+// few ms of samples): the ring lost samples, and from then on the runtime's
+// drainer thread reads it too, which the profile says.
 // measure_in_process=0 (runtime threads from the start) is the control: the
 // flag is cleared there, so the test can fail.
 //
@@ -21,6 +25,9 @@
 // RUN: %activetime report --header cs0.raw | FileCheck --check-prefix=TABLE %s
 // RUN: env ACTIVETIME_OPTIONS=output=def.raw ./st | FileCheck --check-prefix=SINGLE %s
 // RUN: %activetime report --header def.raw | FileCheck --check-prefixes=TABLE,COST %s
+// RUN: %activetime report --header def.raw | FileCheck --check-prefixes=NOT-MT,SAMPLED %s
+// RUN: env ACTIVETIME_OPTIONS=output=spin.raw ./st spin | FileCheck --check-prefix=THREADS %s
+// RUN: %activetime report --header spin.raw | FileCheck --check-prefix=MT %s
 // RUN: %activetime report --header cs0.raw | FileCheck --check-prefix=NOT-MT %s
 // RUN: %activetime report --json cs0.raw | FileCheck --check-prefix=NOT-MT-JSON %s
 // RUN: env ACTIVETIME_OPTIONS=output=thr.raw:code_samples=0:measure_in_process=0 ./st | FileCheck --check-prefix=THREADS %s
@@ -38,6 +45,7 @@
 // MT: threads: 1
 // MT-NEXT: MULTI-THREADED BY THE RUNTIME {{[0-9.]+ [mun]?s}} into the run: its own thread was the program's second
 // NOT-MT-NOT: MULTI-THREADED
+// SAMPLED: {{[1-9][0-9]*}} samples on 1 of 1 thread
 // MT-JSON: "threaded_by_runtime_ns": {{[0-9.e+]+}},
 // NOT-MT-JSON: "threaded_by_runtime_ns": null,
 
@@ -59,29 +67,50 @@ __attribute__((activetime_no_instrument)) static void onChild(int Sig) {
   sigchld++;
 }
 
-// Not instrumented: a short function would be counted, and its thread's
-// code samples would start the drainer.
 __attribute__((activetime_no_instrument)) static double cpuMs(void) {
   struct timespec T;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
   return T.tv_sec * 1e3 + T.tv_nsec / 1e6;
 }
 
+// A few ns a call: counted after its first timed calls.
+__attribute__((noinline)) unsigned long step(unsigned long X) {
+  X ^= X >> 29;
+  return X * 0xbf58476d1ce4e5b9ul;
+}
+
 // ~50 us a call: timed all along (never counted).
 __attribute__((noinline)) unsigned long work(unsigned long X) {
-  for (int I = 0; I < 20000; ++I) {
-    X ^= X >> 29;
-    X *= 0xbf58476d1ce4e5b9ul;
-  }
+  for (int I = 0; I < 10000; ++I)
+    X = step(X);
   return X;
 }
 
-int main(void) {
+// No instrumented call for Ms of CPU time.
+__attribute__((activetime_no_instrument, noinline)) static unsigned long
+spin(unsigned long X, double Ms) {
+  double Start = cpuMs();
+  while (cpuMs() - Start < Ms)
+    for (int I = 0; I < 1000; ++I)
+      X = X * 6364136223846793005ul + 1;
+  return X;
+}
+
+// The spin inside a timed frame, whose return polls.
+__attribute__((noinline)) unsigned long stretch(unsigned long X) {
+  return spin(X, 300);
+}
+
+int main(int argc, char **argv) {
   signal(SIGCHLD, onChild);
   unsigned long X = 1;
   double Start = cpuMs();
   while (cpuMs() - Start < 200)
     X = work(X);
+  if (argc > 1) {
+    X = stretch(X);
+    X = work(X);
+  }
   errno = 0;
   int W = wait(NULL);
   printf("single-threaded=%d wait=%s sigchld=%d\n", __libc_single_threaded,

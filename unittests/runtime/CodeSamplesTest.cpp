@@ -54,6 +54,38 @@ __asm__(".text\n"
 extern "C" char at_test_code[];
 extern "C" char at_test_counting_seq[];
 
+// The sample poll's check as the pass compiles it at every entry (abi.h),
+// through the GOT as an object built -fPIE has it, then a look-alike
+// through another thread-local variable's slot. Never executed.
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".globl at_test_poll_code\n"
+        ".type at_test_poll_code,@function\n"
+        "at_test_poll_code:\n"
+        ".fill 32, 1, 0x90\n"
+        ".globl at_test_poll_seq\n"
+        "at_test_poll_seq:\n"
+        "  movq __activetime_thread@GOTTPOFF(%rip), %rax\n" // +0, 7 bytes
+        "  movq %fs:(%rax), %rcx\n"                         // +7, 4
+        "  movq (%rcx), %rcx\n"                             // +11, 3
+        "  cmpq %fs:8(%rax), %rcx\n"                        // +14, 5
+        "  jne 1f\n"                                        // +19, 2
+        "1:\n"
+        ".fill 48, 1, 0x90\n"                               // +21 ...
+        ".globl at_test_other_tls_seq\n"
+        "at_test_other_tls_seq:\n"
+        "  movq at_test_counts@GOTTPOFF(%rip), %rax\n"
+        "  movq %fs:(%rax), %rcx\n"
+        "  movq (%rcx), %rcx\n"
+        "  cmpq %fs:8(%rax), %rcx\n"
+        "  jne 2f\n"
+        "2:\n"
+        ".fill 48, 1, 0x90\n"
+        "  ret\n"
+        ".size at_test_poll_code, .-at_test_poll_code\n");
+extern "C" char at_test_poll_seq[];
+extern "C" char at_test_other_tls_seq[];
+
 namespace {
 
 ThreadState *TS() { return at_tls.TS; }
@@ -199,6 +231,40 @@ TEST_F(RuntimeTest, CodeSamplesGoToTheTopFrameWhenAProbeDrains) {
   EXPECT_EQ(CountOf(S, {WF, raw::CSR_Kernel, 0}), 1u);
   EXPECT_EQ(CountOf(S, {WF, 0, 0}), 1u); // in libc, no stack: no caller
   EXPECT_EQ(CountOf(S, {WG, 0, Plain}), 1u);
+}
+
+// A counted call's entry starts with the sample poll's check: a sample in
+// it is instrumentation, flagged as the counting sequence's are; the same
+// instructions loading another thread-local variable's offset are not.
+TEST_F(RuntimeTest, CodeSamplesInThePollCheckAreCounting) {
+  RegisterCountedModule();
+  AddProgramCode(at_test_code);
+  const uptr Poll = uptr(at_test_poll_seq), Other = uptr(at_test_other_tls_seq);
+  FakeRing R(4096);
+  SampleRing Ring(R);
+  ProbeEnterAt(Fn(1), 1000, 10);
+  const uptr In[] = {Poll, Poll + 7, Poll + 11, Poll + 14, Poll + 19};
+  const uptr Out[] = {Poll + 21, Other, Other + 14, Other + 19};
+  for (uptr A : In)
+    R.Sample(A);
+  for (uptr A : Out)
+    R.Sample(A);
+  R.Publish();
+  ProbeEnterAt(Fn(2), 900, 20); // drains them in F
+  ProbeExitAt(Fn(2), 900, 30);
+  ProbeExitAt(Fn(1), 1000, 40);
+  const CodeSampleState &S = TS()->Code;
+  auto FlagsOf = [&](uptr A) {
+    u32 F = ~0u;
+    for (uptr I = 0; S.Slots && I <= S.Mask; ++I)
+      if (S.Slots[I].Count && S.Slots[I].Addr == A)
+        F = S.Slots[I].Flags;
+    return F;
+  };
+  for (uptr A : In)
+    EXPECT_EQ(FlagsOf(A), u32(raw::CSR_Counting)) << A - Poll;
+  for (uptr A : Out)
+    EXPECT_EQ(FlagsOf(A), 0u) << A - Poll;
 }
 
 // Many drains around a small ring: every sample lands once, with its
