@@ -75,6 +75,16 @@ static cl::opt<unsigned> ClCloneMaxSize(
              "-activetime-clone-short-path)"),
     cl::init(200));
 
+static cl::opt<bool> ClSamplePoll(
+    "activetime-sample-poll",
+    cl::desc("Start every instrumented entry with the sample poll's check "
+             "(abi.h), so counted calls read their thread's code samples "
+             "and a single-threaded program that counts needs no runtime "
+             "thread for them (glibc keeps its single-threaded malloc and "
+             "stdio); costs every counted call a few loads "
+             "(docs/performance.md)"),
+    cl::init(false));
+
 static cl::opt<unsigned> ClCloneAlwaysSize(
     "activetime-clone-always-size",
     cl::desc("Functions of up to this many IR instructions get a timed copy "
@@ -397,7 +407,8 @@ ActiveTimeInstrumenter::createTables(ArrayRef<Function *> Fns) {
   Desc.setInt(MField::Hash, xxh3_64bits(HashInput.str()));
   Desc.setInt(MField::NumSites, Sites.size());
   Desc.set(MField::Sites, createSiteTable());
-  Desc.setInt(MField::Flags, SharedCounts ? abi::MDF_SharedCounts : 0);
+  Desc.setInt(MField::Flags, (SharedCounts ? abi::MDF_SharedCounts : 0) |
+                                 (ClSamplePoll ? abi::MDF_SamplePoll : 0));
   if (Bootstrap)
     Desc.set(MField::Bootstrap, Bootstrap);
   Desc.set(MField::InlinedAway, InlinedAway.first);
@@ -574,7 +585,7 @@ void ActiveTimeInstrumenter::createCounters(unsigned NumFuncs) {
   // where the runtime is linked into the executable (its shared build is a
   // library of its own).
   SamplePollTls = M.getGlobalVariable(abi::kSamplePollTlsName);
-  if (!SamplePollTls)
+  if (!SamplePollTls && ClSamplePoll)
     SamplePollTls = new GlobalVariable(
         M, ArrayType::get(Int64Ty, 2), /*isConstant=*/false,
         GlobalValue::ExternalLinkage, nullptr, abi::kSamplePollTlsName,
@@ -698,6 +709,8 @@ static AttributeList jumpAttributes(const Function &F);
 /// the slow path's alone).
 void ActiveTimeInstrumenter::emitSamplePoll(IRBuilder<> &IRB,
                                             Function *Reenter) {
+  if (!ClSamplePoll)
+    return;
   MDNode *NoSanitize = MDNode::get(Ctx, {});
   auto Load = [&](Type *Ty, Value *Ptr, bool Volatile, const Twine &Name) {
     LoadInst *L = IRB.CreateAlignedLoad(Ty, Ptr, Align(8), Volatile, Name);
@@ -1057,6 +1070,8 @@ void ActiveTimeInstrumenter::declareProbes() {
                                      PtrTy, PtrTy);
   ExitProbe = M.getOrInsertFunction(abi::kFuncExitName, ProbeAttrs, VoidTy,
                                     PtrTy, PtrTy);
+  if (!ClSamplePoll)
+    return;
   SamplePoll = M.getOrInsertFunction(abi::kSamplePollName, ProbeAttrs, VoidTy);
   if (auto *Fn = dyn_cast<Function>(SamplePoll.getCallee()))
     Fn->setCallingConv(CallingConv::PreserveMost);

@@ -59,6 +59,8 @@ u32 cost_ready;
 u32 cost_claimed;
 // The drainer waits for the program's second thread (StartDeferredDrainer).
 u32 drainer_deferred;
+// Some module's counted calls do not poll (NoteModuleWithoutSamplePoll).
+u32 counted_without_poll;
 
 u32 stack_bytes; // user stack copied with each sample (code_sample_stack)
 constexpr uptr kRingPages = 64;
@@ -918,10 +920,11 @@ void StartCodeSampleDrainer() {
   if (!sampling_wanted || drainer.Running)
     return;
   // A single-threaded program stays so (activetime_helper.h) until it
-  // needs the drainer: its thread's probes and counted calls read its ring
-  // (abi.h, "The sample poll"), unless a stretch of code without either
-  // outlasts the ring (DrainCodeSamples), or with the program's second
-  // thread (StartDeferredDrainer).
+  // needs the drainer: when a thread first counts calls that do not poll
+  // the ring (StartSamplingCounted); with the sample poll (abi.h) its
+  // probes and counted calls read it, until a stretch of code without
+  // either outlasts the ring (DrainCodeSamples); or with the program's
+  // second thread (StartDeferredDrainer).
   if (HelperProcessUsable() && flags()->measure_in_process) {
     __atomic_store_n(&drainer_deferred, 1u, __ATOMIC_RELEASE);
     return;
@@ -1131,8 +1134,14 @@ void OpenThreadCodeSamples(ThreadTls &T, ThreadState *TS) {
   WatchRing(T, S);
 }
 
+void NoteModuleWithoutSamplePoll() {
+  __atomic_store_n(&counted_without_poll, 1u, __ATOMIC_RELAXED);
+}
+
 void StartSamplingCounted(ThreadTls &T) {
   MeasureBesideNow();
+  if (__atomic_load_n(&counted_without_poll, __ATOMIC_RELAXED))
+    StartDeferredDrainer(/*Needed=*/true);
   CodeSampleState &S = T.TS->Code;
   LockRing(S);
   S.Counted = 1;

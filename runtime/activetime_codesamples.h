@@ -161,6 +161,10 @@ void StopCodeSampleDrainer();
 // ring lost samples between two polls (Needed), or a new thread's start
 // finds that glibc counts more than one thread.
 void StartDeferredDrainer(bool Needed);
+// A module whose counted calls do not poll their ring (built without
+// -activetime-sample-poll, abi.h): a thread's first counted function then
+// starts the drainer, the only reader of its ring until its next probe.
+void NoteModuleWithoutSamplePoll();
 // Whether the drainer runs: it then calibrates the probe table first
 // (CalibrateBeside), so that the two measurements do not disturb each other.
 bool CodeSampleDrainerRuns();

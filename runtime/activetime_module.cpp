@@ -70,6 +70,8 @@ void AssignCounters(ModuleInfo *MI, ModuleDesc *M) {
   MI->CountsTlsOffset = M->CountsTls ? sptr(uptr(M->CountsTls) - ThreadPointer()) : 0;
   if (M->CountsTls)
     AddCountingOffset(MI->CountsTlsOffset);
+  if (M->NumFuncs && !(M->Flags & activetime::abi::MDF_SamplePoll))
+    NoteModuleWithoutSamplePoll();
   if (!MI->SharedCounts || !M->NumFuncs)
     return;
   MI->CountBase = M->CountBase = AllocateSharedSlots(M->NumFuncs);

@@ -3,10 +3,11 @@
 #
 # Part of ActiveTime. Runs the truth harness's builds (bench/truth/run.py
 # must have built them: <build>/bench-truth/<program>-plain and
-# -activetime) of lua (calls.lua 3) and sqlite3 (sqlite-workload.sql in
-# memory) in interleaved rounds, plain and instrumented with default
+# -activetime) of lua (calls.lua 3), sqlite3 (sqlite-workload.sql in
+# memory) and tiny-flat in interleaved rounds, plain and instrumented with default
 # options, code_samples=0, measure_in_process=0 (runtime threads from the
-# start) and lower code_sample_budget values, and prints
+# start) and lower code_sample_budget values (and the build without the
+# sample poll, when run.py has built it), and prints
 # each variant's median process CPU time (wait4's user + system, every
 # thread of the process, the runtime's own included) over plain's.
 #
@@ -29,6 +30,9 @@ def programs(work):
                 None),
         "sqlite3": ([os.path.join(work, "sqlite3-%s", "sqlite3"), ":memory:"],
                     os.path.join(HERE, "sqlite-workload.sql")),
+        # 20 M counted calls of a 0.5 ns callee: the entry's own cost.
+        "tiny-flat": ([os.path.join(work, "tiny-%s", "tiny"), "flat",
+                       "20000000"], None),
     }
 
 
@@ -64,6 +68,15 @@ def main():
     variants += [("code_sample_budget=" + b, "activetime",
                   "code_sample_budget=" + b)
                  for b in a.budgets.split(",") if b]
+    # The build without the sample poll's check at every entry, if the
+    # harness built it (run.py --at-flags='-mllvm -activetime-sample-poll=0'):
+    # the check's cost (code_samples=0), and a runtime thread reading the
+    # rings once one fills (default).
+    nopoll = "activetime-sample-poll=0"
+    if all(os.path.exists(argv[0] % nopoll)
+           for argv, _ in programs(work).values()):
+        variants += [("no-poll", nopoll, ""),
+                     ("no-poll:code_samples=0", nopoll, "code_samples=0")]
     print("process CPU time, median of %d interleaved rounds, over plain's"
           % a.rounds)
     for name, (argv, stdin) in programs(work).items():
@@ -74,9 +87,14 @@ def main():
                 exe = [argv[0] % build] + argv[1:]
                 times[vn].append(cpu_ms(exe, stdin, opts, out))
         base = statistics.median(times["plain"])
+        # Also the median of each round's own ratio: rounds on this VM
+        # drift together.
         print("  %-8s %s" % (name, "  ".join(
-            "%s %.0f ms (%.2fx)" % (v, statistics.median(times[v]),
-                                    statistics.median(times[v]) / base)
+            "%s %.0f ms (%.2fx, per round %.2fx)" % (
+                v, statistics.median(times[v]),
+                statistics.median(times[v]) / base,
+                statistics.median(t / p for t, p in zip(times[v],
+                                                        times["plain"])))
             for v in times)))
 
 

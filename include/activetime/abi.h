@@ -70,8 +70,9 @@ constexpr const char kFuncExitName[] = "__activetime_func_exit";
 // knows where every thread's pointer is).
 //
 // The sample poll. A thread's code samples (the kernel's perf ring) are
-// read at its probes, which counted calls do not run: so every entry first
-// checks whether the ring's head moved, against the runtime's thread-local
+// read at its probes, which counted calls do not run. With
+// -activetime-sample-poll every entry first checks whether the ring's head
+// moved, against the runtime's thread-local
 // kSamplePollTlsName (initial-exec), whose first two words are Head (a
 // const volatile uint64_t *, never null: a zero word when the thread is not
 // sampled) and Seen (uint64_t):
@@ -79,7 +80,10 @@ constexpr const char kFuncExitName[] = "__activetime_func_exit";
 //   if (*Poll.Head != Poll.Seen) __activetime_sample_poll();   (preserve_most)
 //
 // A single-threaded program thus needs no runtime thread to read its rings
-// (glibc keeps its single-threaded fast paths).
+// (glibc keeps its single-threaded fast paths). Off by default (the check
+// costs every counted call): a module built with it says so in its
+// descriptor (MDF_SamplePoll), and without it a thread's first counted
+// function starts the runtime's drainer thread.
 constexpr uint64_t kCountedBit = uint64_t(1) << 63;
 constexpr const char kSamplePollTlsName[] = "__activetime_thread";
 constexpr uint64_t kSamplePollHeadOffset = 0;
@@ -249,6 +253,9 @@ enum ModuleDescFlags : uint32_t {
   // PIC module: its counters are in the runtime's per-thread array from
   // CountBase on (see "Timed or counted"); else in the module's own.
   MDF_SharedCounts = 1u << 0,
+  // Every entry starts with the sample poll's check (-activetime-sample-poll,
+  // "The sample poll"): its counted calls read their code samples.
+  MDF_SamplePoll = 1u << 1,
 };
 
 // The block-counting build's functions (BlockCountsDesc::BiasSlot,

@@ -170,8 +170,9 @@ enum CountRecordFlags : uint32_t {
 enum CodeSampleFlags : uint32_t {
   CSR_Caller = 1u << 0,
   CSR_Kernel = 1u << 1,  // the interrupted instruction was in the kernel
-  // The instruction was one of a counted call's counting instructions: the
-  // time is instrumentation cost, not the program's.
+  // The instruction was one of a counted call's entry instructions (the
+  // sample poll's check and the counting sequence, abi.h): the time is
+  // instrumentation cost, not the program's.
   CSR_Counting = 1u << 2,
   CSR_Known = CSR_Caller | CSR_Kernel | CSR_Counting,
 };

@@ -6,13 +6,15 @@
 // SIGCHLD arrives. The profile has the calibrated table and, with code
 // samples on, the measured sample cost.
 //
-// That holds while the thread counts calls and takes code samples: work
-// (timed) calls step (short: counted), whose entries read the samples
-// (abi.h, "The sample poll"), so no runtime thread has to. It ends when a
-// stretch without instrumented calls outlasts the sample ring (the "spin"
-// run: 300 ms in a function that is not instrumented, the ring holding a
-// few ms of samples): the ring lost samples, and from then on the runtime's
-// drainer thread reads it too, which the profile says.
+// Once the thread counts calls (work, timed, calls step, short: counted),
+// its code samples need a reader between its probes: by default the
+// runtime's drainer thread, which makes the program multi-threaded, and
+// the profile says when. Built with -mllvm -activetime-sample-poll, the
+// counted calls' entries read them (abi.h, "The sample poll") and the
+// program stays single-threaded, until a stretch without instrumented calls
+// outlasts the sample ring (the "spin" run: 300 ms in a function that is
+// not instrumented, the ring holding a few ms of samples): from then on
+// the drainer reads it too.
 // measure_in_process=0 (runtime threads from the start) is the control: the
 // flag is cleared there, so the test can fail.
 //
@@ -21,12 +23,16 @@
 // UNSUPPORTED: tsan
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %at_cc -O2 -g %s -o st
+// RUN: %at_cc -O2 -g -mllvm -activetime-sample-poll %s -o stpoll
 // RUN: env ACTIVETIME_OPTIONS=output=cs0.raw:code_samples=0 ./st | FileCheck --check-prefix=SINGLE %s
 // RUN: %activetime report --header cs0.raw | FileCheck --check-prefix=TABLE %s
-// RUN: env ACTIVETIME_OPTIONS=output=def.raw ./st | FileCheck --check-prefix=SINGLE %s
+// RUN: env ACTIVETIME_OPTIONS=output=def.raw ./st | FileCheck --check-prefix=THREADS %s
 // RUN: %activetime report --header def.raw | FileCheck --check-prefixes=TABLE,COST %s
-// RUN: %activetime report --header def.raw | FileCheck --check-prefixes=NOT-MT,SAMPLED %s
-// RUN: env ACTIVETIME_OPTIONS=output=spin.raw ./st spin | FileCheck --check-prefix=THREADS %s
+// RUN: %activetime report --header def.raw | FileCheck --check-prefixes=MT,SAMPLED %s
+// RUN: env ACTIVETIME_OPTIONS=output=poll.raw ./stpoll | FileCheck --check-prefix=SINGLE %s
+// RUN: %activetime report --header poll.raw | FileCheck --check-prefixes=TABLE,COST %s
+// RUN: %activetime report --header poll.raw | FileCheck --check-prefixes=NOT-MT,SAMPLED %s
+// RUN: env ACTIVETIME_OPTIONS=output=spin.raw ./stpoll spin | FileCheck --check-prefix=THREADS %s
 // RUN: %activetime report --header spin.raw | FileCheck --check-prefix=MT %s
 // RUN: %activetime report --header cs0.raw | FileCheck --check-prefix=NOT-MT %s
 // RUN: %activetime report --json cs0.raw | FileCheck --check-prefix=NOT-MT-JSON %s

@@ -25,7 +25,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; Copied: the count, then the jump.
 define void @a() nounwind {
 ; CHECK-LABEL: define void @a()
-; CHECK:      [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_counts)
+; CHECK-NEXT:    [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_counts)
 ; CHECK-NEXT:    %activetime.counts = load ptr, ptr [[TLS]], align 8
 ; CHECK-NEXT:    %activetime.base = load i32, ptr getelementptr inbounds ({ i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 }, ptr @__activetime_module, i32 0, i32 9), align 4
 ; CHECK-NEXT:    [[BASE:%.*]] = zext i32 %activetime.base to i64
@@ -47,7 +47,7 @@ define void @a() nounwind {
 ; In place (varargs): the same count, the second counter of the module.
 define void @b(i32 %n, ...) nounwind {
 ; CHECK-LABEL: define void @b(
-; CHECK:      [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_counts)
+; CHECK-NEXT:    [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_counts)
 ; CHECK-NEXT:    %activetime.counts = load ptr, ptr [[TLS]], align 8
 ; CHECK-NEXT:    %activetime.base = load i32, ptr getelementptr inbounds ({ i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 }, ptr @__activetime_module, i32 0, i32 9), align 4
 ; CHECK-NEXT:    [[BASE:%.*]] = zext i32 %activetime.base to i64
@@ -73,27 +73,15 @@ define void @b(i32 %n, ...) nounwind {
 ; One initial-exec load of the pointer (GOT-relative offset from %fs), the
 ; base from the descriptor, an in-memory increment; no call on the counted
 ; path.
-; The sample poll's words are the runtime's too (initial-exec).
 ; ASM-LABEL: a:
-; ASM-NOT:     {{push|call}}
-; ASM:         movq __activetime_thread@GOTTPOFF(%rip), [[T:%r[a-z0-9]+]]
-; ASM-NEXT:    movq %fs:([[T]]), [[H:%r[a-z0-9]+]]
-; ASM-NEXT:    movq ([[H]]), [[H]]
-; ASM-NEXT:    cmpq %fs:8([[T]]), [[H]]
-; ASM-NEXT:    jne [[DRAIN:.LBB[0-9_]+]]
-; ASM-NOT:     {{push|call}}
+; ASM-NOT:     call
 ; ASM:         movq __activetime_counts@GOTTPOFF(%rip), [[R:%r[a-z0-9]+]]
 ; ASM-NEXT:    movq %fs:([[R]]), [[P:%r[a-z0-9]+]]
 ; ASM-NEXT:    movl __activetime_module+56(%rip), [[B:%e[a-z0-9]+]]
 ; ASM-NEXT:    incq ([[P]],{{%r[a-z0-9]+}},8)
 ; ASM-NEXT:    j{{ns|s}}
-; ASM-NOT:     {{push|call}}
-; ASM:       [[DRAIN]]:
-; ASM-NEXT:    pushq
-; ASM-NEXT:    callq __activetime_sample_poll{{(@PLT)?}}
-; ASM-NEXT:    popq
-; ASM-NEXT:    jmp a{{(@PLT)?}} # TAILCALL
-; ASM-NEXT:  .Lfunc_end0:
+; ASM-NOT:     call
+; ASM:       .Lfunc_end0:
 ; ASM-NOT:   __tls_get_addr
 ; ASM-NOT:   .tdata
 ; ASM-NOT:   .tbss

@@ -24,51 +24,26 @@ define i32 @first(i32 %x) nounwind {
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %a = alloca i32
 ; CHECK-NEXT:    %b = alloca [4 x i32]
-; CHECK-NEXT:    [[POLL:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_thread)
-; CHECK-NEXT:    %activetime.poll.head = load ptr, ptr [[POLL]], align 8, !nosanitize [[NOSAN:![0-9]+]]
-; CHECK-NEXT:    [[HEAD:%.*]] = load volatile i64, ptr %activetime.poll.head, align 8, !nosanitize [[NOSAN]]
-; CHECK-NEXT:    [[SEENP:%.*]] = getelementptr inbounds i8, ptr [[POLL]], i64 8
-; CHECK-NEXT:    %activetime.poll.seen = load i64, ptr [[SEENP]], align 8, !nosanitize [[NOSAN]]
-; CHECK-NEXT:    %activetime.poll = icmp ne i64 [[HEAD]], %activetime.poll.seen
-; CHECK-NEXT:    br i1 %activetime.poll, label %[[DRAIN:[0-9]+]], label %[[COUNT:[0-9]+]], !prof [[UNLIKELY:![0-9]+]]
-; CHECK:       {{^}}[[DRAIN]]:
-; CHECK-NEXT:    call preserve_mostcc void @__activetime_sample_poll() #[[NOUNWIND:[0-9]+]]
-; CHECK-NEXT:    br label %[[COUNT]]
-; CHECK:       {{^}}[[COUNT]]:
 ; CHECK-NEXT:    [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
-; CHECK-NEXT:    %activetime.counts = load ptr, ptr [[TLS]], align 8, !nosanitize [[NOSAN]]
+; CHECK-NEXT:    %activetime.counts = load ptr, ptr [[TLS]], align 8, !nosanitize [[NOSAN:![0-9]+]]
 ; CHECK-NEXT:    %activetime.counter = getelementptr inbounds i64, ptr %activetime.counts, i64 0
 ; CHECK-NEXT:    [[OLD:%.*]] = load i64, ptr %activetime.counter, align 8, !nosanitize [[NOSAN]]
 ; CHECK-NEXT:    [[NEW:%.*]] = add i64 [[OLD]], 1
 ; CHECK-NEXT:    store i64 [[NEW]], ptr %activetime.counter, align 8, !nosanitize [[NOSAN]]
 ; CHECK-NEXT:    %activetime.timed = icmp sge i64 [[NEW]], 0
-; CHECK-NEXT:    br i1 %activetime.timed, label %[[ENTER:[0-9]+]], label %[[BODY:[0-9]+]], !prof [[UNLIKELY]]
+; CHECK-NEXT:    br i1 %activetime.timed, label %[[ENTER:[0-9]+]], label %[[BODY:[0-9]+]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK:       {{^}}[[ENTER]]:
 ; CHECK-NEXT:    [[F:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void @__activetime_func_enter(ptr @__activetime_funcs, ptr [[F]]) #[[NOUNWIND]]
+; CHECK-NEXT:    call void @__activetime_func_enter(ptr @__activetime_funcs, ptr [[F]]) #[[NOUNWIND:[0-9]+]]
 ; CHECK-NEXT:    br label %[[BODY]]
 ; CHECK:       {{^}}[[BODY]]:
 ; CHECK-NEXT:    call void @use(ptr %a)
 ; CHECK-NEXT:    %dyn = alloca i32, i32 %x
 ;
-; A poll that drained jumps back to the function's start (its slow path
-; is then the only one with a frame to make the call in).
 ; COPY-LABEL: define i32 @first(
 ; COPY-NEXT:  entry:
 ; COPY-NEXT:    %a = alloca i32
 ; COPY-NEXT:    %b = alloca [4 x i32]
-; COPY-NEXT:    [[POLL:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_thread)
-; COPY-NEXT:    %activetime.poll.head = load ptr, ptr [[POLL]], align 8
-; COPY-NEXT:    [[HEAD:%.*]] = load volatile i64, ptr %activetime.poll.head, align 8
-; COPY-NEXT:    [[SEENP:%.*]] = getelementptr inbounds i8, ptr [[POLL]], i64 8
-; COPY-NEXT:    %activetime.poll.seen = load i64, ptr [[SEENP]], align 8
-; COPY-NEXT:    %activetime.poll = icmp ne i64 [[HEAD]], %activetime.poll.seen
-; COPY-NEXT:    br i1 %activetime.poll, label %[[DRAIN:[0-9]+]], label %[[COUNT:[0-9]+]]
-; COPY:       {{^}}[[DRAIN]]:
-; COPY-NEXT:    call preserve_mostcc void @__activetime_sample_poll()
-; COPY-NEXT:    [[AGAIN:%.*]] = musttail call i32 @first(i32 %x)
-; COPY-NEXT:    ret i32 [[AGAIN]]
-; COPY:       {{^}}[[COUNT]]:
 ; COPY-NEXT:    [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; COPY-NEXT:    %activetime.counts = load ptr, ptr [[TLS]], align 8
 ; COPY-NEXT:    %activetime.counter = getelementptr inbounds i64, ptr %activetime.counts, i64 0
@@ -148,7 +123,7 @@ pos:
 ; counter.
 define void @second() nounwind {
 ; CHECK-LABEL: define void @second(
-; CHECK:      [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+; CHECK-NEXT:    [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-NEXT:    %activetime.counts = load ptr, ptr [[TLS]], align 8
 ; CHECK-NEXT:    %activetime.counter = getelementptr inbounds i64, ptr %activetime.counts, i64 1
 ; CHECK-NEXT:    [[OLD:%.*]] = load i64, ptr %activetime.counter, align 8
@@ -171,10 +146,7 @@ define void @second() nounwind {
 ; CHECK-NEXT:  }
 ;
 ; COPY-LABEL: define void @second(
-; COPY:         call preserve_mostcc void @__activetime_sample_poll()
-; COPY-NEXT:    musttail call void @second()
-; COPY-NEXT:    ret void
-; COPY:         [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+; COPY-NEXT:    [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; COPY-NEXT:    %activetime.counts = load ptr, ptr [[TLS]], align 8
 ; COPY-NEXT:    %activetime.counter = getelementptr inbounds i64, ptr %activetime.counts, i64 1
 ; COPY-NEXT:    [[OLD:%.*]] = load i64, ptr %activetime.counter, align 8

@@ -18,7 +18,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 define void @f() nounwind {
 ; CHECK-LABEL: define void @f()
-; CHECK:      call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-NEXT:    load ptr
 ; CHECK-NEXT:    getelementptr inbounds i64, ptr %activetime.counts, i64 0
 ; CHECK-NEXT:    load i64

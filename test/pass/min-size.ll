@@ -27,7 +27,7 @@ define i32 @tiny_leaf(i32 %x) {
 ; 2 instructions, but one is a real call.
 define void @tiny_caller() {
 ; CHECK-LABEL: define void @tiny_caller(
-; CHECK:      call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
   call void @ext()
   ret void
 }
@@ -35,7 +35,7 @@ define void @tiny_caller() {
 ; Exactly at the threshold: kept.
 define i32 @four(i32 %x) {
 ; CHECK-LABEL: define i32 @four(
-; CHECK:      call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
   %a = add i32 %x, 1
   %b = mul i32 %a, 3
   %c = sub i32 %b, %x

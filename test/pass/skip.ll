@@ -84,13 +84,13 @@ define void @both() "activetime-instrument" "activetime-no-instrument" {
 ; CHECK-LABEL: define void @annotated_off()
 ; CHECK-NEXT:    ret void
 ; CHECK-LABEL: define void @annotated_other()
-; CHECK:      call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-LABEL: define void @__activetime_runtime_helper()
 ; CHECK-NEXT:    ret void
 ; CHECK-LABEL: define void @attr_on()
-; CHECK:      call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-LABEL: define void @annotated_on()
-; CHECK:      call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-LABEL: define void @both()
 ; CHECK-NEXT:    ret void
 

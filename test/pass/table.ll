@@ -35,14 +35,11 @@ target triple = "x86_64-pc-linux-gnu"
 source_filename = "a.c"
 
 define i32 @visible(i32 %x) nounwind !dbg !10 {
-; The sample poll, the count and the jumps are at the function's line.
+; The count and the jump to the timed copy are at the function's line.
 ; CHECK-LABEL: define i32 @visible(
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %x.addr = alloca i32
-; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_thread), !dbg [[ENTRYLOC:![0-9]+]]
-; CHECK:         call preserve_mostcc void @__activetime_sample_poll() #{{[0-9]+}}, !dbg [[ENTRYLOC]]
-; CHECK-NEXT:    musttail call i32 @visible(i32 %x), !dbg [[ENTRYLOC]]
-; CHECK:         call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts), !dbg [[ENTRYLOC]]
+; CHECK-NEXT:    call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts), !dbg [[ENTRYLOC:![0-9]+]]
 ; CHECK:         %activetime.timed = icmp sge i64 {{%.*}}, 0, !dbg [[ENTRYLOC]]
 ; CHECK-NEXT:    br i1 %activetime.timed
 ; CHECK:         musttail call i32 @visible.activetime.timed(i32 %x), !dbg [[ENTRYLOC]]

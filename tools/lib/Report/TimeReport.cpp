@@ -314,8 +314,8 @@ void TextReport::provenanceLines() {
        << H.CodeSamples << " code samples (+-"
        << plainTime(1.96 * H.SampledSigmaNs) << ", 95%)\n";
   if (H.CountingBoundNs > 0)
-    OS << "  counting:        the inline counting of counted calls is not "
-          "removed; the code samples put at most "
+    OS << "  counting:        the inline counting of counted calls (and "
+          "their sample polls) is not removed; the code samples put at most "
        << plainTime(H.CountingBoundNs) << " (" << Pct(H.CountingBoundNs)
        << ") on its instructions\n";
   if (H.UnsampledSelfNs > 0 && H.CountedCalls)
@@ -506,7 +506,9 @@ void TextReport::processBlock(const Process &Pr) {
        << plainTime(double(Pr.ThreadedByRuntimeUs) * 1e3)
        << " into the run: its own thread was the program's second, so "
           "glibc's malloc and stdio took their slower multi-threaded paths "
-          "from then on, and their callers' times include that\n";
+          "from then on, and their callers' times include that (a build "
+          "with -mllvm -activetime-sample-poll needs no such thread while "
+          "it counts)\n";
   OS << "  modules:         " << Pr.Modules.size() << "\n";
   blockCountLines(Pr.BlockCounts.size(), Pr.Modules.size());
   if (Timed)
