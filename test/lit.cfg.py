@@ -48,8 +48,12 @@ if getattr(config, "sanitize", ""):
     config.environment["TSAN_OPTIONS"] = "halt_on_error=1:second_deadlock_stack=1"
     if "thread" in config.sanitize.split(";"):
         config.available_features.add("tsan")
-config.substitutions.append(("%at_cxx", os.path.join(config.bin_dir, "activetime-clang++") + san_flags))
-config.substitutions.append(("%at_cc", os.path.join(config.bin_dir, "activetime-clang") + san_flags))
+# lit --param at_flags='-mllvm -activetime-sample-poll': every program of
+# the suite built with an option of the pass's.
+at_flags = lit_config.params.get("at_flags", "")
+at_flags = " " + at_flags if at_flags else ""
+config.substitutions.append(("%at_cxx", os.path.join(config.bin_dir, "activetime-clang++") + san_flags + at_flags))
+config.substitutions.append(("%at_cc", os.path.join(config.bin_dir, "activetime-clang") + san_flags + at_flags))
 # The sanitizer flags alone, for a plain clang compile that must build the
 # same code as %at_cc did (a profile's discriminators depend on them).
 config.substitutions.append(("%san_flags", san_flags))
