@@ -581,9 +581,9 @@ void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
 void ActiveTimeInstrumenter::createCounters(unsigned NumFuncs) {
   SharedCounts = M.getPICLevel() != PICLevel::NotPIC &&
                  M.getPIELevel() == PIELevel::Default;
-  // The runtime's: initial-exec, which the linker turns into local-exec
-  // where the runtime is linked into the executable (its shared build is a
-  // library of its own).
+  // The runtime's: initial-exec (its shared build is a library of its
+  // own); where it is linked into the executable, the GOT slot holds a
+  // link-time constant (the symbol is exported, so ld keeps the slot).
   SamplePollTls = M.getGlobalVariable(abi::kSamplePollTlsName);
   if (!SamplePollTls && ClSamplePoll)
     SamplePollTls = new GlobalVariable(
@@ -731,7 +731,8 @@ void ActiveTimeInstrumenter::emitSamplePoll(IRBuilder<> &IRB,
   Instruction *At = &*IRB.GetInsertPoint();
   Instruction *Then =
       SplitBlockAndInsertIfThen(IRB.CreateICmpNE(Head, Seen, "activetime.poll"),
-                                At, /*Unreachable=*/Reenter, Unlikely);
+                                At, /*Unreachable=*/Reenter != nullptr,
+                                Unlikely);
   IRBuilder<> AtThen(Then);
   AtThen.SetCurrentDebugLocation(IRB.getCurrentDebugLocation());
   CallInst *Call = AtThen.CreateCall(SamplePoll);
