@@ -1138,6 +1138,10 @@ void NoteModuleWithoutSamplePoll() {
   __atomic_store_n(&counted_without_poll, 1u, __ATOMIC_RELAXED);
 }
 
+bool EntriesPollSamples() {
+  return !__atomic_load_n(&counted_without_poll, __ATOMIC_RELAXED);
+}
+
 void StartSamplingCounted(ThreadTls &T) {
   MeasureBesideNow();
   if (__atomic_load_n(&counted_without_poll, __ATOMIC_RELAXED))

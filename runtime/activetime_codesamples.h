@@ -165,6 +165,8 @@ void StartDeferredDrainer(bool Needed);
 // -activetime-sample-poll, abi.h): a thread's first counted function then
 // starts the drainer, the only reader of its ring until its next probe.
 void NoteModuleWithoutSamplePoll();
+// Whether every module registered so far has the sample poll's check.
+bool EntriesPollSamples();
 // Whether the drainer runs: it then calibrates the probe table first
 // (CalibrateBeside), so that the two measurements do not disturb each other.
 bool CodeSampleDrainerRuns();

@@ -137,14 +137,14 @@ ALWAYS_INLINE u64 CalibBody(u64 X, u32 Steps) {
   return X;
 }
 
-// Instrumented like compiled code: the sample poll's check (abi.h), entry
-// probe, body, exit probe. Its frame slot holds a fixed "return address",
-// so that the calls from every loop of the calibration are one node (one
-// call site).
-NOINLINE void CalibLeafInstrumented(u32 Steps) {
+// Instrumented like compiled code: the sample poll's check when the
+// program's modules have it (abi.h; Poll), entry probe, body, exit probe.
+// Its frame slot holds a fixed "return address", so that the calls from
+// every loop of the calibration are one node (one call site).
+template <bool Poll> NOINLINE void CalibLeafInstrumented(u32 Steps) {
   volatile uptr Slot[1] = {0};
   void *F = (void *)Slot;
-  if (UNLIKELY(*at_tls.SampleHead != at_tls.SampleTailSeen))
+  if (Poll && UNLIKELY(*at_tls.SampleHead != at_tls.SampleTailSeen))
     __activetime_sample_poll();
   __activetime_func_enter(&calib_desc, F);
   calib_sink = CalibBody(calib_sink, Steps);
@@ -187,6 +187,7 @@ u64 Kept(const u64 *Sorted) {
 // plain and elapsed are each taken over the batches (Kept), then combined.
 RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256,
                      const WorkerThread *Stop) {
+  bool Poll = EntriesPollSamples();
   u64 Ins[kBatches], Pls[kBatches], Els[kBatches], Bs[kBatches];
   u64 Mes[kBatches], Mxs[kBatches];
   const ThreadTls &T = at_tls;
@@ -198,8 +199,12 @@ RoundResult RunRound(const Node *N, u32 Steps, u64 EmptyPlain256,
     }
     u64 C0 = N->Calls, I0 = N->Incl, O0 = N->Ovh256, TO0 = T.Ovh;
     u64 T0 = ReadTick();
-    for (int I = 0; I < kCalls; ++I)
-      CalibLeafInstrumented(Steps);
+    if (Poll)
+      for (int I = 0; I < kCalls; ++I)
+        CalibLeafInstrumented<true>(Steps);
+    else
+      for (int I = 0; I < kCalls; ++I)
+        CalibLeafInstrumented<false>(Steps);
     u64 T1 = ReadTick();
     for (int I = 0; I < kCalls; ++I)
       CalibLeafPlain(Steps);
@@ -295,7 +300,8 @@ bool CalibrateOverhead(raw::OverheadRecord *Out, const WorkerThread *Stop) {
 
   // Warm-up: creates the node, faults the pages in, trains the predictors.
   for (int I = 0; I < 2 * kCalls; ++I)
-    CalibLeafInstrumented(0);
+    EntriesPollSamples() ? CalibLeafInstrumented<true>(0)
+                         : CalibLeafInstrumented<false>(0);
   const Node *N = TS->Tree.At(TS->Tree.Find(0, &calib_desc, 0));
   u64 EmptyPlain = PlainCost256(0);
   // Around an empty body first, then (unfenced) around a body as long as
