@@ -1144,7 +1144,7 @@ bool EntriesPollSamples() {
 
 void StartSamplingCounted(ThreadTls &T) {
   MeasureBesideNow();
-  if (__atomic_load_n(&counted_without_poll, __ATOMIC_RELAXED))
+  if (!EntriesPollSamples())
     StartDeferredDrainer(/*Needed=*/true);
   CodeSampleState &S = T.TS->Code;
   LockRing(S);
@@ -1179,19 +1179,23 @@ bool ClaimLateRingsForThread(ThreadState *TS, u64 Now) {
 }
 
 namespace {
-// The drain that finds the ring this full (the kernel drops records it
-// has no room for, and says so only once it has room again) asks for the
-// drainer (DrainCodeSamples).
+// A drain that finds the ring this full (the kernel drops records it has no
+// room for, and says so only once it has room again) asks for the drainer
+// (DrainCodeSamples).
 constexpr u64 kOverflowFillDivisor = 2;
-u32 ring_filled; // set by DrainOwnRing for its caller (the thread's own)
+
+struct OwnDrain {
+  ThreadTls *T;
+  bool Filled; // out: the ring was at least 1/kOverflowFillDivisor full
+};
 
 void DrainOwnRing(void *Arg) {
-  ThreadTls &T = *(ThreadTls *)Arg;
+  OwnDrain &D = *(OwnDrain *)Arg;
+  ThreadTls &T = *D.T;
   CodeSampleState &S = T.TS->Code;
   LockRing(S);
   u64 Head = S.Ring.LoadHead();
-  if (Head - S.Ring.Tail >= (S.Ring.DataMask + 1) / kOverflowFillDivisor)
-    __atomic_store_n(&ring_filled, 1u, __ATOMIC_RELAXED);
+  D.Filled = Head - S.Ring.Tail >= (S.Ring.DataMask + 1) / kOverflowFillDivisor;
   u32 Node = T.Depth >= 1 && T.Stack ? T.Stack[T.Depth - 1].NodeIdx : 0;
   u64 Samples = DrainRecords(S, Node, Head);
   Samples += __atomic_exchange_n(&S.PendingSamples, 0, __ATOMIC_RELAXED);
@@ -1212,11 +1216,11 @@ void DrainCodeSamples(ThreadTls &T) {
   if (!TS || TS->Code.Ring.Fd < 0)
     return;
   u64 Lost = TS->Code.Lost;
-  UnderLoaderLock(DrainOwnRing, &T);
+  OwnDrain D = {&T, false};
+  UnderLoaderLock(DrainOwnRing, &D);
   // The ring filled between two polls (a long stretch of code without
   // instrumented calls): from now on a runtime thread reads it too.
-  if (UNLIKELY(TS->Code.Lost != Lost ||
-               __atomic_load_n(&ring_filled, __ATOMIC_RELAXED)) &&
+  if (UNLIKELY(D.Filled || TS->Code.Lost != Lost) &&
       __atomic_load_n(&drainer_deferred, __ATOMIC_RELAXED))
     StartDeferredDrainer(/*Needed=*/true);
 }

@@ -157,8 +157,9 @@ void StartSamplingCounted(ThreadTls &T);
 // before the exit-time write, restarted in a fork child.
 void StartCodeSampleDrainer();
 void StopCodeSampleDrainer();
-// A single-threaded program has no drainer (activetime_helper.h) until its
-// ring lost samples between two polls (Needed), or a new thread's start
+// A single-threaded program has no drainer (activetime_helper.h) until it
+// needs one (Needed: a thread first counts calls that do not poll their
+// ring, or its ring filled between two polls), or a new thread's start
 // finds that glibc counts more than one thread.
 void StartDeferredDrainer(bool Needed);
 // A module whose counted calls do not poll their ring (built without

@@ -4,12 +4,12 @@
 # Part of ActiveTime. Runs the truth harness's builds (bench/truth/run.py
 # must have built them: <build>/bench-truth/<program>-plain and
 # -activetime) of lua (calls.lua 3), sqlite3 (sqlite-workload.sql in
-# memory) and tiny-flat in interleaved rounds, plain and instrumented with default
-# options, code_samples=0, measure_in_process=0 (runtime threads from the
-# start) and lower code_sample_budget values (and the build without the
-# sample poll, when run.py has built it), and prints
-# each variant's median process CPU time (wait4's user + system, every
-# thread of the process, the runtime's own included) over plain's.
+# memory) and tiny-flat in interleaved rounds, plain and instrumented with
+# default options, code_samples=0, measure_in_process=0 (runtime threads
+# from the start) and lower code_sample_budget values (and the build
+# without the sample poll, when run.py has built it), and prints each
+# variant's median process CPU time (wait4's user + system, every thread
+# of the process, the runtime's own included) over plain's.
 #
 # usage: sample_cost.py --build-dir BUILD [--rounds 21] [--budgets 5,3]
 #

@@ -72,10 +72,10 @@ constexpr const char kFuncExitName[] = "__activetime_func_exit";
 // The sample poll. A thread's code samples (the kernel's perf ring) are
 // read at its probes, which counted calls do not run. With
 // -activetime-sample-poll every entry first checks whether the ring's head
-// moved, against the runtime's thread-local
-// kSamplePollTlsName (initial-exec), whose first two words are Head (a
-// const volatile uint64_t *, never null: a zero word when the thread is not
-// sampled) and Seen (uint64_t):
+// moved, against the runtime's thread-local kSamplePollTlsName
+// (initial-exec), whose first two words are Head (a const volatile
+// uint64_t *, never null: a zero word when the thread is not sampled) and
+// Seen (uint64_t):
 //
 //   if (*Poll.Head != Poll.Seen) __activetime_sample_poll();   (preserve_most)
 //
