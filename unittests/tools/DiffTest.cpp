@@ -140,6 +140,21 @@ TEST(Diff, RunsAreRootsWithTheirDescendants) {
   EXPECT_EQ(Runs[3], (std::vector<uint32_t>{6}));
 }
 
+TEST(Diff, RunsTakeAnyPidAFileHolds) {
+  // ~0 and ~0 - 1 are a hash map's reserved keys; a file may hold them as
+  // pids and parent pids alike. A process whose parent pid no process has
+  // is a root.
+  constexpr uint32_t Max = UINT32_MAX;
+  Profile P = profileOf({makeProcess(Max, 1, {{"main"}}, {}, 10),
+                         makeProcess(Max - 1, Max, {{"main"}}, {}, 20),
+                         makeProcess(5, Max - 1, {{"main"}}, {}, 30),
+                         makeProcess(6, Max - 2, {{"main"}}, {}, 40)});
+  std::vector<std::vector<uint32_t>> Runs = splitRuns(P);
+  ASSERT_EQ(Runs.size(), 2u);
+  EXPECT_EQ(Runs[0], (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(Runs[1], (std::vector<uint32_t>{3}));
+}
+
 TEST(Diff, AggregateRunsLeavesTheProfileAsItWas) {
   Profile P = profileOf(
       {makeProcess(1, 0, {{"main"}}, {{Root, 0, 1, 100, 100}}),

@@ -1146,6 +1146,29 @@ TEST(ProfileIO, RoundTripStridesAndParallel) {
   EXPECT_EQ(X.Par.Entries[0].WaitEntries, 9u);
 }
 
+TEST(ProfileIO, CopyGroupsOfAnyId) {
+  // ~0 and ~0 - 1 are a hash map's reserved keys; a file may hold them.
+  Profile P = makeProfile();
+  MemSite S;
+  S.Func = "main";
+  S.AccessSize = 8;
+  std::vector<MemSite> &Sites = P.Processes[0].Sites;
+  Sites = {S, S, S, S};
+  Sites[0].CopyGroup = Sites[2].CopyGroup = UINT32_MAX;
+  Sites[1].CopyGroup = Sites[3].CopyGroup = UINT32_MAX - 1;
+  Sites[1].Flags = Sites[3].Flags = activetime::abi::MS_CopyUnproven;
+  Sites[3].CopyPrev = 2; // site 1, the group's previous
+  Expected<Profile> Q = parse(serialize(P));
+  ASSERT_TRUE(bool(Q)) << toString(Q.takeError());
+  EXPECT_EQ(Q->Processes[0].Sites[3].CopyGroup, UINT32_MAX - 1);
+  // The group of ~0 is proven: an unproven copy in it is refused.
+  Sites[2].Flags = activetime::abi::MS_CopyUnproven;
+  Q = parse(serialize(P));
+  ASSERT_FALSE(bool(Q));
+  EXPECT_NE(toString(Q.takeError()).find("copy group 4294967295 mixes"),
+            std::string::npos);
+}
+
 /// Two linked objects' block counts: the first with two functions, their
 /// counters and values, the second empty.
 static Profile makeBlockCountsProfile() {

@@ -110,6 +110,8 @@ TEST(Samples, OnAndOffCpuAttribution) {
   EXPECT_DOUBLE_EQ(TM.OnNs, 610);
   EXPECT_DOUBLE_EQ(TM.OffNs, 350);
   EXPECT_EQ(TM.samples(), 4u);
+  // Outside every function: a total of its own (kOutsideFunc is ~0U).
+  EXPECT_DOUBLE_EQ(S.Total.at(kOutsideFunc).OffNs, 40);
 
   EXPECT_DOUBLE_EQ(S.Paths.at(pathOf(Agg, {"main", "A", "A"})).OnNs, 10);
   EXPECT_EQ(S.Paths.size(), 4u);

@@ -44,6 +44,18 @@ TEST(ThreadIds, ReusedTidsNumberedInStartOrder) {
   EXPECT_EQ(threadLabel(P.Threads[1]), "6");
 }
 
+TEST(ThreadIds, AnyTidAFileHolds) {
+  // ~0 and ~0 - 1 are a hash map's reserved keys; a file may hold them.
+  Process P;
+  P.Threads = {thread(~0ull, 300, 400), thread(~0ull - 1, 0, 1000),
+               thread(~0ull, 100, 200), thread(~0ull - 1, 2000, 3000)};
+  numberReusedTids(P);
+  EXPECT_EQ(P.Threads[0].TidOrder, 2u);
+  EXPECT_EQ(P.Threads[1].TidOrder, 1u);
+  EXPECT_EQ(P.Threads[2].TidOrder, 1u);
+  EXPECT_EQ(P.Threads[3].TidOrder, 2u);
+}
+
 TEST(ThreadIds, TraceGoesToTheThreadWhoseLifeHoldsIt) {
   Process P;
   P.Threads = {thread(5, 100, 200), thread(5, 300, 400)};

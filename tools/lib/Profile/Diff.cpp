@@ -24,9 +24,11 @@ using namespace activetime::profile;
 
 std::vector<std::vector<uint32_t>> profile::splitRuns(const Profile &P) {
   size_t N = P.Processes.size();
-  DenseMap<uint32_t, SmallVector<uint32_t, 1>> ByPid;
+  // Widened: a pid read from a file may be ~0U or ~0U - 1, which a
+  // DenseMap<uint32_t> reserves (and would answer with an empty bucket).
+  DenseMap<uint64_t, SmallVector<uint32_t, 1>> ByPid;
   for (uint32_t I = 0; I < N; ++I)
-    ByPid[P.Processes[I].Pid].push_back(I);
+    ByPid[uint64_t(P.Processes[I].Pid)].push_back(I);
   // A parent started before its child; (start time, index) orders processes
   // strictly, so a reused pid can never make the relation a cycle.
   auto Before = [&](uint32_t A, uint32_t B) {
@@ -35,7 +37,7 @@ std::vector<std::vector<uint32_t>> profile::splitRuns(const Profile &P) {
   };
   std::vector<uint32_t> Parent(N, UINT32_MAX);
   for (uint32_t I = 0; I < N; ++I) {
-    auto It = ByPid.find(P.Processes[I].ParentPid);
+    auto It = ByPid.find(uint64_t(P.Processes[I].ParentPid));
     if (It == ByPid.end())
       continue;
     for (uint32_t J : It->second) // the latest candidate started before I

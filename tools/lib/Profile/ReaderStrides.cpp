@@ -81,7 +81,9 @@ Error Parser::checkCopyChains(size_t FirstSite, const std::string &What) {
     bool Unproven;
     uint32_t Last; // 1 + the index of the group's latest site
   };
-  DenseMap<uint32_t, Chain> Groups;
+  // Widened: the file's group may be ~0U or ~0U - 1, which a
+  // DenseMap<uint32_t> reserves.
+  DenseMap<uint64_t, Chain> Groups;
   for (size_t I = FirstSite; I < Cur->Sites.size(); ++I) {
     const MemSite &S = Cur->Sites[I];
     uint32_t Idx = uint32_t(I - FirstSite);
@@ -93,7 +95,7 @@ Error Parser::checkCopyChains(size_t FirstSite, const std::string &What) {
                             What, Idx));
       continue;
     }
-    auto [It, New] = Groups.try_emplace(S.CopyGroup, Chain{Unproven, 0});
+    auto [It, New] = Groups.try_emplace(uint64_t(S.CopyGroup), Chain{Unproven, 0});
     if (It->second.Unproven != Unproven)
       return fail(formatv("{0}: site {1}: copy group {2} mixes proven and "
                           "unproven copies",

@@ -386,9 +386,10 @@ void Summarizer::totals() {
   std::vector<uint32_t> First, Kids;
   P.children(First, Kids);
   llvm::sort(Parts, [](const Part &A, const Part &B) { return A.Path < B.Path; });
-  // Open: how many nodes of each function are on the current path
-  // (kOutsideFunc is no function of the aggregate: a map).
-  DenseMap<uint32_t, uint32_t> Open;
+  // Open: how many nodes of each function are on the current path (a map:
+  // kOutsideFunc is no function of the aggregate; widened: it is ~0U,
+  // DenseMap<uint32_t>'s empty key).
+  DenseMap<uint64_t, uint32_t> Open;
   // The walk: a node is pushed to enter it, then again (Leave) to leave.
   std::vector<std::pair<uint32_t, bool>> Stack;
   for (uint32_t K = First[1]; K-- > First[0];)

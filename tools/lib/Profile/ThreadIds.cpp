@@ -6,11 +6,11 @@
 
 #include "activetime/Profile/ThreadIds.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -51,7 +51,9 @@ static void numberTraces(Process &P, uint64_t Tid,
 }
 
 void profile::numberReusedTids(Process &P) {
-  DenseMap<uint64_t, std::vector<Thread *>> ByTid;
+  // A std::map: a tid read from a file may be any 64-bit value, DenseMap's
+  // reserved keys included.
+  std::map<uint64_t, std::vector<Thread *>> ByTid;
   for (Thread &T : P.Threads) {
     T.TidOrder = 0;
     ByTid[T.Tid].push_back(&T);
