@@ -25,7 +25,6 @@
 #include "IndirectPrefetch.h"
 #include "activetime/abi.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -42,6 +41,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <unordered_map>
 
 using namespace llvm;
 using namespace activetime;
@@ -93,7 +93,8 @@ private:
   FunctionAnalysisManager &FAM;
   const DataLayout &DL;
   std::vector<PrefetchHint> &Hints;
-  DenseMap<uint64_t, PrefetchHint *> ByHash;
+  // Not a DenseMap: a hints file may hold its reserved keys (~0, ~0 - 1).
+  std::unordered_map<uint64_t, PrefetchHint *> ByHash;
   // Loads off one base pointer (p->next and p->value) whose prefetch
   // targets fall within a cache line of each other: one prefetch covers
   // them.
