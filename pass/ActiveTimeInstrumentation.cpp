@@ -566,8 +566,14 @@ void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
                                                   /*Unreachable=*/false,
                                                   Unlikely);
     IRB.SetInsertPoint(Then);
+    // The slot's address again, on the slow path: the one above is only
+    // ever an %fs-relative operand, and sharing it would make the fast
+    // path materialize the thread pointer in a register for the call.
+    Value *SlowSlot = IRB.CreateConstInBoundsGEP2_32(
+        CountTy, IRB.CreateThreadLocalAddress(Countdown), 0, I,
+        "activetime.countdown.slow");
     CallInst *Call =
-        IRB.CreateCall(Probe, {ModuleDesc, IRB.getInt32(I), S.Ptr, Slot});
+        IRB.CreateCall(Probe, {ModuleDesc, IRB.getInt32(I), S.Ptr, SlowSlot});
     Call->setDoesNotThrow();
   }
 }

@@ -3,6 +3,7 @@
 ; probe; loop-invariant and stack addresses get neither.
 ; RUN: %opt_at -passes=activetime -activetime-strides -S %s | FileCheck %s
 ; RUN: %opt_at -passes=activetime -activetime-mem=loops -S %s | FileCheck %s
+; RUN: %opt_at -passes=activetime -activetime-strides %s | llc -O2 -o - | FileCheck %s --check-prefix=ASM
 ; RUN: %opt_at -passes=activetime -activetime-mem=all -S %s | FileCheck %s --check-prefix=ALL
 ; RUN: %opt_at -passes=activetime -S %s | FileCheck %s --check-prefix=NONE
 ; RUN: %opt_at -passes=activetime -activetime-strides -activetime-mem=none -S %s | FileCheck %s --check-prefix=NONE
@@ -67,14 +68,33 @@ exit:
 ; CHECK-NEXT: store i32 [[NEW]], ptr [[SLOT]]
 ; CHECK-NEXT: [[DUE:%.*]] = icmp slt i32 [[NEW]], 1
 ; CHECK-NEXT: br i1 [[DUE]], label %[[SLOW:.*]], label %[[CONT:.*]], !prof [[UNLIKELY:![0-9]+]]
+; The slow path computes the slot's address again: the fast path then needs
+; the thread pointer only as an %fs-relative operand, never in a register.
 ; CHECK: [[SLOW]]:
-; CHECK-NEXT: call void @__activetime_mem_access(ptr @__activetime_module, i32 2, ptr %ap, ptr [[SLOT]]) [[NOUNWIND:#[0-9]+]]
+; CHECK-NEXT: [[TLS2:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_countdown)
+; CHECK-NEXT: [[SLOT2:%.*]] = getelementptr inbounds [6 x i32], ptr [[TLS2]], i32 0, i32 2
+; CHECK-NEXT: call void @__activetime_mem_access(ptr @__activetime_module, i32 2, ptr %ap, ptr [[SLOT2]]) [[NOUNWIND:#[0-9]+]]
 ; CHECK-NEXT: br label %[[CONT]]
 ; CHECK: [[CONT]]:
 ; CHECK-NEXT: %v = load i64, ptr %ap
 ; CHECK: getelementptr inbounds [6 x i32], ptr {{%.*}}, i32 0, i32 3
 ; CHECK: call void @__activetime_mem_access(ptr @__activetime_module, i32 3, ptr %ap, ptr {{%.*}}) [[NOUNWIND]]
 ; CHECK: store i64 0, ptr %ap
+; In the loop, a site's fast path is a decrement of an %fs-relative slot;
+; the thread pointer itself is read only on the slow path (the call's
+; argument).
+; ASM-LABEL: indirect:
+; ASM:       # %loop
+; ASM-NOT:   %fs:0,
+; ASM:       movl %fs:__activetime_countdown@TPOFF+8, [[C:%e[a-z0-9]+]]
+; ASM-NEXT:  decl [[C]]
+; ASM-NEXT:  movl [[C]], %fs:__activetime_countdown@TPOFF+8
+; ASM-NEXT:  testl [[C]], [[C]]
+; ASM-NEXT:  jle [[SLOW:.LBB[0-9_]+]]
+; ASM-NOT:   %fs:0,
+; ASM:       [[SLOW]]:
+; ASM-NEXT:  movq %fs:0, [[TP:%r[a-z0-9]+]]
+; ASM-NEXT:  leaq __activetime_countdown@TPOFF+8([[TP]]),
 define i64 @indirect(ptr %a, ptr %idx, i64 %n) {
 entry:
   br label %loop
