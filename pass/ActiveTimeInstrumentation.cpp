@@ -523,6 +523,8 @@ Constant *ActiveTimeInstrumenter::createSiteTable() {
     Desc.setInt(Field::CopyGroup, S.CopyGroup);
     Desc.setInt(Field::CopyPrev, S.CopyPrev);
     Desc.setInt(Field::CopyOffset, S.CopyOffset, /*IsSigned=*/true);
+    Desc.setInt(Field::ProbeLead, S.ProbeLead);
+    Desc.setInt(Field::LeadOffset, S.LeadOffset, /*IsSigned=*/true);
     Descs.push_back(Desc.get());
   }
   ArrayType *TableTy = ArrayType::get(MemSiteDescTy, Descs.size());
@@ -534,8 +536,8 @@ Constant *ActiveTimeInstrumenter::createSiteTable() {
 
 /// Before each dynamic site, the inline fast path: decrement this thread's
 /// countdown of the site and call the probe only when it reaches zero (a
-/// skip phase ended, or the site is being inspected). Static sites are only
-/// in the table.
+/// skip phase ended, or the site is being inspected). Static sites, and
+/// sites with a probe lead, are only in the table.
 void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
   if (llvm::all_of(Sites, [](const MemSite &S) { return S.isStatic(); }))
     return;
@@ -552,8 +554,8 @@ void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
       GlobalValue::GeneralDynamicTLSModel);
   for (unsigned I = 0, E = Sites.size(); I != E; ++I) {
     const MemSite &S = Sites[I];
-    if (S.isStatic())
-      continue;
+    if (S.isStatic() || S.ProbeLead)
+      continue; // no probe, or its lead's
     IRBuilder<> IRB(S.Access);
     Value *Base = IRB.CreateThreadLocalAddress(Countdown);
     Value *Slot = IRB.CreateConstInBoundsGEP2_32(CountTy, Base, 0, I,

@@ -66,6 +66,8 @@ static cl::opt<MemMode> ClMem(
 
 STATISTIC(NumMemProbeSites, "Number of memory access sites given a probe");
 STATISTIC(NumStaticSites, "Number of memory access sites with a static stride");
+STATISTIC(NumSharedProbeSites,
+          "Number of dynamic sites measured by another site's probe");
 
 MemMode activetime::getMemMode() {
   if (ClMem.getNumOccurrences())
@@ -199,6 +201,59 @@ static void groupCopies(std::vector<MemSite> &Sites, size_t First,
   }
 }
 
+/// How many of a block's latest probed sites a site is compared with: the
+/// lead is nearly always among a few (the fields of one structure), and
+/// this bounds the SCEV subtractions in the largest blocks.
+static constexpr unsigned kLeadCandidates = 16;
+
+/// Every execution of \p From reaches \p To, later in its block.
+static bool alwaysReaches(const Instruction *From, const Instruction *To) {
+  for (auto It = From->getIterator(); &*It != To; ++It)
+    if (!isGuaranteedToTransferExecutionToSuccessor(&*It))
+      return false;
+  return true;
+}
+
+/// Gives each dynamic site of Sites[First..] a probe lead where one exists
+/// (MemSite::ProbeLead): an earlier probed site of its block at a constant
+/// offset that always reaches it. The fields of one structure (p->a, p->b)
+/// and a loop's unrolled copies then pay for one probe. An unproven copy
+/// keeps its own: the runtime measures its offset from its previous copy at
+/// its own probe.
+static void shareProbes(std::vector<MemSite> &Sites, size_t First,
+                        ScalarEvolution &SE, MemSiteCounts &Counts) {
+  const BasicBlock *Block = nullptr;
+  SmallVector<size_t, kLeadCandidates> Probed; // this block's, latest last
+  for (size_t I = First; I < Sites.size(); ++I) {
+    MemSite &C = Sites[I];
+    if (C.isStatic())
+      continue;
+    if (C.Access->getParent() != Block) {
+      Block = C.Access->getParent();
+      Probed.clear();
+    }
+    if (!(C.Flags & abi::MS_CopyUnproven))
+      for (size_t J : llvm::reverse(Probed)) {
+        const MemSite &L = Sites[J];
+        auto *D =
+            dyn_cast<SCEVConstant>(SE.getMinusSCEV(C.AddrSCEV, L.AddrSCEV));
+        if (!D || D->getAPInt().getSignificantBits() > 64 ||
+            !alwaysReaches(L.Access, C.Access))
+          continue;
+        C.ProbeLead = uint32_t(J + 1);
+        C.LeadOffset = D->getAPInt().getSExtValue();
+        ++Counts.SharedProbe;
+        ++NumSharedProbeSites;
+        break;
+      }
+    if (C.ProbeLead)
+      continue;
+    if (Probed.size() == kLeadCandidates)
+      Probed.erase(Probed.begin());
+    Probed.push_back(I);
+  }
+}
+
 void activetime::findMemSites(Function &F, ScalarEvolution &SE, LoopInfo &LI,
                               MemMode Mode, std::vector<MemSite> &Sites,
                               MemSiteCounts &Counts) {
@@ -256,6 +311,7 @@ void activetime::findMemSites(Function &F, ScalarEvolution &SE, LoopInfo &LI,
     Sites.push_back(std::move(Site));
   }
   groupCopies(Sites, FirstSite, SE);
+  shareProbes(Sites, FirstSite, SE, Counts);
 }
 
 void activetime::findMemSites(Function &F, FunctionAnalysisManager &FAM,
@@ -268,7 +324,9 @@ void activetime::findMemSites(Function &F, FunctionAnalysisManager &FAM,
 void activetime::printSiteCounts(raw_ostream &OS, size_t NumSites,
                                  const MemSiteCounts &Counts) {
   OS << "activetime: " << NumSites << " memory sites, " << Counts.Invariant
-     << " loop-invariant and " << Counts.Stack << " stack accesses left out\n";
+     << " loop-invariant and " << Counts.Stack
+     << " stack accesses left out, " << Counts.SharedProbe
+     << " measured by another site's probe\n";
 }
 
 //===----------------------------------------------------------------------===//

@@ -60,6 +60,15 @@ struct MemSite {
   /// 1 + the module-local index of the group's previous copy in instruction
   /// order, 0 for the first. The runtime measures the offset from it.
   uint32_t CopyPrev = 0;
+  /// A dynamic site measured by another's probe: 1 + the module-local
+  /// index of an earlier site of the same basic block, with a probe of its
+  /// own, whose address is always LeadOffset bytes below this one's (SCEV
+  /// proves the constant difference) and whose every execution reaches this
+  /// one (nothing between them may leave the block). Both then see the same
+  /// differences in the same iterations: the runtime reports the lead's
+  /// figures for it. 0: its own probe, or static.
+  uint32_t ProbeLead = 0;
+  int64_t LeadOffset = 0;
   const llvm::SCEV *AddrSCEV = nullptr; // find phase only
   llvm::Loop *InnerLoop = nullptr;      // find phase only
   bool isStatic() const;
@@ -70,6 +79,7 @@ struct MemSite {
 struct MemSiteCounts {
   unsigned Invariant = 0;   // loop-invariant addresses: no site
   unsigned Stack = 0;       // addresses of allocas: no site
+  unsigned SharedProbe = 0; // dynamic sites measured by another's probe
 };
 
 /// Find phase: the sites of \p F in instruction order. Static sites (affine

@@ -36,7 +36,8 @@ __activetime_unregister_module(activetime::abi::ModuleDesc *M);
 
 // Empty; referenced by module constructors so a pass/runtime ABI mismatch is
 // a link error ("undefined reference to __activetime_version_mismatch_check_vN").
-SANITIZER_INTERFACE_ATTRIBUTE void __activetime_version_mismatch_check_v6(void);
+SANITIZER_INTERFACE_ATTRIBUTE void ACTIVETIME_CONCAT(
+    __activetime_version_mismatch_check_v, ACTIVETIME_ABI_VERSION)(void);
 
 // Block counts (activetime_blockcounts.cpp).
 SANITIZER_INTERFACE_ATTRIBUTE void

@@ -363,7 +363,8 @@ extern "C" void __activetime_unregister_module(activetime::abi::ModuleDesc *M) {
   UnregisterModule(M);
 }
 
-extern "C" void __activetime_version_mismatch_check_v6(void) {}
+extern "C" void ACTIVETIME_CONCAT(__activetime_version_mismatch_check_v,
+                                  ACTIVETIME_ABI_VERSION)(void) {}
 
 extern "C" const activetime::abi::FuncDesc *
 __activetime_region_intern(const char *Name, const char *File, u32 Line) {

@@ -336,8 +336,18 @@ void FillStridesProcessRecord(raw::ProcessRecord &R) {
     R.NumStrides += GetModule(I)->NumSites != 0;
 }
 
+// The module-local index of the site whose probe measured site I: its probe
+// lead (abi.h, MemSiteDesc::ProbeLead), else itself.
+u32 MeasuredBy(const ModuleInfo *MI, u32 I) {
+  u32 Lead = MI->Sites[I].ProbeLead;
+  return Lead && Lead - 1 < MI->NumSites && !MI->Sites[Lead - 1].ProbeLead
+             ? Lead - 1
+             : I;
+}
+
 // SK_Strides payload of one module: its site table with the figures merged
-// over every thread.
+// over every thread; a site with a probe lead gets the lead's figures (the
+// same executions, the same differences), its addresses moved by its offset.
 void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
   raw::StridesRecord R;
   internal_memset(&R, 0, sizeof(R));
@@ -349,7 +359,9 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
   CollectSiteStats(MI->SiteBase, MI->NumSites, St, !MI->Unloaded);
   for (u32 I = 0; I < MI->NumSites; ++I) {
     const MemSiteDesc &D = MI->Sites[I];
-    const SiteStats &S = St[I];
+    u32 By = MeasuredBy(MI, I);
+    const SiteStats &S = St[By];
+    s64 Shift = By == I ? 0 : D.LeadOffset;
     raw::SiteRecord SR;
     internal_memset(&SR, 0, sizeof(SR));
     SR.Hash = D.Hash;
@@ -376,14 +388,18 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
     SR.CopyGroup = D.CopyGroup;
     SR.CopyOffset = D.CopyOffset;
     SR.CopyPrev = D.CopyPrev;
-    SR.PrevOffset = S.CopyCandCount ? S.CopyCand : 0;
-    SR.PrevPairs = S.CopyPairs;
-    SR.PrevOffsetCount = S.CopyCandCount;
+    SR.ProbeLead = By == I ? 0 : By + 1;
+    SR.LeadOffset = Shift;
+    if (By == I) { // a lead's offsets from its previous copy are its own
+      SR.PrevOffset = S.CopyCandCount ? S.CopyCand : 0;
+      SR.PrevPairs = S.CopyPairs;
+      SR.PrevOffsetCount = S.CopyCandCount;
+    }
     SR.AnyStepTicks = S.AnyStepTicks;
     SR.AnyProbeTicks = S.AnyProbeTicks;
     SR.MinAnyStepTicks = S.MinAnyStepPlus1 ? S.MinAnyStepPlus1 - 1 : 0;
-    SR.MinAddress = S.MinAddr;
-    SR.MaxAddress = S.MaxAddr;
+    SR.MinAddress = S.Observations ? S.MinAddr + Shift : 0;
+    SR.MaxAddress = S.Observations ? S.MaxAddr + Shift : 0;
     B->Append(&SR, sizeof(SR));
     B->Append(D.Func, SR.FuncLen);
     B->Append(D.File, SR.FileLen);

@@ -15,10 +15,12 @@
 // constructor calls kVersionCheckName (which embeds the number), so objects
 // built by a different pass fail to link; the runtime also checks
 // ModuleDesc::AbiVersion at registration and dies with a clear message.
-#define ACTIVETIME_ABI_VERSION 6
+#define ACTIVETIME_ABI_VERSION 7
 
 #define ACTIVETIME_STRINGIFY_(X) #X
 #define ACTIVETIME_STRINGIFY(X) ACTIVETIME_STRINGIFY_(X)
+#define ACTIVETIME_CONCAT_(A, B) A##B
+#define ACTIVETIME_CONCAT(A, B) ACTIVETIME_CONCAT_(A, B)
 
 namespace activetime {
 namespace abi {
@@ -272,7 +274,7 @@ typedef uint64_t *(*ThreadCountersFn)(void);
 #include "activetime/ABIData.inc"
 
 static_assert(sizeof(void *) != 8 || sizeof(FuncDesc) == 32, "FuncDesc layout");
-static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 72,
+static_assert(sizeof(void *) != 8 || sizeof(MemSiteDesc) == 88,
               "MemSiteDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(ModuleDesc) == 96, "ModuleDesc layout");
 static_assert(sizeof(void *) != 8 || sizeof(BlockCountsDesc) == 80,

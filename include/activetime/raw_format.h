@@ -44,7 +44,7 @@ namespace raw {
 
 // "\x7f" "ATPROF" "\n": not text, and a CR/LF mangling shows at once.
 constexpr char kMagic[8] = {'\x7f', 'A', 'T', 'P', 'R', 'O', 'F', '\n'};
-constexpr uint32_t kVersion = 18;
+constexpr uint32_t kVersion = 19;
 // ProcessRecord::ThreadedByRuntimeUs when the runtime's threads were not
 // the process's first (or it started none).
 constexpr uint32_t kNotThreadedByRuntime = 0xffffffffu;

@@ -100,6 +100,8 @@ JSON description (all fields optional except where noted):
                               "any_step_ticks": 0, "any_probe_ticks": 0,
                               "min_any_step_ticks": 0,            # v16
                               "min_address": 0, "max_address": 0, # v16
+                              "probe_lead": 0, "lead_offset": 0,  # v19
+                              "site_reserved": 0,                 # v19
                               "func": "f", "file": ""}]}]}]}
 
 Every new version-2 field defaults to 0, except the overhead table's
@@ -180,6 +182,11 @@ fields.
 Also in version 9: a site's "copy_group" and "copy_offset"
 (the unrolled copies of one source access the pass proved, bytes from the
 group's first site), all 0 by default.
+
+Version 19: a site's "probe_lead" and "lead_offset" (SiteRecord::ProbeLead,
+LeadOffset: the site measured by an earlier site's probe, 1 + its index,
+and the bytes from that site's address) and "site_reserved", all 0 by
+default.
 
 Version 18: a process's "threaded_by_runtime_us"
 (ProcessRecord::ThreadedByRuntimeUs, formerly Reserved) defaults to
@@ -591,7 +598,10 @@ def build_sections(desc):
                     AnyProbeTicks=x.get("any_probe_ticks", 0),
                     MinAnyStepTicks=x.get("min_any_step_ticks", 0),
                     MinAddress=x.get("min_address", 0),
-                    MaxAddress=x.get("max_address", 0)) + fn + fi
+                    MaxAddress=x.get("max_address", 0),
+                    ProbeLead=x.get("probe_lead", 0),
+                    LeadOffset=x.get("lead_offset", 0),
+                    SiteReserved=x.get("site_reserved", 0)) + fn + fi
             sections.append((SK_STRIDES, pad8(b)))
         if "parallel" in p:
             sections.append((SK_PARALLEL, parallel_section(p["parallel"])))

@@ -116,7 +116,7 @@ define i64 @h() {
 ; CHECK-NEXT: [[B:%.*]] = notail call i64 @__activetime_block_thread(ptr @__activetime_block_counts)
 ; CHECK-NEXT: ret i64 [[B]]
 ; CHECK-LABEL: define linkonce_odr hidden void @__activetime_block_counts_ctor() {{.*}}comdat($__activetime_block_counts)
-; CHECK: call void @__activetime_version_mismatch_check_v6()
+; CHECK: call void @__activetime_version_mismatch_check_v7()
 ; CHECK: call void @__activetime_register_block_counts(ptr @__activetime_block_counts)
 ; CHECK-LABEL: define linkonce_odr hidden void @__activetime_block_counts_dtor()
 ; CHECK: call void @__activetime_unregister_block_counts(ptr @__activetime_block_counts)

@@ -20,7 +20,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NOT: __activetime_bootstrap_counts
 ; CHECK-NOT: __activetime_module_counts
 ; CountBase 0 (the runtime's to write), Flags 1, CountsTls null, Bootstrap null.
-; CHECK:     @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 } { i32 6, i32 2, ptr @__activetime_funcs, ptr @{{.*}}, i64 {{-?[0-9]+}}, ptr null, i32 0, i32 0, ptr null, i32 0, i32 1, ptr null, ptr null, ptr null, i32 0, i32 0 }
+; CHECK:     @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 } { i32 7, i32 2, ptr @__activetime_funcs, ptr @{{.*}}, i64 {{-?[0-9]+}}, ptr null, i32 0, i32 0, ptr null, i32 0, i32 1, ptr null, ptr null, ptr null, i32 0, i32 0 }
 
 ; Copied: the count, then the jump.
 define void @a() nounwind {
@@ -66,7 +66,7 @@ define void @b(i32 %n, ...) nounwind {
 
 ; The constructor only checks the version and registers.
 ; CHECK-LABEL: define internal void @activetime.module_ctor()
-; CHECK-NEXT:    call void @__activetime_version_mismatch_check_v6()
+; CHECK-NEXT:    call void @__activetime_version_mismatch_check_v7()
 ; CHECK-NEXT:    call void @__activetime_register_module(ptr @__activetime_module)
 ; CHECK-NEXT:    ret void
 

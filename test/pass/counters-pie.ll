@@ -18,7 +18,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK:     @__activetime_bootstrap_counts = internal global [2 x i64] zeroinitializer
 ; CHECK:     @__activetime_module_counts = internal thread_local(localexec) global ptr @__activetime_bootstrap_counts
 ; CHECK-NOT: @__activetime_counts =
-; CHECK:     @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 } { i32 6, i32 2, ptr @__activetime_funcs, ptr @{{.*}}, i64 {{-?[0-9]+}}, ptr null, i32 0, i32 0, ptr null, i32 0, i32 0, ptr null, ptr @__activetime_bootstrap_counts, ptr null, i32 0, i32 0 }
+; CHECK:     @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 } { i32 7, i32 2, ptr @__activetime_funcs, ptr @{{.*}}, i64 {{-?[0-9]+}}, ptr null, i32 0, i32 0, ptr null, i32 0, i32 0, ptr null, ptr @__activetime_bootstrap_counts, ptr null, i32 0, i32 0 }
 ; CHECK-NOT: @__activetime_counts =
 
 define void @a() nounwind {
@@ -55,7 +55,7 @@ define void @b(i32 %n, ...) nounwind {
 }
 
 ; CHECK-LABEL: define internal void @activetime.module_ctor()
-; CHECK-NEXT:    call void @__activetime_version_mismatch_check_v6()
+; CHECK-NEXT:    call void @__activetime_version_mismatch_check_v7()
 ; CHECK-NEXT:    [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-NEXT:    store ptr [[TLS]], ptr getelementptr inbounds ({ i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 }, ptr @__activetime_module, i32 0, i32 11), align 8
 ; CHECK-NEXT:    call void @__activetime_register_module(ptr @__activetime_module)

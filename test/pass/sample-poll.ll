@@ -16,8 +16,8 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; CHECK: @__activetime_module = internal global {{.*}} { i32 6, i32 2, ptr @__activetime_funcs, ptr @__activetime_module_name, i64 {{-?[0-9]+}}, ptr null, i32 0, i32 0, ptr null, i32 0, i32 2,
-; OFF: @__activetime_module = internal global {{.*}} { i32 6, i32 2, ptr @__activetime_funcs, ptr @__activetime_module_name, i64 {{-?[0-9]+}}, ptr null, i32 0, i32 0, ptr null, i32 0, i32 0,
+; CHECK: @__activetime_module = internal global {{.*}} { i32 7, i32 2, ptr @__activetime_funcs, ptr @__activetime_module_name, i64 {{-?[0-9]+}}, ptr null, i32 0, i32 0, ptr null, i32 0, i32 2,
+; OFF: @__activetime_module = internal global {{.*}} { i32 7, i32 2, ptr @__activetime_funcs, ptr @__activetime_module_name, i64 {{-?[0-9]+}}, ptr null, i32 0, i32 0, ptr null, i32 0, i32 0,
 ; OFF-NOT: __activetime_sample_poll
 ; OFF-NOT: __activetime_thread
 

@@ -15,12 +15,12 @@ struct S48 { long a, b, c, d, e, f; };    // 48 bytes
 
 // The remainder loop's copy (stride 56, no group), then the 4 copies of the
 // unrolled loop: stride 224, group 2 (sites[1]), offsets 0, 56, 112, 168.
-// CHECK: @__activetime_sites = internal constant [14 x { ptr, ptr, i32, i32, i64, i64, i32, i32, i32, i32, i32, i32, i64 }]
-// CHECK-SAME: i32 [[#FWD:@LINE+9]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 56, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 0, i32 0, i64 0 }
-// CHECK-SAME: i32 [[#FWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 224, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 2, i32 0, i64 0 }
-// CHECK-SAME: i32 [[#FWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 224, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 2, i32 0, i64 56 }
-// CHECK-SAME: i32 [[#FWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 224, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 2, i32 0, i64 112 }
-// CHECK-SAME: i32 [[#FWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 224, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 2, i32 0, i64 168 }
+// CHECK: @__activetime_sites = internal constant [14 x { ptr, ptr, i32, i32, i64, i64, i32, i32, i32, i32, i32, i32, i64, i64, i32 }]
+// CHECK-SAME: i32 [[#FWD:@LINE+9]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 56, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 0, i32 0, i64 0, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#FWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 224, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 2, i32 0, i64 0, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#FWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 224, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 2, i32 0, i64 56, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#FWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 224, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 2, i32 0, i64 112, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#FWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 224, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 2, i32 0, i64 168, i64 0, i32 0 }
 __attribute__((noinline)) long forward(struct S56 *s, int n) {
   long t = 0;
 #pragma clang loop unroll_count(4)
@@ -30,11 +30,11 @@ __attribute__((noinline)) long forward(struct S56 *s, int n) {
 }
 
 // Backwards, 48-byte steps: stride -192, offsets 0, -48, -96, -144 (group 7).
-// CHECK-SAME: i32 [[#BWD:@LINE+9]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -48, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 0, i32 0, i64 0 }
-// CHECK-SAME: i32 [[#BWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -192, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 7, i32 0, i64 0 }
-// CHECK-SAME: i32 [[#BWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -192, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 7, i32 0, i64 -48 }
-// CHECK-SAME: i32 [[#BWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -192, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 7, i32 0, i64 -96 }
-// CHECK-SAME: i32 [[#BWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -192, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 7, i32 0, i64 -144 }
+// CHECK-SAME: i32 [[#BWD:@LINE+9]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -48, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 0, i32 0, i64 0, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#BWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -192, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 7, i32 0, i64 0, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#BWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -192, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 7, i32 0, i64 -48, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#BWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -192, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 7, i32 0, i64 -96, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#BWD]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 -192, i32 8, i32 6, i32 {{[0-9]+}}, i32 1, i32 7, i32 0, i64 -144, i64 0, i32 0 }
 __attribute__((noinline)) long backward(struct S48 *s, int n) {
   long t = 0;
 #pragma clang loop unroll_count(4)
@@ -47,10 +47,10 @@ __attribute__((noinline)) long backward(struct S48 *s, int n) {
 // dynamic a[idx[i]] copies differ by a[idx[i+1]] - a[idx[i]], no constant:
 // an unproven group (12: sites[11]), flags 4 | 8, the second naming the
 // first (sites[11]: 12) as its previous copy.
-// CHECK-SAME: i32 [[#IND:@LINE+8]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 8, i32 4, i32 6, i32 {{[0-9]+}}, i32 1, i32 11, i32 0, i64 0 }
-// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 0, i32 8, i32 12, i32 {{[0-9]+}}, i32 1, i32 12, i32 0, i64 0 }
-// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 8, i32 4, i32 6, i32 {{[0-9]+}}, i32 1, i32 11, i32 0, i64 4 }
-// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 0, i32 8, i32 12, i32 {{[0-9]+}}, i32 1, i32 12, i32 12, i64 0 }]
+// CHECK-SAME: i32 [[#IND:@LINE+8]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 8, i32 4, i32 6, i32 {{[0-9]+}}, i32 1, i32 11, i32 0, i64 0, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 0, i32 8, i32 12, i32 {{[0-9]+}}, i32 1, i32 12, i32 0, i64 0, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 8, i32 4, i32 6, i32 {{[0-9]+}}, i32 1, i32 11, i32 0, i64 4, i64 0, i32 0 }
+// CHECK-SAME: i32 [[#IND]], i32 {{[0-9]+}}, i64 {{-?[0-9]+}}, i64 0, i32 8, i32 12, i32 {{[0-9]+}}, i32 1, i32 12, i32 12, i64 0, i64 0, i32 0 }]
 __attribute__((noinline)) long indirect(long *a, int *idx, int n) {
   long s = 0;
 #pragma clang loop unroll_count(2)

@@ -27,7 +27,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; ABI version 4; then no sites; CountBase 0, Flags 0 (own counters, not
 ; MDF_SharedCounts), CountsTls null until the constructor stores it, and the
 ; bootstrap array.
-; CHECK: @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 } { i32 6, i32 4, ptr @__activetime_funcs, ptr @[[MODNAME]], i64 -7132968542204542840, ptr null, i32 0, i32 0, ptr null, i32 0, i32 0, ptr null, ptr @__activetime_bootstrap_counts, ptr null, i32 0, i32 0 }
+; CHECK: @__activetime_module = internal global { i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 } { i32 7, i32 4, ptr @__activetime_funcs, ptr @[[MODNAME]], i64 -7132968542204542840, ptr null, i32 0, i32 0, ptr null, i32 0, i32 0, ptr null, ptr @__activetime_bootstrap_counts, ptr null, i32 0, i32 0 }
 ; CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @activetime.module_ctor, ptr null }]
 ; CHECK: @llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @activetime.module_dtor, ptr null }]
 ; CHECK-NOT: activetime.timed{{.*}} = {{.*}}global
@@ -83,12 +83,12 @@ define void @"\01asm_label"() {
 ; The constructor stores the address of this thread's counter pointer into
 ; the descriptor (CountsTls) before registering it.
 ; CHECK-LABEL: define internal void @activetime.module_ctor()
-; CHECK-NEXT:    call void @__activetime_version_mismatch_check_v6()
+; CHECK-NEXT:    call void @__activetime_version_mismatch_check_v7()
 ; CHECK-NEXT:    [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_module_counts)
 ; CHECK-NEXT:    store ptr [[TLS]], ptr getelementptr inbounds ({ i32, i32, ptr, ptr, i64, ptr, i32, i32, ptr, i32, i32, ptr, ptr, ptr, i32, i32 }, ptr @__activetime_module, i32 0, i32 11), align 8
 ; CHECK-NEXT:    call void @__activetime_register_module(ptr @__activetime_module)
 ; CHECK-NEXT:    ret void
-; CHECK:       declare void @__activetime_version_mismatch_check_v6()
+; CHECK:       declare void @__activetime_version_mismatch_check_v7()
 ; CHECK:       declare void @__activetime_register_module(ptr)
 ; CHECK-LABEL: define internal void @activetime.module_dtor()
 ; CHECK-NEXT:    call void @__activetime_unregister_module(ptr @__activetime_module)

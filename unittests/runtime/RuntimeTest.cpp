@@ -483,14 +483,14 @@ TEST(FlagsTest, BadValues) {
 }
 
 TEST(ModuleDeathTest, AbiMismatchDies) {
-  // A module built by the previous pass (ABI v5) against this runtime (v6):
+  // A module built by the previous pass (ABI v6) against this runtime (v7):
   // the link-time check names the version too, this is the run-time one.
-  static_assert(atabi::kAbiVersion == 6, "update the expected message");
+  static_assert(atabi::kAbiVersion == 7, "update the expected message");
   static atabi::ModuleDesc Bad = {atabi::kAbiVersion - 1, 0, nullptr, "bad.c",
                                   0, nullptr, 0, 0, nullptr};
   EXPECT_DEATH(__activetime_register_module(&Bad),
-               "ActiveTime: module bad.c was instrumented for ABI v5 but this "
-               "runtime implements v6");
+               "ActiveTime: module bad.c was instrumented for ABI v6 but this "
+               "runtime implements v7");
 }
 
 // ---- writer ---------------------------------------------------------------

@@ -440,65 +440,70 @@ const Corruption Corruptions[] = {
      "not an ActiveTime raw profile"},
     {"ShortHeader", [](std::string &S, Secs) { S.resize(20); },
      "truncated: file has 20 bytes"},
-    {"NewerVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 19); },
-     "format version 19 is newer than supported (this activetime reads "
-     "version 18)"},
+    {"NewerVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 20); },
+     "format version 20 is newer than supported (this activetime reads "
+     "version 19)"},
+    // Version 18's site records had no probe leads (16 bytes shorter).
+    {"Version18", [](std::string &S, Secs) { put32(S, HDR(Version), 18); },
+     "format version 18 is older than supported (this activetime reads "
+     "version 19; re-profile with the current runtime)",
+     false},
     // Version 17's process record had a reserved word where v18 says
     // whether the runtime's thread made the program multi-threaded.
     {"Version17", [](std::string &S, Secs) { put32(S, HDR(Version), 17); },
      "format version 17 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)",
+     "version 19; re-profile with the current runtime)",
      false},
     // Version 16 calibrated the probe table before main (overhead records
     // 8 bytes shorter: no ReadyTick).
     {"Version16", [](std::string &S, Secs) { put32(S, HDR(Version), 16); },
      "format version 16 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)",
+     "version 19; re-profile with the current runtime)",
      false},
     // Version 15 had neither offsets between unproven copies nor all-step
     // times (site records 64 bytes shorter).
     {"Version15", [](std::string &S, Secs) { put32(S, HDR(Version), 15); },
      "format version 15 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)",
+     "version 19; re-profile with the current runtime)",
      false},
     // Version 14 had no host name (process records 8 bytes shorter).
     {"Version14", [](std::string &S, Secs) { put32(S, HDR(Version), 14); },
      "format version 14 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)",
+     "version 19; re-profile with the current runtime)",
      false},
     // Version 13 had no MPI rank and size (process records 8 bytes
     // shorter).
     {"Version13", [](std::string &S, Secs) { put32(S, HDR(Version), 13); },
      "format version 13 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)",
+     "version 19; re-profile with the current runtime)",
      false},
     // Version 9 had no thread CPU time (thread records 8 bytes shorter).
     {"Version9", [](std::string &S, Secs) { put32(S, HDR(Version), 9); },
      "format version 9 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)",
+     "version 19; re-profile with the current runtime)",
      false},
     // Version 8 had no latency histograms (ThreadRecord::NumLatency was a
     // reserved 0), shorter module records (no inlined-away functions) and
     // shorter site records (no copy groups): still refused as older.
     {"Version8", [](std::string &S, Secs) { put32(S, HDR(Version), 8); },
      "format version 8 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)",
+     "version 19; re-profile with the current runtime)",
      false},
     // Version 7 had no checksums and shorter trace records: refused as
     // older, not called corrupt (the version is checked before the
     // checksum; no reseal).
     {"Version7", [](std::string &S, Secs) { put32(S, HDR(Version), 7); },
      "format version 7 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)",
+     "version 19; re-profile with the current runtime)",
      false},
     // Version 6 had no call sites: its nodes are 8 bytes shorter.
     {"Version6", [](std::string &S, Secs) { put32(S, HDR(Version), 6); },
      "format version 6 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)"},
+     "version 19; re-profile with the current runtime)"},
     // Version 5 had no call counts or code samples: refused, not misread.
     {"Version5", [](std::string &S, Secs) { put32(S, HDR(Version), 5); },
      "format version 5 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)"},
+     "version 19; re-profile with the current runtime)"},
     {"Version4", [](std::string &S, Secs) { put32(S, HDR(Version), 4); },
      "format version 4 is older than supported"},
     {"Version3", [](std::string &S, Secs) { put32(S, HDR(Version), 3); },
@@ -507,11 +512,11 @@ const Corruption Corruptions[] = {
      "format version 2 is older than supported"},
     {"Version1", [](std::string &S, Secs) { put32(S, HDR(Version), 1); },
      "format version 1 is older than supported (this activetime reads "
-     "version 18; re-profile with the current runtime)"},
+     "version 19; re-profile with the current runtime)"},
     {"OlderVersion", [](std::string &S, Secs) { put32(S, HDR(Version), 0); },
      "format version 0 is older than supported"},
     {"HeaderSize", [](std::string &S, Secs) { put32(S, HDR(HeaderSize), 32); },
-     "bad header size 32 (version 18 has 40)"},
+     "bad header size 32 (version 19 has 40)"},
     {"Truncated", [](std::string &S, Secs) { S.resize(S.size() - 8); },
      "truncated: header says"},
     {"TrailingGarbage", [](std::string &S, Secs) { S += "garbage!"; },
@@ -1167,6 +1172,56 @@ TEST(ProfileIO, CopyGroupsOfAnyId) {
   ASSERT_FALSE(bool(Q));
   EXPECT_NE(toString(Q.takeError()).find("copy group 4294967295 mixes"),
             std::string::npos);
+}
+
+TEST(ProfileIO, ProbeLeads) {
+  // Site 1 measured by site 0's probe, 8 bytes below it: the lead's
+  // figures.
+  Profile P = makeProfile();
+  MemSite S;
+  S.Func = "main";
+  S.AccessSize = 8;
+  S.Executions = 100;
+  S.Observations = 10;
+  std::vector<MemSite> &Sites = P.Processes[0].Sites;
+  Sites = {S, S, S};
+  Sites[1].ProbeLead = 1;
+  Sites[1].LeadOffset = -8;
+  Sites[2].Flags = activetime::abi::MS_Static;
+  Sites[2].Executions = Sites[2].Observations = 0;
+  std::string Bytes = serialize(P);
+  Expected<Profile> Q = parse(Bytes);
+  ASSERT_TRUE(bool(Q)) << toString(Q.takeError());
+  EXPECT_EQ(serialize(*Q), Bytes);
+  EXPECT_EQ(Q->Processes[0].Sites[1].ProbeLead, 1u);
+  EXPECT_EQ(Q->Processes[0].Sites[1].LeadOffset, -8);
+
+  auto Refused = [&](function_ref<void(std::vector<MemSite> &)> Damage,
+                     StringRef Why) {
+    Profile D = P;
+    Damage(D.Processes[0].Sites);
+    Expected<Profile> R = parse(serialize(D));
+    ASSERT_FALSE(bool(R)) << Why.str();
+    std::string Msg = toString(R.takeError());
+    EXPECT_NE(Msg.find(Why.str()), std::string::npos) << Msg;
+  };
+  Refused([](auto &S) { S[1].ProbeLead = 2; },
+          "site 1: probe lead 2 is not an earlier site");
+  Refused([](auto &S) { S[0].ProbeLead = 1; },
+          "site 0: probe lead 1 is not an earlier site");
+  Refused([](auto &S) { S[2].ProbeLead = 2; },
+          "site 2: static site or unproven copy with a probe lead (2)");
+  Refused(
+      [](auto &S) {
+        S.push_back(S[1]);
+        S[3].ProbeLead = 2;
+      },
+      "site 3: probe lead 2 has no probe of its own");
+  Refused([](auto &S) { S[1].Executions = 99; },
+          "site 1: 99 executions, 10 observed, but its probe lead 1 has "
+          "100 and 10");
+  Refused([](auto &S) { S[0].LeadOffset = 8; },
+          "site 0: offset 8 from a probe lead it does not have");
 }
 
 /// Two linked objects' block counts: the first with two functions, their

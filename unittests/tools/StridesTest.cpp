@@ -319,6 +319,41 @@ TEST(StridesTest, AnyStepTimesOverProcessesLessTheLoopsProbes) {
   EXPECT_DOUBLE_EQ(*Rows[1].AnyIterNs, 40.0 - 5 - 3);
 }
 
+// A site measured by its probe lead carries the lead's steps and probe
+// time: its steps lack that probe as the lead's do, but the loop has no
+// probe of its own for it.
+TEST(StridesTest, ALedSiteAddsNoProbeToItsLoop) {
+  Profile P;
+  Process Pr;
+  Pr.TickRate = 1000000000;
+  Pr.Modules.push_back({});
+  Pr.Modules[0].Name = "m.c";
+  MemSite S;
+  S.Hash = 7;
+  S.AccessSize = 8;
+  S.Flags = activetime::abi::MS_InLoop;
+  S.LoopLine = 3;
+  S.Executions = 1000;
+  S.Observations = S.Differences = S.Adjacent = 10;
+  // 10 steps of 50 ns, 5 of them the probe; the shortest 12 ns.
+  S.AnyStepTicks = 10 * 50;
+  S.AnyProbeTicks = 10 * 5;
+  S.MinAnyStepTicks = 12;
+  Pr.Sites.push_back(S);
+  S.Hash = 8; // the lead's figures, 8 bytes below
+  S.ProbeLead = 1;
+  S.LeadOffset = -8;
+  Pr.Sites.push_back(S);
+  P.Processes.push_back(Pr);
+  std::vector<StrideRow> Rows = strideRows(P);
+  ASSERT_EQ(Rows.size(), 2u);
+  for (const StrideRow &R : Rows) {
+    ASSERT_TRUE(R.AnyIterNs && R.MinAnyIterNs);
+    EXPECT_DOUBLE_EQ(*R.AnyIterNs, 50.0 - 5);
+    EXPECT_DOUBLE_EQ(*R.MinAnyIterNs, 12.0);
+  }
+}
+
 // An irregular load is prefetched through its index only when it is hot and
 // its steps stall; its distance covers the latency with its shortest steps.
 TEST(StridesTest, IndirectChoice) {

@@ -191,6 +191,7 @@ private:
                         const std::string &What);
   llvm::Error checkSite(const MemSite &S, uint32_t I, const std::string &What);
   llvm::Error checkCopyChains(size_t FirstSite, const std::string &What);
+  llvm::Error checkProbeLeads(size_t FirstSite, const std::string &What);
 
   // Block counts sections (ReaderBlockCounts.cpp).
   llvm::Error checkBlockCounts(const BlockCountTable &T,

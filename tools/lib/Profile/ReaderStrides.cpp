@@ -69,6 +69,8 @@ Error Parser::parseStrides(Cursor C) {
       return E;
   if (Error E = checkCopyChains(FirstSite, What))
     return E;
+  if (Error E = checkProbeLeads(FirstSite, What))
+    return E;
   return checkPadding(C, Size, What);
 }
 
@@ -110,6 +112,33 @@ Error Parser::checkCopyChains(size_t FirstSite, const std::string &What) {
   return Error::success();
 }
 
+/// The probe leads of one module's sites (from \p FirstSite on): a lead
+/// is an earlier dynamic site with a probe of its own, and its follower,
+/// measured by that probe, has its figures.
+Error Parser::checkProbeLeads(size_t FirstSite, const std::string &What) {
+  for (size_t I = FirstSite; I < Cur->Sites.size(); ++I) {
+    const MemSite &S = Cur->Sites[I];
+    uint32_t Idx = uint32_t(I - FirstSite);
+    if (!S.ProbeLead)
+      continue;
+    if (S.ProbeLead > Idx)
+      return fail(formatv("{0}: site {1}: probe lead {2} is not an earlier "
+                          "site",
+                          What, Idx, S.ProbeLead));
+    const MemSite &L = Cur->Sites[FirstSite + S.ProbeLead - 1];
+    if (L.ProbeLead || (L.Flags & activetime::abi::MS_Static))
+      return fail(formatv("{0}: site {1}: probe lead {2} has no probe of its "
+                          "own",
+                          What, Idx, S.ProbeLead));
+    if (S.Executions != L.Executions || S.Observations != L.Observations)
+      return fail(formatv("{0}: site {1}: {2} executions, {3} observed, but "
+                          "its probe lead {4} has {5} and {6}",
+                          What, Idx, S.Executions, S.Observations,
+                          S.ProbeLead, L.Executions, L.Observations));
+  }
+  return Error::success();
+}
+
 Error Parser::parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
                         const std::string &What) {
   if (C.remaining() < sizeof(raw::SiteRecord))
@@ -124,6 +153,9 @@ Error Parser::parseSite(Cursor &C, uint32_t ModIdx, uint32_t I,
     return fail(formatv("{0}: site {1}: function ({2} bytes) and file ({3} "
                         "bytes) overrun the section",
                         What, I, FuncLen, FileLen));
+  if (uint32_t Reserved = In.get(&raw::SiteRecord::SiteReserved))
+    return fail(formatv("{0}: site {1}: reserved field is {2}, not 0", What,
+                        I, Reserved));
   S.Func = C.bytes(FuncLen).str();
   S.File = C.bytes(FileLen).str();
   if (!S.CopyGroup && S.CopyOffset)
@@ -159,6 +191,16 @@ Error Parser::checkSite(const MemSite &S, uint32_t I, const std::string &What) {
                         S.PrevOffsetCount, S.Observations));
   if (S.AccessSize == 0)
     return fail(formatv("{0}: site {1}: access size is 0", What, I));
+  // A site measured by another's probe is dynamic and takes no offsets of
+  // its own; only such a site has an offset from a lead.
+  if (S.ProbeLead && ((S.Flags & activetime::abi::MS_Static) || Unproven))
+    return fail(formatv("{0}: site {1}: static site or unproven copy with a "
+                        "probe lead ({2})",
+                        What, I, S.ProbeLead));
+  if (!S.ProbeLead && S.LeadOffset)
+    return fail(formatv("{0}: site {1}: offset {2} from a probe lead it does "
+                        "not have",
+                        What, I, S.LeadOffset));
   if ((S.Flags & activetime::abi::MS_Static) && S.Executions)
     return fail(formatv("{0}: site {1}: static site with {2} probe "
                         "executions",

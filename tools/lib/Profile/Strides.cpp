@@ -163,6 +163,8 @@ struct LessProbes {
 /// probe time of all of them lies inside each one's measured step. For each
 /// row whose set \p Set of steps (\p Count of them) has time, its mean and
 /// shortest step less that probe time (the shortest lacks its own already).
+/// A site measured by its probe lead has the lead's steps and probe time:
+/// its own as far as its steps go, but no probe of the loop's.
 template <class SetT, class CountT>
 static std::vector<std::optional<LessProbes>>
 lessLoopProbes(const std::vector<StrideRow> &Rows, SetT Set, CountT Count) {
@@ -177,7 +179,7 @@ lessLoopProbes(const std::vector<StrideRow> &Rows, SetT Set, CountT Count) {
     if (!Has(I))
       continue;
     Own[I] = Set(I).ProbeNs / double(Count(Rows[I]));
-    if (InLoop(Rows[I]))
+    if (InLoop(Rows[I]) && !Rows[I].Site.ProbeLead)
       LoopProbe[LoopKey(Rows[I])] += Own[I];
   }
   std::vector<std::optional<LessProbes>> Out(Rows.size());

@@ -135,8 +135,14 @@ static void printStrideReport(const Profile &P, const ViewOptions &O,
   bool PerCopy = O.PerCopy;
   std::vector<StrideRow> Rows = strideRows(P);
   size_t Static = llvm::count_if(Rows, [](const StrideRow &R) { return R.Static; });
+  size_t Led = llvm::count_if(
+      Rows, [](const StrideRow &R) { return R.Site.ProbeLead != 0; });
   OS << "Memory access sites: " << Rows.size() << " (" << Rows.size() - Static
-     << " dynamic, " << Static << " static)\n";
+     << " dynamic, " << Static << " static";
+  if (Led)
+    OS << "; " << Led << " dynamic measured by another site's probe at a "
+       << "constant offset";
+  OS << ")\n";
   if (!PerCopy) {
     Rows = foldCopies(Rows);
     size_t Folded = llvm::count_if(Rows, [](const StrideRow &R) { return R.Unroll > 1; });

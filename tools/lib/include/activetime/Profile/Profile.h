@@ -247,6 +247,12 @@ struct MemSite {
   /// The range of the observed addresses (v16; equal when one was).
   uint64_t MinAddress = 0;
   uint64_t MaxAddress = 0;
+  /// A site measured by another's probe (v19): 1 + the module-local index
+  /// of that earlier site of its block, whose address is always LeadOffset
+  /// bytes below this one's. Its figures are the lead's, its address range
+  /// moved by LeadOffset. 0: its own probe, or static.
+  uint32_t ProbeLead = 0;
+  int64_t LeadOffset = 0;
   std::string Func;     // linkage name of the containing function
   std::string File;     // source file of the access, may be empty
 };

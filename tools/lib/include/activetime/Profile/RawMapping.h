@@ -502,6 +502,9 @@ template <> struct RawMapping<raw::SiteRecord> {
     io.field(&R::MinAnyStepTicks, S.MinAnyStepTicks);
     io.field(&R::MinAddress, S.MinAddress);
     io.field(&R::MaxAddress, S.MaxAddress);
+    io.field(&R::LeadOffset, S.LeadOffset);
+    io.field(&R::ProbeLead, S.ProbeLead);
+    io.sectionOwned(&R::SiteReserved);
   }
 };
 
