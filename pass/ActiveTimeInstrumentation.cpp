@@ -563,7 +563,9 @@ void ActiveTimeInstrumenter::insertMemProbes(GlobalVariable *ModuleDesc) {
     Value *Left = IRB.CreateSub(IRB.CreateLoad(Int32Ty, Slot),
                                 IRB.getInt32(1));
     IRB.CreateStore(Left, Slot);
-    Value *Due = IRB.CreateICmpSLT(Left, IRB.getInt32(1));
+    // Below zero: the decrement's own sign flag decides (x86 `decl; js`,
+    // no register), where <= 0 needs the value in a register to test.
+    Value *Due = IRB.CreateICmpSLT(Left, IRB.getInt32(0));
     Instruction *Then = SplitBlockAndInsertIfThen(Due, S.Access->getIterator(),
                                                   /*Unreachable=*/false,
                                                   Unlikely);

@@ -2,7 +2,8 @@
 //
 // The memory-access probe. Its fast path is inline in the instrumented code:
 // one decrement of the site's count in the module's thread-local countdown
-// array. The probe runs only when that count reaches zero: the first
+// array. The probe runs only when that count runs out (the slot goes below
+// zero, see SlotOf): the first
 // execution of a thread or site, the end of a skip phase, every execution of
 // an inspect phase. It may allocate the thread's record array.
 //
@@ -139,7 +140,7 @@ void FlushThreadCountdowns(MemThread *MT) {
         break;
       SiteStats &S = MT->Recs[G];
       if (S.Slot && !MI->Unloaded)
-        S.Executions = SiteExecutions(S, *S.Slot);
+        S.Executions = SiteExecutions(S, CountdownOf(*S.Slot));
       if (S.Slot) {
         // The partial phase is now counted: look complete from here on.
         S.InspectLeft = 1;
@@ -166,7 +167,7 @@ ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
                                  s32 *Countdown) {
   MemTls &T = at_mem_tls;
   if (T.Busy) { // a signal handler interrupted a slow path of this thread
-    *Countdown = 1;
+    *Countdown = SlotOf(1);
     return;
   }
   T.Busy = 1;
@@ -177,7 +178,7 @@ ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
     S.Slot = Countdown;
     u64 Start = ReadTick();
     SiteSlowStep(S, Addr, Start, GetPhaseConfig());
-    *Countdown = S.Countdown;
+    *Countdown = SlotOf(S.Countdown);
     // An unproven copy: its offset from the previous copy (lower index,
     // inside this thread's array; its Slot is this thread's countdown).
     const MemSiteDesc &D = M->Sites[Site];
@@ -185,14 +186,14 @@ ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
         D.CopyPrev - 1 < Site) {
       const SiteStats &Prev = T.Recs[M->SiteBase + D.CopyPrev - 1];
       if (Prev.Slot)
-        ObserveCopyOffset(S, Prev, *Prev.Slot, Addr);
+        ObserveCopyOffset(S, Prev, CountdownOf(*Prev.Slot), Addr);
     }
     // The rest of this call lies inside the site's next step: measured so
     // the tool can take it out of the iteration time.
     u64 Spent = ReadTick() - Start;
     S.LastProbe = Spent < ~u32(0) ? u32(Spent) : ~u32(0);
   } else {
-    *Countdown = 1;
+    *Countdown = SlotOf(1);
   }
   AT_BARRIER();
   T.Busy = 0;
@@ -319,7 +320,8 @@ void CollectSiteStats(u32 First, u32 N, SiteStats *Out, bool SlotsValid) {
         continue;
       const SiteStats &S = Recs[First + I];
       // A live thread's countdown: read racily, it only ever counts down.
-      s32 Live = S.Slot && SlotsValid ? *(volatile s32 *)S.Slot : S.Countdown;
+      s32 Live = S.Slot && SlotsValid ? CountdownOf(*(volatile s32 *)S.Slot)
+                                      : S.Countdown;
       MergeSiteStats(Out[I], S, Live);
     }
   }

@@ -18,9 +18,15 @@ namespace __activetime {
 
 using MemSiteDesc = activetime::abi::MemSiteDesc;
 
+// The pass's fast path calls the probe once a decrement leaves the site's
+// slot below zero (abi.h, kMemAccessName): a slot holds the countdown, the
+// executions until the next call, less one.
+inline s32 SlotOf(s32 Countdown) { return Countdown - 1; }
+inline s32 CountdownOf(s32 Slot) { return Slot + 1; }
+
 // One site as seen by one thread.
 struct SiteStats {
-  s32 Countdown;     // what the slow path last stored into *Slot
+  s32 Countdown;     // what the slow path last stored into *Slot (SlotOf)
   u32 SkipLen;       // length of the next skip phase (adaptive); 0: fresh
   u32 InspectLeft;   // observations left in the inspect phase (0: skipping)
   u16 PrevObserved;  // the previous execution was observed (adjacent diff)

@@ -103,9 +103,11 @@ constexpr const char kTimedCopySuffix[] = ".activetime.timed";
 // Memory-access probe (stride profiling), before a load or store
 // whose address ScalarEvolution cannot prove affine. Its fast path is inline:
 // the module's thread-local array kSiteCountdownName (int32_t per site, zero
-// at thread start) is decremented, and only when the count drops to <= 0
+// at thread start) is decremented, and only when the count drops below 0
 // does the code call the probe, which observes Addr, runs the phase manager
-// and stores the number of executions until the next call into *Countdown.
+// and stores the number of executions until the next call, less one, into
+// *Countdown. (Below 0, not at 0: a decrement and a jump on its sign, x86's
+// `decl mem; js`, need no register.)
 // Site is the index into the module's site table; M->SiteBase (set at
 // registration) turns it into a process-wide index into the thread's
 // per-site records.

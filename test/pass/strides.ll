@@ -68,13 +68,13 @@ exit:
 ; CHECK-NOT: __activetime_mem_access
 ; CHECK: %ap = getelementptr
 ; The inline fast path: decrement the thread's countdown of site 2, call the
-; probe when it reaches zero.
+; probe when it drops below zero.
 ; CHECK-NEXT: [[TLS:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__activetime_countdown)
 ; CHECK-NEXT: [[SLOT:%.*]] = getelementptr inbounds [8 x i32], ptr [[TLS]], i32 0, i32 2
 ; CHECK-NEXT: [[OLD:%.*]] = load i32, ptr [[SLOT]]
 ; CHECK-NEXT: [[NEW:%.*]] = sub i32 [[OLD]], 1
 ; CHECK-NEXT: store i32 [[NEW]], ptr [[SLOT]]
-; CHECK-NEXT: [[DUE:%.*]] = icmp slt i32 [[NEW]], 1
+; CHECK-NEXT: [[DUE:%.*]] = icmp slt i32 [[NEW]], 0
 ; CHECK-NEXT: br i1 [[DUE]], label %[[SLOW:.*]], label %[[CONT:.*]], !prof [[UNLIKELY:![0-9]+]]
 ; The slow path computes the slot's address again: the fast path then needs
 ; the thread pointer only as an %fs-relative operand, never in a register.
@@ -88,17 +88,14 @@ exit:
 ; The store to the same address: no probe of its own (its lead's).
 ; CHECK-NOT: __activetime_countdown
 ; CHECK-NEXT: store i64 0, ptr %ap
-; In the loop, a site's fast path is a decrement of an %fs-relative slot;
-; the thread pointer itself is read only on the slow path (the call's
-; argument).
+; In the loop, a site's fast path is a decrement of an %fs-relative slot
+; and a jump on its sign: no register. The thread pointer itself is read
+; only on the slow path (the call's argument).
 ; ASM-LABEL: indirect:
 ; ASM:       # %loop
 ; ASM-NOT:   %fs:0,
-; ASM:       movl %fs:__activetime_countdown@TPOFF+8, [[C:%e[a-z0-9]+]]
-; ASM-NEXT:  decl [[C]]
-; ASM-NEXT:  movl [[C]], %fs:__activetime_countdown@TPOFF+8
-; ASM-NEXT:  testl [[C]], [[C]]
-; ASM-NEXT:  jle [[SLOW:.LBB[0-9_]+]]
+; ASM:       decl %fs:__activetime_countdown@TPOFF+8
+; ASM-NEXT:  js [[SLOW:.LBB[0-9_]+]]
 ; ASM-NOT:   %fs:0,
 ; ASM:       [[SLOW]]:
 ; ASM-NEXT:  movq %fs:0, [[TP:%r[a-z0-9]+]]

@@ -1798,9 +1798,9 @@ TEST_F(RuntimeTest, MemProbeRecordsPerSite) {
   static s32 Countdown[2]; // the module's thread-local array
   for (int I = 0; I < 100; ++I) {
     // The inline fast path the pass emits, then the probe.
-    if (--Countdown[0] < 1)
+    if (--Countdown[0] < 0)
       __activetime_mem_access(&M, 0, &Data[I], &Countdown[0]);
-    if (--Countdown[1] < 1)
+    if (--Countdown[1] < 0)
       __activetime_mem_access(&M, 1, &Data[99 - I], &Countdown[1]);
   }
   SiteStats Out[2];
@@ -1831,11 +1831,11 @@ TEST_F(RuntimeTest, MemProbeMeasuresUnprovenCopyOffsets) {
   static long Data[1000];
   static s32 Countdown[3];
   for (int I = 0; I < 100; ++I) {
-    if (--Countdown[0] < 1)
+    if (--Countdown[0] < 0)
       __activetime_mem_access(&M, 0, &Data[I], &Countdown[0]);
     // Two copies 7 elements apart, 14 elements per iteration.
     for (int K = 1; K < 3; ++K)
-      if (--Countdown[K] < 1)
+      if (--Countdown[K] < 0)
         __activetime_mem_access(&M, K, &Data[14 * (I % 50) + 7 * (K - 1)],
                                 &Countdown[K]);
   }
