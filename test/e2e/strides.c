@@ -5,6 +5,8 @@
 // RUN: %at_cc -O2 -g -fno-unroll-loops -mllvm -activetime-strides %s -o strides
 // RUN: ./strides | FileCheck --check-prefix=OUT %s
 // RUN: %activetime report --strides activetime.strides.*.raw | FileCheck %s --check-prefixes=CHECK,PHASED
+// RUN: %activetime report --strides --json activetime.strides.*.raw | python3 -c "import json,sys; print(sorted((r['probe_lead'] > 0, r['lead_offset'], r['executions']) for r in json.load(sys.stdin)['strides'] if r['function'] == 'list_kernel'))" | FileCheck %s --check-prefix=LEAD
+// LEAD: [(False, 0, [[E:[0-9]+]]), (True, -8, [[E]])]
 // RUN: mkdir all && cd all && env ACTIVETIME_OPTIONS=stride_skip=0 ../strides | FileCheck --check-prefix=OUT %s
 // RUN: %activetime report --strides activetime.strides.*.raw | FileCheck %s --check-prefixes=CHECK,ALL
 // Without -activetime-strides there are no sites.

@@ -261,6 +261,16 @@ void report::strideSitesJson(const Profile &P, json::OStream &J,
           J.attribute("prev_pairs", int64_t(S.PrevPairs));
           J.attribute("prev_offset_count", int64_t(S.PrevOffsetCount));
         }
+        // Raw format 19: a site measured by another's probe (1 + that
+        // site's index in the module's sites) and its offset from it; a
+        // folded row stands for several sites: null.
+        if (R.Unroll > 1) {
+          J.attribute("probe_lead", nullptr);
+          J.attribute("lead_offset", nullptr);
+        } else {
+          J.attribute("probe_lead", int64_t(S.ProbeLead));
+          J.attribute("lead_offset", S.LeadOffset);
+        }
         if (R.FoldNote.empty())
           J.attribute("fold_note", nullptr);
         else
