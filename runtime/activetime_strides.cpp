@@ -165,6 +165,9 @@ void MemThreadExit(void *V) {
 
 ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
                                  s32 *Countdown) {
+  // First: all of the call after this tick read is measured (LastProbe);
+  // what lies before it is the probe gap (MeasureProbeGap).
+  u64 Start = ReadTick();
   MemTls &T = at_mem_tls;
   if (T.Busy) { // a signal handler interrupted a slow path of this thread
     *Countdown = SlotOf(1);
@@ -176,7 +179,6 @@ ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
   if (G < T.Cap || GrowRecords(T, G)) {
     SiteStats &S = T.Recs[G];
     S.Slot = Countdown;
-    u64 Start = ReadTick();
     SiteSlowStep(S, Addr, Start, GetPhaseConfig());
     *Countdown = SlotOf(S.Countdown);
     // An unproven copy: its offset from the previous copy (lower index,
@@ -338,6 +340,15 @@ void FillStridesProcessRecord(raw::ProcessRecord &R) {
     R.NumStrides += GetModule(I)->NumSites != 0;
 }
 
+// A probe-shaped call on a private site: what MemAccessSlow does from its
+// first tick read to its last, with nothing around it.
+NOINLINE void GapProbe(SiteStats *S, uptr Addr, const PhaseConfig *C) {
+  u64 Start = ReadTick();
+  SiteSlowStep(*S, Addr, Start, *C);
+  u64 Spent = ReadTick() - Start;
+  S->LastProbe = Spent < ~u32(0) ? u32(Spent) : ~u32(0);
+}
+
 // The module-local index of the site whose probe measured site I: its probe
 // lead (abi.h, MemSiteDesc::ProbeLead), else itself.
 u32 MeasuredBy(const ModuleInfo *MI, u32 I) {
@@ -350,11 +361,12 @@ u32 MeasuredBy(const ModuleInfo *MI, u32 I) {
 // SK_Strides payload of one module: its site table with the figures merged
 // over every thread; a site with a probe lead gets the lead's figures (the
 // same executions, the same differences), its addresses moved by its offset.
-void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
+void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI, u64 Gap) {
   raw::StridesRecord R;
   internal_memset(&R, 0, sizeof(R));
   R.Module = ModIdx;
   R.NumSites = MI->NumSites;
+  R.ProbeGapTicks = Gap;
   B->Append(&R, sizeof(R));
   uptr Bytes = RoundUpTo(MI->NumSites * sizeof(SiteStats), GetPageSizeCached());
   SiteStats *St = (SiteStats *)MmapOrDie(Bytes, "ActiveTime stride merge");
@@ -409,14 +421,31 @@ void WriteStrides(OutBuffer *B, u32 ModIdx, const ModuleInfo *MI) {
   UnmapOrDie(St, Bytes);
 }
 
-// One section per module with memory-access sites.
+// One section per module with memory-access sites, each with the
+// process's probe gap.
 void WriteStridesSections(ProfileWriter &W) {
+  u64 Gap = 0;
   for (uptr I = 0; I < NumModules(); ++I)
-    if (GetModule(I)->NumSites)
+    if (GetModule(I)->NumSites) {
+      if (!Gap)
+        Gap = MeasureProbeGap();
       W.Section(raw::SK_Strides,
-                [&] { WriteStrides(W.Out, (u32)I, GetModule(I)); });
+                [&] { WriteStrides(W.Out, (u32)I, GetModule(I), Gap); });
+    }
 }
 } // namespace
+
+u64 MeasureProbeGap() {
+  constexpr u32 kSteps = 256;
+  SiteStats S;
+  internal_memset(&S, 0, sizeof(S));
+  const PhaseConfig C = {/*Skip=*/0, /*Inspect=*/kSteps, /*SkipMax=*/0,
+                         /*Adaptive=*/false};
+  for (u32 I = 1; I <= kSteps; ++I)
+    GapProbe(&S, 8 * I, &C);
+  // A tick source coarser than the call reads some steps as 0: at least 1.
+  return S.MinStepPlus1 > 1 ? S.MinStepPlus1 - 1 : 1;
+}
 
 const Collector kStridesCollector = {
     .Name = "strides",

@@ -171,6 +171,14 @@ struct PhaseConfig {
 // The slow path of one execution: phase transitions and the observation.
 void SiteSlowStep(SiteStats &S, uptr Addr, u64 Tick, const PhaseConfig &C);
 
+// The ticks of a memory probe's call that its own tick reads cannot see
+// (the call and return, one tick read): the shortest step of a private site
+// whose probe-shaped calls follow each other with nothing between them,
+// less the part the calls measured, as for every site. The tool takes it
+// out of the iteration times with the probes' measured time (raw
+// StridesRecord::ProbeGapTicks). At least 1.
+u64 MeasureProbeGap();
+
 // Merges thread record From into the site's process-wide figures; Live is
 // From's current countdown.
 void MergeSiteStats(SiteStats &Into, const SiteStats &From, s32 Live);

@@ -84,7 +84,7 @@ JSON description (all fields optional except where noted):
                                 "transitions": [[...]], "local_takes": 0,
                                 "stolen_takes": 0, "tasks_created": 0,
                                 "chunks": 0, "wait_entries": 0}]},
-      "strides": [{"module": 0, "num_sites": N, "reserved": 0,
+      "strides": [{"module": 0, "num_sites": N, "probe_gap_ticks": 0,
                    "sites": [{"hash": 0, "static_stride": 0, "line": 0,
                               "column": 0, "size": 8,
                               "flags": ["loop", "store", "static", "copy_unproven"] or int,
@@ -186,7 +186,9 @@ group's first site), all 0 by default.
 Version 19: a site's "probe_lead" and "lead_offset" (SiteRecord::ProbeLead,
 LeadOffset: the site measured by an earlier site's probe, 1 + its index,
 and the bytes from that site's address) and "site_reserved", all 0 by
-default.
+default; a strides section's "probe_gap_ticks" (StridesRecord::
+ProbeGapTicks, formerly two reserved words, the same in each section of a
+process), 0 by default.
 
 Version 18: a process's "threaded_by_runtime_us"
 (ProcessRecord::ThreadedByRuntimeUs, formerly Reserved) defaults to
@@ -564,7 +566,7 @@ def build_sections(desc):
             sites = st.get("sites", [])
             b = RAW.pack("StridesRecord", Module=st.get("module", 0),
                          NumSites=st.get("num_sites", len(sites)),
-                         Reserved0=st.get("reserved", 0))
+                         ProbeGapTicks=st.get("probe_gap_ticks", 0))
             for x in sites:
                 fl = x.get("flags", ["loop"])
                 if isinstance(fl, list):

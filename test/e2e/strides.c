@@ -66,6 +66,8 @@ NOINLINE long random_kernel(long *a, int *rnd) { calls++; long s = 0; for (int i
 NOINLINE long uniform_kernel(long *a, int *zero) { calls++; long s = 0; for (int i = 0; i < N; ++i) s += a[zero[i]]; return s; }
 
 // CHECK: stride in bytes, elems = stride / access size
+// The probe gap the process measured: at least one tick.
+// CHECK-SAME: (call, return, a tick read: {{([1-9][0-9]*\.[0-9]|0\.[1-9])}} ns, measured by the process)
 
 int main(void) {
   long *a = calloc(3 * N, sizeof(long));

@@ -1189,12 +1189,14 @@ TEST(ProfileIO, ProbeLeads) {
   Sites[1].LeadOffset = -8;
   Sites[2].Flags = activetime::abi::MS_Static;
   Sites[2].Executions = Sites[2].Observations = 0;
+  P.Processes[0].ProbeGapTicks = 37;
   std::string Bytes = serialize(P);
   Expected<Profile> Q = parse(Bytes);
   ASSERT_TRUE(bool(Q)) << toString(Q.takeError());
   EXPECT_EQ(serialize(*Q), Bytes);
   EXPECT_EQ(Q->Processes[0].Sites[1].ProbeLead, 1u);
   EXPECT_EQ(Q->Processes[0].Sites[1].LeadOffset, -8);
+  EXPECT_EQ(Q->Processes[0].ProbeGapTicks, 37u);
 
   auto Refused = [&](function_ref<void(std::vector<MemSite> &)> Damage,
                      StringRef Why) {

@@ -45,12 +45,13 @@ Error Parser::parseStrides(Cursor C) {
   RecordIn<R> In = C.record<R>();
   uint32_t ModIdx = In.get(&R::Module);
   uint32_t NumSites = In.get(&R::NumSites);
-  uint32_t Reserved0 = In.get(&R::Reserved0);
-  uint32_t Reserved1 = In.get(&R::Reserved1);
+  uint64_t Gap = In.get(&R::ProbeGapTicks);
   std::string What = formatv("strides {0} (module {1})", Idx, ModIdx);
-  if (Reserved0 || Reserved1)
-    return fail(formatv("{0}: reserved fields are {1} and {2}, not 0", What,
-                        Reserved0, Reserved1));
+  if (!Cur->Sites.empty() && Gap != Cur->ProbeGapTicks)
+    return fail(formatv("{0}: probe gap {1} ticks, the previous strides "
+                        "section's {2}",
+                        What, Gap, Cur->ProbeGapTicks));
+  Cur->ProbeGapTicks = Gap;
   if (ModIdx >= Cur->Modules.size())
     return fail(formatv("{0}: module index out of range (the process has {1} "
                         "modules)",

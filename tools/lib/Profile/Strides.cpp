@@ -75,11 +75,19 @@ struct StepTimes {
 };
 } // namespace
 
+/// A site's steps in ns. Each step holds one call of the site's probe: the
+/// part its tick reads measured, and the probe gap they cannot see
+/// (Process::ProbeGapTicks), which counts as the probe's too.
 static StepTimes stepTimes(const Process &Pr, const MemSite &S) {
   double NsPerTick = 1e9 / double(Pr.TickRate);
   auto Ns = [&](uint64_t Ticks) { return double(Ticks) * NsPerTick; };
-  return {{Ns(S.IterTicks), Ns(S.ProbeTicks), Ns(S.MinStepTicks)},
-          {Ns(S.AnyStepTicks), Ns(S.AnyProbeTicks), Ns(S.MinAnyStepTicks)}};
+  uint64_t Gap = Pr.ProbeGapTicks;
+  auto Set = [&](uint64_t Sum, uint64_t Probe, uint64_t Min, uint64_t Steps) {
+    return StepSet{Ns(Sum), Ns(Probe) + Ns(Gap) * double(Steps),
+                   Ns(Min > Gap ? Min - Gap : 0)};
+  };
+  return {Set(S.IterTicks, S.ProbeTicks, S.MinStepTicks, S.DominantCount),
+          Set(S.AnyStepTicks, S.AnyProbeTicks, S.MinAnyStepTicks, S.Adjacent)};
 }
 
 /// Adds another process's record \p S of a site (its steps \p St) to the

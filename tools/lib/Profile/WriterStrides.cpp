@@ -45,6 +45,7 @@ void ProfileWriter::writeStrides(const Process &P, size_t FirstSite,
   RecordOut<raw::StridesRecord> R;
   R.set(&raw::StridesRecord::Module, P.Sites[FirstSite].Module);
   R.set(&raw::StridesRecord::NumSites, EndSite - FirstSite);
+  R.set(&raw::StridesRecord::ProbeGapTicks, P.ProbeGapTicks);
   SectionBuilder B;
   B.record(R);
   for (size_t I = FirstSite; I < EndSite; ++I) {

@@ -126,6 +126,24 @@ static void printFoldNotes(const std::vector<StrideRow> &Rows,
   }
 }
 
+/// The probe gap of the processes with sites, in ns: "12.3 ns", or a range
+/// "10.1-12.3 ns" when they differ.
+static std::string probeGapNs(const Profile &P) {
+  double Lo = 0, Hi = 0;
+  bool Any = false;
+  for (const Process &Pr : P.Processes) {
+    if (Pr.Sites.empty() || !Pr.TickRate)
+      continue;
+    double Ns = double(Pr.ProbeGapTicks) * 1e9 / double(Pr.TickRate);
+    Lo = Any ? std::min(Lo, Ns) : Ns;
+    Hi = Any ? std::max(Hi, Ns) : Ns;
+    Any = true;
+  }
+  if (Lo == Hi)
+    return formatv("{0:f1} ns", Lo).str();
+  return formatv("{0:f1}-{1:f1} ns", Lo, Hi).str();
+}
+
 /// The memory access sites of stride profiling, dynamic ones first; the
 /// unrolled copies of one source access folded into one row
 /// (profile::foldCopies) unless --per-copy.
@@ -184,8 +202,10 @@ static void printStrideReport(const Profile &P, const ViewOptions &O,
         "of adjacent differences equal to the stride (classed at >= "
      << unsigned(kStrideConfidence * 100)
      << "%); gcd = GCD of all non-zero differences; iter = mean time of one "
-        "step of the stride, less the probe time the loop's probes measured "
-        "in it\n";
+        "step of the stride, less the loop's probes in it: the time they "
+        "measured, and per call the probe gap their tick reads cannot see "
+        "(call, return, a tick read: "
+     << probeGapNs(P) << ", measured by the process)\n";
   if (AnyCopies)
     OS << "  copies: x N = N unrolled copies of one source access folded into "
         "the row (stride, elems and iter of one source step; counts summed; gcd "

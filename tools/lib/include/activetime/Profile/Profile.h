@@ -426,6 +426,9 @@ struct Process {
   bool HasSamples = false;         // sample=1 only
   SampleSet Samples;
   std::vector<MemSite> Sites;      // grouped by module, ascending
+  /// v19: ticks of a memory probe's call its own tick reads cannot see
+  /// (StridesRecord::ProbeGapTicks); 0 without sites.
+  uint64_t ProbeGapTicks = 0;
   std::vector<BlockCountTable> BlockCounts; // block-counting builds only
   /// v14: MPI_COMM_WORLD's rank and size; MpiSize 0: not an MPI run.
   uint32_t MpiRank = 0;
