@@ -503,6 +503,19 @@ void AppendLatency(OutBuffer *Lat, u32 Out, const u64 *Hist, u32 Mask) {
   }
 }
 
+// The calls a node's latency histogram copy counts (Hist, the groups in
+// Mask).
+u64 HistCalls(const u64 *Hist, u32 Mask) {
+  u64 Sum = 0;
+  for (; Mask; Mask &= Mask - 1) {
+    u32 First = u32(__builtin_ctz(Mask)) * CallTree::kLatGroupBuckets;
+    for (u32 Bk = First; Bk < First + CallTree::kLatGroupBuckets; ++Bk)
+      Sum += Hist[Bk];
+  }
+  return Sum;
+}
+constexpr int kParkedCopyTries = 1000;
+
 // The call-tree nodes 1..N-1 whose function and ancestors are known, in
 // tree order; Map[I] becomes node I's written index, kMapRoot (the root)
 // or kMapDrop. Returns how many were written; *Dropped counts the calls of
@@ -524,6 +537,18 @@ u32 WriteNodes(OutBuffer *B, CallTree &Tree, u32 N, LiveReader &Live,
       Live.Run(Read);
     else
       Read();
+    // A running thread the seqlock could not catch between two probes
+    // (Parked): its node and histogram are copied without it. An exit of
+    // the node between the two copies counts a call in the histogram that
+    // the node's copy lacks (the histogram copy is the later); copy again
+    // until they agree, else take the histogram's count of calls.
+    if (Live.Parked && HistMask) {
+      for (int Try = 0;
+           Try < kParkedCopyTries && HistCalls(Hist, HistMask) != Copy.Calls;
+           ++Try)
+        Read();
+      Copy.Calls = HistCalls(Hist, HistMask);
+    }
     X = &Copy;
     u32 P = X->Parent < I ? Map[X->Parent] : kMapDrop;
     u32 Id;
