@@ -32,9 +32,11 @@
 #         way through test/integration/projects.py (profiled and feedback
 #         with -fdebug-prefix-map of their build trees to one name, so that
 #         the hints' source locations are the same in both), profiled on
-#         their usual workload; N rounds of the three, alternating; the
-#         process CPU time (os.wait4) and wall time: plain / feedback
-#         (target: none below 0.99x) and profiled / plain (target <= 1.5x).
+#         their usual workload; N rounds of the three and the plain build
+#         once more (an identical binary: what this machine's noise makes
+#         of a ratio), alternating; the process CPU time (os.wait4) and
+#         wall time: plain / feedback (target: none below 0.99x), beside
+#         plain / plain again, and profiled / plain (target <= 1.5x).
 #
 # Every feedback (and profiled) run's stdout must equal plain's (the
 # programs' `*_ns` timing lines left out); a difference or a failed step
@@ -522,7 +524,8 @@ class NoRegProgram:
         (self.project, self.extra_main, self.binary, self.args,
          self.stdin) = truth.PROGRAMS[name]
         self.exe = {}
-        self.times = {k: {"wall": [], "cpu": []} for k in ("plain", "feedback", "profiled")}
+        self.times = {k: {"wall": [], "cpu": []}
+                      for k in ("plain", "feedback", "profiled", "plain-again")}
         self.ref_out = None
         self.decisions = []
         self.hints = []
@@ -577,9 +580,10 @@ class NoRegProgram:
             self.decisions = []
 
     def run_round(self, rnd, scratch):
-        for kind in order(rnd, ("plain", "feedback", "profiled")):
+        for kind in order(rnd, ("plain", "feedback", "profiled", "plain-again")):
             opts = "write_profile=0" if kind == "profiled" else None
-            out, wall, cpu = timed_run([self.exe[kind]] + self.args, clean_env(opts),
+            exe = self.exe["plain" if kind == "plain-again" else kind]
+            out, wall, cpu = timed_run([exe] + self.args, clean_env(opts),
                                        self.stdin, scratch)
             c = comparable(out)
             if self.ref_out is None:
@@ -593,8 +597,11 @@ class NoRegProgram:
         t = self.times
         m = {k: {w: median(v[w]) for w in ("wall", "cpu")} for k, v in t.items()}
         rounds = [p / f for p, f in zip(t["plain"]["cpu"], t["feedback"]["cpu"])]
+        again = [p / a for p, a in zip(t["plain"]["cpu"], t["plain-again"]["cpu"])]
         return {"median": m,
                 "ratio": m["plain"]["cpu"] / m["feedback"]["cpu"],
+                "same": m["plain"]["cpu"] / m["plain-again"]["cpu"],
+                "same_range": (min(again), max(again)),
                 "ratio_wall": m["plain"]["wall"] / m["feedback"]["wall"],
                 "range": (min(rounds), max(rounds)),
                 "overhead": m["profiled"]["cpu"] / m["plain"]["cpu"],
@@ -631,22 +638,26 @@ def run_noregress(args, tools, latency, work):
     print()
     print("No-regression set (bench/truth workloads): %d interleaved rounds, medians of "
           "process CPU time (wall in brackets); ratio = plain / feedback (target: none "
-          "below %.2fx), overhead = profiled (write_profile=0) / plain (target <= %.1fx)"
+          "below %.2fx), same binary = plain / plain again (the noise of a ratio here), "
+          "overhead = profiled (write_profile=0) / plain (target <= %.1fx)"
           % (args.rounds, NOREGRESS_TARGET, OVERHEAD_TARGET))
-    print("  %-9s %10s %10s %16s %13s %6s %16s %6s %6s %10s" % (
-        "program", "plain CPU", "fb CPU", "ratio", "range", "", "overhead", "",
-        "hints", "prefetches"))
+    print("  %-9s %10s %10s %16s %13s %6s %21s %16s %6s %6s %10s" % (
+        "program", "plain CPU", "fb CPU", "ratio", "range", "", "same binary (range)",
+        "overhead", "", "hints", "prefetches"))
     for p in progs:
         if p.error:
             print("  %-9s FAILED: %s" % (p.name, p.error))
             continue
         f = p.figures()
         m = f["median"]
-        print("  %-9s %9.3fs %9.3fs %7.3fx (%.3fx) %5.3f..%.3fx %6s %7.2fx (%.2fx) %6s %6d %10d" % (
-            p.name, m["plain"]["cpu"], m["feedback"]["cpu"], f["ratio"], f["ratio_wall"],
-            f["range"][0], f["range"][1], verdict(f["ratio"] >= NOREGRESS_TARGET),
-            f["overhead"], f["overhead_wall"], verdict(f["overhead"] <= OVERHEAD_TARGET),
-            len(p.hints), len(inserted(p.decisions))))
+        print("  %-9s %9.3fs %9.3fs %7.3fx (%.3fx) %5.3f..%.3fx %6s %6.3fx (%.2f..%.2fx) "
+              "%7.2fx (%.2fx) %6s %6d %10d" % (
+                  p.name, m["plain"]["cpu"], m["feedback"]["cpu"], f["ratio"],
+                  f["ratio_wall"], f["range"][0], f["range"][1],
+                  verdict(f["ratio"] >= NOREGRESS_TARGET), f["same"],
+                  f["same_range"][0], f["same_range"][1], f["overhead"],
+                  f["overhead_wall"], verdict(f["overhead"] <= OVERHEAD_TARGET),
+                  len(p.hints), len(inserted(p.decisions))))
     # Real programs have hundreds of decisions: counted here, each line in
     # the feedback tree's .activetime-decisions.log (--keep).
     print("  decisions per program (-activetime-print-decisions; every line in "
