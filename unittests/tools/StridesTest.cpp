@@ -26,6 +26,24 @@ StrideRow dynamicRow(int64_t Dominant, uint64_t Count, uint64_t Adjacent,
   return R;
 }
 
+/// A process at \p TickRate ticks per second with one module, m.c.
+Process oneModuleProcess(uint64_t TickRate) {
+  Process Pr;
+  Pr.TickRate = TickRate;
+  Pr.Modules.push_back({});
+  Pr.Modules[0].Name = "m.c";
+  return Pr;
+}
+
+/// A dynamic 8-byte site in a loop of m.c, keyed \p Hash.
+MemSite loopSite(uint64_t Hash) {
+  MemSite S;
+  S.Hash = Hash;
+  S.AccessSize = 8;
+  S.Flags = activetime::abi::MS_InLoop;
+  return S;
+}
+
 TEST(StridesTest, Classes) {
   StrideRow R = dynamicRow(0, 90, 100);
   classifySite(R);
@@ -226,14 +244,8 @@ TEST(StridesTest, UnprovenCopiesThatDoNotFitStayUnfolded) {
 TEST(StridesTest, MergeOverProcessesConvertsTicks) {
   Profile P;
   for (uint64_t Rate : {1000000000ull, 2000000000ull}) {
-    Process Pr;
-    Pr.TickRate = Rate;
-    Pr.Modules.push_back({});
-    Pr.Modules[0].Name = "m.c";
-    MemSite S;
-    S.Hash = 7;
-    S.AccessSize = 8;
-    S.Flags = activetime::abi::MS_InLoop;
+    Process Pr = oneModuleProcess(Rate);
+    MemSite S = loopSite(7);
     S.Executions = 100;
     S.Observations = 10;
     S.Differences = 9;
@@ -284,15 +296,9 @@ TEST(StridesTest, PrefetchDistance) {
 TEST(StridesTest, AnyStepTimesOverProcessesLessTheLoopsProbes) {
   Profile P;
   for (uint64_t Rate : {1000000000ull, 2000000000ull}) {
-    Process Pr;
-    Pr.TickRate = Rate;
-    Pr.Modules.push_back({});
-    Pr.Modules[0].Name = "m.c";
+    Process Pr = oneModuleProcess(Rate);
     uint64_t T = Rate / 1000000000ull; // ticks per ns
-    MemSite S;
-    S.Hash = 7;
-    S.AccessSize = 8;
-    S.Flags = activetime::abi::MS_InLoop;
+    MemSite S = loopSite(7);
     S.LoopLine = 3;
     S.Executions = 1000;
     S.Observations = S.Differences = S.Adjacent = 10;
@@ -324,14 +330,8 @@ TEST(StridesTest, AnyStepTimesOverProcessesLessTheLoopsProbes) {
 // probe of its own for it.
 TEST(StridesTest, ALedSiteAddsNoProbeToItsLoop) {
   Profile P;
-  Process Pr;
-  Pr.TickRate = 1000000000;
-  Pr.Modules.push_back({});
-  Pr.Modules[0].Name = "m.c";
-  MemSite S;
-  S.Hash = 7;
-  S.AccessSize = 8;
-  S.Flags = activetime::abi::MS_InLoop;
+  Process Pr = oneModuleProcess(1000000000);
+  MemSite S = loopSite(7);
   S.LoopLine = 3;
   S.Executions = 1000;
   S.Observations = S.Differences = S.Adjacent = 10;
