@@ -163,6 +163,14 @@ void MemThreadExit(void *V) {
     FlushThreadCountdowns(MT);
 }
 
+// The end of a probe call that read the tick at Start: the rest of the call
+// lies inside the site's next step, measured so the tool can take it out of
+// the iteration time.
+ALWAYS_INLINE void EndProbe(SiteStats &S, u64 Start) {
+  u64 Spent = ReadTick() - Start;
+  S.LastProbe = Spent < ~u32(0) ? u32(Spent) : ~u32(0);
+}
+
 ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
                                  s32 *Countdown) {
   // First: all of the call after this tick read is measured (LastProbe);
@@ -190,10 +198,7 @@ ALWAYS_INLINE void MemAccessSlow(const ModuleDesc *M, u32 Site, uptr Addr,
       if (Prev.Slot)
         ObserveCopyOffset(S, Prev, CountdownOf(*Prev.Slot), Addr);
     }
-    // The rest of this call lies inside the site's next step: measured so
-    // the tool can take it out of the iteration time.
-    u64 Spent = ReadTick() - Start;
-    S.LastProbe = Spent < ~u32(0) ? u32(Spent) : ~u32(0);
+    EndProbe(S, Start);
   } else {
     *Countdown = SlotOf(1);
   }
@@ -345,8 +350,7 @@ void FillStridesProcessRecord(raw::ProcessRecord &R) {
 NOINLINE void GapProbe(SiteStats *S, uptr Addr, const PhaseConfig *C) {
   u64 Start = ReadTick();
   SiteSlowStep(*S, Addr, Start, *C);
-  u64 Spent = ReadTick() - Start;
-  S->LastProbe = Spent < ~u32(0) ? u32(Spent) : ~u32(0);
+  EndProbe(*S, Start);
 }
 
 // The module-local index of the site whose probe measured site I: its probe

@@ -490,28 +490,32 @@ raw::NodeRecord NodeRecordOf(const Node &X, u32 Parent, u32 Func) {
   return R;
 }
 
-// A node's non-empty latency buckets (Hist, the groups in Mask: see
-// CallTree::CopyLatency) as records of written node Out, appended to Lat.
-void AppendLatency(OutBuffer *Lat, u32 Out, const u64 *Hist, u32 Mask) {
+// Calls F(bucket) for each bucket of a node's latency histogram copy in
+// the groups of Mask (see CallTree::CopyLatency).
+template <class F> void ForEachCopiedBucket(u32 Mask, F Visit) {
   for (; Mask; Mask &= Mask - 1) {
     u32 First = u32(__builtin_ctz(Mask)) * CallTree::kLatGroupBuckets;
     for (u32 Bk = First; Bk < First + CallTree::kLatGroupBuckets; ++Bk)
-      if (Hist[Bk]) {
-        raw::LatencyRecord R = {Out, Bk, Hist[Bk]};
-        Lat->Append(&R, sizeof(R));
-      }
+      Visit(Bk);
   }
+}
+
+// A node's non-empty latency buckets (Hist, the groups in Mask) as records
+// of written node Out, appended to Lat.
+void AppendLatency(OutBuffer *Lat, u32 Out, const u64 *Hist, u32 Mask) {
+  ForEachCopiedBucket(Mask, [&](u32 Bk) {
+    if (Hist[Bk]) {
+      raw::LatencyRecord R = {Out, Bk, Hist[Bk]};
+      Lat->Append(&R, sizeof(R));
+    }
+  });
 }
 
 // The calls a node's latency histogram copy counts (Hist, the groups in
 // Mask).
 u64 HistCalls(const u64 *Hist, u32 Mask) {
   u64 Sum = 0;
-  for (; Mask; Mask &= Mask - 1) {
-    u32 First = u32(__builtin_ctz(Mask)) * CallTree::kLatGroupBuckets;
-    for (u32 Bk = First; Bk < First + CallTree::kLatGroupBuckets; ++Bk)
-      Sum += Hist[Bk];
-  }
+  ForEachCopiedBucket(Mask, [&](u32 Bk) { Sum += Hist[Bk]; });
   return Sum;
 }
 constexpr int kParkedCopyTries = 1000;
@@ -543,11 +547,12 @@ u32 WriteNodes(OutBuffer *B, CallTree &Tree, u32 N, LiveReader &Live,
     // the node's copy lacks (the histogram copy is the later); copy again
     // until they agree, else take the histogram's count of calls.
     if (Live.Parked && HistMask) {
-      for (int Try = 0;
-           Try < kParkedCopyTries && HistCalls(Hist, HistMask) != Copy.Calls;
-           ++Try)
+      u64 Counted = HistCalls(Hist, HistMask);
+      for (int Try = 0; Try < kParkedCopyTries && Counted != Copy.Calls; ++Try) {
         Read();
-      Copy.Calls = HistCalls(Hist, HistMask);
+        Counted = HistCalls(Hist, HistMask);
+      }
+      Copy.Calls = Counted;
     }
     X = &Copy;
     u32 P = X->Parent < I ? Map[X->Parent] : kMapDrop;
